@@ -1,0 +1,74 @@
+"""skatcalc: score keeper and game-value calculator for Skat and Schafkopf."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+__version__ = "0.1.0"
+
+csrf = CSRFProtect()
+
+
+def _asset_dir(name: str) -> str:
+    """Templates and static files sit at the project top level in a checkout and inside the
+    package once installed from a wheel."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / name, here.parent / name):
+        if candidate.is_dir():
+            return str(candidate)
+    raise RuntimeError(f"skatcalc: the {name}/ folder is missing from the installation")
+
+
+def _secret_key(instance_path: str) -> str:
+    path = Path(instance_path) / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=_asset_dir("templates"),
+        static_folder=_asset_dir("static"),
+    )
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "skatcalc.sqlite"),
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        LAN=False,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        WTF_CSRF_TIME_LIMIT=None,
+    )
+    if config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.update(config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(app.instance_path)
+
+    from . import api, db, i18n, pages, sheets
+
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.mimetype = "application/json; charset=utf-8"  # type: ignore[attr-defined]
+    db.init_app(app)
+    db.migrate(app.config["DATABASE"])
+    csrf.init_app(app)
+    i18n.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(sheets.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+    pages.register_error_handlers(app)
+    return app

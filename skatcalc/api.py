@@ -1,0 +1,227 @@
+"""JSON API v1 (API.md): the same rules code as the pages, JSON in and out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from . import db as store
+from . import exports, model
+from .i18n import api_lang
+from .rules.common import InvalidDeal
+from .rules.inputs import (
+    schafkopf_deal_from_input,
+    schafkopf_result_json,
+    skat_deal_from_input,
+    skat_result_json,
+)
+from .rules.schafkopf import schafkopf_value
+from .rules.sheet import normalize_sheet
+from .rules.skat import skat_value
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+Reply = tuple[Response, int]
+
+
+def error(status: int, field: str, de: str, en: str) -> Reply:
+    msg = en if api_lang() == "en" else de
+    return jsonify({"errors": {field: [msg]}}), status
+
+
+def invalid(exc: InvalidDeal) -> Reply:
+    return jsonify({"errors": exc.by_field(api_lang())}), 422
+
+
+def not_found() -> Reply:
+    return error(404, "_", "Nicht gefunden.", "Not found.")
+
+
+class BadBody(Exception):
+    def __init__(self, reply: Reply) -> None:
+        super().__init__("bad body")
+        self.reply = reply
+
+
+def body() -> Any:
+    """The request's JSON; only JSON is accepted (415), and it must parse (422)."""
+    if request.mimetype != "application/json":
+        raise BadBody(
+            error(
+                415,
+                "_",
+                "Bitte JSON senden (Content-Type: application/json).",
+                "Please send JSON (Content-Type: application/json).",
+            )
+        )
+    raw = request.get_data(cache=True)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise BadBody(
+            error(422, "_", "Das ist kein gültiges JSON.", "That is not valid JSON.")
+        ) from None
+
+
+def json_route(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn the known failures of a route into the documented error answers."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except BadBody as exc:
+            return exc.reply
+        except InvalidDeal as exc:
+            return invalid(exc)
+        except store.NotFound:
+            return not_found()
+        except store.Conflict as exc:
+            resp = jsonify(
+                {
+                    "errors": {
+                        "_": [
+                            "Dieses Spiel wurde inzwischen anders geändert."
+                            if api_lang() == "de"
+                            else "This deal was changed meanwhile."
+                        ]
+                    },
+                    "current": exc.current,
+                }
+            )
+            return resp, 409
+
+    wrapper.__name__ = fn.__name__
+    return wrapper
+
+
+@bp.post("/skat/value")
+@json_route
+def skat_value_route() -> Any:
+    deal = skat_deal_from_input(body())
+    return jsonify(skat_result_json(skat_value(deal), api_lang()))
+
+
+@bp.post("/schafkopf/value")
+@json_route
+def schafkopf_value_route() -> Any:
+    deal = schafkopf_deal_from_input(body())
+    return jsonify(schafkopf_result_json(schafkopf_value(deal), api_lang()))
+
+
+# --- Sheets -----------------------------------------------------------------------------------
+
+
+def may_edit(sheet: dict[str, Any]) -> bool:
+    """On loopback anyone at the machine may edit; on the network only holders of the token."""
+    if not current_app.config.get("LAN"):
+        return True
+    auth = request.headers.get("Authorization", "")
+    token = auth[7:].strip() if auth.startswith("Bearer ") else None
+    token = token or request.cookies.get(f"edit_{sheet['id']}")
+    return token is not None and token == sheet["edit_token"]
+
+
+def forbidden() -> Reply:
+    return error(
+        403,
+        "_",
+        "Ändern nur mit dem Bearbeitungs-Link dieses Blatts.",
+        "Changes need this sheet's edit link.",
+    )
+
+
+def sheet_reply(sheet_id: int, status: int = 200) -> Reply:
+    db = store.get_db()
+    return jsonify(model.sheet_json(db, sheet_id, api_lang())), status
+
+
+@bp.post("/sheets")
+@json_route
+def create_sheet() -> Any:
+    data = body()
+    spec = normalize_sheet(data)
+    name = data.get("name") if isinstance(data, dict) else None
+    if not isinstance(name, str) or not name.strip():
+        name = default_name(spec.game)
+    db = store.get_db()
+    sheet = store.create_sheet(
+        db, name.strip()[:80], spec.game, list(spec.players), spec.first_dealer, dict(spec.rules)
+    )
+    out = model.sheet_json(db, sheet["id"], api_lang())
+    out["edit_token"] = sheet["edit_token"]
+    out["share_token"] = sheet["share_token"]
+    return jsonify(out), 201
+
+
+def default_name(game: str) -> str:
+    from datetime import date
+
+    return f"{'Skat' if game == 'skat' else 'Schafkopf'} {date.today():%d.%m.%Y}"
+
+
+@bp.get("/sheets/<int:sheet_id>")
+@json_route
+def get_sheet(sheet_id: int) -> Any:
+    return sheet_reply(sheet_id)
+
+
+def _editable(sheet_id: int) -> dict[str, Any]:
+    sheet = store.get_sheet(store.get_db(), sheet_id)
+    if not may_edit(sheet):
+        raise BadBody(forbidden())
+    return sheet
+
+
+@bp.post("/sheets/<int:sheet_id>/deals")
+@json_route
+def add_deal(sheet_id: int) -> Any:
+    _editable(sheet_id)
+    model.add_deal(store.get_db(), sheet_id, body(), api_lang())
+    return sheet_reply(sheet_id, 201)
+
+
+@bp.put("/sheets/<int:sheet_id>/deals/<int:n>")
+@json_route
+def correct_deal(sheet_id: int, n: int) -> Any:
+    _editable(sheet_id)
+    version = request.headers.get("If-Match")
+    expected = int(version) if version and version.strip('"').isdigit() else None
+    model.correct_deal(store.get_db(), sheet_id, n, body(), api_lang(), expected)
+    return sheet_reply(sheet_id)
+
+
+@bp.delete("/sheets/<int:sheet_id>/deals/<int:n>")
+@json_route
+def strike_deal(sheet_id: int, n: int) -> Any:
+    _editable(sheet_id)
+    store.set_struck(store.get_db(), sheet_id, n, True)
+    return sheet_reply(sheet_id)
+
+
+@bp.post("/sheets/<int:sheet_id>/deals/<int:n>/restore")
+@json_route
+def restore_deal(sheet_id: int, n: int) -> Any:
+    _editable(sheet_id)
+    store.set_struck(store.get_db(), sheet_id, n, False)
+    return sheet_reply(sheet_id)
+
+
+@bp.get("/sheets/<int:sheet_id>/export.<fmt>")
+@json_route
+def export(sheet_id: int, fmt: str) -> Any:
+    return exports.download(store.get_db(), sheet_id, fmt, api_lang())
+
+
+@bp.post("/sheets/import")
+@json_route
+def import_sheet() -> Any:
+    db = store.get_db()
+    sheet_id = exports.import_json(db, body())
+    sheet = store.get_sheet(db, sheet_id)
+    out = model.sheet_json(db, sheet_id, api_lang())
+    out["edit_token"] = sheet["edit_token"]
+    out["share_token"] = sheet["share_token"]
+    return jsonify(out), 201

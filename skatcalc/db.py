@@ -1,0 +1,374 @@
+"""Persistence: every read and write of the SQLite database lives here (sqlite-utils 4)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import click
+from flask import Flask, current_app, g
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("skatcalc")
+
+
+@migrations(transactional=False)
+def m001_enable_wal(db: Database) -> None:
+    db.enable_wal()
+
+
+@migrations()
+def m002_sheets_deals_history(db: Database) -> None:
+    db["sheets"].create(
+        {
+            "id": int,
+            "name": str,
+            "game": str,
+            "players": str,  # JSON list, seat order
+            "first_dealer": str,
+            "rules": str,  # JSON object, every rule filled in
+            "edit_token": str,
+            "share_token": str,
+            "created": str,
+            "updated": str,
+        },
+        pk="id",
+        not_null={"name", "game", "players", "first_dealer", "rules", "created", "updated"},
+    )
+    db["deals"].create(
+        {
+            "id": int,
+            "sheet_id": int,
+            "n": int,
+            "dealer": str,
+            "active": str,  # JSON list
+            "input": str,  # JSON object, exactly as entered
+            "struck": int,
+            "version": int,
+            "created": str,
+            "updated": str,
+        },
+        pk="id",
+        foreign_keys=[("sheet_id", "sheets", "id")],
+        not_null={"sheet_id", "n", "dealer", "active", "input", "struck", "version"},
+        defaults={"struck": 0, "version": 1},
+    )
+    db["deals"].create_index(["sheet_id", "n"], unique=True)
+    db["history"].create(
+        {
+            "id": int,
+            "sheet_id": int,
+            "n": int,
+            "action": str,
+            "at": str,
+            "before": str,  # JSON of the deal before the change, or NULL for an add
+        },
+        pk="id",
+        foreign_keys=[("sheet_id", "sheets", "id")],
+        not_null={"sheet_id", "n", "action", "at"},
+    )
+    db["history"].create_index(["sheet_id"])
+
+
+def connect(path: str) -> Database:
+    """One connection with the settings every connection needs."""
+    conn = sqlite3.connect(path, timeout=15, check_same_thread=False)
+    db = Database(conn, execute_plugins=False)
+    db.execute("PRAGMA foreign_keys=ON")
+    db.execute("PRAGMA busy_timeout=15000")
+    db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
+def migrate(path: str) -> None:
+    db = connect(path)
+    try:
+        migrations.apply(db)
+    finally:
+        db.close()
+
+
+def get_db() -> Database:
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_exc: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def init_app(app: Flask) -> None:
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)
+
+
+@click.command("init-db")
+def init_db_command() -> None:
+    """Create or upgrade the database schema."""
+    migrate(current_app.config["DATABASE"])
+    click.echo(f"Database ready: {current_app.config['DATABASE']}")
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# --- Sheets -----------------------------------------------------------------------------------
+
+
+class NotFound(Exception):
+    pass
+
+
+class Conflict(Exception):
+    def __init__(self, current: dict[str, Any]) -> None:
+        super().__init__("conflict")
+        self.current = current
+
+
+def _sheet(row: dict[str, Any]) -> dict[str, Any]:
+    out = dict(row)
+    out["players"] = json.loads(row["players"])
+    out["rules"] = json.loads(row["rules"])
+    return out
+
+
+def _deal(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "n": row["n"],
+        "dealer": row["dealer"],
+        "active": json.loads(row["active"]),
+        "input": json.loads(row["input"]),
+        "struck": bool(row["struck"]),
+        "version": row["version"],
+        "created": row["created"],
+        "updated": row["updated"],
+    }
+
+
+def create_sheet(
+    db: Database, name: str, game: str, players: list[str], first_dealer: str, rules: dict[str, Any]
+) -> dict[str, Any]:
+    at = now()
+    with db.atomic():
+        table = db["sheets"]
+        table.insert(
+            {
+                "name": name,
+                "game": game,
+                "players": json.dumps(players, ensure_ascii=False),
+                "first_dealer": first_dealer,
+                "rules": json.dumps(rules, ensure_ascii=False, sort_keys=True),
+                "edit_token": secrets.token_urlsafe(18),
+                "share_token": secrets.token_urlsafe(12),
+                "created": at,
+                "updated": at,
+            }
+        )
+        sheet_id = table.last_pk
+    return get_sheet(db, int(sheet_id))
+
+
+def get_sheet(db: Database, sheet_id: int) -> dict[str, Any]:
+    rows = list(db.query("select * from sheets where id = ?", [sheet_id]))
+    if not rows:
+        raise NotFound(sheet_id)
+    return _sheet(rows[0])
+
+
+def list_sheets(db: Database) -> list[dict[str, Any]]:
+    return [
+        _sheet(r)
+        for r in db.query(
+            "select s.*, (select count(*) from deals d where d.sheet_id = s.id) as deal_count "
+            "from sheets s order by s.created desc, s.id desc"
+        )
+    ]
+
+
+def rename_sheet(db: Database, sheet_id: int, name: str) -> None:
+    with db.atomic():
+        cur = db.execute(
+            "update sheets set name = ?, updated = ? where id = ?", [name, now(), sheet_id]
+        )
+        if cur.rowcount == 0:
+            raise NotFound(sheet_id)
+
+
+def delete_sheet(db: Database, sheet_id: int) -> None:
+    with db.atomic():
+        get_sheet(db, sheet_id)
+        db.execute("delete from history where sheet_id = ?", [sheet_id])
+        db.execute("delete from deals where sheet_id = ?", [sheet_id])
+        db.execute("delete from sheets where id = ?", [sheet_id])
+
+
+def get_deals(db: Database, sheet_id: int) -> list[dict[str, Any]]:
+    return [
+        _deal(r) for r in db.query("select * from deals where sheet_id = ? order by n", [sheet_id])
+    ]
+
+
+def get_history(db: Database, sheet_id: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "at": r["at"],
+            "action": r["action"],
+            "n": r["n"],
+            "before": json.loads(r["before"]) if r["before"] else None,
+        }
+        for r in db.query("select * from history where sheet_id = ? order by id", [sheet_id])
+    ]
+
+
+def _touch(db: Database, sheet_id: int, at: str) -> None:
+    # Writing first takes SQLite's write lock at the start of the transaction, so two
+    # devices adding at once queue up instead of failing on a stale read.
+    cur = db.execute("update sheets set updated = ? where id = ?", [at, sheet_id])
+    if cur.rowcount == 0:
+        raise NotFound(sheet_id)
+
+
+def _log(db: Database, sheet_id: int, n: int, action: str, at: str, before: Any) -> None:
+    db.execute(
+        "insert into history (sheet_id, n, action, at, before) values (?, ?, ?, ?, ?)",
+        [
+            sheet_id,
+            n,
+            action,
+            at,
+            None if before is None else json.dumps(before, ensure_ascii=False, sort_keys=True),
+        ],
+    )
+
+
+def add_deal(
+    db: Database, sheet_id: int, dealer: str, active: list[str], body: dict[str, Any]
+) -> int:
+    at = now()
+    with db.atomic():
+        _touch(db, sheet_id, at)
+        (last,) = next(
+            iter(db.execute("select coalesce(max(n), 0) from deals where sheet_id = ?", [sheet_id]))
+        )
+        n = int(last) + 1
+        db.execute(
+            "insert into deals (sheet_id, n, dealer, active, input, struck, version, created, "
+            "updated) values (?, ?, ?, ?, ?, 0, 1, ?, ?)",
+            [
+                sheet_id,
+                n,
+                dealer,
+                json.dumps(active, ensure_ascii=False),
+                json.dumps(body, ensure_ascii=False, sort_keys=True),
+                at,
+                at,
+            ],
+        )
+        _log(db, sheet_id, n, "add", at, None)
+    return n
+
+
+def _current(db: Database, sheet_id: int, n: int) -> dict[str, Any]:
+    rows = list(db.query("select * from deals where sheet_id = ? and n = ?", [sheet_id, n]))
+    if not rows:
+        raise NotFound(n)
+    return _deal(rows[0])
+
+
+def _snapshot(deal: dict[str, Any]) -> dict[str, Any]:
+    return {k: deal[k] for k in ("dealer", "active", "input", "struck", "version")}
+
+
+def correct_deal(
+    db: Database,
+    sheet_id: int,
+    n: int,
+    dealer: str,
+    active: list[str],
+    body: dict[str, Any],
+    expected_version: int | None = None,
+) -> None:
+    at = now()
+    with db.atomic():
+        _touch(db, sheet_id, at)
+        cur = _current(db, sheet_id, n)
+        if expected_version is not None and cur["version"] != expected_version:
+            raise Conflict(cur)
+        db.execute(
+            "update deals set dealer = ?, active = ?, input = ?, version = version + 1, "
+            "updated = ? where sheet_id = ? and n = ?",
+            [
+                dealer,
+                json.dumps(active, ensure_ascii=False),
+                json.dumps(body, ensure_ascii=False, sort_keys=True),
+                at,
+                sheet_id,
+                n,
+            ],
+        )
+        _log(db, sheet_id, n, "correct", at, _snapshot(cur))
+
+
+def set_struck(db: Database, sheet_id: int, n: int, struck: bool) -> bool:
+    """Strike or restore; False when the deal already was in that state."""
+    at = now()
+    with db.atomic():
+        _touch(db, sheet_id, at)
+        cur = _current(db, sheet_id, n)
+        if cur["struck"] == struck:
+            return False
+        db.execute(
+            "update deals set struck = ?, version = version + 1, updated = ? "
+            "where sheet_id = ? and n = ?",
+            [int(struck), at, sheet_id, n],
+        )
+        _log(db, sheet_id, n, "strike" if struck else "restore", at, _snapshot(cur))
+    return True
+
+
+def import_sheet(
+    db: Database,
+    name: str,
+    game: str,
+    players: list[str],
+    first_dealer: str,
+    rules: dict[str, Any],
+    deals: list[dict[str, Any]],
+    history: list[dict[str, Any]],
+) -> int:
+    """A whole sheet in one transaction: either all of it is stored or nothing."""
+    at = now()
+    with db.atomic():
+        sheet = create_sheet(db, name, game, players, first_dealer, rules)
+        sid = sheet["id"]
+        for d in deals:
+            db.execute(
+                "insert into deals (sheet_id, n, dealer, active, input, struck, version, "
+                "created, updated) values (?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                [
+                    sid,
+                    d["n"],
+                    d["dealer"],
+                    json.dumps(d["active"], ensure_ascii=False),
+                    json.dumps(d["input"], ensure_ascii=False, sort_keys=True),
+                    int(d["struck"]),
+                    at,
+                    at,
+                ],
+            )
+        for h in history:
+            _log(db, sid, h["n"], h["action"], h["at"], h.get("before"))
+    return int(sid)
+
+
+def iter_all_sheet_ids(db: Database) -> Iterator[int]:
+    for r in db.query("select id from sheets order by id"):
+        yield int(r["id"])

@@ -1,0 +1,157 @@
+"""The evening as files: JSON (imports back) and CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from typing import Any
+
+from flask import Response
+from sqlite_utils import Database
+
+from . import db as store
+from . import model
+from .rules.common import Errors, InvalidDeal
+from .rules.sheet import MAX_DEALS, DealRecord, evaluate_deal, normalize_sheet
+
+ACTIONS = {"add", "correct", "strike", "restore"}
+
+
+def filename(sheet: dict[str, Any], ext: str) -> str:
+    day = sheet["created"][:10]
+    names = "-".join(sheet["players"])
+    safe = re.sub(r"[^A-Za-z0-9ÄÖÜäöüß_-]+", "_", names)[:60].strip("_") or "sheet"
+    return f"{sheet['game']}_{day}_{safe}.{ext}"
+
+
+def _attachment(data: bytes, mimetype: str, name: str) -> Response:
+    resp = Response(data, mimetype=mimetype)
+    ascii_name = name.encode("ascii", "replace").decode().replace("?", "_")
+    from urllib.parse import quote
+
+    resp.headers["Content-Disposition"] = (
+        f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name)}"
+    )
+    return resp
+
+
+def download(db: Database, sheet_id: int, fmt: str, lang: str = "de") -> Response:
+    sheet = model.sheet_json(db, sheet_id, lang)
+    if fmt == "json":
+        data = json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
+        return _attachment(data, "application/json", filename(sheet, "json"))
+    if fmt == "csv":
+        return _attachment(
+            to_csv(sheet, lang).encode("utf-8-sig"), "text/csv", filename(sheet, "csv")
+        )
+    raise store.NotFound(fmt)
+
+
+def cell(value: Any) -> Any:
+    """Text that a spreadsheet would run as a formula is quoted; numbers stay numbers."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def to_csv(sheet: dict[str, Any], lang: str = "de") -> str:
+    de = lang != "en"
+    players = sheet["players"]
+    out = io.StringIO()
+    w = csv.writer(out, delimiter=";" if de else ",", lineterminator="\r\n")
+    head = (
+        ["Nr", "Geber", "Spieler", "Spiel", "Wert", "gestrichen"]
+        if de
+        else ["No", "Dealer", "Declarer", "Game", "Value", "Struck"]
+    )
+    head += [f"{p} ±" for p in players] + [f"{p} {'Stand' if de else 'total'}" for p in players]
+    w.writerow([cell(h) for h in head])
+    for d in sheet["deals"]:
+        party = "+".join(d.get("party") or []) or ""
+        row = [d["n"], cell(d["dealer"]), cell(party), cell(d.get("title", "")), d.get("value", 0)]
+        row.append(("ja" if de else "yes") if d["struck"] else "")
+        row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
+        w.writerow(row)
+    t = sheet["totals"]
+    w.writerow([])
+    w.writerow([cell("Endstand" if de else "Final"), "", "", "", "", ""] + [""] * len(players)
+               + [t["balance"][p] for p in players])  # fmt: skip
+    if "list" in t:
+        w.writerow([cell("Liste" if de else "List"), "", "", "", "", ""] + [""] * len(players)
+                   + [t["list"][p] for p in players])  # fmt: skip
+    if "seeger_fabian" in t:
+        w.writerow(["Seeger-Fabian", "", "", "", "", ""] + [""] * len(players)
+                   + [t["seeger_fabian"][p] for p in players])  # fmt: skip
+    return out.getvalue()
+
+
+def import_json(db: Database, data: object) -> int:
+    """A JSON export back in as a new sheet; a broken or hostile file changes nothing."""
+    e = Errors()
+    if not isinstance(data, dict):
+        e.add("_", "Das ist kein skatcalc-Blatt.", "That is not a skatcalc sheet.")
+        e.raise_if_any()
+    assert isinstance(data, dict)
+    spec = normalize_sheet(
+        {k: data.get(k) for k in ("game", "players", "first_dealer", "rules") if k in data}
+    )
+    deals = data.get("deals")
+    if not isinstance(deals, list) or len(deals) > MAX_DEALS:
+        e.add(
+            "deals", "Die Spiele fehlen oder sind zu viele.", "The deals are missing or too many."
+        )
+        e.raise_if_any()
+    assert isinstance(deals, list)
+    clean: list[dict[str, Any]] = []
+    for i, d in enumerate(deals, start=1):
+        where = f"deals[{i}]"
+        if (
+            not isinstance(d, dict)
+            or d.get("n") != i
+            or d.get("dealer") not in spec.players
+            or not isinstance(d.get("active"), list)
+            or not all(a in spec.players for a in d["active"])
+            or not isinstance(d.get("input"), dict)
+            or not isinstance(d.get("struck", False), bool)
+        ):
+            e.add(where, f"Spiel {i} ist unvollständig.", f"Deal {i} is incomplete.")
+            continue
+        record = DealRecord(i, d["dealer"], tuple(d["active"]), d["input"], d.get("struck", False))
+        try:
+            evaluate_deal(spec, record.input, record.active)
+        except InvalidDeal as exc:
+            first = exc.errors[0].msg
+            e.add(where, f"Spiel {i}: {first.de}", f"Deal {i}: {first.en}")
+            continue
+        clean.append(
+            {"n": i, "dealer": record.dealer, "active": list(record.active),
+             "input": dict(record.input), "struck": record.struck}
+        )  # fmt: skip
+    history = data.get("history") or []
+    good_history: list[dict[str, Any]] = []
+    if not isinstance(history, list):
+        e.add("history", "Der Verlauf ist beschädigt.", "The history is damaged.")
+    else:
+        for h in history[: 20 * MAX_DEALS]:
+            if (
+                isinstance(h, dict)
+                and h.get("action") in ACTIONS
+                and isinstance(h.get("n"), int)
+                and isinstance(h.get("at"), str)
+                and len(h["at"]) <= 40
+                and (h.get("before") is None or isinstance(h.get("before"), dict))
+            ):
+                good_history.append(h)
+            else:
+                e.add("history", "Der Verlauf ist beschädigt.", "The history is damaged.")
+                break
+    e.raise_if_any()
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        name = "Import"
+    return store.import_sheet(
+        db, name.strip()[:80], spec.game, list(spec.players), spec.first_dealer,
+        dict(spec.rules), clean, good_history,
+    )  # fmt: skip

@@ -1,0 +1,251 @@
+"""WTForms for the pages. Forms render and read fields; the rules engine judges the values.
+
+Every form is turned into the same JSON-shaped input the API takes, so a deal entered on a
+page and one sent to the API go through one parser and one scoring function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
+from wtforms.validators import Optional
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from .i18n import T
+from .rules.common import InvalidDeal
+from .rules.schafkopf import DEFAULT_TARIFFS
+from .rules.skat import LEGAL_BIDS, SUITS
+
+SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+RANK_LABEL = {"T": "10", "J": "B", "Q": "D", "K": "K", "A": "A"}
+
+
+class MultiCheckboxField(SelectMultipleField):
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+    def pre_validate(self, form: Any) -> None:  # choices are checked by the rules engine
+        pass
+
+
+def card_choices() -> list[tuple[str, str]]:
+    order = [s + r for s in SUITS for r in "JATKQ987"]
+    return [(c, SUIT_SYMBOL[c[0]] + RANK_LABEL.get(c[1], c[1])) for c in order]
+
+
+def skat_game_choices() -> list[tuple[str, str]]:
+    return [
+        ("clubs", T("♣ Kreuz", "♣ Clubs")),
+        ("spades", T("♠ Pik", "♠ Spades")),
+        ("hearts", T("♥ Herz", "♥ Hearts")),
+        ("diamonds", T("♦ Karo", "♦ Diamonds")),
+        ("grand", "Grand"),
+        ("null", "Null"),
+    ]
+
+
+class SkatForm(FlaskForm):
+    game = RadioField(validators=[Optional()], validate_choice=False)
+    with_ = RadioField(name="with", validators=[Optional()], validate_choice=False)
+    matadors = RadioField(validators=[Optional()], validate_choice=False)
+    cards = MultiCheckboxField(validators=[Optional()])
+    hand = BooleanField()
+    ouvert = BooleanField()
+    schneider_announced = BooleanField()
+    schwarz_announced = BooleanField()
+    bid = SelectField(validators=[Optional()], validate_choice=False)
+    declarer_points = StringField(validators=[Optional()])
+    all_tricks = RadioField(validators=[Optional()], validate_choice=False)
+    won = RadioField(validators=[Optional()], validate_choice=False)
+    kontra = BooleanField()
+    re = BooleanField()
+
+    def setup(self) -> SkatForm:
+        self.game.choices = skat_game_choices()
+        self.with_.choices = [("true", T("mit", "with")), ("false", T("ohne", "without"))]
+        self.matadors.choices = [(str(i), str(i)) for i in range(1, 12)]
+        self.cards.choices = card_choices()
+        self.bid.choices = [(str(b), str(b)) for b in LEGAL_BIDS]
+        self.all_tricks.choices = [
+            ("", T("—", "—")),
+            ("declarer", T("Alleinspieler", "declarer")),
+            ("opponents", T("Gegenspieler", "opponents")),
+        ]
+        self.won.choices = [("true", T("gewonnen", "won")), ("false", T("verloren", "lost"))]
+        return self
+
+
+def _int(field: Field, errors: list[tuple[str, str]]) -> int | None:
+    raw = (field.data or "").strip() if isinstance(field.data, str) else field.data
+    if raw in (None, ""):
+        return None
+    if isinstance(raw, int):
+        return raw
+    try:
+        return int(str(raw))
+    except ValueError:
+        errors.append((field.name, T("Bitte eine ganze Zahl eingeben.", "Enter a whole number.")))
+        return None
+
+
+def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
+    """The API-shaped input of a Skat form; fields that do not apply to the game are left out."""
+    data: dict[str, Any] = {}
+    game = form.game.data or None
+    if game:
+        data["game"] = game
+    if form.cards.data and game != "null":
+        data["cards"] = list(form.cards.data)
+    elif game != "null":
+        if form.with_.data in ("true", "false"):
+            data["with"] = form.with_.data == "true"
+        m = _int(form.matadors, errors)
+        if m is not None:
+            data["matadors"] = m
+    for flag in ("hand", "ouvert", "kontra", "re"):
+        if getattr(form, flag).data:
+            data[flag] = True
+    if game != "null":
+        for flag in ("schneider_announced", "schwarz_announced"):
+            if getattr(form, flag).data:
+                data[flag] = True
+        pts = _int(form.declarer_points, errors)
+        if pts is not None:
+            data["declarer_points"] = pts
+        if form.all_tricks.data in ("declarer", "opponents"):
+            data["all_tricks"] = form.all_tricks.data
+    else:
+        if form.won.data in ("true", "false"):
+            data["won"] = form.won.data == "true"
+    bid = _int(form.bid, errors)
+    if bid is not None:
+        data["bid"] = bid
+    return data
+
+
+FIELD_ALIASES = {"with": "with_"}
+
+
+def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[str, str]],
+                  lang: str) -> list[str]:  # fmt: skip
+    """Put each message next to its field; what belongs to no field is returned."""
+    general: list[str] = []
+    pairs = list(extra)
+    if exc is not None:
+        pairs += [(k, m) for k, msgs in exc.by_field(lang).items() for m in msgs]
+    for name, message in pairs:
+        attr = FIELD_ALIASES.get(name, name).replace(".", "_")
+        field = getattr(form, attr, None) if attr != "_" else None
+        if isinstance(field, Field):
+            field.errors = list(field.errors or []) + [message]
+        else:
+            general.append(message)
+    return general
+
+
+# --- Schafkopf -------------------------------------------------------------------------------
+
+
+def schafkopf_game_choices() -> list[tuple[str, str]]:
+    return [
+        ("sauspiel", "Sauspiel"),
+        ("solo", T("Solo", "Solo")),
+        ("wenz", "Wenz"),
+        ("geier", "Geier"),
+        ("farbwenz", "Farbwenz"),
+        ("farbgeier", "Farbgeier"),
+        ("hochzeit", "Hochzeit"),
+        ("bettel", "Bettel"),
+    ]
+
+
+class SchafkopfGameForm(FlaskForm):
+    game = RadioField(validators=[Optional()], validate_choice=False)
+    declarers = MultiCheckboxField(validators=[Optional()])
+    outcome = RadioField(validators=[Optional()], validate_choice=False)
+    player_points = StringField(validators=[Optional()])
+    schneider = BooleanField()
+    schwarz = BooleanField()
+    laufende = SelectField(validators=[Optional()], validate_choice=False)
+    tout = BooleanField()
+    sie = BooleanField()
+    gestellt = RadioField(validators=[Optional()], validate_choice=False, default="0")
+    kontra = RadioField(validators=[Optional()], validate_choice=False, default="0")
+
+    def setup(self, players: list[str]) -> SchafkopfGameForm:
+        self.game.choices = schafkopf_game_choices()
+        self.declarers.choices = [(p, p) for p in players]
+        self.outcome.choices = [
+            ("points", T("Augen", "points")),
+            ("won", T("gewonnen", "won")),
+            ("lost", T("verloren", "lost")),
+        ]
+        self.laufende.choices = [(str(i), str(i)) for i in range(0, 15)]
+        self.gestellt.choices = [(str(i), str(i)) for i in range(0, 5)]
+        self.kontra.choices = [
+            ("0", "—"),
+            ("1", "Kontra"),
+            ("2", "Re"),
+            ("3", "Sub"),
+            ("4", "Hirsch"),
+        ]
+        return self
+
+
+def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if form.game.data:
+        data["game"] = form.game.data
+    data["declarers"] = list(form.declarers.data or [])
+    pts = _int(form.player_points, errors)
+    if form.outcome.data in ("won", "lost"):
+        data["won"] = form.outcome.data == "won"
+    elif pts is not None:
+        data["player_points"] = pts
+    elif form.outcome.data == "points" or not form.outcome.data:
+        errors.append(
+            (
+                "player_points",
+                T(
+                    "Bitte die Augen der Spielerpartei eingeben oder gewonnen/verloren wählen.",
+                    "Enter the player party's points or choose won/lost.",
+                ),
+            )
+        )
+    bettel = form.game.data == "bettel"
+    for flag in ("schneider", "schwarz", "tout", "sie"):
+        if getattr(form, flag).data and not (bettel and flag in ("schneider", "schwarz")):
+            data[flag] = True
+    for name in ("laufende", "gestellt", "kontra"):
+        v = _int(getattr(form, name), errors)
+        if v:
+            if not (bettel and name == "laufende"):
+                data[name] = v
+    return data
+
+
+class SchafkopfCalcForm(SchafkopfGameForm):
+    p1 = StringField(default="A")
+    p2 = StringField(default="B")
+    p3 = StringField(default="C")
+    p4 = StringField(default="D")
+    t_sauspiel = IntegerField(default=DEFAULT_TARIFFS["sauspiel"], validators=[Optional()])
+    t_solo = IntegerField(default=DEFAULT_TARIFFS["solo"], validators=[Optional()])
+    t_bettel = IntegerField(default=DEFAULT_TARIFFS["bettel"], validators=[Optional()])
+    t_extra = IntegerField(default=DEFAULT_TARIFFS["extra"], validators=[Optional()])
+    tout_counts = BooleanField(default=True)
+    submitted = HiddenField(default="1")
+
+    def player_names(self) -> list[str]:
+        return [(f.data or "").strip() for f in (self.p1, self.p2, self.p3, self.p4)]

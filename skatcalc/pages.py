@@ -1,0 +1,117 @@
+"""The start page, the two calculators and the bid table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from . import db as store
+from .forms import (
+    SchafkopfCalcForm,
+    SkatForm,
+    attach_errors,
+    schafkopf_input,
+    skat_input,
+)
+from .i18n import T, api_lang, page_lang
+from .rules.common import InvalidDeal
+from .rules.inputs import schafkopf_deal_from_input, skat_deal_from_input
+from .rules.schafkopf import schafkopf_value
+from .rules.skat import LEGAL_BIDS, games_with_value, skat_value
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def index() -> str:
+    sheets = store.list_sheets(store.get_db())[:8]
+    return render_template("index.html", sheets=sheets)
+
+
+@bp.get("/skat")
+def skat() -> str:
+    form = SkatForm(request.args, meta={"csrf": False}).setup()
+    result = None
+    general: list[str] = []
+    if "game" in request.args:
+        errors: list[tuple[str, str]] = []
+        data = skat_input(form, errors)
+        exc: InvalidDeal | None = None
+        if not errors:
+            try:
+                result = skat_value(skat_deal_from_input(data))
+            except InvalidDeal as e:
+                exc = e
+        general = attach_errors(form, exc, errors, page_lang())
+        if result is not None and data.get("cards"):
+            form.matadors.data = str(result.matadors)
+            form.with_.data = "true" if result.with_ else "false"
+    else:
+        form.bid.data = "18"
+    return render_template("skat.html", form=form, result=result, general=general)
+
+
+@bp.get("/schafkopf")
+def schafkopf() -> str:
+    form = SchafkopfCalcForm(request.args, meta={"csrf": False})
+    submitted = "submitted" in request.args
+    if not submitted:
+        form.tout_counts.data = True
+    names = form.player_names()
+    form.setup([n or "?" for n in names])
+    result = None
+    general: list[str] = []
+    if submitted:
+        errors: list[tuple[str, str]] = []
+        data = schafkopf_input(form, errors)
+        data["players"] = names
+        tariffs = {}
+        for key in ("sauspiel", "solo", "bettel", "extra"):
+            v = getattr(form, f"t_{key}").data
+            if v is not None:
+                tariffs[key] = v
+        data["tariffs"] = tariffs
+        data["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
+        exc: InvalidDeal | None = None
+        if not errors:
+            try:
+                result = schafkopf_value(schafkopf_deal_from_input(data))
+            except InvalidDeal as e:
+                exc = e
+        general = attach_errors(form, exc, errors, page_lang())
+    return render_template("schafkopf.html", form=form, result=result, general=general, names=names)
+
+
+@bp.get("/bids")
+def bids() -> str:
+    rows = [(b, games_with_value(b)) for b in LEGAL_BIDS]
+    return render_template("bids.html", rows=rows)
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        code = exc.code or 500
+        if request.path.startswith("/api/"):
+            msg = {
+                404: ("Nicht gefunden.", "Not found."),
+                405: ("Diese Methode geht hier nicht.", "Method not allowed here."),
+                413: (
+                    "Die Anfrage ist zu groß (höchstens 1 MB).",
+                    "The request is too large (1 MB at most).",
+                ),
+                415: ("Bitte JSON senden.", "Please send JSON."),
+            }.get(code, ("Fehlerhafte Anfrage.", "Bad request."))
+            text = msg[1] if api_lang() == "en" else msg[0]
+            return jsonify({"errors": {"_": [text]}}), code
+        return render_template("error.html", code=code, exc=exc), code
+
+    @app.errorhandler(Exception)
+    def crash(exc: Exception) -> Any:
+        app.logger.exception("unhandled error")
+        if request.path.startswith("/api/"):
+            text = T("Interner Fehler.", "Internal error.")
+            return jsonify({"errors": {"_": [text]}}), 500
+        return render_template("error.html", code=500, exc=None), 500

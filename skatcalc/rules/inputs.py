@@ -1,0 +1,290 @@
+"""Turn the JSON-shaped input of API.md into rule objects, strictly.
+
+The API, the HTML forms and the stored sheet deals all go through these functions, so a deal
+means the same thing wherever it was entered. Pure: no Flask, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .common import Errors, Msg
+from .schafkopf import SchafkopfDeal, SchafkopfResult, SKGame, full_laufende_min, full_tariffs
+from .skat import (
+    Game,
+    Party,
+    SkatDeal,
+    SkatResult,
+    check_cards,
+    matadors_from_cards,
+    matadors_note,
+)
+
+BIG = 1_000_000_000
+_MISSING = object()
+
+
+class Reader:
+    """Reads typed fields from a mapping, noting every wrong type and every unknown field."""
+
+    def __init__(self, data: object, errors: Errors | None = None) -> None:
+        self.errors = errors if errors is not None else Errors()
+        if not isinstance(data, Mapping):
+            self.errors.add(
+                "_",
+                "Erwartet wird ein JSON-Objekt mit Feldern.",
+                "Expected a JSON object with fields.",
+            )
+            data = {}
+        self.data: Mapping[str, Any] = data
+        self.seen: set[str] = set()
+
+    def _get(self, name: str) -> Any:
+        self.seen.add(name)
+        value = self.data.get(name, _MISSING)
+        return _MISSING if value is None else value
+
+    def has(self, name: str) -> bool:
+        return self.data.get(name) is not None
+
+    def bool(self, name: str, default: bool | None = False) -> bool | None:
+        v = self._get(name)
+        if v is _MISSING:
+            return default
+        if not isinstance(v, bool):
+            self.errors.add(name, "Erwartet: wahr oder falsch.", "Expected true or false.")
+            return default
+        return v
+
+    def int(self, name: str, default: int | None = None) -> int | None:
+        v = self._get(name)
+        if v is _MISSING:
+            return default
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.errors.add(name, "Erwartet: eine ganze Zahl.", "Expected a whole number.")
+            return default
+        if abs(v) > BIG:
+            self.errors.add(name, "Diese Zahl ist viel zu groß.", "That number is far too large.")
+            return default
+        return v
+
+    def choice(self, name: str, choices: Mapping[str, Any], required: bool = True) -> Any:
+        v = self._get(name)
+        if v is _MISSING:
+            if required:
+                self.errors.add(name, "Dieses Feld fehlt.", "This field is missing.")
+            return None
+        if not isinstance(v, str) or v not in choices:
+            allowed = ", ".join(choices)
+            self.errors.add(name, f"Erlaubt sind: {allowed}.", f"Allowed values: {allowed}.")
+            return None
+        return choices[v]
+
+    def str_list(self, name: str, max_len: int = 40) -> list[str] | None:
+        v = self._get(name)
+        if v is _MISSING:
+            return None
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            self.errors.add(name, "Erwartet: eine Liste von Namen.", "Expected a list of names.")
+            return None
+        if len(v) > 100 or any(len(x) > max_len for x in v):
+            self.errors.add(
+                name,
+                f"Zu lang: höchstens {max_len} Zeichen je Eintrag.",
+                f"Too long: at most {max_len} characters each.",
+            )
+            return None
+        return v
+
+    def int_map(self, name: str) -> dict[str, int] | None:
+        v = self._get(name)
+        if v is _MISSING:
+            return None
+        if not isinstance(v, Mapping) or not all(
+            isinstance(k, str) and isinstance(x, int) and not isinstance(x, bool) and abs(x) <= BIG
+            for k, x in v.items()
+        ):
+            self.errors.add(
+                name,
+                "Erwartet: ein Objekt mit ganzen Zahlen.",
+                "Expected an object of whole numbers.",
+            )
+            return None
+        return dict(v)
+
+    def reject_unknown(self, allowed: set[str] | None = None) -> None:
+        known = self.seen | (allowed or set())
+        for key in self.data:
+            if key not in known:
+                self.errors.add(str(key)[:60], "Unbekanntes Feld.", "Unknown field.")
+
+
+GAMES = {g.value: g for g in Game}
+PARTIES = {p.value: p for p in Party}
+SK_GAMES = {g.value: g for g in SKGame}
+
+SKAT_FIELDS = {
+    "game", "matadors", "with", "cards", "hand", "schneider_announced", "schwarz_announced",
+    "ouvert", "bid", "declarer_points", "all_tricks", "won", "kontra", "re",
+}  # fmt: skip
+
+
+def read_skat(r: Reader) -> SkatDeal | None:
+    """Read the fields of POST /api/v1/skat/value; None when a type was wrong."""
+    game = r.choice("game", GAMES)
+    matadors = r.int("matadors")
+    with_ = r.bool("with", None)
+    cards = r._get("cards")
+    hand = r.bool("hand")
+    sa = r.bool("schneider_announced")
+    swa = r.bool("schwarz_announced")
+    ouvert = r.bool("ouvert")
+    bid = r.int("bid", 18)
+    points = r.int("declarer_points")
+    all_tricks = None
+    if r.has("all_tricks"):
+        all_tricks = r.choice("all_tricks", PARTIES)
+    else:
+        r.seen.add("all_tricks")
+    won = r.bool("won", None)
+    kontra = r.bool("kontra")
+    re = r.bool("re")
+    note: Msg | None = None
+    if cards is not _MISSING and game is not None:
+        if not isinstance(cards, list):
+            r.errors.add("cards", "Erwartet: eine Liste von Karten.", "Expected a list of cards.")
+        elif matadors is not None or with_ is not None:
+            r.errors.add(
+                "cards",
+                "Entweder Karten oder Spitzen („mit/ohne N“) angeben, nicht beides.",
+                "Give either the cards or the matadors (“with/without N”), not both.",
+            )
+        else:
+            before = len(r.errors.items)
+            check_cards(game, cards, r.errors)
+            if len(r.errors.items) == before:
+                m = matadors_from_cards(game, [str(c).upper() for c in cards])
+                matadors, with_ = m.count, m.with_
+                note = matadors_note(game, m)
+    if r.errors or game is None:
+        return None
+    return SkatDeal(
+        game=game,
+        matadors=matadors,
+        with_=with_,
+        hand=bool(hand),
+        schneider_announced=bool(sa),
+        schwarz_announced=bool(swa),
+        ouvert=bool(ouvert),
+        bid=bid if bid is not None else 18,
+        declarer_points=points,
+        all_tricks=all_tricks,
+        won=won,
+        kontra=bool(kontra),
+        re=bool(re),
+        matadors_note=note,
+    )
+
+
+def skat_deal_from_input(data: object, extra_fields: set[str] | None = None) -> SkatDeal:
+    r = Reader(data)
+    deal = read_skat(r)
+    r.reject_unknown(extra_fields)
+    r.errors.raise_if_any()
+    assert deal is not None
+    return deal
+
+
+def skat_result_json(res: SkatResult, lang: str = "de") -> dict[str, Any]:
+    return {
+        "won": res.won,
+        "overbid": res.overbid,
+        "base": res.base,
+        "matadors": res.matadors,
+        "with": res.with_,
+        "multiplier": res.multiplier,
+        "schneider": res.schneider,
+        "schwarz": res.schwarz,
+        "value": res.value,
+        "score": res.score,
+        "explanation": res.explanation(lang),
+    }
+
+
+SCHAFKOPF_DEAL_FIELDS = {
+    "game", "declarers", "player_points", "won", "schneider", "schwarz", "laufende", "tout",
+    "sie", "gestellt", "kontra",
+}  # fmt: skip
+SCHAFKOPF_RULE_FIELDS = {"tariffs", "tout_counts_schneider_schwarz", "laufende_min"}
+
+
+def read_schafkopf(
+    r: Reader,
+    players: tuple[str, ...] | None = None,
+    rules: Mapping[str, Any] | None = None,
+    bock: int = 0,
+) -> SchafkopfDeal | None:
+    """Read a Schafkopf game; ``players`` and ``rules`` come from a sheet when given."""
+    game = r.choice("game", SK_GAMES)
+    if players is None:
+        plist = r.str_list("players")
+        players = tuple(plist) if plist is not None else ("A", "B", "C", "D")
+    declarers = r.str_list("declarers")
+    if declarers is None and not r.errors.has("declarers"):
+        r.errors.add("declarers", "Bitte die Spielerpartei nennen.", "Name the player party.")
+    points = r.int("player_points")
+    won = r.bool("won", None)
+    schneider = r.bool("schneider")
+    schwarz = r.bool("schwarz")
+    laufende = r.int("laufende", 0)
+    tout = r.bool("tout")
+    sie = r.bool("sie")
+    gestellt = r.int("gestellt", 0)
+    kontra = r.int("kontra", 0)
+    if rules is None:
+        tariffs = r.int_map("tariffs")
+        tcss = r.bool("tout_counts_schneider_schwarz", True)
+        lmin = r.int_map("laufende_min")
+    else:
+        tariffs = rules.get("tariffs")
+        tcss = rules.get("tout_counts_schneider_schwarz", True)
+        lmin = rules.get("laufende_min")
+    if r.errors or game is None or declarers is None:
+        return None
+    return SchafkopfDeal(
+        game=game,
+        declarers=tuple(declarers),
+        players=players,
+        player_points=points,
+        won=won,
+        schneider=bool(schneider),
+        schwarz=bool(schwarz),
+        laufende=laufende if laufende is not None else 0,
+        tout=bool(tout),
+        sie=bool(sie),
+        gestellt=gestellt if gestellt is not None else 0,
+        kontra=kontra if kontra is not None else 0,
+        tariffs=full_tariffs(tariffs),
+        tout_counts_schneider_schwarz=bool(tcss),
+        laufende_min=full_laufende_min(lmin),
+        bock=bock,
+    )
+
+
+def schafkopf_deal_from_input(data: object) -> SchafkopfDeal:
+    r = Reader(data)
+    deal = read_schafkopf(r)
+    r.reject_unknown()
+    r.errors.raise_if_any()
+    assert deal is not None
+    return deal
+
+
+def schafkopf_result_json(res: SchafkopfResult, lang: str = "de") -> dict[str, Any]:
+    return {
+        "won": res.won,
+        "value": res.value,
+        "deltas": dict(res.deltas),
+        "explanation": res.explanation(lang),
+    }

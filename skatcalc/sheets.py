@@ -1,0 +1,576 @@
+"""The sheet pages: create, keep, correct, strike, rename and delete an evening's list."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import Optional
+
+from . import db as store
+from . import exports, model
+from .forms import (
+    MultiCheckboxField,
+    SchafkopfGameForm,
+    SkatForm,
+    attach_errors,
+    schafkopf_input,
+    skat_input,
+)
+from .i18n import T, page_lang
+from .rules.common import InvalidDeal
+from .rules.schafkopf import DEFAULT_TARIFFS
+from .rules.sheet import (
+    BOCK_NAMES,
+    SCHAFKOPF_BOCK_TRIGGERS,
+    SKAT_BOCK_TRIGGERS,
+    default_active,
+    describe_rules,
+    normalize_sheet,
+)
+
+bp = Blueprint("sheets", __name__, url_prefix="/sheets")
+
+
+# --- Forms ------------------------------------------------------------------------------------
+
+
+class NewSheetForm(FlaskForm):
+    game = RadioField(choices=[("skat", "Skat"), ("schafkopf", "Schafkopf")], default="skat")
+    name = StringField(validators=[Optional()])
+    p1 = StringField()
+    p2 = StringField()
+    p3 = StringField()
+    p4 = StringField()
+    p5 = StringField()
+    first_dealer = SelectField(
+        choices=[("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("5", "5")], default="1"
+    )
+    kontra_re = BooleanField()
+    ramsch = BooleanField()
+    bock = MultiCheckboxField(validators=[Optional()])
+    stake_cents = IntegerField(validators=[Optional()])
+    t_sauspiel = IntegerField(default=DEFAULT_TARIFFS["sauspiel"], validators=[Optional()])
+    t_solo = IntegerField(default=DEFAULT_TARIFFS["solo"], validators=[Optional()])
+    t_bettel = IntegerField(default=DEFAULT_TARIFFS["bettel"], validators=[Optional()])
+    t_extra = IntegerField(default=DEFAULT_TARIFFS["extra"], validators=[Optional()])
+    tout_counts = BooleanField(default=True)
+
+    def setup(self) -> NewSheetForm:
+        self.bock.choices = [(b, T(BOCK_NAMES[b].de, BOCK_NAMES[b].en)) for b in SKAT_BOCK_TRIGGERS]
+        return self
+
+    def names(self) -> list[str]:
+        fields = (self.p1, self.p2, self.p3, self.p4, self.p5)
+        return [(f.data or "").strip() for f in fields if (f.data or "").strip()]
+
+
+class DealMeta(FlaskForm):
+    kind = RadioField(validators=[Optional()], validate_choice=False, default="game")
+    declarer = RadioField(validators=[Optional()], validate_choice=False)
+    dealer = SelectField(validators=[Optional()], validate_choice=False)
+    active = MultiCheckboxField(validators=[Optional()])
+    r0 = StringField()
+    r1 = StringField()
+    r2 = StringField()
+    r3 = StringField()
+    r4 = StringField()
+    jungfrau = MultiCheckboxField(validators=[Optional()])
+    durchmarsch = RadioField(validators=[Optional()], validate_choice=False)
+    version = HiddenField()
+
+
+class SkatDealForm(SkatForm, DealMeta):
+    pass
+
+
+class SchafkopfDealForm(SchafkopfGameForm, DealMeta):
+    pass
+
+
+def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any:
+    players = sheet["players"]
+    if sheet["game"] == "skat":
+        form: Any = SkatDealForm(formdata, **kwargs).setup()
+    else:
+        form = SchafkopfDealForm(formdata, **kwargs).setup(players)
+    kinds = [("game", T("Spiel", "Game")), ("passed", T("eingepasst", "passed"))]
+    if sheet["rules"].get("ramsch"):
+        kinds.append(("ramsch", "Ramsch"))
+    form.kind.choices = kinds
+    form.declarer.choices = [(p, p) for p in players]
+    form.dealer.choices = [(p, p) for p in players]
+    form.active.choices = [(p, p) for p in players]
+    form.jungfrau.choices = [(p, p) for p in players]
+    form.durchmarsch.choices = [("", "—")] + [(p, p) for p in players]
+    if not form.kind.data:
+        form.kind.data = "game"
+    return form
+
+
+def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
+              errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
+    """The API deal body from the sheet's entry form."""
+    players = sheet["players"]
+    body: dict[str, Any]
+    if form.kind.data == "passed":
+        body = {"passed": True}
+    elif form.kind.data == "ramsch":
+        points: dict[str, int] = {}
+        for i, p in enumerate(players):
+            raw = (getattr(form, f"r{i}").data or "").strip()
+            if raw:
+                try:
+                    points[p] = int(raw)
+                except ValueError:
+                    errors.append((f"r{i}", T("Bitte eine ganze Zahl.", "Enter a whole number.")))
+        ramsch = {
+            "points": points,
+            "jungfrau": list(form.jungfrau.data or []),
+            "durchmarsch": form.durchmarsch.data or None,
+        }
+        if sheet["game"] == "skat":
+            body = {"ramsch": ramsch}
+        else:
+            body = {"game": "ramsch", **ramsch}
+    elif sheet["game"] == "skat":
+        body = skat_input(form, errors)
+        if form.declarer.data:
+            body["declarer"] = form.declarer.data
+    else:
+        body = schafkopf_input(form, errors)
+    dealer = form.dealer.data or proposed_dealer
+    if dealer != proposed_dealer:
+        body["dealer"] = dealer
+    chosen = list(form.active.data or [])
+    spec = model.spec_of(sheet)
+    if chosen and dealer in players and tuple(chosen) != default_active(spec, dealer):
+        order = [p for p in players if p in chosen]
+        body["active"] = order
+    return body
+
+
+# --- Edit rights on the network ---------------------------------------------------------------
+
+
+def require_edit(sheet: dict[str, Any]) -> None:
+    if not current_app.config.get("LAN"):
+        return
+    if request.cookies.get(f"edit_{sheet['id']}") != sheet["edit_token"]:
+        abort(403)
+
+
+def load_sheet(sheet_id: int) -> dict[str, Any]:
+    try:
+        return store.get_sheet(store.get_db(), sheet_id)
+    except store.NotFound:
+        abort(404)
+
+
+# --- Routes -----------------------------------------------------------------------------------
+
+
+@bp.get("")
+def index() -> str:
+    form = NewSheetForm().setup()
+    if not form.p1.data:
+        form.p1.data, form.p2.data, form.p3.data = "", "", ""
+    return render_template("sheets.html", form=form, sheets=sheet_summaries(), general=[])
+
+
+def sheet_summaries() -> list[dict[str, Any]]:
+    db = store.get_db()
+    out = []
+    for s in store.list_sheets(db):
+        computed = model.sheet_json(db, s["id"], page_lang(), full=False)
+        bal = computed["totals"]["balance"]
+        leader = max(s["players"], key=lambda p: bal[p]) if any(bal.values()) else None
+        out.append({**s, "leader": leader, "balance": bal, "deals": len(computed["deals"])})
+    return out
+
+
+@bp.post("")
+def create() -> Any:
+    form = NewSheetForm().setup()
+    names = form.names()
+    first_index = int(form.first_dealer.data or "1") - 1
+    data: dict[str, Any] = {
+        "game": form.game.data,
+        "players": names,
+        "first_dealer": names[first_index] if 0 <= first_index < len(names) else None,
+    }
+    rules: dict[str, Any] = {
+        "ramsch": bool(form.ramsch.data),
+        "bock": [b for b in (form.bock.data or []) if b in (
+            SKAT_BOCK_TRIGGERS if form.game.data == "skat" else SCHAFKOPF_BOCK_TRIGGERS)],
+    }  # fmt: skip
+    if form.stake_cents.data is not None:
+        rules["stake_cents"] = form.stake_cents.data
+    if form.game.data == "skat":
+        rules["kontra_re"] = bool(form.kontra_re.data)
+    else:
+        rules["tariffs"] = {
+            k: getattr(form, f"t_{k}").data
+            for k in ("sauspiel", "solo", "bettel", "extra")
+            if getattr(form, f"t_{k}").data is not None
+        }
+        rules["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
+    data["rules"] = rules
+    general: list[str] = []
+    if not form.validate_on_submit():
+        general.append(T("Das Formular ist abgelaufen; bitte noch einmal senden.",
+                         "The form expired; please send it again."))  # fmt: skip
+    else:
+        try:
+            spec = normalize_sheet(data)
+        except InvalidDeal as exc:
+            aliases = {"players": "p1", "first_dealer": "first_dealer"}
+            for k, msgs in exc.by_field(page_lang()).items():
+                field = getattr(form, aliases.get(k, k.replace("rules.", "")), None)
+                if field is not None and k != "_":
+                    field.errors = list(field.errors or []) + msgs
+                else:
+                    general += msgs
+        else:
+            name = (form.name.data or "").strip()[:80] or default_name(spec.game)
+            sheet = store.create_sheet(
+                store.get_db(), name, spec.game, list(spec.players), spec.first_dealer,
+                dict(spec.rules),
+            )  # fmt: skip
+            resp = redirect(url_for("sheets.show", sheet_id=sheet["id"]))
+            resp.set_cookie(f"edit_{sheet['id']}", sheet["edit_token"], httponly=True,
+                            samesite="Lax", max_age=3600 * 24 * 365)  # fmt: skip
+            return resp
+    html = render_template("sheets.html", form=form, sheets=sheet_summaries(), general=general)
+    return html, 422
+
+
+def default_name(game: str) -> str:
+    from .api import default_name as api_default
+
+    return api_default(game)
+
+
+def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | None = None,
+                 status: int = 200, share: bool = False) -> Any:  # fmt: skip
+    db = store.get_db()
+    data = model.sheet_json(db, sheet["id"], page_lang())
+    proposed = data["next_dealer"]
+    spec = model.spec_of(sheet)
+    if form is None:
+        form = deal_form(sheet)
+        form.dealer.data = proposed
+        form.active.data = list(default_active(spec, proposed))
+    rules = [m.text(page_lang()) for m in describe_rules(spec)]
+    html = render_template(
+        "sheet.html",
+        sheet=sheet,
+        data=data,
+        form=form,
+        general=general or [],
+        rules=rules,
+        share=share,
+        proposed=proposed,
+        proposed_active=default_active(spec, proposed),
+        leader=leader_of(data),
+        check_sums=[sum(d["deltas"].values()) for d in data["deals"]],
+    )
+    return html, status
+
+
+def leader_of(data: dict[str, Any]) -> str | None:
+    bal = data["totals"]["balance"]
+    if not any(bal.values()):
+        return None
+    return max(data["players"], key=lambda p: bal[p])
+
+
+@bp.get("/<int:sheet_id>")
+def show(sheet_id: int) -> Any:
+    return render_sheet(load_sheet(sheet_id))
+
+
+@bp.get("/<int:sheet_id>/edit/<token>")
+def edit_link(sheet_id: int, token: str) -> Response:
+    sheet = load_sheet(sheet_id)
+    if token != sheet["edit_token"]:
+        abort(403)
+    resp = redirect(url_for("sheets.show", sheet_id=sheet_id))
+    resp.set_cookie(f"edit_{sheet_id}", token, httponly=True, samesite="Lax",
+                    max_age=3600 * 24 * 365)  # fmt: skip
+    return resp
+
+
+@bp.get("/<int:sheet_id>/share/<token>")
+def share(sheet_id: int, token: str) -> Any:
+    sheet = load_sheet(sheet_id)
+    if token != sheet["share_token"]:
+        abort(404)
+    return render_sheet(sheet, share=True)
+
+
+@bp.post("/<int:sheet_id>/deals")
+def add_deal(sheet_id: int) -> Any:
+    sheet = load_sheet(sheet_id)
+    require_edit(sheet)
+    form = deal_form(sheet, request.form)
+    if not form.validate_on_submit() and "csrf_token" in form.errors:
+        return render_sheet(sheet, form, [T("Das Formular ist abgelaufen; bitte noch einmal.",
+                                            "The form expired; please try again.")], 400)  # fmt: skip
+    db = store.get_db()
+    proposed = model.sheet_json(db, sheet_id, full=False)["next_dealer"]
+    errors: list[tuple[str, str]] = []
+    body = deal_body(sheet, form, proposed, errors)
+    exc: InvalidDeal | None = None
+    if not errors:
+        try:
+            n = model.add_deal(db, sheet_id, body, page_lang())
+        except InvalidDeal as e:
+            exc = e
+        else:
+            flash(T(f"Spiel {n} gespeichert.", f"Deal {n} saved."))
+            return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
+    general = attach_errors(form, exc, errors, page_lang())
+    return render_sheet(sheet, form, general, 422)
+
+
+def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
+    """The entry form filled in with a stored deal, for a correction."""
+    inp = deal["input"]
+    form = deal_form(sheet)
+    form.dealer.data = deal["dealer"]
+    form.active.data = list(deal["active"])
+    form.version.data = str(deal["version"])
+    if inp.get("passed"):
+        form.kind.data = "passed"
+        return form
+    ramsch = inp.get("ramsch") if sheet["game"] == "skat" else (
+        inp if inp.get("game") == "ramsch" else None)  # fmt: skip
+    if ramsch:
+        form.kind.data = "ramsch"
+        for i, p in enumerate(sheet["players"]):
+            getattr(form, f"r{i}").data = str(ramsch.get("points", {}).get(p, ""))
+        form.jungfrau.data = list(ramsch.get("jungfrau") or [])
+        form.durchmarsch.data = ramsch.get("durchmarsch") or ""
+        return form
+    form.kind.data = "game"
+    if sheet["game"] == "skat":
+        form.game.data = inp.get("game")
+        form.declarer.data = inp.get("declarer")
+        if "with" in inp:
+            form.with_.data = "true" if inp["with"] else "false"
+        if "matadors" in inp:
+            form.matadors.data = str(inp["matadors"])
+        form.cards.data = list(inp.get("cards") or [])
+        for flag in ("hand", "ouvert", "schneider_announced", "schwarz_announced", "kontra", "re"):
+            getattr(form, flag).data = bool(inp.get(flag))
+        form.bid.data = str(inp.get("bid", 18))
+        pts = inp.get("declarer_points")
+        form.declarer_points.data = "" if pts is None else str(pts)
+        form.all_tricks.data = inp.get("all_tricks") or ""
+        if "won" in inp:
+            form.won.data = "true" if inp["won"] else "false"
+    else:
+        form.game.data = inp.get("game")
+        form.declarers.data = list(inp.get("declarers") or [])
+        if "won" in inp:
+            form.outcome.data = "won" if inp["won"] else "lost"
+        else:
+            form.outcome.data = "points"
+            form.player_points.data = str(inp.get("player_points", ""))
+        for flag in ("schneider", "schwarz", "tout", "sie"):
+            getattr(form, flag).data = bool(inp.get(flag))
+        for name in ("laufende", "gestellt", "kontra"):
+            getattr(form, name).data = str(inp.get(name, 0))
+    return form
+
+
+def find_deal(sheet_id: int, n: int) -> dict[str, Any]:
+    deal = next((d for d in store.get_deals(store.get_db(), sheet_id) if d["n"] == n), None)
+    if deal is None:
+        abort(404)
+    return deal
+
+
+@bp.route("/<int:sheet_id>/deals/<int:n>/edit", methods=["GET", "POST"])
+def edit_deal(sheet_id: int, n: int) -> Any:
+    sheet = load_sheet(sheet_id)
+    deal = find_deal(sheet_id, n)
+    general: list[str] = []
+    status = 200
+    if request.method == "GET":
+        form = form_from_deal(sheet, deal)
+    else:
+        require_edit(sheet)
+        form = deal_form(sheet, request.form)
+        errors: list[tuple[str, str]] = []
+        body = deal_body(sheet, form, deal["dealer"], errors)
+        if "dealer" not in body:
+            body["dealer"] = deal["dealer"]
+        version = form.version.data
+        expected = int(version) if version and version.isdigit() else None
+        exc: InvalidDeal | None = None
+        if not form.validate_on_submit() and "csrf_token" in form.errors:
+            general.append(T("Das Formular ist abgelaufen; bitte noch einmal.",
+                             "The form expired; please try again."))  # fmt: skip
+            status = 400
+        elif not errors:
+            try:
+                model.correct_deal(store.get_db(), sheet_id, n, body, page_lang(), expected)
+            except InvalidDeal as e:
+                exc = e
+            except store.Conflict as conflict:
+                general.append(T(
+                    "Dieses Spiel wurde inzwischen auf einem anderen Gerät geändert. "
+                    "Unten steht der aktuelle Stand; bitte noch einmal korrigieren.",
+                    "This deal was changed on another device meanwhile. The current version "
+                    "is shown below; please correct it again.",
+                ))  # fmt: skip
+                form = form_from_deal(sheet, conflict.current)
+                status = 409
+            else:
+                flash(T(f"Spiel {n} korrigiert.", f"Deal {n} corrected."))
+                return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
+        if status == 200:
+            status = 422
+        general += attach_errors(form, exc, errors, page_lang())
+    spec = model.spec_of(sheet)
+    html = render_template(
+        "deal_edit.html", sheet=sheet, deal=deal, form=form, general=general,
+        proposed=deal["dealer"], proposed_active=default_active(spec, deal["dealer"]),
+    )  # fmt: skip
+    return html, status
+
+
+class ActionForm(FlaskForm):
+    pass
+
+
+def _checked_post(sheet: dict[str, Any]) -> None:
+    require_edit(sheet)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+
+
+@bp.post("/<int:sheet_id>/deals/<int:n>/strike")
+def strike(sheet_id: int, n: int) -> Response:
+    sheet = load_sheet(sheet_id)
+    _checked_post(sheet)
+    try:
+        store.set_struck(store.get_db(), sheet_id, n, True)
+    except store.NotFound:
+        abort(404)
+    flash(T(f"Spiel {n} gestrichen.", f"Deal {n} struck."))
+    return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
+
+
+@bp.post("/<int:sheet_id>/deals/<int:n>/restore")
+def restore(sheet_id: int, n: int) -> Response:
+    sheet = load_sheet(sheet_id)
+    _checked_post(sheet)
+    try:
+        store.set_struck(store.get_db(), sheet_id, n, False)
+    except store.NotFound:
+        abort(404)
+    flash(T(f"Spiel {n} wiederhergestellt.", f"Deal {n} restored."))
+    return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
+
+
+@bp.post("/<int:sheet_id>/undo")
+def undo(sheet_id: int) -> Response:
+    """Strike the last deal that counts: one tap to take back a mistaken save."""
+    sheet = load_sheet(sheet_id)
+    _checked_post(sheet)
+    db = store.get_db()
+    live = [d for d in store.get_deals(db, sheet_id) if not d["struck"]]
+    if live:
+        store.set_struck(db, sheet_id, live[-1]["n"], True)
+        flash(T(f"Spiel {live[-1]['n']} gestrichen (rückgängig).",
+                f"Deal {live[-1]['n']} struck (undo)."))  # fmt: skip
+    return redirect(url_for("sheets.show", sheet_id=sheet_id))
+
+
+class RenameForm(FlaskForm):
+    name = StringField()
+
+
+@bp.post("/<int:sheet_id>/rename")
+def rename(sheet_id: int) -> Any:
+    sheet = load_sheet(sheet_id)
+    require_edit(sheet)
+    form = RenameForm()
+    name = (form.name.data or "").strip()
+    if not form.validate_on_submit():
+        abort(400)
+    if not name or len(name) > 80:
+        flash(T("Der Name muss 1 bis 80 Zeichen haben.", "The name needs 1 to 80 characters."),
+              "error")  # fmt: skip
+    else:
+        store.rename_sheet(store.get_db(), sheet_id, name)
+        flash(T("Umbenannt.", "Renamed."))
+    return redirect(url_for("sheets.show", sheet_id=sheet_id))
+
+
+@bp.route("/<int:sheet_id>/delete", methods=["GET", "POST"])
+def delete(sheet_id: int) -> Any:
+    sheet = load_sheet(sheet_id)
+    if request.method == "POST":
+        _checked_post(sheet)
+        store.delete_sheet(store.get_db(), sheet_id)
+        flash(T(f"Blatt „{sheet['name']}“ gelöscht.", f"Sheet “{sheet['name']}” deleted."))
+        return redirect(url_for("sheets.index"))
+    return render_template("sheet_delete.html", sheet=sheet)
+
+
+@bp.get("/<int:sheet_id>/export.<fmt>")
+def export(sheet_id: int, fmt: str) -> Any:
+    load_sheet(sheet_id)
+    try:
+        return exports.download(store.get_db(), sheet_id, fmt, page_lang())
+    except store.NotFound:
+        abort(404)
+
+
+class ImportForm(FlaskForm):
+    pass
+
+
+@bp.post("/import")
+def import_file() -> Any:
+    if not ImportForm().validate_on_submit():
+        abort(400)
+    upload = request.files.get("file")
+    general: list[str] = []
+    if upload is None or not upload.filename:
+        general.append(T("Bitte eine .json-Datei wählen.", "Please choose a .json file."))
+    else:
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+            sheet_id = exports.import_json(store.get_db(), data)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            general.append(T("Die Datei ist kein gültiges JSON.", "The file is not valid JSON."))
+        except InvalidDeal as exc:
+            for msgs in exc.by_field(page_lang()).values():
+                general += msgs
+        else:
+            flash(T("Blatt importiert.", "Sheet imported."))
+            return redirect(url_for("sheets.show", sheet_id=sheet_id))
+    form = NewSheetForm(formdata=None).setup()
+    resp = make_response(
+        render_template("sheets.html", form=form, sheets=sheet_summaries(), general=general), 422
+    )
+    return resp

@@ -1,0 +1,182 @@
+// Progressive enhancement: hide controls that do not apply and show a live preview.
+// Every number shown comes from the JSON API; nothing is computed here.
+"use strict";
+document.documentElement.classList.add("js");
+
+(function () {
+  const lang = document.documentElement.lang === "en" ? "en" : "de";
+
+  function val(form, name) {
+    const checked = form.querySelector(`input[name="${name}"]:checked`);
+    if (checked) return checked.value;
+    const el = form.querySelector(`[name="${name}"]:not([type=radio]):not([type=checkbox])`);
+    return el ? el.value.trim() : "";
+  }
+  function on(form, name) {
+    const el = form.querySelector(`input[type=checkbox][name="${name}"]`);
+    return !!(el && el.checked);
+  }
+  function all(form, name) {
+    return Array.from(form.querySelectorAll(`input[type=checkbox][name="${name}"]:checked`)).map((e) => e.value);
+  }
+  function int(s) {
+    return /^-?\d+$/.test(s) ? parseInt(s, 10) : null;
+  }
+  function show(form, sel, visible) {
+    form.querySelectorAll(sel).forEach((el) => { el.hidden = !visible; });
+  }
+
+  function skatBody(form) {
+    const game = val(form, "game");
+    if (!game) return null;
+    const body = { game: game };
+    const cards = all(form, "cards");
+    if (game !== "null") {
+      if (cards.length === 10 || cards.length === 12) body.cards = cards;
+      else {
+        const w = val(form, "with");
+        if (w) body["with"] = w === "true";
+        const m = int(val(form, "matadors"));
+        if (m !== null) body.matadors = m;
+      }
+      const p = int(val(form, "declarer_points"));
+      if (p !== null) body.declarer_points = p;
+      const at = val(form, "all_tricks");
+      if (at) body.all_tricks = at;
+      ["schneider_announced", "schwarz_announced"].forEach((f) => { if (on(form, f)) body[f] = true; });
+    } else {
+      const won = val(form, "won");
+      if (won) body.won = won === "true";
+    }
+    ["hand", "ouvert", "kontra", "re"].forEach((f) => { if (on(form, f)) body[f] = true; });
+    const bid = int(val(form, "bid"));
+    if (bid !== null) body.bid = bid;
+    return body;
+  }
+
+  function schafkopfBody(form) {
+    const game = val(form, "game");
+    if (!game) return null;
+    const body = { game: game, declarers: all(form, "declarers") };
+    const players = form.dataset.players ? JSON.parse(form.dataset.players)
+      : ["p1", "p2", "p3", "p4"].map((n) => val(form, n));
+    body.players = players;
+    const outcome = val(form, "outcome");
+    const pts = int(val(form, "player_points"));
+    if (outcome === "won" || outcome === "lost") body.won = outcome === "won";
+    else if (pts !== null) body.player_points = pts;
+    else return null;
+    const bettel = game === "bettel";
+    ["schneider", "schwarz", "tout", "sie"].forEach((f) => {
+      if (on(form, f) && !(bettel && (f === "schneider" || f === "schwarz"))) body[f] = true;
+    });
+    ["laufende", "gestellt", "kontra"].forEach((f) => {
+      const v = int(val(form, f));
+      if (v && !(bettel && f === "laufende")) body[f] = v;
+    });
+    if (form.dataset.rules) {
+      const r = JSON.parse(form.dataset.rules);
+      body.tariffs = r.tariffs;
+      body.laufende_min = r.laufende_min;
+      body.tout_counts_schneider_schwarz = r.tout_counts_schneider_schwarz;
+    } else {
+      const t = {};
+      ["sauspiel", "solo", "bettel", "extra"].forEach((k) => {
+        const v = int(val(form, "t_" + k));
+        if (v !== null) t[k] = v;
+      });
+      body.tariffs = t;
+      body.tout_counts_schneider_schwarz = on(form, "tout_counts");
+    }
+    return body;
+  }
+
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  }
+  function signed(n) {
+    return n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "0";
+  }
+
+  function render(form, target, data, ok) {
+    if (!ok) {
+      const msgs = Object.values(data.errors || {}).flat();
+      target.innerHTML = '<ul class="hint">' + msgs.map((m) => "<li>" + esc(m) + "</li>").join("") + "</ul>";
+      return;
+    }
+    const won = data.won;
+    let head;
+    if (form.dataset.kind === "skat") {
+      head = `<span class="big">${esc(signed(data.score))}</span><span>${won ? (lang === "en" ? "won" : "gewonnen") : (lang === "en" ? "lost" : "verloren")} · ${lang === "en" ? "game value" : "Spielwert"} ${esc(data.value)}</span>`;
+      if (data.matadors !== null && all(form, "cards").length) {
+        const w = form.querySelector(`input[name="with"][value="${data["with"]}"]`);
+        const m = form.querySelector(`input[name="matadors"][value="${data.matadors}"]`);
+        if (w) w.checked = true;
+        if (m) m.checked = true;
+      }
+    } else {
+      const cells = Object.entries(data.deltas).map(([p, d]) => `<td class="${d < 0 ? "neg" : d > 0 ? "pos" : ""}">${esc(p)}<br>${esc(signed(d))}</td>`).join("");
+      head = `<span class="big">${esc(data.value)}</span><span>${won ? (lang === "en" ? "won" : "gewonnen") : (lang === "en" ? "lost" : "verloren")}</span></div><table class="deltas"><tr>${cells}</tr></table><div>`;
+    }
+    target.innerHTML = `<div class="verdict ${won ? "won" : "lost"}">${head}</div><ol class="steps">` +
+      data.explanation.map((s) => "<li>" + esc(s) + "</li>").join("") + "</ol>";
+  }
+
+  function toggles(form) {
+    const kind = val(form, "kind") || "game";
+    show(form, ".kind-game", kind === "game");
+    show(form, ".kind-ramsch", kind === "ramsch");
+    const game = val(form, "game");
+    if (form.dataset.kind === "skat") {
+      show(form, ".suitonly", game !== "null");
+      show(form, ".nullonly", game === "null");
+      const hand = on(form, "hand") || on(form, "ouvert");
+      form.querySelectorAll(".handonly input").forEach((i) => { i.disabled = !hand || game === "null"; });
+      const mats = form.querySelectorAll('input[name="matadors"]');
+      mats.forEach((i) => { i.closest("label").hidden = game === "grand" && parseInt(i.value, 10) > 4; });
+    } else {
+      const solo = !["sauspiel", "hochzeit", "bettel", ""].includes(game);
+      show(form, ".soloonly", solo);
+      show(form, ".nobettel", game !== "bettel");
+    }
+  }
+
+  let timer = null;
+  let seq = 0;
+  function preview(form) {
+    const target = document.getElementById("preview") || document.getElementById("result");
+    if (!target || !form.dataset.preview) return;
+    if ((val(form, "kind") || "game") !== "game") { target.innerHTML = ""; return; }
+    const body = form.dataset.kind === "skat" ? skatBody(form) : schafkopfBody(form);
+    if (!body) { return; }
+    const mine = ++seq;
+    fetch(form.dataset.preview, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Accept-Language": lang },
+      body: JSON.stringify(body),
+    }).then((r) => r.json().then((d) => ({ ok: r.ok, d: d })))
+      .then(({ ok, d }) => { if (mine === seq) render(form, target, d, ok); })
+      .catch(() => {});
+  }
+
+  document.querySelectorAll("form.deal").forEach((form) => {
+    toggles(form);
+    const update = () => {
+      toggles(form);
+      clearTimeout(timer);
+      timer = setTimeout(() => preview(form), 120);
+    };
+    form.addEventListener("change", update);
+    form.addEventListener("input", update);
+  });
+
+  document.querySelectorAll("form.newsheet").forEach((form) => {
+    const t = () => {
+      const g = val(form, "game");
+      show(form, ".skatonly", g === "skat");
+      show(form, ".schafkopfonly", g === "schafkopf");
+    };
+    t();
+    form.addEventListener("change", t);
+  });
+})();
