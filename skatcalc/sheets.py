@@ -50,16 +50,14 @@ bp = Blueprint("sheets", __name__, url_prefix="/sheets")
 
 
 class NewSheetForm(FlaskForm):
-    game = RadioField(choices=[("skat", "Skat"), ("schafkopf", "Schafkopf")], default="skat")
+    game = RadioField(default="skat", validate_choice=False)
     name = StringField(validators=[Optional()])
     p1 = StringField()
     p2 = StringField()
     p3 = StringField()
     p4 = StringField()
     p5 = StringField()
-    first_dealer = SelectField(
-        choices=[("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("5", "5")], default="1"
-    )
+    first_dealer = SelectField(default="1", validate_choice=False)
     kontra_re = BooleanField()
     ramsch = BooleanField()
     bock = MultiCheckboxField(validators=[Optional()])
@@ -71,6 +69,9 @@ class NewSheetForm(FlaskForm):
     tout_counts = BooleanField(default=True)
 
     def setup(self) -> NewSheetForm:
+        # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
+        self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
+        self.first_dealer.choices = [(str(i), str(i)) for i in range(1, 6)]
         self.bock.choices = [(b, T(BOCK_NAMES[b].de, BOCK_NAMES[b].en)) for b in SKAT_BOCK_TRIGGERS]
         return self
 
