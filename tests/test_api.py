@@ -111,7 +111,9 @@ def test_schafkopf_example(client: FlaskClient) -> None:
 
 
 def test_schafkopf_defaults_and_points(client: FlaskClient) -> None:
-    d = client.post(SK, json={"game": "sauspiel", "declarers": ["A", "D"], "player_points": 95}).get_json()
+    d = client.post(
+        SK, json={"game": "sauspiel", "declarers": ["A", "D"], "player_points": 95}
+    ).get_json()
     assert d["value"] == 20 and d["deltas"] == {"A": 20, "B": -20, "C": -20, "D": 20}
     d = client.post(SK, json={"game": "solo", "declarers": ["C"], "won": True,
                               "tariffs": {"solo": 50}}).get_json()  # fmt: skip

@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 from skatcalc.rules import InvalidDeal
 from skatcalc.rules.schafkopf import SchafkopfDeal, SKGame, schafkopf_ramsch, schafkopf_value
 
-SAU, HOCH, SOLO, WENZ, GEIER = SKGame.SAUSPIEL, SKGame.HOCHZEIT, SKGame.SOLO, SKGame.WENZ, SKGame.GEIER
+SAU, HOCH, SOLO, WENZ, GEIER = (
+    SKGame.SAUSPIEL,
+    SKGame.HOCHZEIT,
+    SKGame.SOLO,
+    SKGame.WENZ,
+    SKGame.GEIER,
+)
 FW, FG, BETTEL = SKGame.FARBWENZ, SKGame.FARBGEIER, SKGame.BETTEL
 
 # The seed 002: the five games with their values and the running totals after each.
@@ -91,7 +97,9 @@ TABLE = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("deal", "value", "delta_a"), [t[1:] for t in TABLE], ids=[t[0] for t in TABLE])
+@pytest.mark.parametrize(
+    ("deal", "value", "delta_a"), [t[1:] for t in TABLE], ids=[t[0] for t in TABLE]
+)
 def test_rule_table(deal: SchafkopfDeal, value: int, delta_a: int) -> None:
     r = schafkopf_value(deal)
     assert r.value == value

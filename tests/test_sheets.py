@@ -179,7 +179,9 @@ def test_ramsch_skat(client: FlaskClient) -> None:
     s = add(client, s["id"], {"ramsch": {"points": {"A": 70, "B": 50, "C": 0},
                                          "jungfrau": ["C"], "durchmarsch": None}})  # fmt: skip
     assert s["deals"][0]["list"] == {"A": -140, "B": 0, "C": 0}
-    r = client.post(f"{API}/{s['id']}/deals", json={"ramsch": {"points": {"A": 70, "B": 40, "C": 0}}})
+    r = client.post(
+        f"{API}/{s['id']}/deals", json={"ramsch": {"points": {"A": 70, "B": 40, "C": 0}}}
+    )
     assert r.status_code == 422 and "ramsch.points" in r.get_json()["errors"]
 
 

@@ -1,0 +1,134 @@
+"""End to end in headless Chromium (Debian's package), phone-sized."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from skatcalc import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.browser
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("browser") / "e2e.sqlite"
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "e2e"})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    thread.join()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )  # fmt: skip
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: object, server: str) -> Iterator[object]:
+    ctx = browser.new_context(viewport={"width": 375, "height": 812})  # type: ignore[attr-defined]
+    external: list[str] = []
+    ctx.on(
+        "request", lambda req: external.append(req.url) if not req.url.startswith(server) else None
+    )
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+    assert external == [], f"requests left the machine: {external}"
+
+
+def test_skat_calculator_live_preview_and_submit(page: object, server: str) -> None:
+    pg = page
+    pg.goto(f"{server}/skat")  # type: ignore[attr-defined]
+    pg.get_by_text("Grand", exact=True).click()
+    pg.locator("#f-with").get_by_text("mit", exact=True).click()
+    pg.locator("#f-matadors").get_by_text("2", exact=True).click()
+    pg.fill("input[name=declarer_points]", "75")
+    pg.locator("#result .big").filter(has_text="+72").wait_for()
+    assert "mit 2, Spiel 3 × 24 = 72" in pg.inner_text("#result")
+    pg.get_by_role("button", name="Berechnen").click()
+    pg.wait_for_url("**/skat?*")
+    assert "+72" in pg.inner_text("#result")
+    # Null hides the matadors; a Null below the bid is refused next to the field.
+    pg.get_by_text("Null", exact=True).click()
+    assert not pg.locator("#f-matadors").is_visible()
+    pg.select_option("select[name=bid]", "36")
+    pg.locator("#f-won").get_by_text("gewonnen").click()
+    pg.get_by_role("button", name="Berechnen").click()
+    assert "Null ouvert (46)" in pg.inner_text("#f-bid + .err")
+
+
+def test_card_picker_fills_the_matadors(page: object, server: str) -> None:
+    pg = page
+    pg.goto(f"{server}/skat")  # type: ignore[attr-defined]
+    pg.get_by_text("♥ Herz").click()
+    pg.get_by_text("Karten antippen").click()
+    for card in ["CJ", "SJ", "DJ", "HA", "HK", "S7", "S8", "D7", "DA", "C9"]:
+        pg.locator(f"input[name=cards][value={card}] + span").click()
+    pg.fill("input[name=declarer_points]", "70")
+    pg.locator("#result .big").filter(has_text="+30").wait_for()
+    assert pg.locator("input[name=matadors][value='2']").is_checked()
+    assert pg.locator("input[name=with][value=true]").is_checked()
+
+
+def test_schafkopf_sheet_seed_evening(page: object, server: str) -> None:
+    pg = page
+    pg.goto(f"{server}/sheets")  # type: ignore[attr-defined]
+    pg.locator("#f-game").get_by_text("Schafkopf").click()
+    for i, name in enumerate("ABCD", start=1):
+        pg.fill(f"input[name=p{i}]", name)
+    pg.get_by_role("button", name="Blatt anlegen").click()
+    pg.wait_for_url("**/sheets/*")
+    deals = [
+        ("Sauspiel", ["A", "D"], "gewonnen", ["schneider", "schwarz"], "1", "—", "0"),
+        ("Wenz", ["B"], "gewonnen", ["schneider"], "1", "—", "3"),
+        ("Solo", ["C"], "verloren", ["tout"], "1", "Kontra", "0"),
+        ("Sauspiel", ["C", "D"], "gewonnen", ["schneider"], "2", "—", "5"),
+        ("Solo", ["A"], "gewonnen", ["tout"], "0", "—", "5"),
+    ]
+    for game, party, outcome, flags, gestellt, kontra, laufende in deals:
+        form = pg.locator("form.deal")
+        form.locator("#f-game").get_by_text(game, exact=True).click()
+        for p in party:
+            form.locator("#f-declarers").get_by_text(p, exact=True).click()
+        form.locator("#f-outcome").get_by_text(outcome, exact=True).click()
+        for f in flags:
+            form.locator(f"#f-{f}").click()
+        form.locator("#f-gestellt").get_by_text(gestellt, exact=True).click()
+        form.locator("#f-kontra").get_by_text(kontra, exact=True).click()
+        form.locator("select[name=laufende]").select_option(laufende)
+        pg.get_by_role("button", name="Speichern").click()
+        pg.wait_for_load_state()
+        assert not pg.locator(".err").count(), pg.inner_text("main")
+    foot = pg.inner_text("table.sheet tfoot tr.total")
+    for v in ("+360", "0", "−560", "+200"):
+        assert v in foot
+    pg.screenshot(path=str(Path(__file__).parent / "artifacts-sheet.png"), full_page=True)
+
+
+def test_english_switch(page: object, server: str) -> None:
+    pg = page
+    pg.goto(f"{server}/skat")  # type: ignore[attr-defined]
+    pg.get_by_role("link", name="EN").click()
+    pg.wait_for_url("**lang=en*")
+    assert pg.get_by_role("button", name="Calculate").is_visible()
