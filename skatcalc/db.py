@@ -352,7 +352,7 @@ def import_sheet(
         for d in deals:
             db.execute(
                 "insert into deals (sheet_id, n, dealer, active, input, struck, version, "
-                "created, updated) values (?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                "created, updated) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     sid,
                     d["n"],
@@ -360,6 +360,7 @@ def import_sheet(
                     json.dumps(d["active"], ensure_ascii=False),
                     json.dumps(d["input"], ensure_ascii=False, sort_keys=True),
                     int(d["struck"]),
+                    int(d.get("version", 1)),
                     at,
                     at,
                 ],

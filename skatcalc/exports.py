@@ -42,6 +42,15 @@ def download(db: Database, sheet_id: int, fmt: str, lang: str = "de") -> Respons
     if fmt == "json":
         data = json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
         return _attachment(data, "application/json", filename(sheet, "json"))
+    if fmt == "pdf":
+        from .pdf import render_pdf
+        from .rules.sheet import describe_rules
+
+        spec = model.spec_of(store.get_sheet(db, sheet_id))
+        rules = [m.text(lang) for m in describe_rules(spec)]
+        return _attachment(
+            render_pdf(sheet, rules, lang), "application/pdf", filename(sheet, "pdf")
+        )
     if fmt == "csv":
         return _attachment(
             to_csv(sheet, lang).encode("utf-8-sig"), "text/csv", filename(sheet, "csv")
@@ -115,6 +124,9 @@ def import_json(db: Database, data: object) -> int:
             or not all(a in spec.players for a in d["active"])
             or not isinstance(d.get("input"), dict)
             or not isinstance(d.get("struck", False), bool)
+            or not isinstance(d.get("version", 1), int)
+            or isinstance(d.get("version", 1), bool)
+            or not 1 <= d.get("version", 1) <= 1_000_000
         ):
             e.add(where, f"Spiel {i} ist unvollständig.", f"Deal {i} is incomplete.")
             continue
@@ -127,7 +139,8 @@ def import_json(db: Database, data: object) -> int:
             continue
         clean.append(
             {"n": i, "dealer": record.dealer, "active": list(record.active),
-             "input": dict(record.input), "struck": record.struck}
+             "input": dict(record.input), "struck": record.struck,
+             "version": d.get("version", 1)}
         )  # fmt: skip
     history = data.get("history") or []
     good_history: list[dict[str, Any]] = []

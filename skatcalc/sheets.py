@@ -23,6 +23,7 @@ from wtforms.validators import Optional
 
 from . import db as store
 from . import exports, model
+from .charts import running_totals_svg
 from .forms import (
     MultiCheckboxField,
     SchafkopfGameForm,
@@ -42,6 +43,7 @@ from .rules.sheet import (
     describe_rules,
     normalize_sheet,
 )
+from .rules.stats import statistics
 
 bp = Blueprint("sheets", __name__, url_prefix="/sheets")
 
@@ -289,6 +291,12 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         proposed_active=default_active(spec, proposed),
         leader=leader_of(data),
         check_sums=[sum(d["deltas"].values()) for d in data["deals"]],
+        chart=running_totals_svg(
+            sheet["players"], data["deals"], title=T("Verlauf der Stände", "Running totals")
+        )
+        if data["deals"]
+        else None,
+        stats=statistics(sheet["game"], sheet["players"], data["deals"]),
     )
     return html, status
 

@@ -1,0 +1,75 @@
+"""The running totals of every player as an SVG line chart, drawn on the server.
+
+The same SVG goes onto the sheet page and into the PDF, so both show one picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
+
+
+def _nice_step(span: int) -> int:
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000):
+        if span / step <= 6:
+            return step
+    return 10 ** len(str(span))
+
+
+def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]],
+                       width: int = 640, height: int = 260, title: str = "",
+                       font: str = "DejaVu Sans, sans-serif", for_pdf: bool = False) -> str:  # fmt: skip
+    """A line per player from 0 through the total after each deal."""
+    series = {p: [0] + [int(d["totals"][p]) for d in deals] for p in players}
+    values = [v for s in series.values() for v in s]
+    lo, hi = min(values + [0]), max(values + [0])
+    if lo == hi:
+        hi = lo + 10
+    step = _nice_step(hi - lo)
+    lo = (lo // step) * step
+    hi = -((-hi) // step) * step
+    left, right, top, bottom = 52, 12, 14, 46
+    pw, ph = width - left - right, height - top - bottom
+    n = max(len(deals), 1)
+
+    def x(i: int) -> float:
+        return left + pw * i / n
+
+    def y(v: int) -> float:
+        return top + ph * (hi - v) / (hi - lo)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" class="chart" '
+        f'aria-label="{escape(title)}" font-family="{escape(font)}" font-size="11">',
+    ]
+    if not for_pdf:  # fpdf2 has no use for <title> and warns about it
+        parts.append(f"<title>{escape(title)}</title>")
+    v = lo
+    while v <= hi:
+        colour = "#888" if v == 0 else "#ddd"
+        parts.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                     f'stroke="{colour}" stroke-width="{1.2 if v == 0 else 0.6}"/>')  # fmt: skip
+        label = f"{v}" if v >= 0 else f"\u2212{-v}"
+        parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" '
+                     f'fill="#666">{label}</text>')  # fmt: skip
+        v += step
+    xstep = _nice_step(n)
+    for i in range(0, n + 1, xstep):
+        parts.append(f'<text x="{x(i):.1f}" y="{top + ph + 16}" text-anchor="middle" '
+                     f'fill="#666">{i}</text>')  # fmt: skip
+    for k, p in enumerate(players):
+        colour = COLOURS[k % len(COLOURS)]
+        pts = " ".join(f"{x(i):.1f},{y(val):.1f}" for i, val in enumerate(series[p]))
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
+                     f'stroke-linejoin="round" points="{pts}"/>')  # fmt: skip
+        lx = left + k * (pw / max(len(players), 1))
+        parts.append(
+            f'<rect x="{lx:.1f}" y="{height - 16}" width="12" height="4" fill="{colour}"/>'
+        )
+        parts.append(f'<text x="{lx + 16:.1f}" y="{height - 11}" fill="#333">{escape(p)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

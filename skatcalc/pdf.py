@@ -1,0 +1,181 @@
+"""The evening's sheet as a PDF that looks like a printed Skat list (fpdf2, DejaVu Sans)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+from fpdf import FPDF
+from fpdf.fonts import FontFace
+
+from .charts import running_totals_svg
+from .rules.stats import statistics
+
+FONTS = Path(__file__).resolve().parent / "fonts"
+GREY = (120, 120, 120)
+RED = (170, 30, 30)
+
+
+def _n(v: int | None, signed: bool = False) -> str:
+    if v is None:
+        return ""
+    if v < 0:
+        return f"\u2212{-v}"
+    return f"+{v}" if signed and v > 0 else str(v)
+
+
+def _money(cents: int, lang: str) -> str:
+    euros, rest = divmod(abs(cents), 100)
+    return f"{euros}{',' if lang != 'en' else '.'}{rest:02d} €"
+
+
+class SheetPDF(FPDF):
+    def __init__(self, title: str, lang: str, landscape: bool) -> None:
+        super().__init__(orientation="L" if landscape else "P", unit="mm", format="A4")
+        self.sheet_title = title
+        self.lang = lang
+        self.add_font("DejaVu", "", str(FONTS / "DejaVuSans.ttf"))
+        self.add_font("DejaVu", "B", str(FONTS / "DejaVuSans-Bold.ttf"))
+        self.set_auto_page_break(True, margin=14)
+        self.set_margins(12, 12, 12)
+        self.alias_nb_pages()
+
+    def footer(self) -> None:
+        self.set_y(-10)
+        self.set_font("DejaVu", size=7)
+        self.set_text_color(*GREY)
+        page = "Seite" if self.lang != "en" else "Page"
+        self.cell(0, 4, f"{self.sheet_title} · skatcalc · {page} {self.page_no()}/{{nb}}",
+                  align="C")  # fmt: skip
+        self.set_text_color(0, 0, 0)
+
+
+def render_pdf(sheet: dict[str, Any], rules: list[str], lang: str = "de") -> bytes:
+    """``sheet`` is the API shape of the sheet; ``rules`` the house rules in words."""
+    de = lang != "en"
+    players: list[str] = sheet["players"]
+    pdf = SheetPDF(sheet["name"], lang, landscape=len(players) >= 5)
+    pdf.set_title(sheet["name"])
+    pdf.set_creator("skatcalc")
+    pdf.add_page()
+    pdf.set_font("DejaVu", "B", 16)
+    pdf.multi_cell(0, 8, sheet["name"], new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=9)
+    game = "Skat" if sheet["game"] == "skat" else "Schafkopf"
+    when = sheet["created"][:10]
+    pdf.multi_cell(0, 5, f"{game} · {when} · " + ", ".join(players), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(*GREY)
+    pdf.multi_cell(0, 4.5, " · ".join(rules), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(0, 0, 0)
+    pdf.ln(2)
+
+    usable = pdf.epw
+    fixed = [8, 16, 0, 12]  # number, dealer, game (rest), value
+    per_player = min(22, (usable - 8 - 16 - 12 - 50) / len(players))
+    fixed[2] = usable - 8 - 16 - 12 - per_player * len(players)
+    widths = tuple(fixed + [per_player] * len(players))
+    align = ("RIGHT", "LEFT", "LEFT", "RIGHT") + ("RIGHT",) * len(players)
+    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
+    pdf.set_font("DejaVu", size=8)
+    with pdf.table(col_widths=widths, text_align=align, repeat_headings=1, headings_style=head,
+                   line_height=4.2, padding=(0.8, 1.2), borders_layout="HORIZONTAL_LINES",
+                   first_row_as_headings=True) as table:  # fmt: skip
+        row = table.row()
+        for h in ["#", "Geber" if de else "Dealer", "Spiel" if de else "Game",
+                  "Wert" if de else "Value", *players]:  # fmt: skip
+            row.cell(h)
+        for d in sheet["deals"]:
+            style = FontFace(color=GREY) if d["struck"] else None
+            row = table.row(style=style)
+            row.cell(str(d["n"]))
+            row.cell(d["dealer"])
+            game_text = d.get("title") or ""
+            if d.get("kind") == "game" and sheet["game"] == "skat" and d.get("declarer"):
+                game_text = f"{d['declarer']}: {game_text}"
+            marks = []
+            if d.get("won") is False:
+                marks.append("verloren" if de else "lost")
+            if d.get("bock"):
+                marks.append("Bock")
+            if d["struck"]:
+                marks.append("gestrichen" if de else "struck")
+            if marks:
+                game_text += " (" + ", ".join(marks) + ")"
+            row.cell(game_text)
+            row.cell(str(d.get("value") or "") if d.get("kind") == "game" else "")
+            for p in players:
+                delta = d["deltas"][p]
+                total = _n(d["totals"][p], signed=True)
+                row.cell(f"{total}\n{_n(delta, signed=True)}" if delta else total)
+        bold = FontFace(emphasis="BOLD")
+        totals = sheet["totals"]
+        lines = [("Stand (Nullsumme)" if de else "Balance (zero-sum)", totals["balance"], True)]
+        if "list" in totals:
+            lines.append(("Liste" if de else "List", totals["list"], False))
+        if "seeger_fabian" in totals:
+            lines.append(("Seeger-Fabian", totals["seeger_fabian"], False))
+        for label, values, signed in lines:
+            row = table.row(style=bold)
+            row.cell(label, colspan=4, align="LEFT")
+            for p in players:
+                row.cell(_n(values[p], signed=signed))
+        row = table.row()
+        row.cell("gewonnen / verloren" if de else "won / lost", colspan=4, align="LEFT")
+        for p in players:
+            row.cell(f"{totals['won'][p]} / {totals['lost'][p]}")
+
+    pdf.ln(3)
+    if sheet["deals"]:
+        title = "Verlauf der Stände" if de else "Running totals"
+        svg = running_totals_svg(players, sheet["deals"], title=title, font="DejaVu", for_pdf=True)
+        if pdf.will_page_break(70):
+            pdf.add_page()
+        pdf.set_font("DejaVu", "B", 10)
+        pdf.cell(0, 6, title, new_x="LMARGIN", new_y="NEXT")
+        pdf.image(io.BytesIO(svg.encode("utf-8")), w=min(pdf.epw, 170))
+        pdf.ln(2)
+
+    stats = statistics(sheet["game"], players, sheet["deals"])
+    if pdf.will_page_break(40):
+        pdf.add_page()
+    pdf.set_font("DejaVu", "B", 10)
+    pdf.cell(0, 6, "Statistik" if de else "Statistics", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=8)
+    kinds = (("Grand", "grands"), ("Null", "nulls")) if sheet["game"] == "skat" else (
+        ("Soli" if de else "Solos", "solos"), ("Sauspiele", "sauspiele"))  # fmt: skip
+    stat_widths = (30, 12, 15, 12, 12, 12, 22, 27, 12, 18)
+    with pdf.table(col_widths=stat_widths, width=sum(stat_widths), align="LEFT",
+                   text_align="RIGHT", line_height=4.2, padding=(0.8, 1.2), headings_style=head,
+                   borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
+        row = table.row()
+        for h in ["", "dabei" if de else "played", "eigene" if de else "own",
+                  "gew." if de else "won", "verl." if de else "lost", "%",
+                  "bestes Spiel" if de else "best deal", "schlechtestes" if de else "worst deal",
+                  kinds[0][0], kinds[1][0]]:  # fmt: skip
+            row.cell(h)
+        for p in players:
+            s = stats[p]
+            row = table.row()
+            row.cell(p, align="LEFT")
+            for key in ("played", "own", "won", "lost"):
+                row.cell(str(s[key]))
+            row.cell("" if s["won_pct"] is None else f"{s['won_pct']} %")
+            for key in ("best", "worst"):
+                b = s[key]
+                row.cell("" if b is None else f"{_n(b['delta'], signed=True)} (#{b['n']})")
+            row.cell(str(s[kinds[0][1]]))
+            row.cell(str(s[kinds[1][1]]))
+
+    settlement = sheet["totals"]["settlement"]
+    if settlement:
+        pdf.ln(3)
+        if pdf.will_page_break(10 + 5 * len(settlement)):
+            pdf.add_page()
+        pdf.set_font("DejaVu", "B", 10)
+        pdf.cell(0, 6, "Abrechnung" if de else "Settlement", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("DejaVu", size=9)
+        for t in settlement:
+            pdf.cell(0, 5, f"{t['from']} → {t['to']}: {_money(t['cents'], lang)}",
+                     new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    return bytes(pdf.output())

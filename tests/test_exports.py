@@ -1,0 +1,150 @@
+"""The evening as files: CSV parsed back, PDF text, JSON round trip, hostile imports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+
+SEED = json.loads((Path(__file__).parent / "data" / "seed_schafkopf.json").read_text())
+API = "/api/v1/sheets"
+NAMES = {"A": "Änne", "B": "Bärbel", "C": "=Cäsar", "D": "Dörte"}
+
+
+@pytest.fixture
+def evening(client: FlaskClient) -> dict[str, Any]:
+    """The seed evening twice over, with umlauts, a formula-like name, a correction and a strike."""
+    r = client.post(API, json={"game": "schafkopf", "players": list(NAMES.values()),
+                               "first_dealer": "Änne", "name": "Hirsch <Stammtisch>"})  # fmt: skip
+    sid = r.get_json()["id"]
+    for deal in SEED["deals"] * 2:
+        body = dict(deal["body"], declarers=[NAMES[x] for x in deal["body"]["declarers"]])
+        assert client.post(f"{API}/{sid}/deals", json=body).status_code == 201
+    fix = dict(SEED["deals"][0]["body"], declarers=["Änne", "Dörte"], gestellt=2)
+    assert client.put(f"{API}/{sid}/deals/6", json=fix).status_code == 200
+    assert client.delete(f"{API}/{sid}/deals/7").status_code == 200
+    return client.get(f"{API}/{sid}").get_json()
+
+
+def test_csv_parses_back_to_the_sheet(client: FlaskClient, evening: dict[str, Any]) -> None:
+    r = client.get(f"/sheets/{evening['id']}/export.csv")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    assert (
+        "2026" in r.headers["Content-Disposition"]
+        or "attachment" in r.headers["Content-Disposition"]
+    )
+    text = r.data.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
+    players = evening["players"]
+    header = rows[0]
+    assert header[:4] == ["Nr", "Geber", "Spieler", "Spiel"]
+    assert "'=Cäsar ±" in header  # formula injection neutralised, umlauts intact
+    body = rows[1 : 1 + len(evening["deals"])]
+    for row, deal in zip(body, evening["deals"], strict=True):
+        assert int(row[0]) == deal["n"]
+        assert row[1] == deal["dealer"].replace("=", "'=")
+        k = 6
+        deltas = [int(x) for x in row[k : k + len(players)]]
+        totals = [int(x) for x in row[k + len(players) : k + 2 * len(players)]]
+        assert deltas == [deal["deltas"][p] for p in players]
+        assert totals == [deal["totals"][p] for p in players]
+        assert (row[5] == "ja") == deal["struck"]
+    final = next(r for r in rows if r and r[0] == "Endstand")
+    assert [int(x) for x in final[-len(players) :]] == [
+        evening["totals"]["balance"][p] for p in players
+    ]
+
+
+def test_pdf_has_every_player_total_and_value(client: FlaskClient, evening: dict[str, Any]) -> None:
+    r = client.get(f"{API}/{evening['id']}/export.pdf")
+    assert r.status_code == 200 and r.mimetype == "application/pdf"
+    assert (
+        "Änne" in r.headers["Content-Disposition"]
+        or "%C3%84nne" in r.headers["Content-Disposition"]
+    )
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(r.data)).pages)
+    norm = text.replace("\u2212", "-")
+    for p in evening["players"]:
+        assert p in text
+    for p, v in evening["totals"]["balance"].items():
+        assert (f"+{v}" if v > 0 else str(v)) in norm, (p, v)
+    for d in evening["deals"]:
+        assert str(d["value"]) in norm
+    assert "Hirsch <Stammtisch>" in text
+    assert "Abrechnung" in text and "Statistik" in text
+
+
+def test_long_pdf_repeats_the_heading(client: FlaskClient) -> None:
+    r = client.post(API, json={"game": "skat", "players": ["A", "B", "C"], "first_dealer": "A"})
+    sid = r.get_json()["id"]
+    for _ in range(48):
+        client.post(f"{API}/{sid}/deals", json={"game": "grand", "matadors": 1, "with": True,
+                                                "declarer_points": 70, "declarer": "B"})  # fmt: skip
+    pages = PdfReader(io.BytesIO(client.get(f"{API}/{sid}/export.pdf").data)).pages
+    assert len(pages) >= 2
+    for page in pages[:2]:
+        assert "Geber" in page.extract_text() and "Seeger-Fabian" not in page.extract_text()[:40]
+
+
+def strip(sheet: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in sheet.items() if k not in ("id", "created", "updated")}
+
+
+def test_json_export_import_export_is_identical(
+    client: FlaskClient, evening: dict[str, Any]
+) -> None:
+    first = client.get(f"{API}/{evening['id']}/export.json")
+    assert first.status_code == 200
+    r = client.post(f"{API}/import", data=first.data, content_type="application/json")
+    assert r.status_code == 201
+    new_id = r.get_json()["id"]
+    assert new_id != evening["id"]
+    second = client.get(f"{API}/{new_id}/export.json")
+    a, b = json.loads(first.data), json.loads(second.data)
+    assert strip(a) == strip(b)
+    dump = lambda s: json.dumps(strip(s), ensure_ascii=False, indent=2)  # noqa: E731
+    assert dump(a) == dump(b)
+
+
+def test_import_through_the_page(client: FlaskClient, evening: dict[str, Any]) -> None:
+    data = client.get(f"{API}/{evening['id']}/export.json").data
+    r = client.post("/sheets/import", data={"file": (io.BytesIO(data), "abend.json")},
+                    content_type="multipart/form-data")  # fmt: skip
+    assert r.status_code in (302, 303)
+    r = client.post("/sheets/import", data={"file": (io.BytesIO(b"{nope"), "x.json")},
+                    content_type="multipart/form-data")  # fmt: skip
+    assert r.status_code == 422 and "kein gültiges JSON" in r.data.decode()
+
+
+def deep(n: int) -> str:
+    return "[" * n + "]" * n
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "[]",
+        '"sheet"',
+        '{"game": "skat"}',
+        '{"game": "skat", "players": ["A", "B", "C"], "first_dealer": "A", "rules": {}, "deals": "x"}',
+        '{"game": "skat", "players": ["A", "B", "C"], "first_dealer": "A", "rules": {}, "deals": [{"n": 2}]}',
+        '{"game": "skat", "players": ["A", "B", "C"], "first_dealer": "A", "rules": {}, "deals": [{"n": 1, "dealer": "A", "active": ["A", "B", "C"], "input": {"game": "grand", "matadors": 9, "with": true, "declarer_points": 70, "declarer": "B"}, "struck": false}]}',
+        '{"game": "skat", "players": ["A", "B", "C"], "first_dealer": "A", "rules": {}, "deals": [{"n": 1, "dealer": "Z", "active": ["A", "B", "C"], "input": {"passed": true}, "struck": false}]}',
+        '{"game": "skat", "players": ["A", "B", "C"], "first_dealer": "A", "rules": {}, "deals": [], "history": [{"action": "drop table"}]}',
+        '{"game": "skat", "players": ["<script>", "B", "C"], "first_dealer": "<script>", "rules": {"kontra_re": "yes"}, "deals": []}',
+        deep(5000),
+        '{"game": "skat", "players": ["A", "B", "C"], "first_dealer": "A", "deals": [' + ",".join(['{"n": 1}'] * 1001) + "]}",
+    ],
+)  # fmt: skip
+def test_malformed_imports_are_refused(client: FlaskClient, payload: str) -> None:
+    before = client.get("/sheets").data.count(b"<tr>")
+    r = client.post(f"{API}/import", data=payload, content_type="application/json")
+    assert r.status_code == 422
+    assert r.get_json()["errors"]
+    assert client.get("/sheets").data.count(b"<tr>") == before
