@@ -58,7 +58,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
-    from . import api, db, i18n, pages, sheets
+    from . import api, db, http, i18n, pages, sheets
 
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.mimetype = "application/json; charset=utf-8"  # type: ignore[attr-defined]
@@ -66,6 +66,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     db.migrate(app.config["DATABASE"])
     csrf.init_app(app)
     i18n.init_app(app)
+    http.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(api.bp)

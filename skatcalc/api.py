@@ -10,6 +10,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import db as store
 from . import exports, model
+from .forms import parse_int
 from .i18n import api_lang
 from .rules.common import InvalidDeal
 from .rules.inputs import (
@@ -179,8 +180,15 @@ def _editable(sheet_id: int) -> dict[str, Any]:
 @json_route
 def add_deal(sheet_id: int) -> Any:
     _editable(sheet_id)
-    model.add_deal(store.get_db(), sheet_id, body(), api_lang())
-    return sheet_reply(sheet_id, 201)
+    key = request.headers.get("Idempotency-Key", "").strip() or None
+    if key is not None and len(key) > 100:
+        raise BadBody(error(422, "_", "Idempotency-Key: höchstens 100 Zeichen.",
+                            "Idempotency-Key: 100 characters at most."))  # fmt: skip
+    _n, stored = model.add_deal(store.get_db(), sheet_id, body(), api_lang(), key)
+    resp, status = sheet_reply(sheet_id, 201)
+    if not stored:
+        resp.headers["Idempotent-Replayed"] = "true"
+    return resp, status
 
 
 @bp.put("/sheets/<int:sheet_id>/deals/<int:n>")
@@ -188,7 +196,7 @@ def add_deal(sheet_id: int) -> Any:
 def correct_deal(sheet_id: int, n: int) -> Any:
     _editable(sheet_id)
     version = request.headers.get("If-Match")
-    expected = int(version) if version and version.strip('"').isdigit() else None
+    expected = parse_int(version or "")
     model.correct_deal(store.get_db(), sheet_id, n, body(), api_lang(), expected)
     return sheet_reply(sheet_id)
 

@@ -74,6 +74,13 @@ def m002_sheets_deals_history(db: Database) -> None:
     db["history"].create_index(["sheet_id"])
 
 
+@migrations()
+def m003_idempotency_keys(db: Database) -> None:
+    # A re-sent "save" carries the same key and finds the deal it already stored.
+    db["deals"].add_column("idem_key", str)
+    db["deals"].create_index(["sheet_id", "idem_key"], unique=True)
+
+
 def connect(path: str) -> Database:
     """One connection with the settings every connection needs."""
     conn = sqlite3.connect(path, timeout=15, check_same_thread=False)
@@ -250,18 +257,32 @@ def _log(db: Database, sheet_id: int, n: int, action: str, at: str, before: Any)
 
 
 def add_deal(
-    db: Database, sheet_id: int, dealer: str, active: list[str], body: dict[str, Any]
-) -> int:
+    db: Database,
+    sheet_id: int,
+    dealer: str,
+    active: list[str],
+    body: dict[str, Any],
+    idem_key: str | None = None,
+) -> tuple[int, bool]:
+    """Store the next deal; (n, False) when ``idem_key`` was already used for this sheet."""
     at = now()
     with db.atomic():
         _touch(db, sheet_id, at)
+        if idem_key:
+            seen = list(
+                db.query(
+                    "select n from deals where sheet_id = ? and idem_key = ?", [sheet_id, idem_key]
+                )
+            )
+            if seen:
+                return int(seen[0]["n"]), False
         (last,) = next(
             iter(db.execute("select coalesce(max(n), 0) from deals where sheet_id = ?", [sheet_id]))
         )
         n = int(last) + 1
         db.execute(
             "insert into deals (sheet_id, n, dealer, active, input, struck, version, created, "
-            "updated) values (?, ?, ?, ?, ?, 0, 1, ?, ?)",
+            "updated, idem_key) values (?, ?, ?, ?, ?, 0, 1, ?, ?, ?)",
             [
                 sheet_id,
                 n,
@@ -270,10 +291,11 @@ def add_deal(
                 json.dumps(body, ensure_ascii=False, sort_keys=True),
                 at,
                 at,
+                idem_key or None,
             ],
         )
         _log(db, sheet_id, n, "add", at, None)
-    return n
+    return n, True
 
 
 def _current(db: Database, sheet_id: int, n: int) -> dict[str, Any]:

@@ -6,6 +6,7 @@ page and one sent to the API go through one parser and one scoring function.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -86,17 +87,23 @@ class SkatForm(FlaskForm):
         return self
 
 
+def parse_int(text: object) -> int | None:
+    """A plain whole number ("-12", "075"), else None: no "²", no "1_000", no 5000 digits."""
+    if isinstance(text, str) and re.fullmatch(r"-?[0-9]{1,9}", text.strip().strip('"')):
+        return int(text.strip().strip('"'))
+    return None
+
+
 def _int(field: Field, errors: list[tuple[str, str]]) -> int | None:
     raw = (field.data or "").strip() if isinstance(field.data, str) else field.data
     if raw in (None, ""):
         return None
     if isinstance(raw, int):
         return raw
-    try:
-        return int(str(raw))
-    except ValueError:
+    value = parse_int(str(raw))
+    if value is None:
         errors.append((field.name, T("Bitte eine ganze Zahl eingeben.", "Enter a whole number.")))
-        return None
+    return value
 
 
 def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:

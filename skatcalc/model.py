@@ -85,7 +85,10 @@ def _stored_body(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if k not in ("dealer", "active")}
 
 
-def add_deal(db: Database, sheet_id: int, body: Any, lang: str = "de") -> int:
+def add_deal(
+    db: Database, sheet_id: int, body: Any, lang: str = "de", idem_key: str | None = None
+) -> tuple[int, bool]:
+    """Validate and store the next deal: (n, stored now) — False for a re-sent save."""
     sheet, deals = load(db, sheet_id)
     spec = spec_of(sheet)
     if len(deals) >= MAX_DEALS:
@@ -98,7 +101,7 @@ def add_deal(db: Database, sheet_id: int, body: Any, lang: str = "de") -> int:
         e.raise_if_any()
     dealer, active = placement(spec, body, deals)
     evaluate_deal(spec, body, active, 0, lang)
-    return store.add_deal(db, sheet_id, dealer, list(active), _stored_body(body))
+    return store.add_deal(db, sheet_id, dealer, list(active), _stored_body(body), idem_key)
 
 
 def correct_deal(

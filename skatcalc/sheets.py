@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 from flask import (
@@ -29,6 +30,7 @@ from .forms import (
     SchafkopfGameForm,
     SkatForm,
     attach_errors,
+    parse_int,
     schafkopf_input,
     skat_input,
 )
@@ -95,6 +97,7 @@ class DealMeta(FlaskForm):
     jungfrau = MultiCheckboxField(validators=[Optional()])
     durchmarsch = RadioField(validators=[Optional()], validate_choice=False)
     version = HiddenField()
+    idem = HiddenField()
 
 
 class SkatDealForm(SkatForm, DealMeta):
@@ -122,6 +125,8 @@ def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any
     form.durchmarsch.choices = [("", "—")] + [(p, p) for p in players]
     if not form.kind.data:
         form.kind.data = "game"
+    if not form.idem.data:
+        form.idem.data = secrets.token_urlsafe(12)
     return form
 
 
@@ -137,10 +142,11 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
         for i, p in enumerate(players):
             raw = (getattr(form, f"r{i}").data or "").strip()
             if raw:
-                try:
-                    points[p] = int(raw)
-                except ValueError:
+                value = parse_int(raw)
+                if value is None:
                     errors.append((f"r{i}", T("Bitte eine ganze Zahl.", "Enter a whole number.")))
+                else:
+                    points[p] = value
         ramsch = {
             "points": points,
             "jungfrau": list(form.jungfrau.data or []),
@@ -170,10 +176,15 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
 # --- Edit rights on the network ---------------------------------------------------------------
 
 
-def require_edit(sheet: dict[str, Any]) -> None:
+def can_edit(sheet: dict[str, Any]) -> bool:
+    """On loopback everyone at the machine may edit; on the network only edit-link holders."""
     if not current_app.config.get("LAN"):
-        return
-    if request.cookies.get(f"edit_{sheet['id']}") != sheet["edit_token"]:
+        return True
+    return request.cookies.get(f"edit_{sheet['id']}") == sheet["edit_token"]
+
+
+def require_edit(sheet: dict[str, Any]) -> None:
+    if not can_edit(sheet):
         abort(403)
 
 
@@ -210,7 +221,7 @@ def sheet_summaries() -> list[dict[str, Any]]:
 def create() -> Any:
     form = NewSheetForm().setup()
     names = form.names()
-    first_index = int(form.first_dealer.data or "1") - 1
+    first_index = (parse_int(form.first_dealer.data or "1") or 0) - 1
     data: dict[str, Any] = {
         "game": form.game.data,
         "players": names,
@@ -287,6 +298,7 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         general=general or [],
         rules=rules,
         share=share,
+        lan=bool(current_app.config.get("LAN")),
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
         leader=leader_of(data),
@@ -310,7 +322,8 @@ def leader_of(data: dict[str, Any]) -> str | None:
 
 @bp.get("/<int:sheet_id>")
 def show(sheet_id: int) -> Any:
-    return render_sheet(load_sheet(sheet_id))
+    sheet = load_sheet(sheet_id)
+    return render_sheet(sheet, share=not can_edit(sheet))
 
 
 @bp.get("/<int:sheet_id>/edit/<token>")
@@ -347,11 +360,15 @@ def add_deal(sheet_id: int) -> Any:
     exc: InvalidDeal | None = None
     if not errors:
         try:
-            n = model.add_deal(db, sheet_id, body, page_lang())
+            key = (form.idem.data or "")[:100] or None
+            n, stored = model.add_deal(db, sheet_id, body, page_lang(), key)
         except InvalidDeal as e:
             exc = e
         else:
-            flash(T(f"Spiel {n} gespeichert.", f"Deal {n} saved."))
+            if stored:
+                flash(T(f"Spiel {n} gespeichert.", f"Deal {n} saved."))
+            else:
+                flash(T(f"Spiel {n} war schon gespeichert.", f"Deal {n} was already saved."))
             return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
     general = attach_errors(form, exc, errors, page_lang())
     return render_sheet(sheet, form, general, 422)
@@ -418,6 +435,7 @@ def find_deal(sheet_id: int, n: int) -> dict[str, Any]:
 @bp.route("/<int:sheet_id>/deals/<int:n>/edit", methods=["GET", "POST"])
 def edit_deal(sheet_id: int, n: int) -> Any:
     sheet = load_sheet(sheet_id)
+    require_edit(sheet)
     deal = find_deal(sheet_id, n)
     general: list[str] = []
     status = 200
@@ -431,7 +449,7 @@ def edit_deal(sheet_id: int, n: int) -> Any:
         if "dealer" not in body:
             body["dealer"] = deal["dealer"]
         version = form.version.data
-        expected = int(version) if version and version.isdigit() else None
+        expected = parse_int(version or "")
         exc: InvalidDeal | None = None
         if not form.validate_on_submit() and "csrf_token" in form.errors:
             general.append(T("Das Formular ist abgelaufen; bitte noch einmal.",
@@ -537,6 +555,7 @@ def rename(sheet_id: int) -> Any:
 @bp.route("/<int:sheet_id>/delete", methods=["GET", "POST"])
 def delete(sheet_id: int) -> Any:
     sheet = load_sheet(sheet_id)
+    require_edit(sheet)
     if request.method == "POST":
         _checked_post(sheet)
         store.delete_sheet(store.get_db(), sheet_id)
