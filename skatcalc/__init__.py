@@ -62,8 +62,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.mimetype = "application/json; charset=utf-8"  # type: ignore[attr-defined]
-    db.init_app(app)
     db.migrate(app.config["DATABASE"])
+    db.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
     http.init_app(app)

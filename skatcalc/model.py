@@ -5,7 +5,10 @@ Totals are never stored: every read recomputes them from the deals with the rule
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
@@ -20,7 +23,10 @@ from .rules.sheet import (
     default_active,
     evaluate_deal,
     next_dealer,
+    seat_after,
 )
+
+T = TypeVar("T")
 
 
 def spec_of(sheet: dict[str, Any]) -> SheetSpec:
@@ -37,12 +43,48 @@ def load(db: Database, sheet_id: int) -> tuple[dict[str, Any], list[dict[str, An
     return store.get_sheet(db, sheet_id), store.get_deals(db, sheet_id)
 
 
+_CACHE: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_CACHE_SIZE = 256
+_CACHE_LOCK = threading.Lock()
+
+
+def derived(sheet: dict[str, Any], what: str, make: Callable[[], T], *key: Any) -> T:
+    """``make()`` once per revision of the sheet: views derived from its deals.
+
+    Derived data only: the deals stay the one source of truth, and every write bumps the
+    revision, so a cached result is never older than the deals it came from. Results are
+    shared between requests: callers read them and never change them. The share token is
+    random per sheet, where SQLite may give a deleted sheet's id to a new one."""
+    full_key = (sheet["share_token"], sheet["rev"], what, *key)
+    with _CACHE_LOCK:
+        if full_key in _CACHE:
+            _CACHE.move_to_end(full_key)
+            return _CACHE[full_key]  # type: ignore[no-any-return]
+    value = make()
+    with _CACHE_LOCK:
+        _CACHE[full_key] = value
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return value
+
+
+def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, Any]:
+    """compute_sheet for the sheet's current revision."""
+
+    def make() -> dict[str, Any]:
+        deals = store.get_deals(db, sheet["id"])
+        computed = compute_sheet(spec_of(sheet), records(deals), lang)
+        for row, stored in zip(computed["deals"], deals, strict=True):
+            row["version"] = stored["version"]
+        return computed
+
+    return derived(sheet, "computed", make, lang)
+
+
 def sheet_json(db: Database, sheet_id: int, lang: str = "de", full: bool = True) -> dict[str, Any]:
     """The sheet exactly as API.md shapes it (plus a few extra keys the pages use)."""
-    sheet, deals = load(db, sheet_id)
-    computed = compute_sheet(spec_of(sheet), records(deals), lang)
-    for row, stored in zip(computed["deals"], deals, strict=True):
-        row["version"] = stored["version"]
+    sheet = store.get_sheet(db, sheet_id)
+    computed = computed_sheet(db, sheet, lang)
     out: dict[str, Any] = {
         "id": sheet["id"],
         "name": sheet["name"],
@@ -60,6 +102,12 @@ def sheet_json(db: Database, sheet_id: int, lang: str = "de", full: bool = True)
     if full:
         out["history"] = store.get_history(db, sheet_id)
     return out
+
+
+def proposed_dealer(db: Database, sheet: dict[str, Any]) -> str:
+    """Who deals next, without computing the sheet (the same rule as next_dealer)."""
+    last = store.last_dealer(db, sheet["id"])
+    return seat_after(sheet["players"], last) if last else sheet["first_dealer"]
 
 
 def placement(

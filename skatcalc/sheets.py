@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from datetime import datetime
 from typing import Any
 
 from flask import (
@@ -18,6 +19,7 @@ from flask import (
     url_for,
 )
 from flask_wtf import FlaskForm
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import Optional
@@ -34,7 +36,7 @@ from .forms import (
     schafkopf_input,
     skat_input,
 )
-from .i18n import T, page_lang
+from .i18n import T, num, page_lang
 from .rules.common import InvalidDeal
 from .rules.schafkopf import DEFAULT_TARIFFS
 from .rules.sheet import (
@@ -43,6 +45,7 @@ from .rules.sheet import (
     SKAT_BOCK_TRIGGERS,
     default_active,
     describe_rules,
+    evaluate_deal,
     normalize_sheet,
 )
 from .rules.stats import statistics
@@ -302,15 +305,106 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
         leader=leader_of(data),
-        check_sums=[sum(d["deltas"].values()) for d in data["deals"]],
-        chart=running_totals_svg(
-            sheet["players"], data["deals"], title=T("Verlauf der Stände", "Running totals")
-        )
-        if data["deals"]
-        else None,
-        stats=statistics(sheet["game"], sheet["players"], data["deals"]),
+        **model.derived(sheet, "page", lambda: sheet_view(sheet, data, share), page_lang(), share),
     )
     return html, status
+
+
+def sheet_view(sheet: dict[str, Any], data: dict[str, Any], share: bool) -> dict[str, Any]:
+    """Everything on the sheet page that follows from the deals alone, rendered once per
+    revision of the sheet (the row loop is most of the page's work)."""
+    chart = None
+    if data["deals"]:
+        title = T("Verlauf der Stände", "Running totals")
+        chart = Markup(running_totals_svg(sheet["players"], data["deals"], title=title))
+    return {
+        "rows_html": table_rows_html(sheet, data, share),
+        "history_html": Markup(
+            render_template("_sheet_history.html", history=history_rows(sheet, data))
+        ),  # fmt: skip
+        "chart": chart,
+        "stats": statistics(sheet["game"], sheet["players"], data["deals"]),
+    }
+
+
+def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) -> Markup:
+    """The sheet's rows as HTML. This is the page's hot path (a row per deal), so it is built
+    here in one pass rather than in a template loop; every text from a player or the rules
+    goes through ``escape``, the rest are numbers and fixed class names."""
+    players = sheet["players"]
+    base = url_for("sheets.show", sheet_id=sheet["id"])
+    lost = escape(T("verl.", "lost"))
+    trig = escape(T("löst Bock aus", "triggers Bock"))
+    calc = escape(T("Rechnung", "Calculation"))
+    edit = escape(T("korrigieren oder streichen", "correct or strike"))
+    skat = sheet["game"] == "skat"
+    out: list[str] = []
+    for d in data["deals"]:
+        n = d["n"]
+        cls = " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on)
+        parts = [f'<tr id="deal-{n}"', f' class="{cls}">' if cls else ">",
+                 f'<td class="n">{n}</td><td class="dealer">{escape(d["dealer"])}</td>',
+                 '<td class="game">']  # fmt: skip
+        if skat and d.get("kind") == "game" and d.get("declarer"):
+            parts.append(f"<b>{escape(d['declarer'])}</b> ")
+        parts.append(str(escape(d.get("title", ""))))
+        if d.get("won") is False:
+            parts.append(f' <span class="tag lost">{lost}</span>')
+        if d["bock"]:
+            parts.append(' <span class="tag">Bock</span>')
+        if d.get("bock_trigger"):
+            parts.append(f' <span class="tag trig" title="{trig}">→Bock</span>')
+        steps = d.get("explanation") or []
+        if steps:
+            items = "".join(f"<li>{escape(x)}</li>" for x in steps)
+            parts.append(f'<details class="why"><summary>{calc}</summary>'
+                         f'<ol class="steps">{items}</ol></details>')  # fmt: skip
+        value = d.get("value") if d.get("kind") == "game" else ""
+        parts.append(f'</td><td class="n">{value}</td>')
+        for p in players:
+            tot, delta = d["totals"][p], d["deltas"][p]
+            small = (f'<small class="{"neg" if delta < 0 else "pos"}">{num(delta, True)}</small>'
+                     if delta else "")  # fmt: skip
+            parts.append(f'<td class="n p"><span class="tot{" neg" if tot < 0 else ""}">'
+                         f"{num(tot, True)}</span>{small}</td>")  # fmt: skip
+        row_sum = sum(d["deltas"].values())
+        parts.append(f'<td class="n sum{" bad" if row_sum else ""}">{row_sum}</td>')
+        if not share:
+            parts.append(
+                f'<td class="acts"><a href="{base}/deals/{n}/edit" title="{edit}">✎</a></td>'
+            )
+        parts.append("</tr>\n")
+        out.append("".join(parts))
+    return Markup("".join(out))
+
+
+def history_rows(sheet: dict[str, Any], data: dict[str, Any]) -> list[dict[str, str]]:
+    """Newest first, in the server's local time (the laptop on the table), with the previous
+    version of a deal in words."""
+    words = {"add": T("eingetragen", "added"), "correct": T("korrigiert", "corrected"),
+             "strike": T("gestrichen", "struck"), "restore": T("wiederhergestellt", "restored")}  # fmt: skip
+    spec = model.spec_of(sheet)
+    lang = page_lang()
+    out = []
+    for h in reversed(data.get("history", [])):
+        try:
+            when = datetime.fromisoformat(h["at"]).astimezone().strftime("%d.%m. %H:%M")
+        except ValueError:
+            when = h["at"][:16]
+        before = ""
+        b = h.get("before")
+        if b and h["action"] == "correct":
+            try:
+                o = evaluate_deal(spec, b["input"], tuple(b["active"]), 0, lang)
+                who = f"{o.declarer}: " if o.declarer and sheet["game"] == "skat" else ""
+                before = f"{who}{o.title.text(lang)}" + (
+                    f" ({o.value})" if o.kind == "game" else ""
+                )
+            except (InvalidDeal, KeyError, TypeError):
+                before = json.dumps(b.get("input"), ensure_ascii=False)[:200]
+        out.append({"when": when, "what": words.get(h["action"], h["action"]), "n": str(h["n"]),
+                    "before": before})  # fmt: skip
+    return out
 
 
 def leader_of(data: dict[str, Any]) -> str | None:
@@ -354,7 +448,7 @@ def add_deal(sheet_id: int) -> Any:
         return render_sheet(sheet, form, [T("Das Formular ist abgelaufen; bitte noch einmal.",
                                             "The form expired; please try again.")], 400)  # fmt: skip
     db = store.get_db()
-    proposed = model.sheet_json(db, sheet_id, full=False)["next_dealer"]
+    proposed = model.proposed_dealer(db, sheet)
     errors: list[tuple[str, str]] = []
     body = deal_body(sheet, form, proposed, errors)
     exc: InvalidDeal | None = None
