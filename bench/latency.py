@@ -117,22 +117,29 @@ def main() -> None:
 
         form = {"kind": "game", "declarer": "Bernd", "game": "grand", "with": "true",
                 "matadors": "2", "declarer_points": "75", "bid": "18"}  # fmt: skip
-        added = [48]
+        form["declarer"] = PLAYERS[1]  # forehand of deal 49, which Anna deals
 
         def add_and_render() -> None:
-            # forehand of the next deal: the seat after its dealer
-            form["declarer"] = PLAYERS[(added[0] + 1) % 4]
-            added[0] += 1
             status = client.post_form(f"/sheets/{s48}/deals", form)
             assert status in (302, 303), status
             client.get(f"/sheets/{s48}")
+
+        def back_to_48() -> None:
+            """Outside the timing: take deal 49 out again, so every add is 48 → 49."""
+            with app.app_context():
+                db = store.get_db()
+                with db.atomic():
+                    db.execute("delete from deals where sheet_id = ? and n > 48", [s48])
+                    db.execute("delete from history where sheet_id = ? and n > 48", [s48])
+                    db.execute("update sheets set rev = rev + 1 where id = ?", [s48])
 
         def floor_add() -> None:
             client.post_form("/_floor", form)
             client.get("/_floor")
 
         t_floor2 = median_ms(floor_add)
-        t_add = median_ms(add_and_render, runs=20)
+        back_to_48()
+        t_add = median_ms(add_and_render, runs=20, setup=back_to_48)
         t_1000 = median_ms(lambda: client.get(f"/sheets/{s1000}"), runs=10)
 
         # The first view after a change, when nothing derived is cached yet: the worst case.
@@ -155,7 +162,7 @@ def main() -> None:
         )
         print(f"floor: POST → 303 + GET constant:     {t_floor2:7.2f} ms")
         print(
-            f"add a deal (form) + render, ~48 deals: {t_add:6.2f} ms  ratio {t_add / t_floor2:5.1f}  [≤ 10]"
+            f"add a deal (form) + render, 48 → 49:    {t_add:6.2f} ms  ratio {t_add / t_floor2:5.1f}  [≤ 10]"
         )
         print(
             f"sheet page, 1000 deals:               {t_1000:7.2f} ms  ratio to 48: {t_1000 / t_page:5.1f}  [≤ 21]"

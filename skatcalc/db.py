@@ -121,9 +121,9 @@ def init_app(app: Flask) -> None:
     # SQLite checkpoints and removes the WAL whenever the last connection to a database
     # closes: with one connection per request that is every request (~1 ms). One idle
     # connection, never used for queries, keeps the WAL open for the app's lifetime.
-    app.extensions["skatcalc_wal_keeper"] = sqlite3.connect(
-        app.config["DATABASE"], check_same_thread=False
-    )
+    keeper = sqlite3.connect(app.config["DATABASE"], check_same_thread=False)
+    keeper.execute("select count(*) from sqlite_master").fetchall()  # attaches it to the WAL
+    app.extensions["skatcalc_wal_keeper"] = keeper
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
 

@@ -68,14 +68,33 @@ def derived(sheet: dict[str, Any], what: str, make: Callable[[], T], *key: Any) 
     return value
 
 
+_LATEST: dict[tuple[str, str], tuple[tuple[tuple[int, int, bool], ...], dict[str, Any]]] = {}
+
+
 def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, Any]:
-    """compute_sheet for the sheet's current revision."""
+    """compute_sheet for the sheet's current revision.
+
+    After deals were only appended (the usual save), the pass goes on from the last result
+    instead of starting over; any other change (a correction, a strike) starts from deal 1.
+    Which it is comes from the stored deals themselves: number, version and struck flag."""
 
     def make() -> dict[str, Any]:
         deals = store.get_deals(db, sheet["id"])
-        computed = compute_sheet(spec_of(sheet), records(deals), lang)
+        signature = tuple((d["n"], d["version"], d["struck"]) for d in deals)
+        resume = None
+        with _CACHE_LOCK:
+            latest = _LATEST.get((sheet["share_token"], lang))
+        if latest is not None:
+            old_sig, old = latest
+            if signature[: len(old_sig)] == old_sig:
+                resume = old["state"]
+        computed = compute_sheet(spec_of(sheet), records(deals), lang, resume)
         for row, stored in zip(computed["deals"], deals, strict=True):
-            row["version"] = stored["version"]
+            row.setdefault("version", stored["version"])
+        with _CACHE_LOCK:
+            _LATEST[(sheet["share_token"], lang)] = (signature, computed)
+            while len(_LATEST) > _CACHE_SIZE:
+                _LATEST.pop(next(iter(_LATEST)))
         return computed
 
     return derived(sheet, "computed", make, lang)

@@ -336,18 +336,25 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
     lost = escape(T("verl.", "lost"))
     trig = escape(T("löst Bock aus", "triggers Bock"))
     calc = escape(T("Rechnung", "Calculation"))
-    edit = escape(T("korrigieren oder streichen", "correct or strike"))
+    edit = escape(T("Spiel ansehen, korrigieren oder streichen", "View, correct or strike deal"))
     skat = sheet["game"] == "skat"
     out: list[str] = []
     for d in data["deals"]:
         n = d["n"]
         cls = " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on)
         parts = [f'<tr id="deal-{n}"', f' class="{cls}">' if cls else ">",
-                 f'<td class="n">{n}</td><td class="dealer">{escape(d["dealer"])}</td>',
+                 f'<td>{n}</td><td class=dealer>{escape(d["dealer"])}</td>',
                  '<td class="game">']  # fmt: skip
+        who = ""
         if skat and d.get("kind") == "game" and d.get("declarer"):
-            parts.append(f"<b>{escape(d['declarer'])}</b> ")
-        parts.append(str(escape(d.get("title", ""))))
+            who = f"<b>{escape(d['declarer'])}</b> "
+        title = escape(d.get("title", ""))
+        if share:
+            parts.append(f"{who}{title}")
+        else:  # the deal's own page: its calculation, correction and strike
+            parts.append(
+                f'<a href="{base}/deals/{n}/edit" aria-label="{edit} {n}">{who}{title}</a>'
+            )
         if d.get("won") is False:
             parts.append(f' <span class="tag lost">{lost}</span>')
         if d["bock"]:
@@ -355,24 +362,19 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
         if d.get("bock_trigger"):
             parts.append(f' <span class="tag trig" title="{trig}">→Bock</span>')
         steps = d.get("explanation") or []
-        if steps:
+        if steps and share:
             items = "".join(f"<li>{escape(x)}</li>" for x in steps)
             parts.append(f'<details class="why"><summary>{calc}</summary>'
                          f'<ol class="steps">{items}</ol></details>')  # fmt: skip
         value = d.get("value") if d.get("kind") == "game" else ""
-        parts.append(f'</td><td class="n">{value}</td>')
+        parts.append(f"</td><td>{value}</td>")
         for p in players:
+            # <td class=m>: the running total is negative; <i>: the deal's change, sign-coloured
             tot, delta = d["totals"][p], d["deltas"][p]
-            small = (f'<small class="{"neg" if delta < 0 else "pos"}">{num(delta, True)}</small>'
-                     if delta else "")  # fmt: skip
-            parts.append(f'<td class="n p"><span class="tot{" neg" if tot < 0 else ""}">'
-                         f"{num(tot, True)}</span>{small}</td>")  # fmt: skip
+            small = f"<i class={'m' if delta < 0 else 'p'}>{num(delta, True)}</i>" if delta else ""
+            parts.append(f"<td{' class=m' if tot < 0 else ''}>{num(tot, True)}{small}</td>")
         row_sum = sum(d["deltas"].values())
-        parts.append(f'<td class="n sum{" bad" if row_sum else ""}">{row_sum}</td>')
-        if not share:
-            parts.append(
-                f'<td class="acts"><a href="{base}/deals/{n}/edit" title="{edit}">✎</a></td>'
-            )
+        parts.append(f"<td class={'bad' if row_sum else 'sum'}>{row_sum}</td>")
         parts.append("</tr>\n")
         out.append("".join(parts))
     return Markup("".join(out))
@@ -570,8 +572,10 @@ def edit_deal(sheet_id: int, n: int) -> Any:
             status = 422
         general += attach_errors(form, exc, errors, page_lang())
     spec = model.spec_of(sheet)
+    computed = model.sheet_json(store.get_db(), sheet_id, page_lang(), full=False)
+    row = next((r for r in computed["deals"] if r["n"] == n), None)
     html = render_template(
-        "deal_edit.html", sheet=sheet, deal=deal, form=form, general=general,
+        "deal_edit.html", sheet=sheet, deal=deal, form=form, general=general, row=row,
         proposed=deal["dealer"], proposed_active=default_active(spec, deal["dealer"]),
     )  # fmt: skip
     return html, status

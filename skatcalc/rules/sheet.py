@@ -478,20 +478,55 @@ def _schafkopf_ramsch(spec: SheetSpec, r: Reader, bock: int) -> DealOutcome:
 # --- The whole sheet --------------------------------------------------------------------------
 
 
-def compute_sheet(spec: SheetSpec, deals: Sequence[DealRecord], lang: str = "de") -> dict[str, Any]:
-    """Every deal's result and the running and final totals, in one pass."""
+@dataclass(frozen=True)
+class SheetState:
+    """Where a pass over the deals stands after ``count`` of them; lets a sheet that only
+    grew by appended deals go on from there instead of starting over."""
+
+    count: int
+    rows: tuple[dict[str, Any], ...]
+    balance: Mapping[str, int]
+    list_tot: Mapping[str, int]
+    won: Mapping[str, int]
+    lost: Mapping[str, int]
+    lost_by_others: Mapping[str, int]
+    bock_queue: int
+
+
+def compute_sheet(
+    spec: SheetSpec,
+    deals: Sequence[DealRecord],
+    lang: str = "de",
+    resume: SheetState | None = None,
+) -> dict[str, Any]:
+    """Every deal's result and the running and final totals, in one pass.
+
+    With ``resume`` (the ``state`` of an earlier result whose deals are, unchanged, the first
+    ``resume.count`` of these), only the deals after them are evaluated. The result's
+    ``state`` can be passed on the same way."""
     players = spec.players
     n_players = len(players)
-    balance = dict.fromkeys(players, 0)
-    list_tot = dict.fromkeys(players, 0)
-    won = dict.fromkeys(players, 0)
-    lost = dict.fromkeys(players, 0)
-    lost_by_others = dict.fromkeys(players, 0)
-    bock_queue = 0
+    if resume is not None and resume.count <= len(deals):
+        balance = dict(resume.balance)
+        list_tot = dict(resume.list_tot)
+        won = dict(resume.won)
+        lost = dict(resume.lost)
+        lost_by_others = dict(resume.lost_by_others)
+        bock_queue = resume.bock_queue
+        rows: list[dict[str, Any]] = list(resume.rows)
+        todo = deals[resume.count :]
+    else:
+        balance = dict.fromkeys(players, 0)
+        list_tot = dict.fromkeys(players, 0)
+        won = dict.fromkeys(players, 0)
+        lost = dict.fromkeys(players, 0)
+        lost_by_others = dict.fromkeys(players, 0)
+        bock_queue = 0
+        rows = []
+        todo = deals
     round_len = n_players if spec.game == "skat" else 4
     triggers_on = set(spec.rules.get("bock") or ())
-    rows: list[dict[str, Any]] = []
-    for d in deals:
+    for d in todo:
         row: dict[str, Any] = {
             "n": d.n,
             "dealer": d.dealer,
@@ -562,11 +597,14 @@ def compute_sheet(spec: SheetSpec, deals: Sequence[DealRecord], lang: str = "de"
     totals["won"] = won
     totals["lost"] = lost
     totals["settlement"] = settle({p: balance[p] * stake for p in players})
+    state = SheetState(len(deals), tuple(rows), dict(balance), dict(list_tot), dict(won),
+                       dict(lost), dict(lost_by_others), bock_queue)  # fmt: skip
     return {
         "deals": rows,
         "totals": totals,
         "bock_pending": bock_queue,
         "next_dealer": next_dealer(spec, deals),
+        "state": state,
     }
 
 
