@@ -58,7 +58,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
-    from . import api, db, http, i18n, pages, sheets
+    from . import api, db, forms, http, i18n, pages, sheets
+
+    app.jinja_env.globals["spitzen_choices"] = forms.spitzen_choices
 
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.mimetype = "application/json; charset=utf-8"  # type: ignore[attr-defined]

@@ -56,8 +56,17 @@ def skat_game_choices() -> list[tuple[str, str]]:
     ]
 
 
+def spitzen_choices(first: bool) -> list[tuple[str, str]]:
+    """One tap for "mit 2": values w1…w11 (with) and o1…o11 (without); 1–4 come first."""
+    numbers = range(1, 5) if first else range(5, 12)
+    return [(f"w{i}", T(f"mit {i}", f"with {i}")) for i in numbers] + [
+        (f"o{i}", T(f"ohne {i}", f"without {i}")) for i in numbers
+    ]
+
+
 class SkatForm(FlaskForm):
     game = RadioField(validators=[Optional()], validate_choice=False)
+    spitzen = RadioField(validators=[Optional()], validate_choice=False)
     with_ = RadioField(name="with", validators=[Optional()], validate_choice=False)
     matadors = RadioField(validators=[Optional()], validate_choice=False)
     cards = MultiCheckboxField(validators=[Optional()])
@@ -74,6 +83,7 @@ class SkatForm(FlaskForm):
 
     def setup(self) -> SkatForm:
         self.game.choices = skat_game_choices()
+        self.spitzen.choices = spitzen_choices(True)
         self.with_.choices = [("true", T("mit", "with")), ("false", T("ohne", "without"))]
         self.matadors.choices = [(str(i), str(i)) for i in range(1, 12)]
         self.cards.choices = card_choices()
@@ -114,6 +124,9 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
         data["game"] = game
     if form.cards.data and game != "null":
         data["cards"] = list(form.cards.data)
+    elif game != "null" and re.fullmatch(r"[wo](1[01]|[1-9])", form.spitzen.data or ""):
+        data["with"] = form.spitzen.data[0] == "w"
+        data["matadors"] = int(form.spitzen.data[1:])
     elif game != "null":
         if form.with_.data in ("true", "false"):
             data["with"] = form.with_.data == "true"
@@ -141,7 +154,7 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
     return data
 
 
-FIELD_ALIASES = {"with": "with_"}
+FIELD_ALIASES = {"with": "spitzen", "matadors": "spitzen"}
 
 
 def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[str, str]],

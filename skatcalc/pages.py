@@ -45,9 +45,8 @@ def skat() -> str:
             except InvalidDeal as e:
                 exc = e
         general = attach_errors(form, exc, errors, page_lang())
-        if result is not None and data.get("cards"):
-            form.matadors.data = str(result.matadors)
-            form.with_.data = "true" if result.with_ else "false"
+        if result is not None and result.matadors is not None:
+            form.spitzen.data = f"{'w' if result.with_ else 'o'}{result.matadors}"
     else:
         form.bid.data = "18"
     return render_template("skat.html", form=form, result=result, general=general)

@@ -493,10 +493,8 @@ def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
     if sheet["game"] == "skat":
         form.game.data = inp.get("game")
         form.declarer.data = inp.get("declarer")
-        if "with" in inp:
-            form.with_.data = "true" if inp["with"] else "false"
-        if "matadors" in inp:
-            form.matadors.data = str(inp["matadors"])
+        if "with" in inp and "matadors" in inp:
+            form.spitzen.data = f"{'w' if inp['with'] else 'o'}{inp['matadors']}"
         form.cards.data = list(inp.get("cards") or [])
         for flag in ("hand", "ouvert", "schneider_announced", "schwarz_announced", "kontra", "re"):
             getattr(form, flag).data = bool(inp.get(flag))

@@ -34,10 +34,11 @@ document.documentElement.classList.add("js");
     if (game !== "null") {
       if (cards.length === 10 || cards.length === 12) body.cards = cards;
       else {
-        const w = val(form, "with");
-        if (w) body["with"] = w === "true";
-        const m = int(val(form, "matadors"));
-        if (m !== null) body.matadors = m;
+        const sp = val(form, "spitzen");
+        if (/^[wo]\d{1,2}$/.test(sp)) {
+          body["with"] = sp[0] === "w";
+          body.matadors = parseInt(sp.slice(1), 10);
+        }
       }
       const p = int(val(form, "declarer_points"));
       if (p !== null) body.declarer_points = p;
@@ -109,10 +110,13 @@ document.documentElement.classList.add("js");
     if (form.dataset.kind === "skat") {
       head = `<span class="big">${esc(signed(data.score))}</span><span>${won ? (lang === "en" ? "won" : "gewonnen") : (lang === "en" ? "lost" : "verloren")} · ${lang === "en" ? "game value" : "Spielwert"} ${esc(data.value)}</span>`;
       if (data.matadors !== null && all(form, "cards").length) {
-        const w = form.querySelector(`input[name="with"][value="${data["with"]}"]`);
-        const m = form.querySelector(`input[name="matadors"][value="${data.matadors}"]`);
-        if (w) w.checked = true;
-        if (m) m.checked = true;
+        const v = (data["with"] ? "w" : "o") + data.matadors;
+        const radio = form.querySelector(`input[name="spitzen"][value="${v}"]`);
+        if (radio) {
+          radio.checked = true;
+          const more = radio.closest("details");
+          if (more) more.open = true;
+        }
       }
     } else {
       const cells = Object.entries(data.deltas).map(([p, d]) => `<td class="${d < 0 ? "neg" : d > 0 ? "pos" : ""}">${esc(p)}<br>${esc(signed(d))}</td>`).join("");
@@ -132,8 +136,7 @@ document.documentElement.classList.add("js");
       show(form, ".nullonly", game === "null");
       const hand = on(form, "hand") || on(form, "ouvert");
       form.querySelectorAll(".handonly input").forEach((i) => { i.disabled = !hand || game === "null"; });
-      const mats = form.querySelectorAll('input[name="matadors"]');
-      mats.forEach((i) => { i.closest("label").hidden = game === "grand" && parseInt(i.value, 10) > 4; });
+      show(form, ".more-spitzen", game !== "grand");
     } else {
       const solo = !["sauspiel", "hochzeit", "bettel", ""].includes(game);
       show(form, ".soloonly", solo);

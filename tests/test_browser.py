@@ -61,8 +61,7 @@ def test_skat_calculator_live_preview_and_submit(page: object, server: str) -> N
     pg = page
     pg.goto(f"{server}/skat")  # type: ignore[attr-defined]
     pg.get_by_text("Grand", exact=True).click()
-    pg.locator("#f-with").get_by_text("mit", exact=True).click()
-    pg.locator("#f-matadors").get_by_text("2", exact=True).click()
+    pg.locator("#f-spitzen").get_by_text("mit 2", exact=True).click()
     pg.fill("input[name=declarer_points]", "75")
     pg.locator("#result .big").filter(has_text="+72").wait_for()
     assert "mit 2, Spiel 3 × 24 = 72" in pg.inner_text("#result")
@@ -71,7 +70,7 @@ def test_skat_calculator_live_preview_and_submit(page: object, server: str) -> N
     assert "+72" in pg.inner_text("#result")
     # Null hides the matadors; a Null below the bid is refused next to the field.
     pg.get_by_text("Null", exact=True).click()
-    assert not pg.locator("#f-matadors").is_visible()
+    assert not pg.locator("#f-spitzen").is_visible()
     pg.select_option("select[name=bid]", "36")
     pg.locator("#f-won").get_by_text("gewonnen").click()
     pg.get_by_role("button", name="Berechnen").click()
@@ -87,8 +86,7 @@ def test_card_picker_fills_the_matadors(page: object, server: str) -> None:
         pg.locator(f"input[name=cards][value={card}] + span").click()
     pg.fill("input[name=declarer_points]", "70")
     pg.locator("#result .big").filter(has_text="+30").wait_for()
-    assert pg.locator("input[name=matadors][value='2']").is_checked()
-    assert pg.locator("input[name=with][value=true]").is_checked()
+    assert pg.locator("input[name=spitzen][value=w2]").is_checked()
 
 
 def test_schafkopf_sheet_seed_evening(page: object, server: str) -> None:
