@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import os
 import socket
 
 import click
+from flask import Flask
 
 from . import create_app
 
@@ -44,13 +46,42 @@ def serve(host: str, port: int, db_path: str | None, lan: bool, threads: int) ->
         config["LAN"] = True
         if host == "127.0.0.1":
             host = "0.0.0.0"
+    shown = _lan_address() if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}"
+    if lan:
+        config["PUBLIC_URL"] = url
     app = create_app(config or None)
-    shown = _lan_address() if host == "0.0.0.0" else host
-    click.echo(f"skatcalc läuft / is running: http://{shown}:{port}/")
+    click.echo(f"skatcalc läuft / is running: {url}/")
     click.echo(f"Datenbank / database: {app.config['DATABASE']}")
     if lan:
-        click.echo("Im Netz: Ändern nur mit dem Bearbeitungs-Link eines Blatts.")
+        click.echo("Im Netz: ansehen darf jeder, ändern nur, wer den Bearbeitungs-Link hat.")
+        click.echo("On the network: anyone may look, only holders of the edit link may change.")
+        _print_qr(f"{url}/")
+        _print_share_links(app, url)
     waitress_serve(app, host=host, port=port, threads=threads, ident="skatcalc")
+
+
+def _print_qr(url: str) -> None:
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    click.echo(out.getvalue())
+
+
+def _print_share_links(app: Flask, url: str) -> None:
+    """The newest sheets' read-only links, so the phones at the table can follow along."""
+    from . import db as store
+
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        sheets = store.list_sheets(conn)[:3]
+    finally:
+        conn.close()
+    for s in sheets:
+        click.echo(f"  {s['name']}: {url}/sheets/{s['id']}/share/{s['share_token']}")
+    if sheets:
+        click.echo("  (QR-Codes auf der Seite des Blatts / QR codes on the sheet's page)")
 
 
 @main.command("init-db")

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, jsonify, render_template, request
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    send_from_directory,
+)
 from werkzeug.exceptions import HTTPException
 
 from . import db as store
@@ -81,6 +89,20 @@ def schafkopf() -> str:
                 exc = e
         general = attach_errors(form, exc, errors, page_lang())
     return render_template("schafkopf.html", form=form, result=result, general=general, names=names)
+
+
+@bp.get("/sw.js")
+def service_worker() -> Any:
+    # Served from the root so that its scope covers every page.
+    resp = send_from_directory(current_app.static_folder or "", "sw.js", max_age=0)
+    resp.headers["Content-Type"] = "text/javascript; charset=utf-8"
+    resp.headers["Service-Worker-Allowed"] = "/"
+    return resp
+
+
+@bp.get("/offline")
+def offline() -> str:
+    return render_template("offline.html")
 
 
 @bp.get("/bids")

@@ -7,11 +7,13 @@ import secrets
 from datetime import datetime
 from typing import Any
 
+import segno
 from flask import (
     Blueprint,
     abort,
     current_app,
     flash,
+    jsonify,
     make_response,
     redirect,
     render_template,
@@ -302,6 +304,9 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         rules=rules,
         share=share,
         lan=bool(current_app.config.get("LAN")),
+        share_url=public_url("sheets.share", sheet_id=sheet["id"], token=sheet["share_token"]),
+        edit_url=public_url("sheets.edit_link", sheet_id=sheet["id"], token=sheet["edit_token"]),
+        qr=qr_svg,
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
         leader=leader_of(data),
@@ -420,6 +425,26 @@ def leader_of(data: dict[str, Any]) -> str | None:
 def show(sheet_id: int) -> Any:
     sheet = load_sheet(sheet_id)
     return render_sheet(sheet, share=not can_edit(sheet))
+
+
+@bp.get("/<int:sheet_id>/rev")
+def revision(sheet_id: int) -> Any:
+    """The sheet's revision, polled by open pages to notice new deals (cheap: one row)."""
+    sheet = load_sheet(sheet_id)
+    resp = jsonify({"rev": sheet["rev"]})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def public_url(endpoint: str, **values: Any) -> str:
+    """A link other phones can open: on the network the server's address, not localhost."""
+    base = current_app.config.get("PUBLIC_URL")
+    path = url_for(endpoint, **values)
+    return f"{base.rstrip('/')}{path}" if base else url_for(endpoint, _external=True, **values)
+
+
+def qr_svg(url: str) -> Markup:
+    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b", light="#fff"))
 
 
 @bp.get("/<int:sheet_id>/edit/<token>")

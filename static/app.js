@@ -3,6 +3,11 @@
 "use strict";
 document.documentElement.classList.add("js");
 
+// Offline support where the browser allows a service worker (localhost or https).
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+}
+
 (function () {
   const lang = document.documentElement.lang === "en" ? "en" : "de";
 
@@ -172,6 +177,30 @@ document.documentElement.classList.add("js");
     form.addEventListener("change", update);
     form.addEventListener("input", update);
   });
+
+  // Live sheet: poll the revision (one small JSON); a change reloads a read-only view, and
+  // on the entry page it reloads too unless a deal is being typed in, which gets a notice.
+  const head = document.getElementById("sheethead");
+  if (head && head.dataset.revUrl) {
+    let dirty = false;
+    document.querySelectorAll("form").forEach((f) => {
+      f.addEventListener("input", () => { dirty = true; });
+      f.addEventListener("change", () => { dirty = true; });
+    });
+    const check = () => {
+      if (document.hidden) return;
+      fetch(head.dataset.revUrl, { cache: "no-store" })
+        .then((r) => r.json())
+        .then((d) => {
+          if (String(d.rev) === head.dataset.rev) return;
+          if (head.dataset.live === "reload" || !dirty) window.location.reload();
+          else document.getElementById("newdeal").hidden = false;
+        })
+        .catch(() => {});
+    };
+    setInterval(check, 1500);
+    document.addEventListener("visibilitychange", check);
+  }
 
   document.querySelectorAll("form.newsheet").forEach((form) => {
     const t = () => {

@@ -1,0 +1,42 @@
+// skatcalc service worker: the app keeps opening when the connection to the laptop drops.
+// Pages: network first, the last copy when offline. Static files: cache first.
+// The API, revision polls and every write go to the network only: nothing is faked offline.
+"use strict";
+const CACHE = "skatcalc-v1";
+const PRECACHE = ["/", "/offline", "/skat", "/schafkopf", "/bids", "/static/style.css",
+  "/static/app.js", "/static/icon.svg", "/static/icon-192.png", "/static/manifest.webmanifest"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(PRECACHE)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const req = event.request;
+  const url = new URL(req.url);
+  if (req.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/api/") || url.pathname.endsWith("/rev")) return;
+  if (/\/export\.(csv|json|pdf)$/.test(url.pathname)) return;
+  if (url.pathname.startsWith("/static/")) {
+    event.respondWith(caches.match(req).then((hit) => hit || fetch(req).then((res) => {
+      const copy = res.clone();
+      if (res.ok) caches.open(CACHE).then((c) => c.put(req, copy));
+      return res;
+    })));
+    return;
+  }
+  event.respondWith(
+    fetch(req).then((res) => {
+      const copy = res.clone();
+      if (res.ok) caches.open(CACHE).then((c) => c.put(req, copy));
+      return res;
+    }).catch(() => caches.match(req).then((hit) => hit || caches.match("/offline"))),
+  );
+});
