@@ -23,7 +23,7 @@ from wtforms import (
 from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from .i18n import T
+from .i18n import _
 from .rules.common import InvalidDeal
 from .rules.schafkopf import DEFAULT_TARIFFS
 from .rules.skat import LEGAL_BIDS, SUITS
@@ -47,10 +47,10 @@ def card_choices() -> list[tuple[str, str]]:
 
 def skat_game_choices() -> list[tuple[str, str]]:
     return [
-        ("clubs", T("♣ Kreuz", "♣ Clubs")),
-        ("spades", T("♠ Pik", "♠ Spades")),
-        ("hearts", T("♥ Herz", "♥ Hearts")),
-        ("diamonds", T("♦ Karo", "♦ Diamonds")),
+        ("clubs", _("♣ Kreuz")),
+        ("spades", _("♠ Pik")),
+        ("hearts", _("♥ Herz")),
+        ("diamonds", _("♦ Karo")),
         ("grand", "Grand"),
         ("null", "Null"),
     ]
@@ -59,8 +59,8 @@ def skat_game_choices() -> list[tuple[str, str]]:
 def spitzen_choices(first: bool) -> list[tuple[str, str]]:
     """One tap for "mit 2": values w1…w11 (with) and o1…o11 (without); 1–4 come first."""
     numbers = range(1, 5) if first else range(5, 12)
-    return [(f"w{i}", T(f"mit {i}", f"with {i}")) for i in numbers] + [
-        (f"o{i}", T(f"ohne {i}", f"without {i}")) for i in numbers
+    return [(f"w{i}", _("mit %(n)s", n=i)) for i in numbers] + [
+        (f"o{i}", _("ohne %(n)s", n=i)) for i in numbers
     ]
 
 
@@ -84,16 +84,16 @@ class SkatForm(FlaskForm):
     def setup(self) -> SkatForm:
         self.game.choices = skat_game_choices()
         self.spitzen.choices = spitzen_choices(True)
-        self.with_.choices = [("true", T("mit", "with")), ("false", T("ohne", "without"))]
+        self.with_.choices = [("true", _("mit")), ("false", _("ohne"))]
         self.matadors.choices = [(str(i), str(i)) for i in range(1, 12)]
         self.cards.choices = card_choices()
         self.bid.choices = [(str(b), str(b)) for b in LEGAL_BIDS]
         self.all_tricks.choices = [
-            ("", T("—", "—")),
-            ("declarer", T("Alleinspieler", "declarer")),
-            ("opponents", T("Gegenspieler", "opponents")),
+            ("", _("—")),
+            ("declarer", _("Alleinspieler")),
+            ("opponents", _("Gegenspieler")),
         ]
-        self.won.choices = [("true", T("gewonnen", "won")), ("false", T("verloren", "lost"))]
+        self.won.choices = [("true", _("gewonnen")), ("false", _("verloren"))]
         return self
 
 
@@ -112,7 +112,7 @@ def _int(field: Field, errors: list[tuple[str, str]]) -> int | None:
         return raw
     value = parse_int(str(raw))
     if value is None:
-        errors.append((field.name, T("Bitte eine ganze Zahl eingeben.", "Enter a whole number.")))
+        errors.append((field.name, _("Bitte eine ganze Zahl eingeben.")))
     return value
 
 
@@ -180,7 +180,7 @@ def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[st
 def schafkopf_game_choices() -> list[tuple[str, str]]:
     return [
         ("sauspiel", "Sauspiel"),
-        ("solo", T("Solo", "Solo")),
+        ("solo", _("Solo")),
         ("wenz", "Wenz"),
         ("geier", "Geier"),
         ("farbwenz", "Farbwenz"),
@@ -207,9 +207,9 @@ class SchafkopfGameForm(FlaskForm):
         self.game.choices = schafkopf_game_choices()
         self.declarers.choices = [(p, p) for p in players]
         self.outcome.choices = [
-            ("points", T("Augen", "points")),
-            ("won", T("gewonnen", "won")),
-            ("lost", T("verloren", "lost")),
+            ("points", _("Augen")),
+            ("won", _("gewonnen")),
+            ("lost", _("verloren")),
         ]
         self.laufende.choices = [(str(i), str(i)) for i in range(0, 15)]
         self.gestellt.choices = [(str(i), str(i)) for i in range(0, 5)]
@@ -237,9 +237,8 @@ def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> d
         errors.append(
             (
                 "player_points",
-                T(
+                _(
                     "Bitte die Augen der Spielerpartei eingeben oder gewonnen/verloren wählen.",
-                    "Enter the player party's points or choose won/lost.",
                 ),
             )
         )

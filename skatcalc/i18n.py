@@ -1,12 +1,24 @@
-"""German first, English second: the page language comes from ?lang=, then a cookie."""
+"""German first, English second, through Flask-Babel message catalogues.
+
+The msgids are the German texts (the default language); ``translations/en`` holds English.
+Pages take the language from ?lang=, then a cookie; the API from Accept-Language. The rules
+engine's explanations are bilingual data of their own (``Msg``) and are picked by the same
+language.
+"""
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from urllib.parse import urlencode
 
+from babel.dates import format_date
+from babel.numbers import format_decimal
 from flask import Flask, Response, g, request
+from flask_babel import Babel, gettext, pgettext
 
 LANGS = ("de", "en")
+_ = gettext
+__all__ = ["LANGS", "_", "api_lang", "day", "init_app", "money", "num", "page_lang", "pgettext"]
 
 
 def page_lang() -> str:
@@ -20,27 +32,35 @@ def api_lang() -> str:
     return request.accept_languages.best_match(LANGS, default="de") or "de"
 
 
-def T(de: str, en: str) -> str:
-    """The text in the page's language; both are written side by side where used."""
-    return en if page_lang() == "en" else de
+def select_locale() -> str:
+    return api_lang() if request.path.startswith("/api/") else page_lang()
 
 
 def num(n: int | None, signed: bool = False) -> str:
-    """Numbers with a real minus sign; German and English both group nothing below 10,000."""
+    """A score as the table writes it: grouped per locale, a real minus, "+" when asked."""
     if n is None:
         return ""
-    if signed and n > 0:
-        return f"+{n}"
+    digits = format_decimal(abs(n), locale=page_lang()) if abs(n) >= 10000 else str(abs(n))
     if n < 0:
-        return f"\u2212{-n}"
-    return str(n)
+        return f"\u2212{digits}"
+    return f"+{digits}" if signed and n > 0 else digits
 
 
 def money(cents: int) -> str:
-    euros, rest = divmod(abs(cents), 100)
-    sep = "," if page_lang() == "de" else "."
-    sign = "\u2212" if cents < 0 else ""
-    return f"{sign}{euros}{sep}{rest:02d} €"
+    euros = format_decimal(abs(cents) / 100, format="#,##0.00", locale=page_lang())
+    return f"{chr(0x2212) if cents < 0 else ''}{euros} €"
+
+
+def day(value: str | date | datetime) -> str:
+    """A date in the page's locale: 22.11.2026 / Nov 22, 2026."""
+    if isinstance(value, str):
+        # stored in UTC; the table lives in the server's local time
+        value = (
+            datetime.fromisoformat(value).astimezone()
+            if len(value) > 10
+            else date.fromisoformat(value)
+        )
+    return format_date(value, format="medium", locale=page_lang())
 
 
 def lang_url(code: str) -> str:
@@ -50,9 +70,12 @@ def lang_url(code: str) -> str:
 
 
 def init_app(app: Flask) -> None:
+    Babel(app, locale_selector=select_locale, default_translation_directories="translations")
+    app.jinja_env.filters["day"] = day
+
     @app.context_processor
     def inject() -> dict[str, object]:
-        return {"T": T, "lang": page_lang(), "num": num, "money": money, "lang_url": lang_url}
+        return {"lang": page_lang(), "num": num, "money": money, "lang_url": lang_url}
 
     @app.after_request
     def remember(resp: Response) -> Response:

@@ -23,7 +23,7 @@ from .forms import (
     schafkopf_input,
     skat_input,
 )
-from .i18n import T, api_lang, page_lang
+from .i18n import _, api_lang, page_lang
 from .rules.common import InvalidDeal
 from .rules.inputs import schafkopf_deal_from_input, skat_deal_from_input
 from .rules.schafkopf import schafkopf_value
@@ -133,6 +133,6 @@ def register_error_handlers(app: Flask) -> None:
     def crash(exc: Exception) -> Any:
         app.logger.exception("unhandled error")
         if request.path.startswith("/api/"):
-            text = T("Interner Fehler.", "Internal error.")
+            text = _("Interner Fehler.")
             return jsonify({"errors": {"_": [text]}}), 500
         return render_template("error.html", code=500, exc=None), 500

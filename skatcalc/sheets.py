@@ -38,7 +38,7 @@ from .forms import (
     schafkopf_input,
     skat_input,
 )
-from .i18n import T, num, page_lang
+from .i18n import _, num, page_lang
 from .rules.common import InvalidDeal
 from .rules.schafkopf import DEFAULT_TARIFFS
 from .rules.sheet import (
@@ -81,7 +81,7 @@ class NewSheetForm(FlaskForm):
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
         self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
         self.first_dealer.choices = [(str(i), str(i)) for i in range(1, 6)]
-        self.bock.choices = [(b, T(BOCK_NAMES[b].de, BOCK_NAMES[b].en)) for b in SKAT_BOCK_TRIGGERS]
+        self.bock.choices = [(b, BOCK_NAMES[b].text(page_lang())) for b in SKAT_BOCK_TRIGGERS]
         return self
 
     def names(self) -> list[str]:
@@ -119,7 +119,7 @@ def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any
         form: Any = SkatDealForm(formdata, **kwargs).setup()
     else:
         form = SchafkopfDealForm(formdata, **kwargs).setup(players)
-    kinds = [("game", T("Spiel", "Game")), ("passed", T("eingepasst", "passed"))]
+    kinds = [("game", _("Spiel")), ("passed", _("eingepasst"))]
     if sheet["rules"].get("ramsch"):
         kinds.append(("ramsch", "Ramsch"))
     form.kind.choices = kinds
@@ -149,7 +149,7 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
             if raw:
                 value = parse_int(raw)
                 if value is None:
-                    errors.append((f"r{i}", T("Bitte eine ganze Zahl.", "Enter a whole number.")))
+                    errors.append((f"r{i}", _("Bitte eine ganze Zahl.")))
                 else:
                     points[p] = value
         ramsch = {
@@ -251,8 +251,7 @@ def create() -> Any:
     data["rules"] = rules
     general: list[str] = []
     if not form.validate_on_submit():
-        general.append(T("Das Formular ist abgelaufen; bitte noch einmal senden.",
-                         "The form expired; please send it again."))  # fmt: skip
+        general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))  # fmt: skip
     else:
         try:
             spec = normalize_sheet(data)
@@ -320,7 +319,7 @@ def sheet_view(sheet: dict[str, Any], data: dict[str, Any], share: bool) -> dict
     revision of the sheet (the row loop is most of the page's work)."""
     chart = None
     if data["deals"]:
-        title = T("Verlauf der Stände", "Running totals")
+        title = _("Verlauf der Stände")
         chart = Markup(running_totals_svg(sheet["players"], data["deals"], title=title))
     return {
         "rows_html": table_rows_html(sheet, data, share),
@@ -338,10 +337,10 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
     goes through ``escape``, the rest are numbers and fixed class names."""
     players = sheet["players"]
     base = url_for("sheets.show", sheet_id=sheet["id"])
-    lost = escape(T("verl.", "lost"))
-    trig = escape(T("löst Bock aus", "triggers Bock"))
-    calc = escape(T("Rechnung", "Calculation"))
-    edit = escape(T("Spiel ansehen, korrigieren oder streichen", "View, correct or strike deal"))
+    lost = escape(_("verl."))
+    trig = escape(_("löst Bock aus"))
+    calc = escape(_("Rechnung"))
+    edit = escape(_("Spiel ansehen, korrigieren oder streichen"))
     skat = sheet["game"] == "skat"
     out: list[str] = []
     for d in data["deals"]:
@@ -388,8 +387,8 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
 def history_rows(sheet: dict[str, Any], data: dict[str, Any]) -> list[dict[str, str]]:
     """Newest first, in the server's local time (the laptop on the table), with the previous
     version of a deal in words."""
-    words = {"add": T("eingetragen", "added"), "correct": T("korrigiert", "corrected"),
-             "strike": T("gestrichen", "struck"), "restore": T("wiederhergestellt", "restored")}  # fmt: skip
+    words = {"add": _("eingetragen"), "correct": _("korrigiert"),
+             "strike": _("gestrichen"), "restore": _("wiederhergestellt")}  # fmt: skip
     spec = model.spec_of(sheet)
     lang = page_lang()
     out = []
@@ -472,8 +471,7 @@ def add_deal(sheet_id: int) -> Any:
     require_edit(sheet)
     form = deal_form(sheet, request.form)
     if not form.validate_on_submit() and "csrf_token" in form.errors:
-        return render_sheet(sheet, form, [T("Das Formular ist abgelaufen; bitte noch einmal.",
-                                            "The form expired; please try again.")], 400)  # fmt: skip
+        return render_sheet(sheet, form, [_("Das Formular ist abgelaufen; bitte noch einmal.")], 400)  # fmt: skip
     db = store.get_db()
     proposed = model.proposed_dealer(db, sheet)
     errors: list[tuple[str, str]] = []
@@ -487,9 +485,9 @@ def add_deal(sheet_id: int) -> Any:
             exc = e
         else:
             if stored:
-                flash(T(f"Spiel {n} gespeichert.", f"Deal {n} saved."))
+                flash(_("Spiel %(n)s gespeichert.", n=n))
             else:
-                flash(T(f"Spiel {n} war schon gespeichert.", f"Deal {n} was already saved."))
+                flash(_("Spiel %(n)s war schon gespeichert.", n=n))
             return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
     general = attach_errors(form, exc, errors, page_lang())
     return render_sheet(sheet, form, general, 422)
@@ -571,8 +569,7 @@ def edit_deal(sheet_id: int, n: int) -> Any:
         expected = parse_int(version or "")
         exc: InvalidDeal | None = None
         if not form.validate_on_submit() and "csrf_token" in form.errors:
-            general.append(T("Das Formular ist abgelaufen; bitte noch einmal.",
-                             "The form expired; please try again."))  # fmt: skip
+            general.append(_("Das Formular ist abgelaufen; bitte noch einmal."))  # fmt: skip
             status = 400
         elif not errors:
             try:
@@ -580,16 +577,12 @@ def edit_deal(sheet_id: int, n: int) -> Any:
             except InvalidDeal as e:
                 exc = e
             except store.Conflict as conflict:
-                general.append(T(
-                    "Dieses Spiel wurde inzwischen auf einem anderen Gerät geändert. "
-                    "Unten steht der aktuelle Stand; bitte noch einmal korrigieren.",
-                    "This deal was changed on another device meanwhile. The current version "
-                    "is shown below; please correct it again.",
+                general.append(_("Dieses Spiel wurde inzwischen auf einem anderen Gerät geändert. Unten steht der aktuelle Stand; bitte noch einmal korrigieren.",
                 ))  # fmt: skip
                 form = form_from_deal(sheet, conflict.current)
                 status = 409
             else:
-                flash(T(f"Spiel {n} korrigiert.", f"Deal {n} corrected."))
+                flash(_("Spiel %(n)s korrigiert.", n=n))
                 return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
         if status == 200:
             status = 422
@@ -622,7 +615,7 @@ def strike(sheet_id: int, n: int) -> Response:
         store.set_struck(store.get_db(), sheet_id, n, True)
     except store.NotFound:
         abort(404)
-    flash(T(f"Spiel {n} gestrichen.", f"Deal {n} struck."))
+    flash(_("Spiel %(n)s gestrichen.", n=n))
     return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
 
 
@@ -634,7 +627,7 @@ def restore(sheet_id: int, n: int) -> Response:
         store.set_struck(store.get_db(), sheet_id, n, False)
     except store.NotFound:
         abort(404)
-    flash(T(f"Spiel {n} wiederhergestellt.", f"Deal {n} restored."))
+    flash(_("Spiel %(n)s wiederhergestellt.", n=n))
     return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
 
 
@@ -647,8 +640,7 @@ def undo(sheet_id: int) -> Response:
     live = [d for d in store.get_deals(db, sheet_id) if not d["struck"]]
     if live:
         store.set_struck(db, sheet_id, live[-1]["n"], True)
-        flash(T(f"Spiel {live[-1]['n']} gestrichen (rückgängig).",
-                f"Deal {live[-1]['n']} struck (undo)."))  # fmt: skip
+        flash(_("Spiel %(n)s gestrichen (rückgängig).", n=live[-1]["n"]))
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 
@@ -665,11 +657,11 @@ def rename(sheet_id: int) -> Any:
     if not form.validate_on_submit():
         abort(400)
     if not name or len(name) > 80:
-        flash(T("Der Name muss 1 bis 80 Zeichen haben.", "The name needs 1 to 80 characters."),
+        flash(_("Der Name muss 1 bis 80 Zeichen haben."),
               "error")  # fmt: skip
     else:
         store.rename_sheet(store.get_db(), sheet_id, name)
-        flash(T("Umbenannt.", "Renamed."))
+        flash(_("Umbenannt."))
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 
@@ -680,7 +672,7 @@ def delete(sheet_id: int) -> Any:
     if request.method == "POST":
         _checked_post(sheet)
         store.delete_sheet(store.get_db(), sheet_id)
-        flash(T(f"Blatt „{sheet['name']}“ gelöscht.", f"Sheet “{sheet['name']}” deleted."))
+        flash(_("Blatt „%(name)s“ gelöscht.", name=sheet["name"]))
         return redirect(url_for("sheets.index"))
     return render_template("sheet_delete.html", sheet=sheet)
 
@@ -705,18 +697,18 @@ def import_file() -> Any:
     upload = request.files.get("file")
     general: list[str] = []
     if upload is None or not upload.filename:
-        general.append(T("Bitte eine .json-Datei wählen.", "Please choose a .json file."))
+        general.append(_("Bitte eine .json-Datei wählen."))
     else:
         try:
             data = json.loads(upload.read().decode("utf-8"))
             sheet_id = exports.import_json(store.get_db(), data)
         except (UnicodeDecodeError, ValueError, RecursionError):
-            general.append(T("Die Datei ist kein gültiges JSON.", "The file is not valid JSON."))
+            general.append(_("Die Datei ist kein gültiges JSON."))
         except InvalidDeal as exc:
             for msgs in exc.by_field(page_lang()).values():
                 general += msgs
         else:
-            flash(T("Blatt importiert.", "Sheet imported."))
+            flash(_("Blatt importiert."))
             return redirect(url_for("sheets.show", sheet_id=sheet_id))
     form = NewSheetForm(formdata=None).setup()
     resp = make_response(
