@@ -340,7 +340,6 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
     lost = escape(_("verl."))
     trig = escape(_("löst Bock aus"))
     calc = escape(_("Rechnung"))
-    edit = escape(_("Spiel ansehen, korrigieren oder streichen"))
     skat = sheet["game"] == "skat"
     out: list[str] = []
     for d in data["deals"]:
@@ -356,9 +355,7 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
         if share:
             parts.append(f"{who}{title}")
         else:  # the deal's own page: its calculation, correction and strike
-            parts.append(
-                f'<a href="{base}/deals/{n}/edit" aria-label="{edit} {n}">{who}{title}</a>'
-            )
+            parts.append(f'<a href="{base}/deals/{n}/edit">{who}{title}</a>')
         if d.get("won") is False:
             parts.append(f' <span class="tag lost">{lost}</span>')
         if d["bock"]:

@@ -127,6 +127,85 @@ def test_schafkopf_sheet_seed_evening(page: object, server: str) -> None:
 def test_english_switch(page: object, server: str) -> None:
     pg = page
     pg.goto(f"{server}/skat")  # type: ignore[attr-defined]
-    pg.get_by_role("link", name="EN").click()
+    pg.get_by_role("link", name="EN", exact=True).click()
     pg.wait_for_url("**lang=en*")
     assert pg.get_by_role("button", name="Calculate").is_visible()
+
+
+def test_skat_round_correction_strike_share_language_pdf(browser: object, page: object,
+                                                        server: str) -> None:  # fmt: skip
+    pg = page
+    pg.goto(f"{server}/sheets")  # type: ignore[attr-defined]
+    for i, name in enumerate(["Anna", "Bernd", "Carla"], start=1):
+        pg.fill(f"input[name=p{i}]", name)
+    pg.get_by_role("button", name="Blatt anlegen").click()
+    pg.wait_for_url("**/sheets/*")
+    sheet_url = pg.url.split("#")[0]
+
+    def save() -> None:
+        pg.get_by_role("button", name="Speichern").click()
+        pg.wait_for_load_state()
+        assert not pg.locator(".err").count(), pg.inner_text("main")
+
+    form = pg.locator("form.deal")
+    # 1: Bernd, Grand mit 2, 75 — the live preview shows the value before saving
+    form.locator("#f-declarer").get_by_text("Bernd", exact=True).click()
+    form.locator("#f-game").get_by_text("Grand", exact=True).click()
+    form.locator("#f-spitzen").get_by_text("mit 2", exact=True).click()
+    pg.fill("input[name=declarer_points]", "75")
+    pg.locator("#preview .big").filter(has_text="+72").wait_for()
+    save()
+    # 2: everybody passed
+    pg.locator("form.deal #f-kind").get_by_text("eingepasst", exact=True).click()
+    save()
+    # 3: Anna, Herz Hand ohne 1, 50 — lost
+    form = pg.locator("form.deal")
+    form.locator("#f-declarer").get_by_text("Anna", exact=True).click()
+    form.locator("#f-game").get_by_text("♥ Herz", exact=True).click()
+    form.locator("#f-spitzen").get_by_text("ohne 1", exact=True).click()
+    form.locator("#f-hand").click()
+    pg.fill("input[name=declarer_points]", "50")
+    save()
+    assert "verl." in pg.inner_text("#deal-3")
+    assert [pg.inner_text(f"#deal-{n} td:nth-child(2)") for n in (1, 2, 3)] == [
+        "Anna",
+        "Bernd",
+        "Carla",
+    ]
+
+    # A second phone follows the read-only link and sees new deals arrive by itself.
+    share_url = pg.locator(".links a").first.get_attribute("href")
+    ctx2 = browser.new_context(viewport={"width": 375, "height": 812})  # type: ignore[attr-defined]
+    viewer = ctx2.new_page()
+    viewer.goto(share_url)
+    assert viewer.locator("#deal-3").count() == 1 and viewer.locator("form.deal").count() == 0
+
+    # Correct deal 1 to 95 points (schneider): 96; the later totals follow.
+    pg.locator("#deal-1 td.game a").click()
+    pg.wait_for_url("**/deals/1/edit")
+    assert "mit 2, Spiel 3 × 24 = 72" in pg.inner_text("#calc")
+    pg.fill("input[name=declarer_points]", "95")
+    pg.get_by_role("button", name="Korrektur speichern").click()
+    pg.wait_for_url(f"{sheet_url}*")
+    assert "+192" in pg.inner_text("#deal-1")  # 2 × 96 at a 3-table
+    viewer.locator("#deal-1").filter(has_text="+192").wait_for(timeout=4000)
+
+    # Strike deal 3 on its page; it stays, struck, and counts nothing.
+    pg.locator("#deal-3 td.game a").click()
+    pg.get_by_role("button", name="Spiel streichen").click()
+    pg.wait_for_url(f"{sheet_url}*")
+    assert "struck" in (pg.get_attribute("#deal-3", "class") or "")
+    assert "+192" in pg.inner_text("table.sheet tfoot tr.total")
+    viewer.locator("#deal-3.struck").wait_for(timeout=4000)
+    assert "Verlauf" in pg.inner_text("section.more")
+
+    # Switch to English and download the PDF.
+    pg.get_by_role("link", name="EN", exact=True).click()
+    pg.wait_for_url("**lang=en*")
+    assert "Balance (zero-sum)" in pg.inner_text("table.sheet tfoot")
+    with pg.expect_download() as dl:
+        pg.get_by_role("link", name="PDF").click()
+    path = dl.value.path()
+    assert Path(path).read_bytes()[:5] == b"%PDF-"
+    assert dl.value.suggested_filename.startswith("skat_") and "Anna" in dl.value.suggested_filename
+    ctx2.close()
