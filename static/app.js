@@ -142,6 +142,13 @@ if ("serviceWorker" in navigator) {
       const hand = on(form, "hand") || on(form, "ouvert");
       form.querySelectorAll(".handonly input").forEach((i) => { i.disabled = !hand || game === "null"; });
       show(form, ".more-spitzen", game !== "grand");
+      // Only those who play this deal can be declarer (the dealer sits out at 4 and 5).
+      const playing = all(form, "active");
+      if (playing.length === 3) {
+        form.querySelectorAll("#f-declarer label[data-player]").forEach((l) => {
+          l.hidden = !playing.includes(l.dataset.player);
+        });
+      }
     } else {
       const solo = !["sauspiel", "hochzeit", "bettel", ""].includes(game);
       show(form, ".soloonly", solo);

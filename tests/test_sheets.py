@@ -269,3 +269,12 @@ def test_rows_sum_to_zero(n: int, deals: list[tuple[dict[str, Any], int]]) -> No
     assert sum(bal.values()) == 0
     for p in players:
         assert bal[p] == sum(lst[p] - lst[q] for q in players)
+
+
+def test_entry_form_offers_only_those_who_play(client: FlaskClient) -> None:
+    s = create(client, game="skat", players=["A", "B", "C", "D"], first_dealer="C")
+    html = client.get(f"/sheets/{s['id']}").data.decode()
+    assert '<label data-player="C" hidden>' in html  # the dealer sits out
+    for p in ("D", "A", "B"):  # forehand first
+        assert f'<label data-player="{p}"><input type="radio" name="declarer"' in html
+    assert html.index('data-player="D"') < html.index('data-player="A"')
