@@ -70,6 +70,25 @@ def median_ms(fn: Callable[[], object], runs: int = 40,
     return statistics.median(times) * 1000
 
 
+def paired_ms(fn: Callable[[], object], floor: Callable[[], object], runs: int = 60,
+              setup: Callable[[], object] | None = None) -> tuple[float, float]:  # fmt: skip
+    """Medians of fn and of its floor, called alternately so that a machine that speeds up
+    or slows down meanwhile (a shared CPU) weighs on both alike."""
+    fn()
+    floor()
+    a, b = [], []
+    for _ in range(runs):
+        if setup is not None:
+            setup()
+        t = time.perf_counter()
+        fn()
+        a.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        floor()
+        b.append(time.perf_counter() - t)
+    return statistics.median(a) * 1000, statistics.median(b) * 1000
+
+
 class Http:
     """A keep-alive HTTP client to the real server (waitress) on loopback."""
 
@@ -112,8 +131,8 @@ def main() -> None:
         client = Http(server.effective_port)
         html48 = constant["html"] = client.get(f"/sheets/{s48}")
 
-        t_floor = median_ms(lambda: client.get("/_floor"))
-        t_page = median_ms(lambda: client.get(f"/sheets/{s48}"))
+        t_page, t_floor = paired_ms(lambda: client.get(f"/sheets/{s48}"),
+                                    lambda: client.get("/_floor"))  # fmt: skip
 
         form = {"kind": "game", "declarer": "Bernd", "game": "grand", "with": "true",
                 "matadors": "2", "declarer_points": "75", "bid": "18"}  # fmt: skip
@@ -137,10 +156,10 @@ def main() -> None:
             client.post_form("/_floor", form)
             client.get("/_floor")
 
-        t_floor2 = median_ms(floor_add)
         back_to_48()
-        t_add = median_ms(add_and_render, runs=20, setup=back_to_48)
-        t_1000 = median_ms(lambda: client.get(f"/sheets/{s1000}"), runs=10)
+        t_add, t_floor2 = paired_ms(add_and_render, floor_add, runs=40, setup=back_to_48)
+        t_1000, t_48 = paired_ms(lambda: client.get(f"/sheets/{s1000}"),
+                                 lambda: client.get(f"/sheets/{s48}"), runs=20)  # fmt: skip
 
         # The first view after a change, when nothing derived is cached yet: the worst case.
         def bump(sid: int) -> Callable[[], None]:
@@ -155,7 +174,8 @@ def main() -> None:
         t_cold48 = median_ms(lambda: client.get(f"/sheets/{s48}"), runs=20, setup=bump(s48))
         t_cold1000 = median_ms(lambda: client.get(f"/sheets/{s1000}"), runs=5, setup=bump(s1000))
 
-        print("through waitress on loopback, one process, median of repeated requests")
+        print("through waitress on loopback, one process; each figure is a median, taken")
+        print("alternately with the figure it is compared to")
         print(f"floor: bare route, same {len(html48) // 1024} KiB:     {t_floor:7.2f} ms")
         print(
             f"sheet page, 48 deals:                 {t_page:7.2f} ms  ratio {t_page / t_floor:5.1f}  [≤ 10]"

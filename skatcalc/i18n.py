@@ -9,16 +9,48 @@ language.
 from __future__ import annotations
 
 from datetime import date, datetime
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 from babel.dates import format_date
 from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
 from flask import Flask, Response, g, request
-from flask_babel import Babel, gettext, pgettext
+from flask_babel import Babel
 
 LANGS = ("de", "en")
-_ = gettext
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 __all__ = ["LANGS", "_", "api_lang", "day", "init_app", "money", "num", "page_lang", "pgettext"]
+
+# One parsed catalogue per language for the life of the process (Flask-Babel would parse the
+# .mo file again on every request and look up its context on every one of ~250 calls a page).
+_CATALOGS: dict[str, NullTranslations] = {}
+
+
+def catalog(lang: str) -> NullTranslations:
+    if lang not in _CATALOGS:
+        # German is the source language: its texts are the message ids themselves.
+        _CATALOGS[lang] = (
+            NullTranslations() if lang == "de" else Translations.load(str(TRANSLATIONS), [lang])
+        )
+    return _CATALOGS[lang]
+
+
+def current_lang() -> str:
+    if "ui_lang" not in g:
+        g.ui_lang = select_locale()
+    return str(g.ui_lang)
+
+
+def _(text: str, **variables: Any) -> str:
+    out = catalog(current_lang()).ugettext(text)
+    return out % variables if variables else out
+
+
+def pgettext(context: str, text: str, **variables: Any) -> str:
+    out = catalog(current_lang()).upgettext(context, text)
+    return out % variables if variables else out
 
 
 def page_lang() -> str:
@@ -71,6 +103,13 @@ def lang_url(code: str) -> str:
 
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale, default_translation_directories="translations")
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: catalog(current_lang()).ugettext(s),
+        ngettext=lambda s, p, n: catalog(current_lang()).ungettext(s, p, n),
+        pgettext=lambda c, s: catalog(current_lang()).upgettext(c, s),
+        npgettext=lambda c, s, p, n: catalog(current_lang()).unpgettext(c, s, p, n),
+        newstyle=True,
+    )
     app.jinja_env.filters["day"] = day
 
     @app.context_processor
