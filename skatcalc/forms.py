@@ -197,7 +197,7 @@ class SchafkopfGameForm(FlaskForm):
     player_points = StringField(validators=[Optional()])
     schneider = BooleanField()
     schwarz = BooleanField()
-    laufende = SelectField(validators=[Optional()], validate_choice=False)
+    laufende = RadioField(validators=[Optional()], validate_choice=False, default="0")
     tout = BooleanField()
     sie = BooleanField()
     gestellt = RadioField(validators=[Optional()], validate_choice=False, default="0")

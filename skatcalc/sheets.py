@@ -369,6 +369,9 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
                          f'<ol class="steps">{items}</ol></details>')  # fmt: skip
         value = d.get("value") if d.get("kind") == "game" else ""
         parts.append(f"</td><td>{value}</td>")
+        if skat:  # the classic list: only the declarer's entry (Ramsch: the loser's)
+            entries = [num(v, True) for v in d["list"].values() if v]
+            parts.append(f"<td class=l>{' '.join(entries)}</td>")
         for p in players:
             # <td class=m>: the running total is negative; <i>: the deal's change, sign-coloured
             tot, delta = d["totals"][p], d["deltas"][p]

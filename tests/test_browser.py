@@ -114,7 +114,7 @@ def test_schafkopf_sheet_seed_evening(page: object, server: str) -> None:
             form.locator(f"#f-{f}").click()
         form.locator("#f-gestellt").get_by_text(gestellt, exact=True).click()
         form.locator("#f-kontra").get_by_text(kontra, exact=True).click()
-        form.locator("select[name=laufende]").select_option(laufende)
+        form.locator("#f-laufende").get_by_text(laufende, exact=True).click()
         pg.get_by_role("button", name="Speichern").click()
         pg.wait_for_load_state()
         assert not pg.locator(".err").count(), pg.inner_text("main")

@@ -184,3 +184,25 @@ def test_ramsch() -> None:
     assert durch.deltas == {"A": 120, "B": -40, "C": -40, "D": -40}
     with pytest.raises(InvalidDeal):
         schafkopf_ramsch(("A", "B", "C", "D"), {"A": 60, "B": 40, "C": 20, "D": 10})
+
+
+def test_seed_sheet_through_the_calculator_page(client: FlaskClient) -> None:  # noqa: F821
+    """The seed's five games on /schafkopf: each value and the four payments."""
+    common = {"submitted": "1", "p1": "A", "p2": "B", "p3": "C", "p4": "D", "t_sauspiel": "10",
+              "t_solo": "20", "t_bettel": "20", "t_extra": "10", "tout_counts": "y"}  # fmt: skip
+    totals = dict.fromkeys("ABCD", 0)
+    for deal, value, expected in SEED:
+        q = {**common, "game": deal.game.value, "declarers": list(deal.declarers),
+             "outcome": "won" if deal.won else "lost", "laufende": str(deal.laufende),
+             "gestellt": str(deal.gestellt), "kontra": str(deal.kontra)}  # fmt: skip
+        for flag in ("schneider", "schwarz", "tout"):
+            if getattr(deal, flag):
+                q[flag] = "y"
+        html = client.get("/schafkopf", query_string=q).data.decode()
+        assert f'<span class="big">{value}</span>' in html, html[-3000:]
+        deltas = schafkopf_value(deal).deltas
+        for p in "ABCD":
+            totals[p] += deltas[p]
+            shown = f"+{deltas[p]}" if deltas[p] > 0 else f"\u2212{-deltas[p]}"
+            assert shown in html
+        assert tuple(totals[p] for p in "ABCD") == expected

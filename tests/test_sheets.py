@@ -278,3 +278,27 @@ def test_entry_form_offers_only_those_who_play(client: FlaskClient) -> None:
     for p in ("D", "A", "B"):  # forehand first
         assert f'<label data-player="{p}"><input type="radio" name="declarer"' in html
     assert html.index('data-player="D"') < html.index('data-player="A"')
+
+
+def test_skat_rows_show_the_list_entry_and_forehand(client: FlaskClient) -> None:
+    s = create(client, game="skat", players=["A", "B", "C"], first_dealer="A")
+    add(client, s["id"], {"game": "diamonds", "matadors": 1, "with": True, "bid": 22,
+                          "declarer_points": 70, "declarer": "C"})  # fmt: skip
+    html = client.get(f"/sheets/{s['id']}").data.decode()
+    row = html[html.index('<tr id="deal-1"') :]
+    row = row[: row.index("</tr>")]
+    assert "<td class=l>\u221254</td>" in row  # overbid: −54 on the list
+    assert "Vorhand: <b>C</b>" in html  # B deals next, C leads
+
+
+def test_ramsch_through_the_page(client: FlaskClient) -> None:
+    s = create(client, game="skat", players=["A", "B", "C"], first_dealer="A",
+               rules={"ramsch": True})  # fmt: skip
+    form = {"kind": "ramsch", "r0": "70", "r1": "50", "r2": "0", "jungfrau": "C"}
+    r = client.post(f"/sheets/{s['id']}/deals", data=form)
+    assert r.status_code in (302, 303)
+    sheet = client.get(f"{API}/{s['id']}").get_json()
+    assert sheet["deals"][0]["list"] == {"A": -140, "B": 0, "C": 0}
+    bad = client.post(f"/sheets/{s['id']}/deals", data={**form, "r1": "40"})
+    assert bad.status_code == 422 and "120" in bad.data.decode()
+    assert len(client.get(f"{API}/{s['id']}").get_json()["deals"]) == 1
