@@ -7,23 +7,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from skatcalc import create_app
+from common import DEALS, PLAYERS
 
-DEALS = [
-    {"game": "grand", "matadors": 2, "with": True, "declarer_points": 75},
-    {"game": "hearts", "matadors": 1, "with": True, "declarer_points": 50},
-    {"passed": True},
-    {"game": "null", "hand": True, "won": True},
-    {"game": "clubs", "matadors": 3, "with": False, "hand": True, "declarer_points": 95},
-    {"game": "diamonds", "matadors": 1, "with": True, "bid": 22, "declarer_points": 70},
-]
+from skatcalc import create_app
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATABASE": str(Path(tmp) / "bench.sqlite"), "SECRET_KEY": "bench"})
         client = app.test_client()
-        players = ["Anna", "Bernd", "Carla", "Dieter"]
+        players = PLAYERS
         sid = client.post("/api/v1/sheets", json={"game": "skat", "players": players,
                                                   "first_dealer": "Anna"}).get_json()["id"]  # fmt: skip
         for k in range(48):

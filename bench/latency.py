@@ -16,22 +16,13 @@ import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 
+from common import DEALS, PLAYERS
 from flask import Flask, Response, redirect
 from waitress.server import create_server
 
 from skatcalc import create_app
 from skatcalc import db as store
 from skatcalc.rules.sheet import SheetSpec, default_active
-
-PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
-DEALS = [
-    {"game": "grand", "matadors": 2, "with": True, "declarer_points": 75},
-    {"game": "hearts", "matadors": 1, "with": True, "declarer_points": 50},
-    {"passed": True},
-    {"game": "null", "hand": True, "won": True},
-    {"game": "clubs", "matadors": 3, "with": False, "hand": True, "declarer_points": 95},
-    {"game": "diamonds", "matadors": 1, "with": True, "bid": 22, "declarer_points": 70},
-]
 
 
 def fill(app: Flask, n: int) -> int:

@@ -280,6 +280,36 @@ def _log(db: Database, sheet_id: int, n: int, action: str, at: str, before: Any)
     )
 
 
+def _insert_deal(
+    db: Database,
+    sheet_id: int,
+    n: int,
+    dealer: str,
+    active: list[str],
+    body: dict[str, Any],
+    struck: bool,
+    version: int,
+    at: str,
+    idem_key: str | None = None,
+) -> None:
+    db.execute(
+        "insert into deals (sheet_id, n, dealer, active, input, struck, version, created, "
+        "updated, idem_key) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            sheet_id,
+            n,
+            dealer,
+            json.dumps(active, ensure_ascii=False),
+            json.dumps(body, ensure_ascii=False, sort_keys=True),
+            int(struck),
+            version,
+            at,
+            at,
+            idem_key or None,
+        ],
+    )
+
+
 def add_deal(
     db: Database,
     sheet_id: int,
@@ -304,20 +334,7 @@ def add_deal(
             iter(db.execute("select coalesce(max(n), 0) from deals where sheet_id = ?", [sheet_id]))
         )
         n = int(last) + 1
-        db.execute(
-            "insert into deals (sheet_id, n, dealer, active, input, struck, version, created, "
-            "updated, idem_key) values (?, ?, ?, ?, ?, 0, 1, ?, ?, ?)",
-            [
-                sheet_id,
-                n,
-                dealer,
-                json.dumps(active, ensure_ascii=False),
-                json.dumps(body, ensure_ascii=False, sort_keys=True),
-                at,
-                at,
-                idem_key or None,
-            ],
-        )
+        _insert_deal(db, sheet_id, n, dealer, active, body, False, 1, at, idem_key)
         _log(db, sheet_id, n, "add", at, None)
     return n, True
 
@@ -396,21 +413,8 @@ def import_sheet(
         sheet = create_sheet(db, name, game, players, first_dealer, rules)
         sid = sheet["id"]
         for d in deals:
-            db.execute(
-                "insert into deals (sheet_id, n, dealer, active, input, struck, version, "
-                "created, updated) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    sid,
-                    d["n"],
-                    d["dealer"],
-                    json.dumps(d["active"], ensure_ascii=False),
-                    json.dumps(d["input"], ensure_ascii=False, sort_keys=True),
-                    int(d["struck"]),
-                    int(d.get("version", 1)),
-                    at,
-                    at,
-                ],
-            )
+            _insert_deal(db, sid, d["n"], d["dealer"], d["active"], d["input"], d["struck"],
+                         int(d.get("version", 1)), at)  # fmt: skip
         for h in history:
             _log(db, sid, h["n"], h["action"], h["at"], h.get("before"))
     return int(sid)
