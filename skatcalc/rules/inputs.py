@@ -124,11 +124,6 @@ GAMES = {g.value: g for g in Game}
 PARTIES = {p.value: p for p in Party}
 SK_GAMES = {g.value: g for g in SKGame}
 
-SKAT_FIELDS = {
-    "game", "matadors", "with", "cards", "hand", "schneider_announced", "schwarz_announced",
-    "ouvert", "bid", "declarer_points", "all_tricks", "won", "kontra", "re",
-}  # fmt: skip
-
 
 def read_skat(r: Reader) -> SkatDeal | None:
     """Read the fields of POST /api/v1/skat/value; None when a type was wrong."""
@@ -210,13 +205,6 @@ def skat_result_json(res: SkatResult, lang: str = "de") -> dict[str, Any]:
         "score": res.score,
         "explanation": res.explanation(lang),
     }
-
-
-SCHAFKOPF_DEAL_FIELDS = {
-    "game", "declarers", "player_points", "won", "schneider", "schwarz", "laufende", "tout",
-    "sie", "gestellt", "kontra",
-}  # fmt: skip
-SCHAFKOPF_RULE_FIELDS = {"tariffs", "tout_counts_schneider_schwarz", "laufende_min"}
 
 
 def read_schafkopf(

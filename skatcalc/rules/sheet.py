@@ -13,8 +13,6 @@ from typing import Any
 
 from .common import Errors, InvalidDeal, Msg, signed
 from .inputs import (
-    SCHAFKOPF_DEAL_FIELDS,
-    SKAT_FIELDS,
     Reader,
     read_schafkopf,
     read_skat,
@@ -31,7 +29,7 @@ from .schafkopf import (
     schafkopf_ramsch,
     schafkopf_value,
 )
-from .skat import Game, Party, skat_value
+from .skat import Game, skat_value
 
 SKAT_BOCK_TRIGGERS = ("60-60", "grand-hand-won", "kontra-lost", "value-100")
 SCHAFKOPF_BOCK_TRIGGERS = ("60-60", "kontra-lost", "value-100")
@@ -692,6 +690,3 @@ def describe_rules(spec: SheetSpec) -> list[Msg]:
     stake = r.get("stake_cents") or 0
     out.append(Msg(f"Einsatz: {stake} Cent je Punkt", f"Stake: {stake} cents per point"))
     return out
-
-
-__all__ = ["Party", "SKAT_FIELDS", "SCHAFKOPF_DEAL_FIELDS"]
