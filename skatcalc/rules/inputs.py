@@ -48,7 +48,7 @@ class Reader:
     def has(self, name: str) -> bool:
         return self.data.get(name) is not None
 
-    def bool(self, name: str, default: bool | None = False) -> bool | None:
+    def boolean(self, name: str, default: bool | None = False) -> bool | None:
         v = self._get(name)
         if v is _MISSING:
             return default
@@ -57,7 +57,7 @@ class Reader:
             return default
         return v
 
-    def int(self, name: str, default: int | None = None) -> int | None:
+    def integer(self, name: str, default: int | None = None) -> int | None:
         v = self._get(name)
         if v is _MISSING:
             return default
@@ -128,23 +128,23 @@ SK_GAMES = {g.value: g for g in SKGame}
 def read_skat(r: Reader) -> SkatDeal | None:
     """Read the fields of POST /api/v1/skat/value; None when a type was wrong."""
     game = r.choice("game", GAMES)
-    matadors = r.int("matadors")
-    with_ = r.bool("with", None)
+    matadors = r.integer("matadors")
+    with_ = r.boolean("with", None)
     cards = r._get("cards")
-    hand = r.bool("hand")
-    sa = r.bool("schneider_announced")
-    swa = r.bool("schwarz_announced")
-    ouvert = r.bool("ouvert")
-    bid = r.int("bid", 18)
-    points = r.int("declarer_points")
+    hand = r.boolean("hand")
+    sa = r.boolean("schneider_announced")
+    swa = r.boolean("schwarz_announced")
+    ouvert = r.boolean("ouvert")
+    bid = r.integer("bid", 18)
+    points = r.integer("declarer_points")
     all_tricks = None
     if r.has("all_tricks"):
         all_tricks = r.choice("all_tricks", PARTIES)
     else:
         r.seen.add("all_tricks")
-    won = r.bool("won", None)
-    kontra = r.bool("kontra")
-    re = r.bool("re")
+    won = r.boolean("won", None)
+    kontra = r.boolean("kontra")
+    re = r.boolean("re")
     note: Msg | None = None
     if cards is not _MISSING and game is not None:
         if not isinstance(cards, list):
@@ -221,18 +221,18 @@ def read_schafkopf(
     declarers = r.str_list("declarers")
     if declarers is None and not r.errors.has("declarers"):
         r.errors.add("declarers", "Bitte die Spielerpartei nennen.", "Name the player party.")
-    points = r.int("player_points")
-    won = r.bool("won", None)
-    schneider = r.bool("schneider")
-    schwarz = r.bool("schwarz")
-    laufende = r.int("laufende", 0)
-    tout = r.bool("tout")
-    sie = r.bool("sie")
-    gestellt = r.int("gestellt", 0)
-    kontra = r.int("kontra", 0)
+    points = r.integer("player_points")
+    won = r.boolean("won", None)
+    schneider = r.boolean("schneider")
+    schwarz = r.boolean("schwarz")
+    laufende = r.integer("laufende", 0)
+    tout = r.boolean("tout")
+    sie = r.boolean("sie")
+    gestellt = r.integer("gestellt", 0)
+    kontra = r.integer("kontra", 0)
     if rules is None:
         tariffs = r.int_map("tariffs")
-        tcss = r.bool("tout_counts_schneider_schwarz", True)
+        tcss = r.boolean("tout_counts_schneider_schwarz", True)
         lmin = r.int_map("laufende_min")
     else:
         tariffs = rules.get("tariffs")

@@ -367,15 +367,15 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
     double(deal.bock, "Bock", "Bock")
 
     players = deal.players
-    party = set(deal.declarers)
+    in_party = set(deal.declarers)
     sign = 1 if won else -1
     deltas: dict[str, int] = {}
     if g.partner_game:
         for p in players:
-            deltas[p] = sign * value if p in party else -sign * value
+            deltas[p] = sign * value if p in in_party else -sign * value
     else:
         for p in players:
-            deltas[p] = sign * 3 * value if p in party else -sign * value
+            deltas[p] = sign * 3 * value if p in in_party else -sign * value
     assert sum(deltas.values()) == 0, "Schafkopf payments must be zero-sum"
 
     names = "+".join(deal.declarers)

@@ -108,7 +108,7 @@ def normalize_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
     if data is None:
         data = {}
     r = Reader(data, Errors())
-    ramsch = r.bool("ramsch")
+    ramsch = r.boolean("ramsch")
     bock = r.str_list("bock")
     triggers = SKAT_BOCK_TRIGGERS if game == "skat" else SCHAFKOPF_BOCK_TRIGGERS
     if bock is not None and any(b not in triggers for b in bock):
@@ -118,12 +118,12 @@ def normalize_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
             f"Bock triggers: {', '.join(triggers)}.",
         )
         bock = None
-    stake = r.int("stake_cents", 0 if game == "skat" else 1)
+    stake = r.integer("stake_cents", 0 if game == "skat" else 1)
     if stake is not None and not 0 <= stake <= 100_000:
         r.errors.add("stake_cents", "Einsatz: 0 bis 100000 Cent.", "Stake: 0 to 100000 cents.")
     rules: dict[str, Any]
     if game == "skat":
-        kontra_re = r.bool("kontra_re")
+        kontra_re = r.boolean("kontra_re")
         rules = {"kontra_re": bool(kontra_re)}
     else:
         tariffs = r.int_map("tariffs") or {}
@@ -142,7 +142,7 @@ def normalize_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
                     f"Laufende im {k}: 1 bis {SKGame(k).max_laufende}.",
                     f"Laufende in {k}: 1 to {SKGame(k).max_laufende}.",
                 )
-        tcss = r.bool("tout_counts_schneider_schwarz", True)
+        tcss = r.boolean("tout_counts_schneider_schwarz", True)
         rules = {
             "tariffs": full_tariffs(tariffs),
             "tout_counts_schneider_schwarz": bool(tcss),
@@ -239,7 +239,7 @@ def evaluate_deal(
     r.seen.update({"dealer", "active"})
     data = r.data
     if data.get("passed") is not None:
-        passed = r.bool("passed")
+        passed = r.boolean("passed")
         r.reject_unknown()
         if passed is not True and not r.errors:
             r.errors.add("passed", "Nur „passed: true“ ist möglich.", "Only “passed: true” works.")
@@ -385,6 +385,7 @@ def _skat_ramsch(spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int)
                   "Durchmarsch means all 120 points.")  # fmt: skip
     e.raise_if_any()
     assert points is not None
+    pts: dict[str, int] = points
     factor = 2**bock
     entries = dict.fromkeys(spec.players, 0)
     steps: list[Msg] = []
@@ -394,8 +395,8 @@ def _skat_ramsch(spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int)
                          f"Durchmarsch {durch}: {signed(120 * factor)}"))  # fmt: skip
         losers: tuple[str, ...] = ()
     else:
-        top = max(points.values())
-        losers = tuple(p for p in active if points[p] == top)
+        top = max(pts.values())
+        losers = tuple(p for p in active if pts[p] == top)
         mult = 2 ** len(set(jungfrau))
         for p in losers:
             entries[p] = -top * mult * factor
@@ -634,19 +635,19 @@ def settle(net: Mapping[str, int]) -> list[dict[str, Any]]:
     """Who pays whom: largest debtor to largest creditor; at most n − 1 transfers."""
     debtors = sorted(((-v, p) for p, v in net.items() if v < 0), reverse=True)
     creditors = sorted(((v, p) for p, v in net.items() if v > 0), reverse=True)
-    debt = [[amount, p] for amount, p in debtors]
-    cred = [[amount, p] for amount, p in creditors]
+    owe = [amount for amount, _ in debtors]
+    due = [amount for amount, _ in creditors]
     out: list[dict[str, Any]] = []
     i = j = 0
-    while i < len(debt) and j < len(cred):
-        amount = min(debt[i][0], cred[j][0])
+    while i < len(owe) and j < len(due):
+        amount = min(owe[i], due[j])
         if amount > 0:
-            out.append({"from": debt[i][1], "to": cred[j][1], "cents": amount})
-        debt[i][0] -= amount
-        cred[j][0] -= amount
-        if debt[i][0] == 0:
+            out.append({"from": debtors[i][1], "to": creditors[j][1], "cents": amount})
+        owe[i] -= amount
+        due[j] -= amount
+        if owe[i] == 0:
             i += 1
-        if cred[j][0] == 0:
+        if due[j] == 0:
             j += 1
     return out
 
