@@ -25,7 +25,8 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from .i18n import _
 from .rules.common import InvalidDeal
-from .rules.schafkopf import DEFAULT_TARIFFS
+from .rules.schafkopf import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES
+from .rules.schafkopf import SUITS as SK_SUITS
 from .rules.skat import LEGAL_BIDS, SUITS
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -192,6 +193,7 @@ def schafkopf_game_choices() -> list[tuple[str, str]]:
 
 class SchafkopfGameForm(FlaskForm):
     game = RadioField(validators=[Optional()], validate_choice=False)
+    suit = RadioField(validators=[Optional()], validate_choice=False)
     declarers = MultiCheckboxField(validators=[Optional()])
     outcome = RadioField(validators=[Optional()], validate_choice=False)
     player_points = StringField(validators=[Optional()])
@@ -205,6 +207,8 @@ class SchafkopfGameForm(FlaskForm):
 
     def setup(self, players: list[str]) -> SchafkopfGameForm:
         self.game.choices = schafkopf_game_choices()
+        # card terms of the German deck, the same in both languages
+        self.suit.choices = [(k, SUIT_NAMES[k]) for k in SK_SUITS]
         self.declarers.choices = [(p, p) for p in players]
         self.outcome.choices = [
             ("points", _("Augen")),
@@ -228,6 +232,8 @@ def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> d
     if form.game.data:
         data["game"] = form.game.data
     data["declarers"] = list(form.declarers.data or [])
+    if form.suit.data and form.game.data in SUIT_GAMES:
+        data["suit"] = form.suit.data
     pts = _int(form.player_points, errors)
     if form.outcome.data in ("won", "lost"):
         data["won"] = form.outcome.data == "won"

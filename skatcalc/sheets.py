@@ -529,6 +529,7 @@ def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
             form.won.data = "true" if inp["won"] else "false"
     else:
         form.game.data = inp.get("game")
+        form.suit.data = inp.get("suit")
         form.declarers.data = list(inp.get("declarers") or [])
         if "won" in inp:
             form.outcome.data = "won" if inp["won"] else "lost"

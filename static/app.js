@@ -64,6 +64,8 @@ if ("serviceWorker" in navigator) {
     const game = val(form, "game");
     if (!game) return null;
     const body = { game: game, declarers: all(form, "declarers") };
+    const suit = val(form, "suit");
+    if (suit && ["sauspiel", "solo", "farbwenz", "farbgeier"].includes(game)) body.suit = suit;
     const players = form.dataset.players ? JSON.parse(form.dataset.players)
       : ["p1", "p2", "p3", "p4"].map((n) => val(form, n));
     body.players = players;
@@ -152,6 +154,11 @@ if ("serviceWorker" in navigator) {
     } else {
       const solo = !["sauspiel", "hochzeit", "bettel", ""].includes(game);
       show(form, ".soloonly", solo);
+      show(form, ".suitgame", ["sauspiel", "solo", "farbwenz", "farbgeier"].includes(game));
+      // the Herz Sau cannot be called: Herz is trump in a Sauspiel
+      form.querySelectorAll('.suitgame input[value="herz"]').forEach((i) => {
+        i.closest("label").hidden = game === "sauspiel";
+      });
       show(form, ".nobettel", game !== "bettel");
     }
   }

@@ -145,3 +145,14 @@ def test_schafkopf_422(client: FlaskClient, body: dict[str, Any], field: str) ->
     r = client.post(SK, json=body)
     assert r.status_code == 422, r.get_json()
     assert field in r.get_json()["errors"]
+
+
+def test_schafkopf_suit_is_optional_and_checked(client: FlaskClient) -> None:
+    body = {"game": "solo", "declarers": ["C"], "won": True, "suit": "gras"}
+    d = client.post(SK, json=body, headers={"Accept-Language": "de"}).get_json()
+    assert d["value"] == 20 and d["explanation"][0].startswith("Gras-Solo")
+    r = client.post(SK, json={"game": "sauspiel", "declarers": ["A", "B"], "won": True,
+                              "suit": "herz"})  # fmt: skip
+    assert r.status_code == 422 and "suit" in r.get_json()["errors"]
+    r = client.post(SK, json={**body, "suit": "karo"})
+    assert r.status_code == 422 and "suit" in r.get_json()["errors"]

@@ -206,3 +206,22 @@ def test_seed_sheet_through_the_calculator_page(client: FlaskClient) -> None:  #
             shown = f"+{deltas[p]}" if deltas[p] > 0 else f"\u2212{-deltas[p]}"
             assert shown in html
         assert tuple(totals[p] for p in "ABCD") == expected
+
+
+def test_suits_name_the_game_and_never_change_a_value() -> None:
+    from skatcalc.rules.sheet import schafkopf_title
+
+    plain = schafkopf_value(sk(SOLO, ("C",), won=True, tout=True))
+    gras = schafkopf_value(sk(SOLO, ("C",), won=True, tout=True, suit="gras"))
+    assert gras.value == plain.value and gras.deltas == plain.deltas
+    assert gras.explanation()[0].startswith("Gras-Solo: ")
+    assert schafkopf_title(sk(SOLO, ("C",), won=True, suit="gras")).de == "Gras-Solo C"
+    assert (
+        schafkopf_title(sk(SAU, ("A", "D"), won=True, suit="eichel")).de
+        == "Sauspiel A+D (Eichel-Sau)"
+    )
+    for bad in (sk(SAU, ("A", "D"), won=True, suit="herz"), sk(WENZ, won=True, suit="gras"),
+                sk(SOLO, won=True, suit="karo")):  # fmt: skip
+        with pytest.raises(InvalidDeal) as info:
+            schafkopf_value(bad)
+        assert "suit" in info.value.by_field()

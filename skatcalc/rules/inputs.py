@@ -10,7 +10,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from .common import Errors, Msg
-from .schafkopf import SchafkopfDeal, SchafkopfResult, SKGame, full_laufende_min, full_tariffs
+from .schafkopf import (
+    SUITS,
+    SchafkopfDeal,
+    SchafkopfResult,
+    SKGame,
+    full_laufende_min,
+    full_tariffs,
+)
 from .skat import (
     Game,
     Party,
@@ -230,6 +237,7 @@ def read_schafkopf(
     sie = r.boolean("sie")
     gestellt = r.integer("gestellt", 0)
     kontra = r.integer("kontra", 0)
+    suit = r.choice("suit", {x: x for x in SUITS}, required=False)
     if rules is None:
         tariffs = r.int_map("tariffs")
         tcss = r.boolean("tout_counts_schneider_schwarz", True)
@@ -257,6 +265,7 @@ def read_schafkopf(
         tout_counts_schneider_schwarz=bool(tcss),
         laufende_min=full_laufende_min(lmin),
         bock=bock,
+        suit=suit,
     )
 
 

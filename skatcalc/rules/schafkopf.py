@@ -70,6 +70,20 @@ LAUFENDE_MAX = {
     SKGame.BETTEL: 0,
 }
 
+# The German deck's suits, as players name them; the suit only names the game.
+SUITS = ("eichel", "gras", "herz", "schellen")
+SUIT_NAMES = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "Schellen"}
+SUIT_GAMES = {"sauspiel", "solo", "farbwenz", "farbgeier"}
+
+
+def game_name(game: SKGame, suit: str | None) -> Msg:
+    """ "Gras-Solo", "Eichel-Farbwenz"; the Sauspiel is named after its called Sau."""
+    if suit is None or game is SKGame.SAUSPIEL:
+        return game.label
+    name = SUIT_NAMES[suit]
+    return Msg(f"{name}-{game.label.de}", f"{name} {game.label.en.lower()}")
+
+
 DEFAULT_TARIFFS: dict[str, int] = {"sauspiel": 10, "solo": 20, "bettel": 20, "extra": 10}
 DEFAULT_LAUFENDE_MIN: dict[str, int] = {
     "sauspiel": 3,
@@ -101,6 +115,7 @@ class SchafkopfDeal:
     tout_counts_schneider_schwarz: bool = True
     laufende_min: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_LAUFENDE_MIN))
     bock: int = 0  # number of Bock doublings in force (sheets only)
+    suit: str | None = None  # trump suit of a Farbsolo/-wenz/-geier, the called Sau
 
 
 @dataclass(frozen=True)
@@ -222,6 +237,25 @@ def validate(deal: SchafkopfDeal) -> None:
                 "sie",
                 f"Ein Sie (alle Ober und Unter) gibt es nur im Farbsolo, nicht im {g.label.de}.",
                 f"A Sie (all Ober and Unter) exists only in a Farbsolo, not in a {g.label.en}.",
+            )
+    if deal.suit is not None:
+        if deal.suit not in SUITS:
+            e.add(
+                "suit",
+                "Farben: eichel, gras, herz, schellen.",
+                "Suits: eichel, gras, herz, schellen.",
+            )
+        elif g.value not in SUIT_GAMES:
+            e.add(
+                "suit",
+                f"Im {g.label.de} gibt es keine Farbe anzusagen.",
+                f"A {g.label.en} has no suit to name.",
+            )
+        elif g is SKGame.SAUSPIEL and deal.suit == "herz":
+            e.add(
+                "suit",
+                "Die Herz-Sau kann man nicht rufen (Herz ist Trumpf).",
+                "The Herz Sau cannot be called (Herz is trump).",
             )
     for name, count, what in (
         ("gestellt", deal.gestellt, Msg("gestellt", "gestellt")),
@@ -347,8 +381,9 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
                 f"{deal.laufende} Laufende count in a {g.label.en} only from {minimum}",
             )
         )
-    steps.append(Msg(f"{g.label.de}: " + " + ".join(parts_de) + f" = {value}",
-                     f"{g.label.en}: " + " + ".join(parts_en) + f" = {value}"))  # fmt: skip
+    label = game_name(g, deal.suit)
+    steps.append(Msg(f"{label.de}: " + " + ".join(parts_de) + f" = {value}",
+                     f"{label.en}: " + " + ".join(parts_en) + f" = {value}"))  # fmt: skip
 
     def double(times: int, de: str, en: str, factor: int = 2) -> None:
         nonlocal value

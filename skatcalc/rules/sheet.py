@@ -22,10 +22,12 @@ from .inputs import (
 from .schafkopf import (
     DEFAULT_LAUFENDE_MIN,
     DEFAULT_TARIFFS,
+    SUIT_NAMES,
     SchafkopfDeal,
     SKGame,
     full_laufende_min,
     full_tariffs,
+    game_name,
     schafkopf_ramsch,
     schafkopf_value,
 )
@@ -437,13 +439,14 @@ def _schafkopf_game(spec: SheetSpec, r: Reader, bock: int, lang: str) -> DealOut
 
 
 def schafkopf_title(deal: SchafkopfDeal) -> Msg:
-    g = deal.game
-    extra_de = " Sie" if deal.sie else (" Tout" if deal.tout else "")
-    extra_en = extra_de
+    """Short form for the sheet row: "Sauspiel A+D (Eichel-Sau)", "Gras-Solo Tout C"."""
+    extra = " Sie" if deal.sie else (" Tout" if deal.tout else "")
     names = "+".join(deal.declarers)
-    if g is SKGame.SOLO:
-        return Msg(f"Solo{extra_de} {names}", f"Solo{extra_en} {names}")
-    return Msg(f"{g.label.de}{extra_de} {names}", f"{g.label.de}{extra_en} {names}")
+    name = game_name(deal.game, deal.suit)
+    if deal.game is SKGame.SAUSPIEL and deal.suit:
+        sau = SUIT_NAMES[deal.suit]
+        return Msg(f"Sauspiel {names} ({sau}-Sau)", f"Sauspiel {names} ({sau} Sau)")
+    return Msg(f"{name.de}{extra} {names}", f"{name.en}{extra} {names}")
 
 
 def _schafkopf_ramsch(spec: SheetSpec, r: Reader, bock: int) -> DealOutcome:
