@@ -126,7 +126,10 @@ if ("serviceWorker" in navigator) {
         }
       }
     } else {
-      const cells = Object.entries(data.deltas).map(([p, d]) => `<td class="${d < 0 ? "neg" : d > 0 ? "pos" : ""}">${esc(p)}<br>${esc(signed(d))}</td>`).join("");
+      // seat order, not the alphabetical order of the JSON object
+      const seats = form.dataset.players ? JSON.parse(form.dataset.players)
+        : ["p1", "p2", "p3", "p4"].map((n) => val(form, n));
+      const cells = seats.filter((p) => p in data.deltas).map((p) => [p, data.deltas[p]]).map(([p, d]) => `<td class="${d < 0 ? "neg" : d > 0 ? "pos" : ""}">${esc(p)}<br>${esc(signed(d))}</td>`).join("");
       head = `<span class="big">${esc(data.value)}</span><span>${won ? (lang === "en" ? "won" : "gewonnen") : (lang === "en" ? "lost" : "verloren")}</span></div><table class="deltas"><tr>${cells}</tr></table><div>`;
     }
     target.innerHTML = `<div class="verdict ${won ? "won" : "lost"}">${head}</div><ol class="steps">` +
@@ -154,7 +157,13 @@ if ("serviceWorker" in navigator) {
     } else {
       const solo = !["sauspiel", "hochzeit", "bettel", ""].includes(game);
       show(form, ".soloonly", solo);
+      show(form, ".sieonly", game === "solo");
       show(form, ".suitgame", ["sauspiel", "solo", "farbwenz", "farbgeier"].includes(game));
+      // Laufende above the game's maximum are not offered (the server checks them anyway)
+      const most = { wenz: 4, geier: 4, farbwenz: 11, farbgeier: 11 }[game] || 14;
+      form.querySelectorAll('#f-laufende input').forEach((i) => {
+        i.closest("label").hidden = parseInt(i.value, 10) > most;
+      });
       // the Herz Sau cannot be called: Herz is trump in a Sauspiel
       form.querySelectorAll('.suitgame input[value="herz"]').forEach((i) => {
         i.closest("label").hidden = game === "sauspiel";
