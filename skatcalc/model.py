@@ -147,11 +147,6 @@ def placement(
     return dealer, active
 
 
-def _stored_body(body: dict[str, Any]) -> dict[str, Any]:
-    # Dealer and players are kept in their own columns; the input is the deal itself.
-    return {k: v for k, v in body.items() if k not in ("dealer", "active")}
-
-
 def add_deal(
     db: Database, sheet_id: int, body: Any, lang: str = "de", idem_key: str | None = None
 ) -> tuple[int, bool]:
@@ -168,7 +163,7 @@ def add_deal(
         e.raise_if_any()
     dealer, active = placement(spec, body, deals)
     evaluate_deal(spec, body, active, 0, lang)
-    return store.add_deal(db, sheet_id, dealer, list(active), _stored_body(body), idem_key)
+    return store.add_deal(db, sheet_id, dealer, list(active), body, idem_key)
 
 
 def correct_deal(
@@ -186,7 +181,7 @@ def correct_deal(
         raise store.NotFound(n)
     dealer, active = placement(spec, body, deals, keep=current)
     evaluate_deal(spec, body, active, 0, lang)
-    store.correct_deal(db, sheet_id, n, dealer, list(active), _stored_body(body), expected_version)
+    store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
 
 
 def preview(db: Database, sheet_id: int, body: Any, lang: str = "de") -> dict[str, Any]:

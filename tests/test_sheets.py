@@ -302,3 +302,12 @@ def test_ramsch_through_the_page(client: FlaskClient) -> None:
     bad = client.post(f"/sheets/{s['id']}/deals", data={**form, "r1": "40"})
     assert bad.status_code == 422 and "120" in bad.data.decode()
     assert len(client.get(f"{API}/{s['id']}").get_json()["deals"]) == 1
+
+
+def test_input_is_stored_as_sent(client: FlaskClient) -> None:
+    s = create(client, game="skat", players=["A", "B", "C", "D"], first_dealer="A")
+    body = {"game": "grand", "matadors": 1, "with": True, "declarer_points": 70,
+            "declarer": "A", "active": ["A", "B", "C"]}  # fmt: skip
+    sheet = add(client, s["id"], body)
+    assert sheet["deals"][0]["input"] == body
+    assert sheet["deals"][0]["active"] == ["A", "B", "C"]
