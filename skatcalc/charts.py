@@ -63,7 +63,7 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
                      f'fill="#666">{i}</text>')  # fmt: skip
     for k, p in enumerate(players):
         colour = COLOURS[k % len(COLOURS)]
-        pts = " ".join(f"{x(i):.1f},{y(val):.1f}" for i, val in enumerate(series[p]))
+        pts = " ".join(f"{x(i):.0f},{y(val):.0f}" for i, val in enumerate(series[p]))
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
                      f'stroke-linejoin="round" points="{pts}"/>')  # fmt: skip
         lx = left + k * (pw / max(len(players), 1))

@@ -346,7 +346,7 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
         n = d["n"]
         cls = " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on)
         parts = [f'<tr id="deal-{n}"', f' class="{cls}">' if cls else ">",
-                 f'<td>{n}</td><td class=dealer>{escape(d["dealer"])}</td>',
+                 f'<td>{n}</td><td class=d>{escape(d["dealer"])}</td>',
                  '<td class="game">']  # fmt: skip
         who = ""
         if skat and d.get("kind") == "game" and d.get("declarer"):
@@ -378,7 +378,7 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
             small = f"<i class={'m' if delta < 0 else 'p'}>{num(delta, True)}</i>" if delta else ""
             parts.append(f"<td{' class=m' if tot < 0 else ''}>{num(tot, True)}{small}</td>")
         row_sum = sum(d["deltas"].values())
-        parts.append(f"<td class={'bad' if row_sum else 'sum'}>{row_sum}</td>")
+        parts.append(f"<td class={'bad' if row_sum else 's'}>{row_sum}</td>")
         parts.append("</tr>\n")
         out.append("".join(parts))
     return Markup("".join(out))
