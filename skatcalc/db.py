@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -418,8 +417,3 @@ def import_sheet(
         for h in history:
             _log(db, sid, h["n"], h["action"], h["at"], h.get("before"))
     return int(sid)
-
-
-def iter_all_sheet_ids(db: Database) -> Iterator[int]:
-    for r in db.query("select id from sheets order by id"):
-        yield int(r["id"])

@@ -184,20 +184,4 @@ def correct_deal(
     store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
 
 
-def preview(db: Database, sheet_id: int, body: Any, lang: str = "de") -> dict[str, Any]:
-    """Score a deal for the live preview without storing it."""
-    sheet, deals = load(db, sheet_id)
-    spec = spec_of(sheet)
-    dealer, active = placement(spec, body, deals)
-    out = evaluate_deal(spec, body, active, 0, lang)
-    return {
-        "title": out.title.text(lang),
-        "value": out.value,
-        "won": out.won,
-        "deltas": out.deltas,
-        "list": out.list,
-        "explanation": [s.text(lang) for s in out.steps],
-    }
-
-
-__all__ = ["InvalidDeal", "add_deal", "correct_deal", "preview", "sheet_json"]
+__all__ = ["InvalidDeal", "add_deal", "correct_deal", "sheet_json"]
