@@ -235,15 +235,20 @@ def get_deals(db: Database, sheet_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def last_dealer(db: Database, sheet_id: int) -> str | None:
-    """Who dealt the last deal that counts (struck deals were never really dealt)."""
+def last_counting_deal(db: Database, sheet_id: int) -> dict[str, Any] | None:
+    """The last deal that is not struck (struck deals were never really dealt)."""
     rows = list(
         db.query(
-            "select dealer from deals where sheet_id = ? and struck = 0 order by n desc limit 1",
+            "select * from deals where sheet_id = ? and struck = 0 order by n desc limit 1",
             [sheet_id],
         )
     )
-    return rows[0]["dealer"] if rows else None
+    return _deal(rows[0]) if rows else None
+
+
+def deal_count(db: Database, sheet_id: int) -> int:
+    (count,) = next(iter(db.execute("select count(*) from deals where sheet_id = ?", [sheet_id])))
+    return int(count)
 
 
 def get_history(db: Database, sheet_id: int) -> list[dict[str, Any]]:
@@ -338,7 +343,7 @@ def add_deal(
     return n, True
 
 
-def _current(db: Database, sheet_id: int, n: int) -> dict[str, Any]:
+def get_deal(db: Database, sheet_id: int, n: int) -> dict[str, Any]:
     rows = list(db.query("select * from deals where sheet_id = ? and n = ?", [sheet_id, n]))
     if not rows:
         raise NotFound(n)
@@ -361,7 +366,7 @@ def correct_deal(
     at = now()
     with db.atomic():
         _touch(db, sheet_id, at)
-        cur = _current(db, sheet_id, n)
+        cur = get_deal(db, sheet_id, n)
         if expected_version is not None and cur["version"] != expected_version:
             raise Conflict(cur)
         db.execute(
@@ -384,7 +389,7 @@ def set_struck(db: Database, sheet_id: int, n: int, struck: bool) -> bool:
     at = now()
     with db.atomic():
         _touch(db, sheet_id, at)
-        cur = _current(db, sheet_id, n)
+        cur = get_deal(db, sheet_id, n)
         if cur["struck"] == struck:
             return False
         db.execute(

@@ -20,10 +20,9 @@ from .rules.sheet import (
     SheetSpec,
     check_placement,
     compute_sheet,
+    dealer_after,
     default_active,
     evaluate_deal,
-    next_dealer,
-    seat_after,
 )
 
 T = TypeVar("T")
@@ -37,10 +36,6 @@ def records(deals: list[dict[str, Any]]) -> list[DealRecord]:
     return [
         DealRecord(d["n"], d["dealer"], tuple(d["active"]), d["input"], d["struck"]) for d in deals
     ]
-
-
-def load(db: Database, sheet_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    return store.get_sheet(db, sheet_id), store.get_deals(db, sheet_id)
 
 
 _CACHE: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
@@ -124,13 +119,13 @@ def sheet_json(db: Database, sheet_id: int, lang: str = "de", full: bool = True)
 
 
 def proposed_dealer(db: Database, sheet: dict[str, Any]) -> str:
-    """Who deals next, without computing the sheet (the same rule as next_dealer)."""
-    last = store.last_dealer(db, sheet["id"])
-    return seat_after(sheet["players"], last) if last else sheet["first_dealer"]
+    """Who deals next, from one row rather than the whole sheet."""
+    last = store.last_counting_deal(db, sheet["id"])
+    return dealer_after(spec_of(sheet), last["dealer"] if last else None)
 
 
 def placement(
-    spec: SheetSpec, body: Any, deals: list[dict[str, Any]], keep: dict[str, Any] | None = None
+    spec: SheetSpec, body: Any, proposed: str, keep: dict[str, Any] | None = None
 ) -> tuple[str, tuple[str, ...]]:
     """Dealer and players of a deal: as given, else as before (corrections), else the rotation."""
     e = Errors()
@@ -138,7 +133,7 @@ def placement(
     dealer, active = check_placement(spec, body_map, e)
     e.raise_if_any()
     if dealer is None:
-        dealer = keep["dealer"] if keep else next_dealer(spec, records(deals))
+        dealer = keep["dealer"] if keep else proposed
     if active is None:
         if keep and "dealer" not in body_map:
             active = tuple(keep["active"])
@@ -151,9 +146,9 @@ def add_deal(
     db: Database, sheet_id: int, body: Any, lang: str = "de", idem_key: str | None = None
 ) -> tuple[int, bool]:
     """Validate and store the next deal: (n, stored now) — False for a re-sent save."""
-    sheet, deals = load(db, sheet_id)
+    sheet = store.get_sheet(db, sheet_id)
     spec = spec_of(sheet)
-    if len(deals) >= MAX_DEALS:
+    if store.deal_count(db, sheet_id) >= MAX_DEALS:
         e = Errors()
         e.add(
             "_",
@@ -161,7 +156,7 @@ def add_deal(
             f"A sheet holds at most {MAX_DEALS} deals; please start a new sheet.",
         )
         e.raise_if_any()
-    dealer, active = placement(spec, body, deals)
+    dealer, active = placement(spec, body, proposed_dealer(db, sheet))
     evaluate_deal(spec, body, active, 0, lang)
     return store.add_deal(db, sheet_id, dealer, list(active), body, idem_key)
 
@@ -174,12 +169,10 @@ def correct_deal(
     lang: str = "de",
     expected_version: int | None = None,
 ) -> None:
-    sheet, deals = load(db, sheet_id)
+    sheet = store.get_sheet(db, sheet_id)
     spec = spec_of(sheet)
-    current = next((d for d in deals if d["n"] == n), None)
-    if current is None:
-        raise store.NotFound(n)
-    dealer, active = placement(spec, body, deals, keep=current)
+    current = store.get_deal(db, sheet_id, n)
+    dealer, active = placement(spec, body, current["dealer"], keep=current)
     evaluate_deal(spec, body, active, 0, lang)
     store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
 

@@ -544,10 +544,10 @@ def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
 
 
 def find_deal(sheet_id: int, n: int) -> dict[str, Any]:
-    deal = next((d for d in store.get_deals(store.get_db(), sheet_id) if d["n"] == n), None)
-    if deal is None:
+    try:
+        return store.get_deal(store.get_db(), sheet_id, n)
+    except store.NotFound:
         abort(404)
-    return deal
 
 
 @bp.route("/<int:sheet_id>/deals/<int:n>/edit", methods=["GET", "POST"])
@@ -638,10 +638,10 @@ def undo(sheet_id: int) -> Response:
     sheet = load_sheet(sheet_id)
     _checked_post(sheet)
     db = store.get_db()
-    live = [d for d in store.get_deals(db, sheet_id) if not d["struck"]]
-    if live:
-        store.set_struck(db, sheet_id, live[-1]["n"], True)
-        flash(_("Spiel %(n)s gestrichen (rückgängig).", n=live[-1]["n"]))
+    last = store.last_counting_deal(db, sheet_id)
+    if last is not None:
+        store.set_struck(db, sheet_id, last["n"], True)
+        flash(_("Spiel %(n)s gestrichen (rückgängig).", n=last["n"]))
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 

@@ -179,12 +179,16 @@ def default_active(spec: SheetSpec, dealer: str) -> tuple[str, ...]:
     )
 
 
+def dealer_after(spec: SheetSpec, last_dealer: str | None) -> str:
+    """Who deals next: the seat after whoever dealt the last deal that counts, else the first
+    dealer."""
+    return seat_after(spec.players, last_dealer) if last_dealer else spec.first_dealer
+
+
 def next_dealer(spec: SheetSpec, deals: Sequence[DealRecord]) -> str:
     """The seat after the last deal that counts; struck deals were never really dealt."""
-    for d in reversed(deals):
-        if not d.struck:
-            return seat_after(spec.players, d.dealer)
-    return spec.first_dealer
+    last = next((d.dealer for d in reversed(deals) if not d.struck), None)
+    return dealer_after(spec, last)
 
 
 # --- One deal ---------------------------------------------------------------------------------
