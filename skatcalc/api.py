@@ -146,7 +146,7 @@ def create_sheet() -> Any:
     spec = normalize_sheet(data)
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name.strip():
-        name = default_name(spec.game)
+        name = model.default_name(spec.game)
     db = store.get_db()
     sheet = store.create_sheet(
         db, name.strip()[:80], spec.game, list(spec.players), spec.first_dealer, dict(spec.rules)
@@ -155,12 +155,6 @@ def create_sheet() -> Any:
     out["edit_token"] = sheet["edit_token"]
     out["share_token"] = sheet["share_token"]
     return jsonify(out), 201
-
-
-def default_name(game: str) -> str:
-    from datetime import date
-
-    return f"{'Skat' if game == 'skat' else 'Schafkopf'} {date.today():%d.%m.%Y}"
 
 
 @bp.get("/sheets/<int:sheet_id>")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import date
 from typing import Any, TypeVar
 
 from sqlite_utils import Database
@@ -116,6 +117,11 @@ def sheet_json(db: Database, sheet_id: int, lang: str = "de", full: bool = True)
     if full:
         out["history"] = store.get_history(db, sheet_id)
     return out
+
+
+def default_name(game: str) -> str:
+    """A new sheet's name when none is given: the game and today's date."""
+    return f"{'Skat' if game == 'skat' else 'Schafkopf'} {date.today():%d.%m.%Y}"
 
 
 def proposed_dealer(db: Database, sheet: dict[str, Any]) -> str:

@@ -22,6 +22,7 @@ from flask import (
 )
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
+from sqlite_utils import Database
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import Optional
@@ -215,10 +216,9 @@ def sheet_summaries() -> list[dict[str, Any]]:
     db = store.get_db()
     out = []
     for s in store.list_sheets(db):
-        computed = model.sheet_json(db, s["id"], page_lang(), full=False)
-        bal = computed["totals"]["balance"]
-        leader = max(s["players"], key=lambda p: bal[p]) if any(bal.values()) else None
-        out.append({**s, "leader": leader, "balance": bal, "deals": len(computed["deals"])})
+        computed = model.computed_sheet(db, s, page_lang())
+        out.append({**s, "leader": leader_of(s["players"], computed),
+                    "balance": computed["totals"]["balance"], "deals": len(computed["deals"])})  # fmt: skip
     return out
 
 
@@ -264,7 +264,7 @@ def create() -> Any:
                 else:
                     general += msgs
         else:
-            name = (form.name.data or "").strip()[:80] or default_name(spec.game)
+            name = (form.name.data or "").strip()[:80] or model.default_name(spec.game)
             sheet = store.create_sheet(
                 store.get_db(), name, spec.game, list(spec.players), spec.first_dealer,
                 dict(spec.rules),
@@ -277,16 +277,10 @@ def create() -> Any:
     return html, 422
 
 
-def default_name(game: str) -> str:
-    from .api import default_name as api_default
-
-    return api_default(game)
-
-
 def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | None = None,
                  status: int = 200, share: bool = False) -> Any:  # fmt: skip
     db = store.get_db()
-    data = model.sheet_json(db, sheet["id"], page_lang())
+    data = model.computed_sheet(db, sheet, page_lang())
     proposed = data["next_dealer"]
     spec = model.spec_of(sheet)
     if form is None:
@@ -308,13 +302,16 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         qr=qr_svg,
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
-        leader=leader_of(data),
-        **model.derived(sheet, "page", lambda: sheet_view(sheet, data, share), page_lang(), share),
+        leader=leader_of(sheet["players"], data),
+        **model.derived(
+            sheet, "page", lambda: sheet_view(db, sheet, data, share), page_lang(), share
+        ),  # fmt: skip
     )
     return html, status
 
 
-def sheet_view(sheet: dict[str, Any], data: dict[str, Any], share: bool) -> dict[str, Any]:
+def sheet_view(db: Database, sheet: dict[str, Any], data: dict[str, Any], share: bool
+               ) -> dict[str, Any]:  # fmt: skip
     """Everything on the sheet page that follows from the deals alone, rendered once per
     revision of the sheet (the row loop is most of the page's work)."""
     chart = None
@@ -324,7 +321,10 @@ def sheet_view(sheet: dict[str, Any], data: dict[str, Any], share: bool) -> dict
     return {
         "rows_html": table_rows_html(sheet, data, share),
         "history_html": Markup(
-            render_template("_sheet_history.html", history=history_rows(sheet, data))
+            render_template(
+                "_sheet_history.html",
+                history=history_rows(sheet, store.get_history(db, sheet["id"])),
+            )
         ),  # fmt: skip
         "chart": chart,
         "stats": statistics(sheet["game"], sheet["players"], data["deals"]),
@@ -384,7 +384,7 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
     return Markup("".join(out))
 
 
-def history_rows(sheet: dict[str, Any], data: dict[str, Any]) -> list[dict[str, str]]:
+def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[dict[str, str]]:
     """Newest first, in the server's local time (the laptop on the table), with the previous
     version of a deal in words."""
     words = {"add": _("eingetragen"), "correct": _("korrigiert"),
@@ -392,7 +392,7 @@ def history_rows(sheet: dict[str, Any], data: dict[str, Any]) -> list[dict[str, 
     spec = model.spec_of(sheet)
     lang = page_lang()
     out = []
-    for h in reversed(data.get("history", [])):
+    for h in reversed(history):
         try:
             when = datetime.fromisoformat(h["at"]).astimezone().strftime("%d.%m. %H:%M")
         except ValueError:
@@ -413,11 +413,11 @@ def history_rows(sheet: dict[str, Any], data: dict[str, Any]) -> list[dict[str, 
     return out
 
 
-def leader_of(data: dict[str, Any]) -> str | None:
-    bal = data["totals"]["balance"]
+def leader_of(players: list[str], computed: dict[str, Any]) -> str | None:
+    bal = computed["totals"]["balance"]
     if not any(bal.values()):
         return None
-    return max(data["players"], key=lambda p: bal[p])
+    return max(players, key=lambda p: bal[p])
 
 
 @bp.get("/<int:sheet_id>")
