@@ -6,11 +6,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from . import db as store
 from . import exports, model
 from .forms import parse_int
+from .http import can_edit
 from .i18n import api_lang
 from .rules.common import InvalidDeal
 from .rules.inputs import (
@@ -115,16 +116,6 @@ def schafkopf_value_route() -> Any:
 # --- Sheets -----------------------------------------------------------------------------------
 
 
-def may_edit(sheet: dict[str, Any]) -> bool:
-    """On loopback anyone at the machine may edit; on the network only holders of the token."""
-    if not current_app.config.get("LAN"):
-        return True
-    auth = request.headers.get("Authorization", "")
-    token = auth[7:].strip() if auth.startswith("Bearer ") else None
-    token = token or request.cookies.get(f"edit_{sheet['id']}")
-    return token is not None and token == sheet["edit_token"]
-
-
 def forbidden() -> Reply:
     return error(
         403,
@@ -165,7 +156,7 @@ def get_sheet(sheet_id: int) -> Any:
 
 def _editable(sheet_id: int) -> dict[str, Any]:
     sheet = store.get_sheet(store.get_db(), sheet_id)
-    if not may_edit(sheet):
+    if not can_edit(sheet):
         raise BadBody(forbidden())
     return sheet
 

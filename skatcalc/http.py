@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import hmac
+from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -12,6 +14,24 @@ CSP = (
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
+
+
+def can_edit(sheet: dict[str, Any]) -> bool:
+    """On loopback everyone at the machine may edit; on the network only holders of the
+    sheet's edit token, from the edit link's cookie or as ``Authorization: Bearer``."""
+    if not current_app.config.get("LAN"):
+        return True
+    auth = request.headers.get("Authorization", "")
+    token = auth[7:].strip() if auth.startswith("Bearer ") else None
+    token = token or request.cookies.get(f"edit_{sheet['id']}")
+    return token is not None and hmac.compare_digest(token, sheet["edit_token"])
+
+
+def remember_edit_token(resp: Response, sheet: dict[str, Any]) -> Response:
+    """The edit link's cookie: this browser may change this sheet from now on."""
+    resp.set_cookie(f"edit_{sheet['id']}", sheet["edit_token"], httponly=True, samesite="Lax",
+                    max_age=3600 * 24 * 365)  # fmt: skip
+    return resp
 
 
 def init_app(app: Flask) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import json
 import secrets
 from datetime import datetime
@@ -39,6 +40,7 @@ from .forms import (
     schafkopf_input,
     skat_input,
 )
+from .http import can_edit, remember_edit_token
 from .i18n import _, num, page_lang
 from .rules.common import InvalidDeal
 from .rules.schafkopf import DEFAULT_TARIFFS
@@ -182,13 +184,6 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
 # --- Edit rights on the network ---------------------------------------------------------------
 
 
-def can_edit(sheet: dict[str, Any]) -> bool:
-    """On loopback everyone at the machine may edit; on the network only edit-link holders."""
-    if not current_app.config.get("LAN"):
-        return True
-    return request.cookies.get(f"edit_{sheet['id']}") == sheet["edit_token"]
-
-
 def require_edit(sheet: dict[str, Any]) -> None:
     if not can_edit(sheet):
         abort(403)
@@ -269,10 +264,9 @@ def create() -> Any:
                 store.get_db(), name, spec.game, list(spec.players), spec.first_dealer,
                 dict(spec.rules),
             )  # fmt: skip
-            resp = redirect(url_for("sheets.show", sheet_id=sheet["id"]))
-            resp.set_cookie(f"edit_{sheet['id']}", sheet["edit_token"], httponly=True,
-                            samesite="Lax", max_age=3600 * 24 * 365)  # fmt: skip
-            return resp
+            return remember_edit_token(
+                redirect(url_for("sheets.show", sheet_id=sheet["id"])), sheet
+            )
     html = render_template("sheets.html", form=form, sheets=sheet_summaries(), general=general)
     return html, 422
 
@@ -449,18 +443,15 @@ def qr_svg(url: str) -> Markup:
 @bp.get("/<int:sheet_id>/edit/<token>")
 def edit_link(sheet_id: int, token: str) -> Response:
     sheet = load_sheet(sheet_id)
-    if token != sheet["edit_token"]:
+    if not hmac.compare_digest(token, sheet["edit_token"]):
         abort(403)
-    resp = redirect(url_for("sheets.show", sheet_id=sheet_id))
-    resp.set_cookie(f"edit_{sheet_id}", token, httponly=True, samesite="Lax",
-                    max_age=3600 * 24 * 365)  # fmt: skip
-    return resp
+    return remember_edit_token(redirect(url_for("sheets.show", sheet_id=sheet_id)), sheet)
 
 
 @bp.get("/<int:sheet_id>/share/<token>")
 def share(sheet_id: int, token: str) -> Any:
     sheet = load_sheet(sheet_id)
-    if token != sheet["share_token"]:
+    if not hmac.compare_digest(token, sheet["share_token"]):
         abort(404)
     return render_sheet(sheet, share=True)
 
