@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 LANGUAGES = ("de", "en")
@@ -58,6 +59,44 @@ class Errors:
     def raise_if_any(self) -> None:
         if self.items:
             raise InvalidDeal(list(self.items))
+
+
+def check_ramsch(
+    players: Sequence[str],
+    points: Mapping[str, int] | None,
+    jungfrau: Sequence[str],
+    durchmarsch: object,
+    e: Errors,
+    prefix: str = "",
+) -> None:
+    """A Ramsch as the table reports it (Skat and Schafkopf alike): every player's card
+    points, 0 to 120 and 120 together; a Jungfrau took no trick; a Durchmarsch took all."""
+    f_points, f_jungfrau, f_durch = prefix + "points", prefix + "jungfrau", prefix + "durchmarsch"
+    n = len(players)
+    if points is None:
+        if not e.has(f_points):
+            e.add(f_points, "Bitte die Augen angeben.", "Give the card points.")
+    elif set(points) != set(players):
+        e.add(f_points, f"Bitte die Augen aller {n} Mitspieler angeben.",
+              f"Give the card points of all {n} who played.")  # fmt: skip
+    elif any(not 0 <= v <= 120 for v in points.values()):
+        e.add(f_points, "Augen je Spieler: 0 bis 120.", "Points per player: 0 to 120.")
+    elif sum(points.values()) != 120:
+        e.add(f_points, f"Zusammen {sum(points.values())} Augen, es müssen 120 sein.",
+              f"Together {sum(points.values())} points; they must make 120.")  # fmt: skip
+    if any(j not in players for j in jungfrau) or len(set(jungfrau)) != len(jungfrau):
+        e.add(f_jungfrau, "Jungfrau: nur Mitspieler, jeder einmal.",
+              "Jungfrau: players of the deal, each once.")  # fmt: skip
+    if durchmarsch is not None and (not isinstance(durchmarsch, str) or durchmarsch not in players):
+        e.add(f_durch, "Durchmarsch: nur ein Mitspieler.", "Durchmarsch: a player of the deal.")
+    if points is None or e.has(f_points):
+        return
+    if not e.has(f_jungfrau) and any(points[j] != 0 for j in jungfrau):
+        e.add(f_jungfrau, "Wer keinen Stich bekam, hat 0 Augen.",
+              "A player who took no trick has 0 points.")  # fmt: skip
+    if isinstance(durchmarsch, str) and not e.has(f_durch) and points[durchmarsch] != 120:
+        e.add(f_durch, "Durchmarsch heißt alle Stiche, also 120 Augen.",
+              "Durchmarsch means every trick, so 120 points.")  # fmt: skip
 
 
 def signed(n: int) -> str:

@@ -14,7 +14,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .common import Errors, Msg, signed
+from .common import Errors, Msg, check_ramsch, signed
 
 
 class SKGame(enum.Enum):
@@ -468,33 +468,7 @@ def schafkopf_ramsch(
     """Everyone passed: the most card points pay; a Jungfrau receives double."""
     t = full_tariffs(tariffs)
     e = Errors()
-    if set(points) != set(players):
-        e.add("points", "Bitte die Augen aller vier angeben.", "Give all four players' points.")
-    elif any(not 0 <= v <= 120 for v in points.values()):
-        e.add("points", "Augen je Spieler: 0 bis 120.", "Points per player: 0 to 120.")
-    elif sum(points.values()) != 120:
-        e.add(
-            "points",
-            f"Die Augen ergeben zusammen {sum(points.values())}, es müssen 120 sein.",
-            f"The points add up to {sum(points.values())}; they must make 120.",
-        )
-    if any(j not in players for j in jungfrau) or len(set(jungfrau)) != len(jungfrau):
-        e.add("jungfrau", "Unbekannter Spieler bei Jungfrau.", "Unknown player under Jungfrau.")
-    elif not e.has("points") and any(points[j] != 0 for j in jungfrau):
-        e.add(
-            "jungfrau",
-            "Wer keinen Stich bekam, hat 0 Augen.",
-            "A player who took no trick has 0 points.",
-        )
-    if durchmarsch is not None:
-        if durchmarsch not in players:
-            e.add("durchmarsch", "Unbekannter Spieler.", "Unknown player.")
-        elif not e.has("points") and points.get(durchmarsch) != 120:
-            e.add(
-                "durchmarsch",
-                "Durchmarsch heißt alle Stiche, also 120 Augen.",
-                "Durchmarsch means every trick, so 120 points.",
-            )
+    check_ramsch(players, points, jungfrau, durchmarsch, e)
     e.raise_if_any()
     factor = 2**bock
     steps: list[Msg] = []

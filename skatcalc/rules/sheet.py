@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .common import Errors, InvalidDeal, Msg, signed
+from .common import Errors, InvalidDeal, Msg, check_ramsch, signed
 from .inputs import (
     Reader,
     read_schafkopf,
@@ -363,32 +363,7 @@ def _skat_ramsch(spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int)
     sub.reject_unknown()
     for err in sub.errors.items:
         e.items.append(type(err)(f"ramsch.{err.field}", err.msg))
-    if points is not None:
-        if set(points) != set(active):
-            e.add("ramsch.points", "Bitte die Augen der drei Mitspieler angeben.",
-                  "Give the card points of the three who played.")  # fmt: skip
-        elif any(not 0 <= v <= 120 for v in points.values()):
-            e.add("ramsch.points", "Augen je Spieler: 0 bis 120.", "Points per player: 0 to 120.")
-        elif sum(points.values()) != 120:
-            e.add("ramsch.points", f"Zusammen {sum(points.values())} Augen, es müssen 120 sein.",
-                  f"Together {sum(points.values())} points; they must make 120.")  # fmt: skip
-    elif not e.has("ramsch.points"):
-        e.add("ramsch.points", "Bitte die Augen angeben.", "Give the card points.")
-    if any(j not in active for j in jungfrau):
-        e.add("ramsch.jungfrau", "Jungfrau: nur Mitspieler.", "Jungfrau: only players of the deal.")
-    if durch is not None and durch not in active:
-        e.add(
-            "ramsch.durchmarsch",
-            "Durchmarsch: nur ein Mitspieler.",
-            "Durchmarsch: a player of the deal.",
-        )
-    if not e and points is not None:
-        if any(points[j] != 0 for j in jungfrau):
-            e.add("ramsch.jungfrau", "Wer keinen Stich bekam, hat 0 Augen.",
-                  "A player who took no trick has 0 points.")  # fmt: skip
-        if durch is not None and points[durch] != 120:
-            e.add("ramsch.durchmarsch", "Durchmarsch heißt alle 120 Augen.",
-                  "Durchmarsch means all 120 points.")  # fmt: skip
+    check_ramsch(active, points, jungfrau, durch, e, prefix="ramsch.")
     e.raise_if_any()
     assert points is not None
     pts: dict[str, int] = points
@@ -464,12 +439,9 @@ def _schafkopf_ramsch(spec: SheetSpec, r: Reader, bock: int) -> DealOutcome:
         r.errors.add(
             "game", "Ramsch ist an diesem Tisch nicht vereinbart.", "Ramsch is not played here."
         )
-    if points is None and not r.errors.has("points"):
-        r.errors.add("points", "Bitte die Augen angeben.", "Give the card points.")
-    if durch is not None and not isinstance(durch, str):
-        r.errors.add("durchmarsch", "Erwartet: ein Name.", "Expected a name.")
+    check_ramsch(spec.players, points, jungfrau, durch, r.errors)
     r.errors.raise_if_any()
-    assert points is not None
+    assert points is not None and (durch is None or isinstance(durch, str))
     tariffs = dict(spec.rules.get("tariffs") or {})
     res = schafkopf_ramsch(spec.players, points, tuple(jungfrau), durch, tariffs, bock)
     title = (
