@@ -546,19 +546,12 @@ def compute_sheet(
         if any(t in triggers_on for t in out.triggers):
             bock_queue += round_len
         row.update(
-            declarer=out.declarer,
-            passed=out.kind == "passed",
+            _described(out, lang),
             bock=bock,
             result=out.result,
             list=out.list,
             deltas=out.deltas,
             totals=dict(balance),
-            kind=out.kind,
-            party=list(out.party),
-            won=out.won,
-            value=out.value,
-            title=out.title.text(lang),
-            explanation=[s.text(lang) for s in out.steps],
             bock_trigger=[t for t in out.triggers if t in triggers_on],
         )
         rows.append(row)
@@ -598,6 +591,11 @@ def _title_of(spec: SheetSpec, d: DealRecord, lang: str) -> dict[str, Any]:
             "won": None,
             "value": 0,
         }
+    return _described(out, lang)
+
+
+def _described(out: DealOutcome, lang: str) -> dict[str, Any]:
+    """What a row says about its deal: the same for counted and for struck deals."""
     return {
         "title": out.title.text(lang),
         "explanation": [s.text(lang) for s in out.steps],
