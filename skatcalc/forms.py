@@ -14,7 +14,6 @@ from wtforms import (
     BooleanField,
     Field,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectField,
     SelectMultipleField,
@@ -105,7 +104,7 @@ def parse_int(text: object) -> int | None:
     return None
 
 
-def _int(field: Field, errors: list[tuple[str, str]]) -> int | None:
+def field_int(field: Field, errors: list[tuple[str, str]]) -> int | None:
     raw = (field.data or "").strip() if isinstance(field.data, str) else field.data
     if raw in (None, ""):
         return None
@@ -131,7 +130,7 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
     elif game != "null":
         if form.with_.data in ("true", "false"):
             data["with"] = form.with_.data == "true"
-        m = _int(form.matadors, errors)
+        m = field_int(form.matadors, errors)
         if m is not None:
             data["matadors"] = m
     for flag in ("hand", "ouvert", "kontra", "re"):
@@ -141,7 +140,7 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
         for flag in ("schneider_announced", "schwarz_announced"):
             if getattr(form, flag).data:
                 data[flag] = True
-        pts = _int(form.declarer_points, errors)
+        pts = field_int(form.declarer_points, errors)
         if pts is not None:
             data["declarer_points"] = pts
         if form.all_tricks.data in ("declarer", "opponents"):
@@ -149,7 +148,7 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
     else:
         if form.won.data in ("true", "false"):
             data["won"] = form.won.data == "true"
-    bid = _int(form.bid, errors)
+    bid = field_int(form.bid, errors)
     if bid is not None:
         data["bid"] = bid
     return data
@@ -234,7 +233,7 @@ def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> d
     data["declarers"] = list(form.declarers.data or [])
     if form.suit.data and form.game.data in SUIT_GAMES:
         data["suit"] = form.suit.data
-    pts = _int(form.player_points, errors)
+    pts = field_int(form.player_points, errors)
     if form.outcome.data in ("won", "lost"):
         data["won"] = form.outcome.data == "won"
     elif pts is not None:
@@ -253,23 +252,40 @@ def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> d
         if getattr(form, flag).data and not (bettel and flag in ("schneider", "schwarz")):
             data[flag] = True
     for name in ("laufende", "gestellt", "kontra"):
-        v = _int(getattr(form, name), errors)
+        v = field_int(getattr(form, name), errors)
         if v:
             if not (bettel and name == "laufende"):
                 data[name] = v
     return data
 
 
-class SchafkopfCalcForm(SchafkopfGameForm):
+TARIFF_KEYS = ("sauspiel", "solo", "bettel", "extra")
+
+
+class TariffFields:
+    """The Schafkopf tariffs (cents) and the Tout setting, on the calculator and a new sheet."""
+
+    t_sauspiel = StringField(default=str(DEFAULT_TARIFFS["sauspiel"]))
+    t_solo = StringField(default=str(DEFAULT_TARIFFS["solo"]))
+    t_bettel = StringField(default=str(DEFAULT_TARIFFS["bettel"]))
+    t_extra = StringField(default=str(DEFAULT_TARIFFS["extra"]))
+    tout_counts = BooleanField(default=True)
+
+    def tariff_values(self, errors: list[tuple[str, str]]) -> dict[str, int]:
+        """The tariffs filled in; a field left empty keeps its default."""
+        out: dict[str, int] = {}
+        for key in TARIFF_KEYS:
+            value = field_int(getattr(self, f"t_{key}"), errors)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+class SchafkopfCalcForm(SchafkopfGameForm, TariffFields):
     p1 = StringField(default="A")
     p2 = StringField(default="B")
     p3 = StringField(default="C")
     p4 = StringField(default="D")
-    t_sauspiel = IntegerField(default=DEFAULT_TARIFFS["sauspiel"], validators=[Optional()])
-    t_solo = IntegerField(default=DEFAULT_TARIFFS["solo"], validators=[Optional()])
-    t_bettel = IntegerField(default=DEFAULT_TARIFFS["bettel"], validators=[Optional()])
-    t_extra = IntegerField(default=DEFAULT_TARIFFS["extra"], validators=[Optional()])
-    tout_counts = BooleanField(default=True)
     submitted = HiddenField(default="1")
 
     def player_names(self) -> list[str]:

@@ -74,12 +74,7 @@ def schafkopf() -> str:
         errors: list[tuple[str, str]] = []
         data = schafkopf_input(form, errors)
         data["players"] = names
-        tariffs = {}
-        for key in ("sauspiel", "solo", "bettel", "extra"):
-            v = getattr(form, f"t_{key}").data
-            if v is not None:
-                tariffs[key] = v
-        data["tariffs"] = tariffs
+        data["tariffs"] = form.tariff_values(errors)
         data["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
         exc: InvalidDeal | None = None
         if not errors:

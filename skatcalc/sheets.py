@@ -25,7 +25,7 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
-from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
 from . import db as store
@@ -35,7 +35,9 @@ from .forms import (
     MultiCheckboxField,
     SchafkopfGameForm,
     SkatForm,
+    TariffFields,
     attach_errors,
+    field_int,
     parse_int,
     schafkopf_input,
     skat_input,
@@ -43,7 +45,6 @@ from .forms import (
 from .http import can_edit, remember_edit_token
 from .i18n import _, num, page_lang
 from .rules.common import InvalidDeal
-from .rules.schafkopf import DEFAULT_TARIFFS
 from .rules.sheet import (
     BOCK_NAMES,
     SCHAFKOPF_BOCK_TRIGGERS,
@@ -61,7 +62,7 @@ bp = Blueprint("sheets", __name__, url_prefix="/sheets")
 # --- Forms ------------------------------------------------------------------------------------
 
 
-class NewSheetForm(FlaskForm):
+class NewSheetForm(FlaskForm, TariffFields):
     game = RadioField(default="skat", validate_choice=False)
     name = StringField(validators=[Optional()])
     p1 = StringField()
@@ -73,12 +74,7 @@ class NewSheetForm(FlaskForm):
     kontra_re = BooleanField()
     ramsch = BooleanField()
     bock = MultiCheckboxField(validators=[Optional()])
-    stake_cents = IntegerField(validators=[Optional()])
-    t_sauspiel = IntegerField(default=DEFAULT_TARIFFS["sauspiel"], validators=[Optional()])
-    t_solo = IntegerField(default=DEFAULT_TARIFFS["solo"], validators=[Optional()])
-    t_bettel = IntegerField(default=DEFAULT_TARIFFS["bettel"], validators=[Optional()])
-    t_extra = IntegerField(default=DEFAULT_TARIFFS["extra"], validators=[Optional()])
-    tout_counts = BooleanField(default=True)
+    stake_cents = StringField()
 
     def setup(self) -> NewSheetForm:
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
@@ -227,26 +223,26 @@ def create() -> Any:
         "players": names,
         "first_dealer": names[first_index] if 0 <= first_index < len(names) else None,
     }
+    parse_errors: list[tuple[str, str]] = []
     rules: dict[str, Any] = {
         "ramsch": bool(form.ramsch.data),
         "bock": [b for b in (form.bock.data or []) if b in (
             SKAT_BOCK_TRIGGERS if form.game.data == "skat" else SCHAFKOPF_BOCK_TRIGGERS)],
     }  # fmt: skip
-    if form.stake_cents.data is not None:
-        rules["stake_cents"] = form.stake_cents.data
+    stake = field_int(form.stake_cents, parse_errors)
+    if stake is not None:
+        rules["stake_cents"] = stake
     if form.game.data == "skat":
         rules["kontra_re"] = bool(form.kontra_re.data)
     else:
-        rules["tariffs"] = {
-            k: getattr(form, f"t_{k}").data
-            for k in ("sauspiel", "solo", "bettel", "extra")
-            if getattr(form, f"t_{k}").data is not None
-        }
+        rules["tariffs"] = form.tariff_values(parse_errors)
         rules["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
     data["rules"] = rules
     general: list[str] = []
-    if not form.validate_on_submit():
+    if not form.validate_on_submit() and "csrf_token" in form.errors:
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))  # fmt: skip
+    elif parse_errors:
+        general += attach_errors(form, None, parse_errors, page_lang())
     else:
         try:
             spec = normalize_sheet(data)

@@ -311,3 +311,15 @@ def test_input_is_stored_as_sent(client: FlaskClient) -> None:
     sheet = add(client, s["id"], body)
     assert sheet["deals"][0]["input"] == body
     assert sheet["deals"][0]["active"] == ["A", "B", "C"]
+
+
+def test_new_sheet_form_numbers_are_checked_next_to_their_fields(client: FlaskClient) -> None:
+    base = {"game": "schafkopf", "p1": "A", "p2": "B", "p3": "C", "p4": "D", "first_dealer": "1"}
+    r = client.post("/sheets", data={**base, "stake_cents": "zwei", "t_solo": "viel"})
+    html = r.data.decode()
+    assert r.status_code == 422 and "abgelaufen" not in html
+    assert html.count("Bitte eine ganze Zahl eingeben.") == 2
+    assert client.get("/sheets").data.decode().count('href="/sheets/') == 0  # nothing created
+    r = client.get("/schafkopf", query_string={"submitted": "1", "game": "solo", "declarers": "A",
+                                               "outcome": "won", "t_solo": "x"})  # fmt: skip
+    assert "Bitte eine ganze Zahl eingeben." in r.data.decode()
