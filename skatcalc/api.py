@@ -130,6 +130,14 @@ def sheet_reply(sheet_id: int, status: int = 200) -> Reply:
     return jsonify(model.sheet_json(db, sheet_id, api_lang())), status
 
 
+def created(sheet: dict[str, Any]) -> Reply:
+    """201 with the new sheet and, this once, its edit token (API.md)."""
+    out = model.sheet_json(store.get_db(), sheet["id"], api_lang())
+    out["edit_token"] = sheet["edit_token"]
+    out["share_token"] = sheet["share_token"]
+    return jsonify(out), 201
+
+
 @bp.post("/sheets")
 @json_route
 def create_sheet() -> Any:
@@ -142,10 +150,7 @@ def create_sheet() -> Any:
     sheet = store.create_sheet(
         db, name.strip()[:80], spec.game, list(spec.players), spec.first_dealer, dict(spec.rules)
     )
-    out = model.sheet_json(db, sheet["id"], api_lang())
-    out["edit_token"] = sheet["edit_token"]
-    out["share_token"] = sheet["share_token"]
-    return jsonify(out), 201
+    return created(sheet)
 
 
 @bp.get("/sheets/<int:sheet_id>")
@@ -212,9 +217,4 @@ def export(sheet_id: int, fmt: str) -> Any:
 @json_route
 def import_sheet() -> Any:
     db = store.get_db()
-    sheet_id = exports.import_json(db, body())
-    sheet = store.get_sheet(db, sheet_id)
-    out = model.sheet_json(db, sheet_id, api_lang())
-    out["edit_token"] = sheet["edit_token"]
-    out["share_token"] = sheet["share_token"]
-    return jsonify(out), 201
+    return created(store.get_sheet(db, exports.import_json(db, body())))
