@@ -1,4 +1,4 @@
-"""JSON API v1 (API.md): the same rules code as the pages, JSON in and out."""
+"""JSON API v1 (docs/api.md): the same rules code as the pages, JSON in and out."""
 
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def sheet_reply(sheet_id: int, status: int = 200) -> Reply:
 
 
 def created(sheet: dict[str, Any]) -> Reply:
-    """201 with the new sheet and, this once, its edit token (API.md)."""
+    """201 with the new sheet and, this once, its edit token (docs/api.md)."""
     out = model.sheet_json(store.get_db(), sheet["id"], api_lang())
     out["edit_token"] = sheet["edit_token"]
     out["share_token"] = sheet["share_token"]

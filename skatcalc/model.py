@@ -97,7 +97,7 @@ def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, 
 
 
 def sheet_json(db: Database, sheet_id: int, lang: str = "de", full: bool = True) -> dict[str, Any]:
-    """The sheet exactly as API.md shapes it (plus a few extra keys the pages use)."""
+    """The sheet exactly as docs/api.md shapes it (plus a few extra keys the pages use)."""
     sheet = store.get_sheet(db, sheet_id)
     computed = computed_sheet(db, sheet, lang)
     out: dict[str, Any] = {

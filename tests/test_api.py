@@ -1,4 +1,4 @@
-"""JSON API v1 as API.md fixes it."""
+"""JSON API v1 as docs/api.md fixes it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Skat engine against worked examples (RULES.md, the seeds, ISkO) and its laws."""
+"""The Skat engine against worked examples (docs/rules.md, the seeds, ISkO) and its laws."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ D, H, S, C, G, N = Game.DIAMONDS, Game.HEARTS, Game.SPADES, Game.CLUBS, Game.GRA
 
 # (description, deal, value, score, won, overbid)
 EXAMPLES = [
-    # API.md and RULES.md 1.4
+    # docs/api.md and docs/rules.md 1.4
     ("grand mit 2, 75", SkatDeal(G, 2, True, declarer_points=75), 72, 72, True, False),
     ("bid 22, karo mit 1 → 27, −54", SkatDeal(D, 1, True, bid=22, declarer_points=70), 27, -54, False, True),
     ("bid 72, pik hand mit 1 → 77, −154", SkatDeal(S, 1, True, hand=True, bid=72, declarer_points=70), 77, -154, False, True),

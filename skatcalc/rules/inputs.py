@@ -1,4 +1,4 @@
-"""Turn the JSON-shaped input of API.md into rule objects, strictly.
+"""Turn the JSON-shaped input of docs/api.md into rule objects, strictly.
 
 The API, the HTML forms and the stored sheet deals all go through these functions, so a deal
 means the same thing wherever it was entered. Pure: no Flask, no I/O.

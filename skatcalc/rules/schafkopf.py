@@ -1,4 +1,4 @@
-"""Schafkopf tariffs and payments, as RULES.md Part 2 and the seed's algorithm fix them.
+"""Schafkopf tariffs and payments, as docs/rules.md Part 2 and the seed's algorithm fix them.
 
 Every result is zero-sum::
 
@@ -306,7 +306,7 @@ def validate(deal: SchafkopfDeal) -> None:
 
 
 def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
-    """Value and the four payments of one Schafkopf game (RULES.md 2.2-2.4)."""
+    """Value and the four payments of one Schafkopf game (docs/rules.md 2.2-2.4)."""
     validate(deal)
     g = deal.game
     tariffs = full_tariffs(deal.tariffs)
@@ -444,7 +444,7 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
     return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps))
 
 
-# --- Ramsch (RULES.md 2.5) --------------------------------------------------------------------
+# --- Ramsch (docs/rules.md 2.5) ---------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""An evening's sheet, computed from its deals (RULES.md 1.7-1.10, 2.5, 2.6).
+"""An evening's sheet, computed from its deals (docs/rules.md 1.7-1.10, 2.5, 2.6).
 
 Deals are the source of truth: :func:`compute_sheet` recomputes every result, running total,
 Bock round, Seeger-Fabian score and the settlement in one pass over the stored deals, so an
@@ -157,7 +157,7 @@ def normalize_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
     return rules
 
 
-# --- Rotation (RULES.md 1.8) ------------------------------------------------------------------
+# --- Rotation (docs/rules.md 1.8) -------------------------------------------------------------
 
 
 def seat_after(players: Sequence[str], name: str, step: int = 1) -> str:
@@ -264,7 +264,7 @@ def evaluate_deal(
 
 
 def _zero_sum(players: Sequence[str], entries: Mapping[str, int]) -> dict[str, int]:
-    """RULES.md 1.9: delta_i = n × list_i − sum of the deal's list entries."""
+    """docs/rules.md 1.9: delta_i = n × list_i − sum of the deal's list entries."""
     total = sum(entries.values())
     n = len(players)
     return {p: n * entries.get(p, 0) - total for p in players}

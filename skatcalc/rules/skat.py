@@ -1,4 +1,5 @@
-"""Skat game values after the Internationale Skatordnung (ISkO 2018), as RULES.md Part 1 fixes them.
+"""Skat game values after the Internationale Skatordnung (ISkO 2018), as docs/rules.md Part 1
+fixes them.
 
 One function, :func:`skat_value`, answers "what is this deal worth and why"::
 
@@ -67,7 +68,7 @@ class Party(enum.Enum):
     OPPONENTS = "opponents"
 
 
-# RULES.md 1.6: every value a Skat game can have, and so every legal bid.
+# docs/rules.md 1.6: every value a Skat game can have, and so every legal bid.
 LEGAL_BIDS: tuple[int, ...] = (
     18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48, 50, 54, 55, 59, 60, 63, 66,
     70, 72, 77, 80, 81, 84, 88, 90, 96, 99, 100, 108, 110, 117, 120, 121, 126, 130, 132, 135,
@@ -102,7 +103,7 @@ def null_variant(hand: bool, ouvert: bool) -> NullVariant:
 
 @dataclass(frozen=True)
 class SkatDeal:
-    """One Skat deal as the table reports it (RULES.md 1.1-1.5, Kontra/Re from 1.10)."""
+    """One Skat deal as the table reports it (docs/rules.md 1.1-1.5, Kontra/Re from 1.10)."""
 
     game: Game
     matadors: int | None = None
