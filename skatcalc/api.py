@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from . import db as store
-from . import exports, model
+from . import exports, model, players
 from .forms import parse_int
 from .http import can_edit
 from .i18n import api_lang
@@ -142,14 +142,15 @@ def created(sheet: dict[str, Any]) -> Reply:
 @json_route
 def create_sheet() -> Any:
     data = body()
+    group = data.pop("group", None) if isinstance(data, dict) else None
     spec = normalize_sheet(data)
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name.strip():
         name = model.default_name(spec.game)
     db = store.get_db()
-    sheet = store.create_sheet(
-        db, name.strip()[:80], spec.game, list(spec.players), spec.first_dealer, dict(spec.rules)
-    )
+    group_id = None if group is None else players.check_group(db, group, spec.game)
+    sheet = store.create_sheet(db, name.strip()[:80], spec.game, list(spec.players),
+                               spec.first_dealer, dict(spec.rules), group_id)  # fmt: skip
     return created(sheet)
 
 

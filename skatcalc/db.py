@@ -86,6 +86,39 @@ def m004_sheet_revision(db: Database) -> None:
     db["sheets"].add_column("rev", int, not_null_default=0)
 
 
+@migrations()
+def m005_players_groups(db: Database) -> None:
+    # Players across evenings and the groups (series of sheets) they play in. A sheet keeps
+    # its names as typed; each seat points at a player. Merged players stay as rows that
+    # point at the survivor, so their old ids and names still lead to the right person.
+    from .players import link_sheet_players
+
+    db.execute(
+        "create table players (id integer primary key, name text not null, "
+        "key text not null unique, created text not null, "
+        "merged_into integer references players(id))"
+    )
+    db.execute(
+        "create table sheet_players (sheet_id integer not null references sheets(id) "
+        "on delete cascade, seat integer not null, player_id integer not null "
+        "references players(id), primary key (sheet_id, seat))"
+    )
+    db.execute("create index sheet_players_player on sheet_players(player_id)")
+    db.execute(
+        "create table player_log (id integer primary key, player_id integer not null "
+        "references players(id), at text not null, action text not null, detail text)"
+    )
+    db.execute("create index player_log_player on player_log(player_id)")
+    db.execute(
+        "create table groups (id integer primary key, name text not null, "
+        "game text not null, rules text not null, created text not null)"
+    )
+    db.execute("alter table sheets add column group_id integer references groups(id)")
+    db.execute("create index sheets_group on sheets(group_id)")
+    for row in list(db.query("select id, players from sheets order by id")):
+        link_sheet_players(db, int(row["id"]), json.loads(row["players"]))
+
+
 def connect(path: str) -> Database:
     """One connection with the settings every connection needs."""
     conn = sqlite3.connect(path, timeout=15, check_same_thread=False)
@@ -172,8 +205,17 @@ def _deal(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def create_sheet(
-    db: Database, name: str, game: str, players: list[str], first_dealer: str, rules: dict[str, Any]
+    db: Database,
+    name: str,
+    game: str,
+    players: list[str],
+    first_dealer: str,
+    rules: dict[str, Any],
+    group_id: int | None = None,
 ) -> dict[str, Any]:
+    """A new sheet, its seats linked to players by name (found or created), in its group."""
+    from .players import link_sheet_players
+
     at = now()
     with db.atomic():
         table = db["sheets"]
@@ -188,9 +230,11 @@ def create_sheet(
                 "share_token": secrets.token_urlsafe(12),
                 "created": at,
                 "updated": at,
+                "group_id": group_id,
             }
         )
         sheet_id = table.last_pk
+        link_sheet_players(db, int(sheet_id), players)
     return get_sheet(db, int(sheet_id))
 
 

@@ -109,6 +109,7 @@ def sheet_json(db: Database, sheet_id: int, lang: str = "de", full: bool = True)
         "rules": sheet["rules"],
         "created": sheet["created"],
         "updated": sheet["updated"],
+        "group": sheet.get("group_id"),
         "deals": computed["deals"],
         "totals": computed["totals"],
         "next_dealer": computed["next_dealer"],

@@ -29,7 +29,7 @@ from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringFi
 from wtforms.validators import Optional
 
 from . import db as store
-from . import exports, model
+from . import exports, model, players
 from .charts import running_totals_svg
 from .forms import (
     MultiCheckboxField,
@@ -75,12 +75,19 @@ class NewSheetForm(FlaskForm, TariffFields):
     ramsch = BooleanField()
     bock = MultiCheckboxField(validators=[Optional()])
     stake_cents = StringField()
+    group = SelectField(default="", validate_choice=False)
 
     def setup(self) -> NewSheetForm:
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
         self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
         self.first_dealer.choices = [(str(i), str(i)) for i in range(1, 6)]
         self.bock.choices = [(b, BOCK_NAMES[b].text(page_lang())) for b in SKAT_BOCK_TRIGGERS]
+        self.group.choices = [("", "—")] + [
+            (str(g["id"]), f"{g['name']} ({'Skat' if g['game'] == 'skat' else 'Schafkopf'})")
+            for g in players.list_groups(store.get_db())
+        ]
+        # The seats offer the known players (a <datalist>: suggestions without JavaScript).
+        self.known_players = [p["name"] for p in players.list_players(store.get_db())]
         return self
 
     def names(self) -> list[str]:
@@ -256,13 +263,18 @@ def create() -> Any:
                     general += msgs
         else:
             name = (form.name.data or "").strip()[:80] or model.default_name(spec.game)
-            sheet = store.create_sheet(
-                store.get_db(), name, spec.game, list(spec.players), spec.first_dealer,
-                dict(spec.rules),
-            )  # fmt: skip
-            return remember_edit_token(
-                redirect(url_for("sheets.show", sheet_id=sheet["id"])), sheet
-            )
+            try:
+                group_id = players.form_group(store.get_db(), form.group.data, spec.game)
+            except InvalidDeal as exc:
+                form.group.errors = exc.by_field(page_lang()).get("group", [])
+            else:
+                sheet = store.create_sheet(
+                    store.get_db(), name, spec.game, list(spec.players), spec.first_dealer,
+                    dict(spec.rules), group_id,
+                )  # fmt: skip
+                return remember_edit_token(
+                    redirect(url_for("sheets.show", sheet_id=sheet["id"])), sheet
+                )
     html = render_template("sheets.html", form=form, sheets=sheet_summaries(), general=general)
     return html, 422
 

@@ -1,0 +1,366 @@
+"""Players across sheets: a player's figures per sheet, their sums, and a group's standings.
+
+Pure: everything comes in as the figures ``compute_sheet`` produced for each sheet, so a
+correction on any sheet changes what comes out here. Decisions where the rule book is silent:
+
+* A series is 36 deals at a three-table and 48 at a four-table (RULES.md 1.9); "per series"
+  divides a sum by the number of series the player's sheets of three or four make up
+  (deals that count, passed deals included, struck deals not).
+* Standings: ``score`` sums the ``rank_by`` figure over the counted sheets (all, or the best
+  ``best`` by that figure). Rows with at least ``min_sheets`` sheets are ranked by score,
+  equal scores share a rank (1, 1, 3); the others follow unranked. Among equal scores the
+  row with more games won, then fewer lost, then the name comes first (SkWO's tie order).
+* A sheet without the figure (Seeger-Fabian at a five-table) is not part of that ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .common import Errors
+
+SERIES_DEALS = {3: 36, 4: 48}
+SKAT_CONTRACTS = ("grand", "clubs", "spades", "hearts", "diamonds", "null")
+SCHAFKOPF_CONTRACTS = (
+    "sauspiel", "hochzeit", "solo", "wenz", "geier", "farbwenz", "farbgeier", "bettel",
+)  # fmt: skip
+PARTNER_GAMES = frozenset({"sauspiel", "hochzeit"})
+
+
+class RankBy(Enum):
+    SEEGER_FABIAN = "seeger_fabian"
+    LIST = "list"
+    BALANCE = "balance"
+
+
+@dataclass(frozen=True)
+class ClubRules:
+    rank_by: RankBy
+    min_sheets: int = 0
+    best: int | None = None
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> ClubRules:
+        best = data.get("best")
+        return ClubRules(RankBy(data["rank_by"]), int(data.get("min_sheets") or 0),
+                         None if best is None else int(best))  # fmt: skip
+
+
+def default_rank_by(game: str) -> RankBy:
+    return RankBy.SEEGER_FABIAN if game == "skat" else RankBy.BALANCE
+
+
+def normalize_group_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
+    """A group's club rules with every key filled in; problems go to ``e`` as ``rules.<key>``."""
+    out: dict[str, Any] = {"rank_by": default_rank_by(game).value, "min_sheets": 0, "best": None}
+    if data is None:
+        return out
+    if not isinstance(data, Mapping):
+        e.add("rules", "Die Regeln sind ein Objekt.", "The rules are an object.")
+        return out
+    for k in data:
+        if k not in out:
+            e.add(f"rules.{k}", "Unbekannte Regel.", "Unknown rule.")
+    if "rank_by" in data:
+        allowed = [r.value for r in RankBy]
+        if game == "schafkopf":
+            allowed.remove("seeger_fabian")
+            allowed.remove("list")
+        if data["rank_by"] not in allowed:
+            e.add("rules.rank_by", f"Möglich: {', '.join(allowed)}.",
+                  f"Possible: {', '.join(allowed)}.")  # fmt: skip
+        else:
+            out["rank_by"] = data["rank_by"]
+    for k, lo in (("min_sheets", 0), ("best", 1)):
+        if k not in data or (k == "best" and data[k] is None):
+            continue
+        v = data[k]
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= 1000:
+            e.add(f"rules.{k}", f"Eine ganze Zahl von {lo} bis 1000.",
+                  f"A whole number from {lo} to 1000.")  # fmt: skip
+        else:
+            out[k] = v
+    return out
+
+
+# --- One player on one sheet ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tally:
+    games: int = 0
+    won: int = 0
+
+    def add(self, won: bool) -> Tally:
+        return Tally(self.games + 1, self.won + int(won))
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.games + other.games, self.won + other.won)
+
+
+@dataclass(frozen=True)
+class SheetFigures:
+    """One player's results on one sheet, all read from the computed sheet."""
+
+    sheet_id: int
+    day: str  # ISO date the sheet belongs to
+    game: str
+    table: int  # players on the sheet
+    deals: int  # deals that count (struck ones do not)
+    played: int  # deals the player took part in
+    balance: int
+    cents: int
+    won: int
+    lost: int
+    list_points: int | None = None  # Skat
+    seeger_fabian: int | None = None  # Skat at three or four
+    declared: Mapping[str, Tally] = field(default_factory=dict)  # contract -> own games
+    lost_by_contract: Mapping[str, int] = field(default_factory=dict)
+    value_sum: int = 0  # game values of own games
+    ramsch: Tally = Tally()  # Ramsch deals played and "won" (not the one who paid)
+    partners: Mapping[str, Tally] = field(default_factory=dict)  # Schafkopf partner games
+    opponents: Mapping[str, Tally] = field(default_factory=dict)  # games on opposite sides
+
+    def figure(self, rank_by: RankBy) -> int | None:
+        if rank_by is RankBy.SEEGER_FABIAN:
+            return self.seeger_fabian
+        if rank_by is RankBy.LIST:
+            return self.list_points
+        return self.balance
+
+
+def _contract(game: str, inp: Mapping[str, Any]) -> str:
+    kind = inp.get("game")
+    if isinstance(kind, str):
+        return kind
+    return "?"
+
+
+def sheet_figures(
+    sheet_id: int,
+    day: str,
+    game: str,
+    players: Sequence[str],
+    totals: Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]],
+    me: str,
+    stake_cents: int,
+    canonical: Mapping[str, str] | None = None,
+) -> SheetFigures:
+    """``me`` (as typed on the sheet) on a computed sheet; ``canonical`` maps the sheet's names
+    to the players' names, so partners across sheets meet under one name."""
+    names = canonical or {}
+    declared: dict[str, Tally] = {}
+    lost_c: dict[str, int] = {}
+    partners: dict[str, Tally] = {}
+    opponents: dict[str, Tally] = {}
+    ramsch = Tally()
+    value_sum = 0
+    deals = played = 0
+    for row in rows:
+        if row.get("struck") or row.get("error") or "deltas" not in row:
+            continue
+        deals += 1
+        active = row.get("active") or ()
+        if me in active:
+            played += 1
+        kind = row.get("kind")
+        if kind == "ramsch" and me in active:
+            ramsch = ramsch.add(me not in (row.get("party") or ()))
+        if kind != "game" or row.get("won") is None:
+            continue
+        party = row.get("party") or ()
+        won = bool(row["won"])
+        if me in party:
+            c = _contract(game, row.get("input") or {})
+            declared[c] = declared.get(c, Tally()).add(won)
+            if not won:
+                lost_c[c] = lost_c.get(c, 0) + 1
+            value_sum += int(row.get("value") or 0)
+            if game == "schafkopf" and (row.get("input") or {}).get("game") in PARTNER_GAMES:
+                for p in party:
+                    if p != me:
+                        key = names.get(p, p)
+                        partners[key] = partners.get(key, Tally()).add(won)
+        if game == "schafkopf" and me in active:
+            for p in active:
+                if p != me and (p in party) != (me in party):
+                    key = names.get(p, p)
+                    opponents[key] = opponents.get(key, Tally()).add(won == (me in party))
+    table = len(players)
+    list_t = totals.get("list")
+    sf = totals.get("seeger_fabian")
+    balance = int(totals["balance"][me])
+    return SheetFigures(
+        sheet_id=sheet_id, day=day, game=game, table=table, deals=deals, played=played,
+        balance=balance, cents=balance * stake_cents, won=int(totals["won"][me]),
+        lost=int(totals["lost"][me]),
+        list_points=None if list_t is None else int(list_t[me]),
+        seeger_fabian=None if sf is None else int(sf[me]),
+        declared=declared, lost_by_contract=lost_c, value_sum=value_sum, ramsch=ramsch,
+        partners=partners, opponents=opponents,
+    )  # fmt: skip
+
+
+# --- A player over many sheets ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerTotals:
+    game: str
+    sheets: int
+    deals: int  # deals played (taken part in)
+    won: int
+    lost: int
+    balance: int
+    cents: int
+    win_rate: float | None  # percent of own games won
+    average_value: float | None  # mean game value of own games
+    list_points: int | None  # over sheets of three or four
+    seeger_fabian: int | None
+    series: float  # series the sheets of three or four make up
+    list_per_series: float | None
+    seeger_fabian_per_series: float | None
+    declared: Mapping[str, Tally]
+    ramsch: Tally
+    partners: Mapping[str, Tally]
+    opponents: Mapping[str, Tally]
+    best: SheetFigures | None  # by balance
+    worst: SheetFigures | None
+
+
+def _sum_tallies(maps: Iterable[Mapping[str, Tally]]) -> dict[str, Tally]:
+    out: dict[str, Tally] = {}
+    for m in maps:
+        for k, t in m.items():
+            out[k] = out.get(k, Tally()) + t
+    return out
+
+
+def series_count(figures: Sequence[SheetFigures]) -> float:
+    """How many series the sheets of three or four make up: 36 or 48 deals each."""
+    return sum(f.deals / SERIES_DEALS[f.table] for f in figures if f.table in SERIES_DEALS)
+
+
+def per_series(total: int, series: float) -> float | None:
+    return round(total / series, 1) if series > 0 else None
+
+
+def player_totals(game: str, figures: Sequence[SheetFigures]) -> PlayerTotals:
+    figs = [f for f in figures if f.game == game]
+    won = sum(f.won for f in figs)
+    lost = sum(f.lost for f in figs)
+    own = won + lost
+    declared = _sum_tallies(f.declared for f in figs)
+    value_sum = sum(f.value_sum for f in figs)
+    std = [f for f in figs if f.table in SERIES_DEALS]
+    series = series_count(std)
+    list_pts = sf = None
+    if game == "skat":
+        list_pts = sum(f.list_points or 0 for f in std)
+        sf = sum(f.seeger_fabian or 0 for f in std)
+    ordered = sorted(figs, key=lambda f: (f.balance, f.day, f.sheet_id))
+    ramsch = Tally()
+    for f in figs:
+        ramsch = ramsch + f.ramsch
+    return PlayerTotals(
+        game=game, sheets=len(figs), deals=sum(f.played for f in figs), won=won, lost=lost,
+        balance=sum(f.balance for f in figs), cents=sum(f.cents for f in figs),
+        win_rate=round(100 * won / own, 1) if own else None,
+        average_value=round(value_sum / own, 1) if own else None,
+        list_points=list_pts, seeger_fabian=sf, series=round(series, 3),
+        list_per_series=None if list_pts is None else per_series(list_pts, series),
+        seeger_fabian_per_series=None if sf is None else per_series(sf, series),
+        declared=declared, ramsch=ramsch,
+        partners=_sum_tallies(f.partners for f in figs),
+        opponents=_sum_tallies(f.opponents for f in figs),
+        best=ordered[-1] if ordered else None, worst=ordered[0] if ordered else None,
+    )  # fmt: skip
+
+
+# --- A group's standings ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int | None
+    player_id: int
+    player: str
+    sheets: int
+    counted: int
+    score: int
+    average: float
+    won: int
+    lost: int
+    balance: int
+    cents: int
+
+
+def competition_ranks(scores: Sequence[int]) -> list[int]:
+    """Ranks of scores sorted highest first; equal scores share a rank: 1, 1, 3."""
+    ranks: list[int] = []
+    for i, s in enumerate(scores):
+        ranks.append(ranks[i - 1] if i and scores[i - 1] == s else i + 1)
+    return ranks
+
+
+def counted_figures(values: Sequence[int], best: int | None) -> list[int]:
+    """All values, or the ``best`` highest of them."""
+    if best is None:
+        return list(values)
+    return sorted(values, reverse=True)[:best]
+
+
+def standings(
+    players: Mapping[int, tuple[str, Sequence[SheetFigures]]], rules: ClubRules
+) -> tuple[StandingRow, ...]:
+    rows: list[StandingRow] = []
+    for pid, (name, figures) in players.items():
+        figs = [f for f in figures if f.figure(rules.rank_by) is not None]
+        if not figs:
+            continue
+        values = [f.figure(rules.rank_by) or 0 for f in figs]
+        counted = counted_figures(values, rules.best)
+        score = sum(counted)
+        rows.append(
+            StandingRow(
+                rank=None,
+                player_id=pid,
+                player=name,
+                sheets=len(figs),
+                counted=len(counted),
+                score=score,
+                average=round(score / len(counted), 2) if counted else 0.0,
+                won=sum(f.won for f in figs),
+                lost=sum(f.lost for f in figs),
+                balance=sum(f.balance for f in figs),
+                cents=sum(f.cents for f in figs),
+            )  # fmt: skip
+        )
+
+    def order(r: StandingRow) -> tuple[int, int, int, str, int]:
+        return (-r.score, -r.won, r.lost, r.player.casefold(), r.player_id)
+
+    ranked = sorted((r for r in rows if r.sheets >= rules.min_sheets), key=order)
+    others = sorted((r for r in rows if r.sheets < rules.min_sheets), key=order)
+    ranks = competition_ranks([r.score for r in ranked])
+    out = [
+        StandingRow(
+            rk,
+            r.player_id,
+            r.player,
+            r.sheets,
+            r.counted,
+            r.score,
+            r.average,
+            r.won,
+            r.lost,
+            r.balance,
+            r.cents,
+        )  # fmt: skip
+        for rk, r in zip(ranks, ranked, strict=True)
+    ]
+    return tuple(out + others)
