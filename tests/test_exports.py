@@ -5,14 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-SEED = json.loads((Path(__file__).parent / "data" / "seed_schafkopf.json").read_text())
+from tests.known_good import evening
+
+SEED = evening("seed_schafkopf")
 API = "/api/v1/sheets"
 NAMES = {"A": "Änne", "B": "Bärbel", "C": "=Cäsar", "D": "Dörte"}
 

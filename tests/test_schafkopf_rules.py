@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from skatcalc.rules import InvalidDeal
 from skatcalc.rules.schafkopf import SchafkopfDeal, SKGame, schafkopf_ramsch, schafkopf_value
+from tests.known_good import evening
 
 SAU, HOCH, SOLO, WENZ, GEIER = (
     SKGame.SAUSPIEL,
@@ -18,13 +19,13 @@ SAU, HOCH, SOLO, WENZ, GEIER = (
 )
 FW, FG, BETTEL = SKGame.FARBWENZ, SKGame.FARBGEIER, SKGame.BETTEL
 
-# The seed 002: the five games with their values and the running totals after each.
+# The seed 002: the five games with their values and the running totals after each, from the
+# one data file (tests/data/seed_schafkopf.json) that the sheet and API tests use too.
 SEED = [
-    (SchafkopfDeal(SAU, ("A", "D"), won=True, schneider=True, schwarz=True, gestellt=1), 60, (60, -60, -60, 60)),
-    (SchafkopfDeal(WENZ, ("B",), won=True, schneider=True, laufende=3, gestellt=1), 120, (-60, 300, -180, -60)),
-    (SchafkopfDeal(SOLO, ("C",), won=False, tout=True, gestellt=1, kontra=1), 160, (100, 460, -660, 100)),
-    (SchafkopfDeal(SAU, ("C", "D"), won=True, schneider=True, laufende=5, gestellt=2), 280, (-180, 180, -380, 380)),
-    (SchafkopfDeal(SOLO, ("A",), won=True, tout=True, laufende=5), 180, (360, 0, -560, 200)),
+    (SchafkopfDeal(SKGame(d["body"]["game"]), tuple(d["body"]["declarers"]),
+                   **{k: v for k, v in d["body"].items() if k not in ("game", "declarers")}),
+     d["value"], tuple(d["totals"]))
+    for d in evening("seed_schafkopf")["deals"]
 ]  # fmt: skip
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -12,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcalc.rules.sheet import DealRecord, SheetSpec, compute_sheet, default_active
+from tests.known_good import evening
 
-SEED = json.loads((Path(__file__).parent / "data" / "seed_schafkopf.json").read_text())
+SEED = evening("seed_schafkopf")
 API = "/api/v1/sheets"
 
 
@@ -80,22 +80,17 @@ def test_seed_evening_through_the_html_forms(client: FlaskClient) -> None:
         assert v in page
 
 
-PATTERN = [
-    {"game": "grand", "matadors": 2, "with": True, "declarer_points": 75},  # +72
-    {"game": "hearts", "matadors": 1, "with": True, "declarer_points": 50},  # −40
-    {"passed": True},
-    {"game": "null", "won": True},  # +23
-    {"game": "diamonds", "matadors": 1, "with": True, "bid": 22, "declarer_points": 70},  # −54
-    {"game": "clubs", "matadors": 1, "with": True, "declarer_points": 61},  # +24
-]
+# The two Skat evenings, deal by deal, live in tests/data/ (one file, one truth); the
+# assertions below work their totals out by hand. Their pattern of six deals:
+# grand mit 2 +72, hearts mit 1 lost −40, passed, Null +23, diamonds overbid −54, clubs +24.
+EVENING_36 = evening("skat_36_three_table")
+EVENING_48 = evening("skat_48_four_table")
 
 
 def test_36_deals_at_a_3_table(client: FlaskClient) -> None:
     sheet = create(client, game="skat", players=["A", "B", "C"], first_dealer="A")
-    declarers = ["A", "B", None, "C", "A", "B"]
-    for _ in range(6):
-        for body, decl in zip(PATTERN, declarers, strict=True):
-            sheet = add(client, sheet["id"], {**body, "declarer": decl} if decl else body)
+    for deal in EVENING_36["deals"]:
+        sheet = add(client, sheet["id"], deal["body"])
     t = sheet["totals"]
     # Per cycle of six: A +72 −54 = 18, B −40 +24 = −16, C +23. Six cycles:
     assert t["list"] == {"A": 108, "B": -96, "C": 138}
@@ -111,12 +106,11 @@ def test_36_deals_at_a_3_table(client: FlaskClient) -> None:
 def test_48_deals_at_a_4_table(client: FlaskClient) -> None:
     players = ["A", "B", "C", "D"]
     sheet = create(client, game="skat", players=players, first_dealer="A")
-    for k in range(1, 49):
-        body = dict(PATTERN[(k - 1) % 6])
+    for k, deal in enumerate(EVENING_48["deals"], start=1):
+        body = deal["body"]
         dealer = players[(k - 1) % 4]
         forehand = players[k % 4]
-        if "passed" not in body:
-            body["declarer"] = forehand
+        assert body.get("declarer", forehand) == forehand
         sheet = add(client, sheet["id"], body)
         row = sheet["deals"][-1]
         assert row["dealer"] == dealer and dealer not in row["active"]
