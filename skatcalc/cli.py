@@ -34,7 +34,8 @@ def main() -> None:
 @click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
 @click.option("--db", "db_path", default=None, help="SQLite file (default: instance folder).")
 @click.option("--lan", is_flag=True, help="Serve on the local network; edits need the edit link.")
-@click.option("--threads", default=8, show_default=True, type=int)
+@click.option("--threads", default=8, show_default=True, type=int,
+              help="Worker threads of the WSGI server.")  # fmt: skip
 def serve(host: str, port: int, db_path: str | None, lan: bool, threads: int) -> None:
     """Start skatcalc with the waitress WSGI server and print the URL."""
     from waitress import serve as waitress_serve
@@ -85,7 +86,7 @@ def _print_share_links(app: Flask, url: str) -> None:
 
 
 @main.command("init-db")
-@click.option("--db", "db_path", default=None)
+@click.option("--db", "db_path", default=None, help="SQLite file (default: instance folder).")
 def init_db(db_path: str | None) -> None:
     """Create or upgrade the database."""
     app = create_app({"DATABASE": os.path.abspath(db_path)} if db_path else None)
@@ -94,7 +95,9 @@ def init_db(db_path: str | None) -> None:
 
 @main.command()
 @click.argument("path")
-@click.option("--db", "db_path", default=None)
+@click.option(
+    "--db", "db_path", default=None, help="SQLite file to back up (default: instance folder)."
+)
 def backup(path: str, db_path: str | None) -> None:
     """Copy the live database to PATH (SQLite online backup, safe while serving)."""
     import sqlite3

@@ -100,7 +100,11 @@ def check_ramsch(
 
 
 def signed(n: int) -> str:
-    """Scores are written with an explicit sign and a real minus, as on a paper list."""
+    """Scores are written with an explicit sign and a real minus, as on a paper list.
+
+    >>> signed(72), signed(-54), signed(0)
+    ('+72', '−54', '0')
+    """
     if n > 0:
         return f"+{n}"
     if n < 0:

@@ -130,7 +130,11 @@ class SchafkopfResult:
 
 
 def full_tariffs(overrides: Mapping[str, int] | None = None) -> dict[str, int]:
-    """Defaults with overrides; Bettel follows the Solo tariff unless set on its own."""
+    """Defaults with overrides; Bettel follows the Solo tariff unless set on its own.
+
+    >>> full_tariffs({"solo": 50})
+    {'sauspiel': 10, 'solo': 50, 'bettel': 50, 'extra': 10}
+    """
     out = dict(DEFAULT_TARIFFS)
     given = dict(overrides or {})
     if "solo" in given and "bettel" not in given:

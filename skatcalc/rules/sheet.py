@@ -166,7 +166,13 @@ def seat_after(players: Sequence[str], name: str, step: int = 1) -> str:
 
 def default_active(spec: SheetSpec, dealer: str) -> tuple[str, ...]:
     """Who plays when ``dealer`` deals: at 4 the dealer sits out, at 5 also the one two seats
-    to his right; listed from forehand on."""
+    to his right; listed from forehand on.
+
+    >>> default_active(SheetSpec("skat", ("A", "B", "C", "D"), "A", {}), "A")
+    ('B', 'C', 'D')
+    >>> default_active(SheetSpec("skat", ("A", "B", "C", "D", "E"), "A", {}), "A")
+    ('B', 'C', 'E')
+    """
     p = spec.players
     n = len(p)
     if spec.game == "schafkopf" or n == 3:
@@ -609,7 +615,11 @@ def _described(out: DealOutcome, lang: str) -> dict[str, Any]:
 
 
 def settle(net: Mapping[str, int]) -> list[dict[str, Any]]:
-    """Who pays whom: largest debtor to largest creditor; at most n − 1 transfers."""
+    """Who pays whom: largest debtor to largest creditor; at most n − 1 transfers.
+
+    >>> settle({"A": 360, "B": 0, "C": -560, "D": 200})
+    [{'from': 'C', 'to': 'A', 'cents': 360}, {'from': 'C', 'to': 'D', 'cents': 200}]
+    """
     debtors = sorted(((-v, p) for p, v in net.items() if v < 0), reverse=True)
     creditors = sorted(((v, p) for p, v in net.items() if v > 0), reverse=True)
     owe = [amount for amount, _ in debtors]

@@ -291,7 +291,20 @@ def validate(deal: SkatDeal) -> None:
 
 
 def skat_value(deal: SkatDeal) -> SkatResult:
-    """What this deal is worth, and why. Raises :class:`InvalidDeal` for impossible input."""
+    """What this deal is worth, and why. Raises :class:`InvalidDeal` for impossible input.
+
+    An overbid game is lost and charged the next multiple of its base value (docs/rules.md 1.4):
+
+    >>> r = skat_value(SkatDeal(Game.DIAMONDS, 1, True, bid=22, declarer_points=70))
+    >>> r.won, r.overbid, r.value, r.score
+    (False, True, 27, -54)
+    >>> skat_value(SkatDeal(Game.NULL, hand=True, ouvert=True, won=False)).score
+    -118
+    >>> skat_value(SkatDeal(Game.NULL, bid=24, won=True))
+    Traceback (most recent call last):
+    ...
+    skatcalc.rules.common.InvalidDeal: bid: Null is worth 23 and does not reach the bid 24; only these can be declared: Null hand (35), Null ouvert (46), Null ouvert hand (59).
+    """
     validate(deal)
     if deal.game.is_null:
         return _null_value(deal)
@@ -547,7 +560,13 @@ class GameWithValue:
 
 
 def games_with_value(value: int) -> list[GameWithValue]:
-    """Every game whose value is exactly ``value`` — the reference table of bids."""
+    """Every game whose value is exactly ``value`` — the reference table of bids.
+
+    >>> [g.name.text("de") for g in games_with_value(23)]
+    ['Null']
+    >>> [g.name.text("en") for g in games_with_value(48)]
+    ['Clubs × 4', 'Grand × 2']
+    """
     out: list[GameWithValue] = []
     for g in (Game.DIAMONDS, Game.HEARTS, Game.SPADES, Game.CLUBS, Game.GRAND):
         base = g.base
