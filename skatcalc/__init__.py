@@ -58,7 +58,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
-    from . import api, db, forms, http, i18n, pages, sheets
+    from . import api, db, forms, http, i18n, pages, players_api, players_pages, sheets
 
     app.jinja_env.globals["spitzen_choices"] = forms.spitzen_choices
 
@@ -73,5 +73,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(sheets.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
+    app.register_blueprint(players_api.bp)
+    csrf.exempt(players_api.bp)
+    app.register_blueprint(players_pages.players_bp)
+    app.register_blueprint(players_pages.groups_bp)
     pages.register_error_handlers(app)
     return app

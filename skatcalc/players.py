@@ -35,18 +35,15 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from .db import NotFound, now
 from .rules.common import Errors
 from .rules.sheet import MAX_NAME
 from .rules.standings import normalize_group_rules
 
-
-class NotFound(Exception):
-    pass
+__all__ = ["NotFound"]
 
 
 def _now() -> str:
-    from .db import now
-
     return now()
 
 

@@ -1,0 +1,90 @@
+"""JSON API for players, groups and standings (docs/api.md, "Players, groups and standings")."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+
+from . import db as store
+from . import players, season
+from .api import BadBody, body, error, json_route
+
+bp = Blueprint("players_api", __name__, url_prefix="/api/v1")
+
+
+@bp.get("/players")
+@json_route
+def list_players() -> Any:
+    return jsonify({"players": players.list_players(store.get_db())})
+
+
+@bp.get("/players/<int:player_id>")
+@json_route
+def get_player(player_id: int) -> Any:
+    return jsonify(season.public(season.player_stats(store.get_db(), player_id)))
+
+
+@bp.post("/groups")
+@json_route
+def create_group() -> Any:
+    name, game, rules = players.normalize_group(body())
+    group = players.create_group(store.get_db(), name, game, rules)
+    return jsonify(season.group_json(group)), 201
+
+
+@bp.get("/groups")
+@json_route
+def list_groups() -> Any:
+    groups = players.list_groups(store.get_db())
+    return jsonify({"groups": [season.group_json(g) for g in groups]})
+
+
+@bp.get("/groups/<int:group_id>")
+@json_route
+def get_group(group_id: int) -> Any:
+    return jsonify(season.group_json(players.get_group(store.get_db(), group_id)))
+
+
+def period() -> tuple[date, date]:
+    """``from``/``to`` of the query (YYYY-MM-DD), by default the current calendar year."""
+    start, end = season.default_period()
+    for key in ("from", "to"):
+        raw = request.args.get(key)
+        if raw is None or raw == "":
+            continue
+        try:
+            day = date.fromisoformat(raw)
+            if len(raw) != 10:
+                raise ValueError(raw)
+        except ValueError:
+            raise BadBody(
+                error(
+                    422, key, "Ein Datum wie 2026-01-31, bitte.", "A date like 2026-01-31, please."
+                )
+            ) from None
+        if key == "from":
+            start = day
+        else:
+            end = day
+    if start > end:
+        raise BadBody(error(422, "to", "„bis“ liegt vor „von“.", "“to” is before “from”."))
+    return start, end
+
+
+@bp.get("/groups/<int:group_id>/standings")
+@json_route
+def standings(group_id: int) -> Any:
+    db = store.get_db()
+    group = players.get_group(db, group_id)
+    start, end = period()
+    rows, _sheets = season.group_standings(db, group, start, end)
+    return jsonify(
+        {
+            "group": season.group_json(group),
+            "from": start.isoformat(),
+            "to": end.isoformat(),
+            "rows": [season.row_json(r) for r in rows],
+        }
+    )

@@ -1,0 +1,289 @@
+"""Pages for players (/players) and groups with their standings (/groups)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+from wtforms import RadioField, SelectField, StringField
+from wtforms.validators import Optional
+
+from . import db as store
+from . import players, season
+from .charts import running_totals_svg
+from .forms import parse_int
+from .i18n import _, page_lang
+from .rules.common import InvalidDeal
+from .rules.standings import SCHAFKOPF_CONTRACTS, SKAT_CONTRACTS
+
+players_bp = Blueprint("players", __name__, url_prefix="/players")
+groups_bp = Blueprint("groups", __name__, url_prefix="/groups")
+
+
+def contract_names() -> dict[str, str]:
+    return {
+        "grand": "Grand", "clubs": _("Kreuz"), "spades": _("Pik"), "hearts": _("Herz"),
+        "diamonds": _("Karo"), "null": "Null", "sauspiel": "Sauspiel", "hochzeit": "Hochzeit",
+        "solo": "Solo", "wenz": "Wenz", "geier": "Geier", "farbwenz": "Farbwenz",
+        "farbgeier": "Farbgeier", "bettel": "Bettel",
+    }  # fmt: skip
+
+
+# --- Players ----------------------------------------------------------------------------------
+
+
+class RenameForm(FlaskForm):
+    name = StringField()
+
+
+class MergeForm(FlaskForm):
+    other = SelectField(validate_choice=False)
+
+
+@players_bp.get("")
+def index() -> str:
+    return render_template("players/list.html", players=players.list_players(store.get_db()))
+
+
+def _charts(stats: dict[str, Any]) -> dict[str, Markup]:
+    """Balance and money after each evening, per game, drawn like the sheet's chart."""
+    out: dict[str, Markup] = {}
+    for game in ("skat", "schafkopf"):
+        g = stats.get(game)
+        if not g or not g["evenings"]:
+            continue
+        bal = cents = 0
+        rows = []
+        points, money = _("Punkte (Bilanz)"), _("Geld in Cent")
+        for e in g["evenings"]:
+            bal += e["balance"]
+            cents += e["cents"]
+            rows.append({"totals": {points: bal, money: cents}})
+        title = _("Bilanz und Geld nach jedem Abend")
+        out[game] = Markup(running_totals_svg([points, money], rows, title=title))
+    return out
+
+
+def render_player(pid: int, rename: RenameForm | None = None, status: int = 200) -> Any:
+    db = store.get_db()
+    stats = season.player_stats(db, pid)
+    merge = MergeForm()
+    merge.other.choices = [
+        (str(p["id"]), f"{p['name']} ({p['sheets']})")
+        for p in players.list_players(db)
+        if p["id"] != pid
+    ]
+    html = render_template(
+        "players/show.html",
+        p=stats,
+        charts=_charts(stats),
+        contracts=contract_names(),
+        order={"skat": SKAT_CONTRACTS, "schafkopf": SCHAFKOPF_CONTRACTS},
+        aliases=players.aliases(db, pid),
+        log=players.player_log(db, pid),
+        rename=rename or RenameForm(formdata=None, name=stats["name"]),
+        merge=merge,
+    )
+    return html, status
+
+
+def _player_or_404(player_id: int) -> int:
+    try:
+        return players.resolve(store.get_db(), player_id)
+    except store.NotFound:
+        abort(404)
+
+
+@players_bp.get("/<int:player_id>")
+def show(player_id: int) -> Any:
+    pid = _player_or_404(player_id)
+    if pid != player_id:  # a merged entry: the player lives on under the other id
+        return redirect(url_for("players.show", player_id=pid))
+    return render_player(pid)
+
+
+@players_bp.post("/<int:player_id>/rename")
+def rename(player_id: int) -> Any:
+    pid = _player_or_404(player_id)
+    form = RenameForm()
+    if not form.validate_on_submit():
+        form.name.errors = [_("Das Formular ist abgelaufen; bitte noch einmal senden.")]
+        return render_player(pid, form, 400)
+    try:
+        players.rename_player(store.get_db(), pid, form.name.data or "")
+    except InvalidDeal as exc:
+        form.name.errors = exc.by_field(page_lang()).get("name", [])
+        return render_player(pid, form, 422)
+    flash(_("Umbenannt. Die Blätter behalten die Namen, wie sie eingetragen wurden."))
+    return redirect(url_for("players.show", player_id=pid))
+
+
+@players_bp.post("/<int:player_id>/merge")
+def merge(player_id: int) -> Any:
+    """Another entry is the same person: its sheets join this player."""
+    pid = _player_or_404(player_id)
+    form = MergeForm()
+    if not form.validate_on_submit():
+        abort(400)
+    other = parse_int(form.other.data or "")
+    if other is None:
+        flash(_("Bitte einen Spieler wählen."), "error")
+        return redirect(url_for("players.show", player_id=pid))
+    db = store.get_db()
+    try:
+        gone = players.get_player(db, other)["name"]
+        players.merge_players(db, pid, other)
+    except store.NotFound:
+        abort(404)
+    except InvalidDeal as exc:
+        for msgs in exc.by_field(page_lang()).values():
+            for m in msgs:
+                flash(m, "error")
+        return redirect(url_for("players.show", player_id=pid))
+    flash(_("„%(name)s“ zusammengeführt.", name=gone))
+    return redirect(url_for("players.show", player_id=pid))
+
+
+# --- Groups -----------------------------------------------------------------------------------
+
+
+class GroupForm(FlaskForm):
+    name = StringField()
+    game = RadioField(default="skat", validate_choice=False)
+    rank_by = SelectField(default="", validate_choice=False)
+    min_sheets = StringField(validators=[Optional()])
+    best = StringField(validators=[Optional()])
+
+    def setup(self) -> GroupForm:
+        self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
+        self.rank_by.choices = rank_choices()
+        return self
+
+
+def rank_choices() -> list[tuple[str, str]]:
+    return [
+        ("", _("übliche Wertung (Skat: Seeger-Fabian, Schafkopf: Bilanz)")),
+        ("seeger_fabian", "Seeger-Fabian"),
+        ("list", _("Listenpunkte")),
+        ("balance", _("Bilanz")),
+    ]
+
+
+def rank_name(rank_by: str) -> str:
+    return dict(rank_choices()).get(rank_by, rank_by)
+
+
+@groups_bp.get("", endpoint="index")
+def group_list() -> str:
+    return render_template("groups/list.html", groups=players.list_groups(store.get_db()),
+                           form=GroupForm(formdata=None).setup())  # fmt: skip
+
+
+@groups_bp.post("")
+def create() -> Any:
+    form = GroupForm().setup()
+    general: list[str] = []
+    if not form.validate_on_submit():
+        general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
+    else:
+        rules: dict[str, Any] = {}
+        if form.rank_by.data:
+            rules["rank_by"] = form.rank_by.data
+        for key in ("min_sheets", "best"):
+            raw = (getattr(form, key).data or "").strip()
+            if raw:
+                value = parse_int(raw)
+                rules[key] = value if value is not None else raw
+        data = {"name": form.name.data or "", "game": form.game.data, "rules": rules}
+        try:
+            name, game, clean = players.normalize_group(data)
+        except InvalidDeal as exc:
+            for k, msgs in exc.by_field(page_lang()).items():
+                field = getattr(form, k.replace("rules.", ""), None)
+                if field is not None:
+                    field.errors = list(field.errors or []) + msgs
+                else:
+                    general += msgs
+        else:
+            group = players.create_group(store.get_db(), name, game, clean)
+            flash(_("Gruppe „%(name)s“ angelegt.", name=name))
+            return redirect(url_for("groups.show", group_id=group["id"]))
+    html = render_template("groups/list.html", groups=players.list_groups(store.get_db()),
+                           form=form, general=general)  # fmt: skip
+    return html, 422
+
+
+def _period() -> tuple[date, date, list[str]]:
+    start, end = season.default_period()
+    errors = []
+    for key in ("from", "to"):
+        raw = (request.args.get(key) or "").strip()
+        if not raw:
+            continue
+        try:
+            day = date.fromisoformat(raw)
+        except ValueError:
+            errors.append(_("Bitte ein Datum wie 2026-01-31."))
+            continue
+        if key == "from":
+            start = day
+        else:
+            end = day
+    if start > end:
+        errors.append(_("„bis“ liegt vor „von“."))
+        start, end = season.default_period()
+    return start, end, errors
+
+
+def _group_or_404(group_id: int) -> dict[str, Any]:
+    try:
+        return players.get_group(store.get_db(), group_id)
+    except store.NotFound:
+        abort(404)
+
+
+def _standings_view(group_id: int) -> dict[str, Any]:
+    group = _group_or_404(group_id)
+    start, end, errors = _period()
+    rows, sheets = season.group_standings(store.get_db(), group, start, end)
+    return {"group": group, "start": start, "end": end, "errors": errors, "rows": rows,
+            "sheets": sheets, "rank_name": rank_name(group["rules"]["rank_by"])}  # fmt: skip
+
+
+@groups_bp.get("/<int:group_id>", endpoint="show")
+def group_show(group_id: int) -> Any:
+    view = _standings_view(group_id)
+    status = 422 if view["errors"] else 200
+    return render_template("groups/show.html", **view), status
+
+
+@groups_bp.get("/<int:group_id>/standings.pdf")
+def pdf(group_id: int) -> Response:
+    from .standings_pdf import render_standings_pdf
+
+    view = _standings_view(group_id)
+    data = render_standings_pdf(view, page_lang())
+    safe = "".join(c if c.isalnum() else "-" for c in view["group"]["name"]).strip("-")[:40]
+    resp = Response(data, mimetype="application/pdf")
+    resp.headers["Content-Disposition"] = (
+        f'attachment; filename="{safe or "gruppe"}-{view["start"]}-{view["end"]}.pdf"'
+    )
+    return resp
+
+
+@players_bp.app_context_processor
+def _helpers() -> dict[str, Any]:
+    def dec(value: float | None, digits: int = 1) -> str:
+        """A figure with decimals as the page's language writes it: 12,5 / 12.5."""
+        if value is None:
+            return "—"
+        text = f"{abs(value):.{digits}f}"
+        if page_lang() != "en":
+            text = text.replace(".", ",")
+        return ("\u2212" if value < 0 else "") + text
+
+    return {"dec": dec}

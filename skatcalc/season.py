@@ -1,0 +1,198 @@
+"""Figures across sheets: a player's statistics and a group's standings, from stored deals.
+
+Every number starts from ``model.computed_sheet`` (the rules' ``compute_sheet``) and goes
+through ``rules.standings``; nothing here is stored. Per sheet the figures are cached by the
+sheet's revision and its players' current names, so a correction on an old sheet or a
+renamed player is seen at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import date
+from typing import Any
+
+from sqlite_utils import Database
+
+from . import model, players
+from .rules.standings import (
+    ClubRules,
+    PlayerTotals,
+    SheetFigures,
+    StandingRow,
+    Tally,
+    player_totals,
+    sheet_figures,
+    standings,
+)
+
+
+def _seat_players(db: Database, sheet_ids: Sequence[int]) -> dict[int, list[tuple[int, str]]]:
+    """sheet id -> [(player id, player's current name)] by seat, in one query."""
+    out: dict[int, list[tuple[int, str]]] = {}
+    if not sheet_ids:
+        return out
+    marks = ",".join("?" * len(sheet_ids))
+    for r in db.query(
+        f"select sp.sheet_id, sp.seat, p.id, p.name from sheet_players sp "
+        f"join players p on p.id = sp.player_id where sp.sheet_id in ({marks}) "
+        f"order by sp.sheet_id, sp.seat",
+        list(sheet_ids),
+    ):
+        out.setdefault(int(r["sheet_id"]), []).append((int(r["id"]), str(r["name"])))
+    return out
+
+
+def figures_of_sheet(
+    db: Database, sheet: dict[str, Any], seats: list[tuple[int, str]]
+) -> dict[int, SheetFigures]:
+    """player id -> that player's figures on this sheet."""
+
+    def make() -> dict[int, SheetFigures]:
+        computed = model.computed_sheet(db, sheet, "de")
+        typed = sheet["players"]
+        canonical = {typed[i]: name for i, (_pid, name) in enumerate(seats) if i < len(typed)}
+        stake = int(sheet["rules"].get("stake_cents") or 0)
+        day = players.sheet_day(sheet).isoformat()
+        return {
+            pid: sheet_figures(
+                sheet["id"],
+                day,
+                sheet["game"],
+                typed,
+                computed["totals"],
+                computed["deals"],
+                typed[i],
+                stake,
+                canonical,
+            )  # fmt: skip
+            for i, (pid, _name) in enumerate(seats)
+            if i < len(typed)
+        }
+
+    return model.derived(sheet, "player-figures", make, tuple(seats))
+
+
+def player_figures(db: Database, player_id: int) -> list[tuple[dict[str, Any], SheetFigures]]:
+    """(sheet, figures) for every sheet of the player, oldest first."""
+    sheets = players.sheets_of_player(db, player_id)
+    seats = _seat_players(db, [s["id"] for s in sheets])
+    out = []
+    for s in sheets:
+        figs = figures_of_sheet(db, s, seats.get(s["id"], []))
+        if player_id in figs:
+            out.append((s, figs[player_id]))
+    return out
+
+
+def _tallies(m: Any) -> dict[str, dict[str, int]]:
+    return {k: {"games": t.games, "won": t.won} for k, t in sorted(m.items())}
+
+
+def game_json(t: PlayerTotals, evenings: list[tuple[dict[str, Any], SheetFigures]]
+              ) -> dict[str, Any]:  # fmt: skip
+    """A player's figures in one game, as the API answers them."""
+
+    def evening(s: dict[str, Any], f: SheetFigures) -> dict[str, Any]:
+        e = {"sheet": s["id"], "name": s["name"], "day": f.day, "table": f.table,
+             "deals": f.deals, "played": f.played, "balance": f.balance, "cents": f.cents,
+             "won": f.won, "lost": f.lost}  # fmt: skip
+        if f.game == "skat":
+            e["list"] = f.list_points
+            e["seeger_fabian"] = f.seeger_fabian
+        return e
+
+    by_id = {s["id"]: s for s, _f in evenings}
+    out: dict[str, Any] = {
+        "sheets": t.sheets,
+        "deals": t.deals,
+        "won": t.won,
+        "lost": t.lost,
+        "win_rate": t.win_rate,
+        "average_value": t.average_value,
+        "balance": t.balance,
+        "cents": t.cents,
+        "games": {
+            k: {"declared": v.games, "won": v.won, "lost": v.games - v.won}
+            for k, v in t.declared.items()
+        },
+        "ramsch": {"played": t.ramsch.games, "won": t.ramsch.won},
+        "best": None if t.best is None else evening(by_id[t.best.sheet_id], t.best),
+        "worst": None if t.worst is None else evening(by_id[t.worst.sheet_id], t.worst),
+        "evenings": [evening(s, f) for s, f in evenings],
+    }
+    if t.game == "skat":
+        out.update(
+            list=t.list_points,
+            seeger_fabian=t.seeger_fabian,
+            series=t.series,
+            list_per_series=t.list_per_series,
+            seeger_fabian_per_series=t.seeger_fabian_per_series,
+        )
+    else:
+        out["partners"] = _tallies(t.partners)
+        out["opponents"] = _tallies(t.opponents)
+    return out
+
+
+def player_stats(db: Database, player_id: int) -> dict[str, Any]:
+    """The player's page and API answer: per game the totals (or None) and the evenings."""
+    pid = players.resolve(db, player_id)
+    player = players.get_player(db, pid)
+    all_figs = player_figures(db, pid)
+    out: dict[str, Any] = {"id": pid, "name": player["name"]}
+    totals: dict[str, PlayerTotals] = {}
+    for game in ("skat", "schafkopf"):
+        evenings = [(s, f) for s, f in all_figs if f.game == game]
+        if not evenings:
+            out[game] = None
+            continue
+        totals[game] = player_totals(game, [f for _s, f in evenings])
+        out[game] = game_json(totals[game], evenings)
+    out["_totals"] = totals
+    return out
+
+
+def public(stats: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in stats.items() if not k.startswith("_")}
+
+
+# --- Groups -----------------------------------------------------------------------------------
+
+
+def default_period(today: date | None = None) -> tuple[date, date]:
+    today = today or date.today()
+    return date(today.year, 1, 1), date(today.year, 12, 31)
+
+
+def group_standings(
+    db: Database, group: dict[str, Any], start: date, end: date
+) -> tuple[tuple[StandingRow, ...], list[dict[str, Any]]]:
+    """The standings over the period and the sheets they come from."""
+    sheets = players.group_sheets(db, group["id"], start, end)
+    seats = _seat_players(db, [s["id"] for s in sheets])
+    by_player: dict[int, tuple[str, list[SheetFigures]]] = {}
+    for s in sheets:
+        sp = seats.get(s["id"], [])
+        names = dict(sp)
+        for pid, figs in figures_of_sheet(db, s, sp).items():
+            by_player.setdefault(pid, (names[pid], []))[1].append(figs)
+    rules = ClubRules.from_json(group["rules"])
+    return standings(by_player, rules), sheets
+
+
+def row_json(r: StandingRow) -> dict[str, Any]:
+    d = asdict(r)
+    d.pop("player_id")
+    return d
+
+
+def group_json(group: dict[str, Any]) -> dict[str, Any]:
+    out = {k: group[k] for k in ("id", "name", "game", "rules", "created")}
+    if "sheets" in group:
+        out["sheets"] = group["sheets"]
+    return out
+
+
+__all__ = ["Tally", "group_standings", "player_stats"]

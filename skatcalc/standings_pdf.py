@@ -1,0 +1,72 @@
+"""A group's standings as a PDF for the club's notice board (fpdf2, like the sheet PDF)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fpdf.fonts import FontFace
+
+from .pdf import GREY, SheetPDF, _money, _n
+
+
+def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
+    """``view``: group, start, end, rows (StandingRow), sheets, rank_name."""
+    de = lang != "en"
+    group = view["group"]
+    title = f"{group['name']} · {'Tabelle' if de else 'Standings'}"
+    pdf = SheetPDF(title, lang, landscape=False)
+    pdf.set_title(title)
+    pdf.set_creator("skatcalc")
+    pdf.add_page()
+    pdf.set_font("DejaVu", "B", 16)
+    pdf.multi_cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=9)
+    rules = group["rules"]
+    game = "Skat" if group["game"] == "skat" else "Schafkopf"
+    parts = [game, f"{view['start'].isoformat()} – {view['end'].isoformat()}",
+             ("Wertung: " if de else "Ranked by: ") + view["rank_name"],
+             f"{len(view['sheets'])} " + ("Abende" if de else "evenings")]  # fmt: skip
+    if rules.get("min_sheets"):
+        parts.append(("mindestens " if de else "at least ") + str(rules["min_sheets"]) +
+                     (" Abende für einen Platz" if de else " evenings to be ranked"))  # fmt: skip
+    if rules.get("best"):
+        parts.append(("die besten " if de else "best ") + str(rules["best"]) +
+                     (" Abende zählen" if de else " evenings count"))  # fmt: skip
+    pdf.set_text_color(*GREY)
+    pdf.multi_cell(0, 5, " · ".join(parts), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(0, 0, 0)
+    pdf.ln(2)
+    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
+    heads = ["Platz" if de else "Rank", "Spieler" if de else "Player",
+             "Abende" if de else "Evenings", "gewertet" if de else "counted",
+             "Wertung" if de else "Score", "Schnitt" if de else "Average",
+             "gew./verl." if de else "won/lost", "Bilanz" if de else "Balance",
+             "Geld" if de else "Money"]  # fmt: skip
+    widths = (12, 46, 16, 18, 20, 18, 20, 18, 22)
+    pdf.set_font("DejaVu", size=9)
+    with pdf.table(col_widths=widths, text_align=("RIGHT", "LEFT") + ("RIGHT",) * 7,
+                   headings_style=head, line_height=5, padding=(0.8, 1.2),
+                   borders_layout="HORIZONTAL_LINES", repeat_headings=1) as table:  # fmt: skip
+        row = table.row()
+        for h in heads:
+            row.cell(h)
+        for r in view["rows"]:
+            style = None if r.rank is not None else FontFace(color=GREY)
+            row = table.row(style=style)
+            row.cell("" if r.rank is None else f"{r.rank}.")
+            row.cell(r.player)
+            row.cell(str(r.sheets))
+            row.cell(str(r.counted))
+            row.cell(_n(r.score))
+            avg = f"{r.average:.1f}"
+            row.cell(avg.replace(".", ",") if de else avg)
+            row.cell(f"{r.won}/{r.lost}")
+            row.cell(_n(r.balance, signed=True))
+            row.cell(_money(r.cents, lang) if r.cents >= 0 else "−" + _money(-r.cents, lang))
+    if any(r.rank is None for r in view["rows"]):
+        pdf.ln(2)
+        pdf.set_font("DejaVu", size=8)
+        pdf.set_text_color(*GREY)
+        pdf.multi_cell(0, 4, "Grau: zu wenige Abende für einen Platz." if de else
+                       "Grey: too few evenings to be ranked.", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    return bytes(pdf.output())
