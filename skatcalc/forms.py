@@ -259,7 +259,7 @@ def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> d
     return data
 
 
-TARIFF_KEYS = ("sauspiel", "solo", "bettel", "extra")
+TARIFF_KEYS = ("sauspiel", "solo", "bettel", "extra", "ramsch")
 
 
 class TariffFields:
@@ -269,6 +269,7 @@ class TariffFields:
     t_solo = StringField(default=str(DEFAULT_TARIFFS["solo"]))
     t_bettel = StringField(default=str(DEFAULT_TARIFFS["bettel"]))
     t_extra = StringField(default=str(DEFAULT_TARIFFS["extra"]))
+    t_ramsch = StringField(default="")  # empty: a Ramsch costs the Sauspiel tariff
     tout_counts = BooleanField(default=True)
 
     def tariff_values(self, errors: list[tuple[str, str]]) -> dict[str, int]:

@@ -85,6 +85,9 @@ def game_name(game: SKGame, suit: str | None) -> Msg:
 
 
 DEFAULT_TARIFFS: dict[str, int] = {"sauspiel": 10, "solo": 20, "bettel": 20, "extra": 10}
+# "ramsch" (docs/rules.md 2.5) is a tariff of its own only where it is set; otherwise a Ramsch
+# costs the Sauspiel tariff, as it did on every sheet stored before the key existed.
+TARIFF_KEYS = (*DEFAULT_TARIFFS, "ramsch")
 DEFAULT_LAUFENDE_MIN: dict[str, int] = {
     "sauspiel": 3,
     "hochzeit": 3,
@@ -134,6 +137,8 @@ def full_tariffs(overrides: Mapping[str, int] | None = None) -> dict[str, int]:
 
     >>> full_tariffs({"solo": 50})
     {'sauspiel': 10, 'solo': 50, 'bettel': 50, 'extra': 10}
+    >>> full_tariffs({"ramsch": 30})["ramsch"]
+    30
     """
     out = dict(DEFAULT_TARIFFS)
     given = dict(overrides or {})
@@ -141,6 +146,15 @@ def full_tariffs(overrides: Mapping[str, int] | None = None) -> dict[str, int]:
         out["bettel"] = given["solo"]
     out.update(given)
     return out
+
+
+def ramsch_tariff(tariffs: Mapping[str, int]) -> int:
+    """The Ramsch tariff: its own where set, else the Sauspiel tariff (docs/rules.md 2.5).
+
+    >>> ramsch_tariff(full_tariffs()), ramsch_tariff(full_tariffs({"ramsch": 30}))
+    (10, 30)
+    """
+    return tariffs.get("ramsch", tariffs["sauspiel"])
 
 
 def full_laufende_min(overrides: Mapping[str, int] | None = None) -> dict[str, int]:
@@ -272,7 +286,7 @@ def validate(deal: SchafkopfDeal) -> None:
                 f"{what.en}: 0 to 4 times, not {count}.",
             )
     for key, amount in deal.tariffs.items():
-        if key not in DEFAULT_TARIFFS:
+        if key not in TARIFF_KEYS:
             e.add("tariffs", f"Unbekannter Tarif „{key}“.", f"Unknown tariff “{key}”.")
         elif not 0 <= amount <= 100_000:
             e.add(
@@ -488,7 +502,7 @@ def schafkopf_ramsch(
         for p in players:
             deltas[p] = 3 * value if p == durchmarsch else -value
         return RamschResult(deltas, (), tuple(steps))
-    tariff = t.get("ramsch", t["sauspiel"]) * factor
+    tariff = ramsch_tariff(t) * factor
     top = max(points.values())
     losers = tuple(p for p in players if points[p] == top)
     steps.append(

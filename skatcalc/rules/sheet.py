@@ -21,13 +21,14 @@ from .inputs import (
 )
 from .schafkopf import (
     DEFAULT_LAUFENDE_MIN,
-    DEFAULT_TARIFFS,
     SUIT_NAMES,
+    TARIFF_KEYS,
     SchafkopfDeal,
     SKGame,
     full_laufende_min,
     full_tariffs,
     game_name,
+    ramsch_tariff,
     schafkopf_ramsch,
     schafkopf_value,
 )
@@ -130,7 +131,7 @@ def normalize_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
     else:
         tariffs = r.int_map("tariffs") or {}
         for k, v in tariffs.items():
-            if k not in DEFAULT_TARIFFS:
+            if k not in TARIFF_KEYS:
                 r.errors.add("tariffs", f"Unbekannter Tarif „{k}“.", f"Unknown tariff “{k}”.")
             elif not 0 <= v <= 100_000:
                 r.errors.add("tariffs", "Tarife: 0 bis 100000 Cent.", "Tariffs: 0 to 100000 cents.")
@@ -145,8 +146,11 @@ def normalize_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
                     f"Laufende in {k}: 1 to {SKGame(k).max_laufende}.",
                 )
         tcss = r.boolean("tout_counts_schneider_schwarz", True)
+        full = full_tariffs(tariffs)
+        if ramsch:  # the evening plays Ramsch: its tariff is stated, as every other rule
+            full.setdefault("ramsch", ramsch_tariff(full))
         rules = {
-            "tariffs": full_tariffs(tariffs),
+            "tariffs": full,
             "tout_counts_schneider_schwarz": bool(tcss),
             "laufende_min": full_laufende_min(lmin),
         }
@@ -667,8 +671,11 @@ def describe_rules(spec: SheetSpec) -> list[Msg]:
             "Tout: schneider/schwarz count extra" if r.get("tout_counts_schneider_schwarz")
             else "Tout: schneider/schwarz included",
         ))  # fmt: skip
-        out.append(Msg("Ramsch: ja" if r.get("ramsch") else "Ramsch: nein",
-                       "Ramsch: yes" if r.get("ramsch") else "Ramsch: no"))  # fmt: skip
+        if r.get("ramsch"):
+            rt = ramsch_tariff(full_tariffs(t))
+            out.append(Msg(f"Ramsch: ja, Tarif {rt}", f"Ramsch: yes, tariff {rt}"))
+        else:
+            out.append(Msg("Ramsch: nein", "Ramsch: no"))
     bock = r.get("bock") or []
     if bock:
         out.append(Msg("Bock nach: " + ", ".join(BOCK_NAMES[b].de for b in bock),
