@@ -175,11 +175,34 @@ def add_deal(sheet_id: int) -> Any:
     if key is not None and len(key) > 100:
         raise BadBody(error(422, "_", "Idempotency-Key: höchstens 100 Zeichen.",
                             "Idempotency-Key: 100 characters at most."))  # fmt: skip
-    _n, stored = model.add_deal(store.get_db(), sheet_id, body(), api_lang(), key)
+    db = store.get_db()
+    try:
+        _n, stored = model.add_deal(db, sheet_id, body(), api_lang(), key)
+    except store.Taken as taken:
+        return deal_number_taken(sheet_id, taken)
     resp, status = sheet_reply(sheet_id, 201)
     if not stored:
         resp.headers["Idempotent-Replayed"] = "true"
     return resp, status
+
+
+def deal_number_taken(sheet_id: int, taken: store.Taken) -> Reply:
+    """409 with the sheet as it is when the deal's number is already taken (another phone
+    saved first); 422 for a number beyond the next one, which no sheet has shown."""
+    lang = api_lang()
+    if taken.n > taken.next_n:
+        return error(422, "n", f"Das nächste Spiel ist Nummer {taken.next_n}, nicht {taken.n}.",
+                     f"The next deal is number {taken.next_n}, not {taken.n}.")  # fmt: skip
+    sheet = model.sheet_json(store.get_db(), sheet_id, lang)
+    there = model.describe_row(sheet["game"], sheet["deals"][taken.n - 1], lang)
+    msg = (
+        f"Spiel {taken.n} ist schon eingetragen: {there}. Nichts gespeichert; das nächste "
+        f"Spiel ist Nummer {taken.next_n}."
+        if lang == "de"
+        else f"Deal {taken.n} is already on the sheet: {there}. Nothing stored; the next deal "
+        f"is number {taken.next_n}."
+    )
+    return jsonify({"errors": {"n": [msg]}, "sheet": sheet}), 409
 
 
 @bp.put("/sheets/<int:sheet_id>/deals/<int:n>")

@@ -178,6 +178,15 @@ class NotFound(Exception):
     pass
 
 
+class Taken(Exception):
+    """The deal number a save named is not the next one: ``n`` asked, ``next_n`` free."""
+
+    def __init__(self, n: int, next_n: int) -> None:
+        super().__init__(f"deal {n} asked, {next_n} is next")
+        self.n = n
+        self.next_n = next_n
+
+
 class Conflict(Exception):
     def __init__(self, current: dict[str, Any]) -> None:
         super().__init__("conflict")
@@ -365,8 +374,11 @@ def add_deal(
     active: list[str],
     body: dict[str, Any],
     idem_key: str | None = None,
+    expected_n: int | None = None,
 ) -> tuple[int, bool]:
-    """Store the next deal; (n, False) when ``idem_key`` was already used for this sheet."""
+    """Store the next deal; (n, False) when ``idem_key`` was already used for this sheet.
+    With ``expected_n`` (the number the entry form showed) raise :class:`Taken` instead of
+    storing when that is not the next number: two phones entering the same deal."""
     at = now()
     with db.atomic():
         _touch(db, sheet_id, at)
@@ -382,6 +394,8 @@ def add_deal(
             iter(db.execute("select coalesce(max(n), 0) from deals where sheet_id = ?", [sheet_id]))
         )
         n = int(last) + 1
+        if expected_n is not None and expected_n != n:
+            raise Taken(expected_n, n)
         _insert_deal(db, sheet_id, n, dealer, active, body, False, 1, at, idem_key)
         _log(db, sheet_id, n, "add", at, None)
     return n, True

@@ -22,8 +22,9 @@ from wtforms import (
 from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from .i18n import _
+from .i18n import _, page_lang
 from .rules.common import InvalidDeal
+from .rules.inputs import skat_outcome_conflict
 from .rules.schafkopf import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES
 from .rules.schafkopf import SUITS as SK_SUITS
 from .rules.skat import LEGAL_BIDS, SUITS
@@ -78,6 +79,8 @@ class SkatForm(FlaskForm):
     declarer_points = StringField(validators=[Optional()])
     all_tricks = RadioField(validators=[Optional()], validate_choice=False)
     won = RadioField(validators=[Optional()], validate_choice=False)
+    schneider = BooleanField()  # outcome: the losing party ended schneider
+    schwarz = BooleanField()  # outcome: one party took every trick (who: from won/lost)
     kontra = BooleanField()
     re = BooleanField()
 
@@ -136,21 +139,38 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
     for flag in ("hand", "ouvert", "kontra", "re"):
         if getattr(form, flag).data:
             data[flag] = True
+    won = {"true": True, "false": False}.get(form.won.data or "")
     if game != "null":
         for flag in ("schneider_announced", "schwarz_announced"):
             if getattr(form, flag).data:
                 data[flag] = True
+        # The outcome: typed card points decide; otherwise the buttons gewonnen/verloren,
+        # Schneider and Schwarz (who was schwarz follows from who won).
         pts = field_int(form.declarer_points, errors)
-        if pts is not None:
-            data["declarer_points"] = pts
+        schwarz = bool(form.schwarz.data)
         if form.all_tricks.data in ("declarer", "opponents"):
             data["all_tricks"] = form.all_tricks.data
-    else:
-        if form.won.data in ("true", "false"):
-            data["won"] = form.won.data == "true"
+        if pts is not None:
+            data["declarer_points"] = pts
+            if schwarz and "all_tricks" not in data:
+                data["all_tricks"] = (
+                    "declarer" if (won if won is not None else pts > 60) else "opponents"
+                )
+        elif won is not None:
+            data["won"] = won
+            if form.schneider.data:
+                data["schneider"] = True
+            if schwarz and "all_tricks" not in data:
+                data["all_tricks"] = "declarer" if won else "opponents"
+    elif won is not None:
+        data["won"] = won
     bid = field_int(form.bid, errors)
     if bid is not None:
         data["bid"] = bid
+    if game != "null" and "declarer_points" in data and (won is not None or form.schneider.data):
+        conflict = skat_outcome_conflict(data, won, bool(form.schneider.data))
+        if conflict is not None:
+            errors.append(("declarer_points", conflict.text(page_lang())))
     return data
 
 
@@ -168,6 +188,8 @@ def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[st
         attr = FIELD_ALIASES.get(name, name).replace(".", "_")
         field = getattr(form, attr, None) if attr != "_" else None
         if isinstance(field, Field):
+            if name in FIELD_ALIASES and field.errors:
+                continue  # "with" and "matadors" are one control: one message is enough
             field.errors = list(field.errors or []) + [message]
         else:
             general.append(message)

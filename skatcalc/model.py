@@ -163,9 +163,35 @@ def add_deal(
             f"A sheet holds at most {MAX_DEALS} deals; please start a new sheet.",
         )
         e.raise_if_any()
+    expected_n, body = deal_number(body)
     dealer, active = placement(spec, body, proposed_dealer(db, sheet))
     evaluate_deal(spec, body, active, 0, lang)
-    return store.add_deal(db, sheet_id, dealer, list(active), body, idem_key)
+    return store.add_deal(db, sheet_id, dealer, list(active), body, idem_key, expected_n)
+
+
+def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]:
+    """The optional ``"n"`` of a deal body (the number the deal gets, API.md Additions) and
+    the body without it: the number is where the deal goes, not part of the deal."""
+    if not isinstance(body, dict) or "n" not in body:
+        return None, body
+    rest = {k: v for k, v in body.items() if k != "n"}
+    n = body["n"]
+    e = Errors()
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_DEALS:
+        e.add("n", f"„n“ ist die Nummer des Spiels: 1 bis {MAX_DEALS}.",
+              f"“n” is the deal's number: 1 to {MAX_DEALS}.")  # fmt: skip
+    elif must_be is not None and n != must_be:
+        e.add("n", f"Dies ist Spiel {must_be}, nicht {n}.", f"This is deal {must_be}, not {n}.")
+    e.raise_if_any()
+    return n, rest
+
+
+def describe_row(game: str, row: dict[str, Any], lang: str = "de") -> str:
+    """One line naming a computed deal, for messages: "Bernd: Grand mit 2 (72)"."""
+    who = f"{row['declarer']}: " if game == "skat" and row.get("declarer") else ""
+    value = f" ({row['value']})" if row.get("kind") == "game" and row.get("value") else ""
+    struck = (" — gestrichen" if lang == "de" else " — struck") if row.get("struck") else ""
+    return f"{who}{row.get('title', '?')}{value}{struck}"
 
 
 def correct_deal(
@@ -179,6 +205,7 @@ def correct_deal(
     sheet = store.get_sheet(db, sheet_id)
     spec = spec_of(sheet)
     current = store.get_deal(db, sheet_id, n)
+    _n, body = deal_number(body, must_be=n)
     dealer, active = placement(spec, body, current["dealer"], keep=current)
     evaluate_deal(spec, body, active, 0, lang)
     store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)

@@ -52,7 +52,9 @@ from .rules.sheet import (
     default_active,
     describe_rules,
     evaluate_deal,
+    forehand,
     normalize_sheet,
+    seat_after,
 )
 from .rules.stats import statistics
 
@@ -109,6 +111,8 @@ class DealMeta(FlaskForm):
     durchmarsch = RadioField(validators=[Optional()], validate_choice=False)
     version = HiddenField()
     idem = HiddenField()
+    n = HiddenField()  # the deal number the entry form showed
+    dealer_shown = HiddenField()  # the dealer it proposed: unchanged means "the rotation"
 
 
 class SkatDealForm(SkatForm, DealMeta):
@@ -173,15 +177,33 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
             body["declarer"] = form.declarer.data
     else:
         body = schafkopf_input(form, errors)
+    spec = model.spec_of(sheet)
     dealer = form.dealer.data or proposed_dealer
+    chosen = list(form.active.data or [])
+    shown = form.dealer_shown.data
+    if shown in players and dealer == shown:
+        # The person left the proposed dealer alone: the dealer is whoever the rotation says
+        # now (another phone may have saved or struck a deal meanwhile), and so are the
+        # players unless they were changed on this form.
+        dealer = proposed_dealer
+        if set(chosen) == set(default_active(spec, shown)):
+            chosen = []
     if dealer != proposed_dealer:
         body["dealer"] = dealer
-    chosen = list(form.active.data or [])
-    spec = model.spec_of(sheet)
-    if chosen and dealer in players and tuple(chosen) != default_active(spec, dealer):
-        order = [p for p in players if p in chosen]
-        body["active"] = order
+    if chosen and dealer in players and set(chosen) != set(default_active(spec, dealer)):
+        # from forehand on, as the rotation lists them
+        body["active"] = [p for k in range(1, len(players) + 1)
+                          if (p := seat_after(players, dealer, k)) in chosen]  # fmt: skip
+    n = parse_int(form.n.data or "") if hasattr(form, "n") else None
+    if n is not None and n > 0:
+        body["n"] = n
     return body
+
+
+@bp.app_template_global("forehand")
+def forehand_of(players: list[str], dealer: str, active: list[str]) -> str | None:
+    """Vorhand of a deal for the entry and correction forms."""
+    return forehand(players, dealer, active)
 
 
 # --- Edit rights on the network ---------------------------------------------------------------
@@ -476,20 +498,55 @@ def add_deal(sheet_id: int) -> Any:
     errors: list[tuple[str, str]] = []
     body = deal_body(sheet, form, proposed, errors)
     exc: InvalidDeal | None = None
+    general: list[str] = []
+    status = 422
     if not errors:
         try:
             key = (form.idem.data or "")[:100] or None
             n, stored = model.add_deal(db, sheet_id, body, page_lang(), key)
         except InvalidDeal as e:
             exc = e
+        except store.Taken as taken:
+            general.append(taken_message(sheet, taken))
+            refresh_entry(sheet, form, proposed)
+            status = 409
         else:
             if stored:
                 flash(_("Spiel %(n)s gespeichert.", n=n))
             else:
                 flash(_("Spiel %(n)s war schon gespeichert.", n=n))
-            return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
-    general = attach_errors(form, exc, errors, page_lang())
-    return render_sheet(sheet, form, general, 422)
+            # The page shows "Spiel n gespeichert" with an undo of that very deal.
+            return redirect(url_for("sheets.show", sheet_id=sheet_id, saved=n))
+    general += attach_errors(form, exc, errors, page_lang())
+    return render_sheet(sheet, form, general, status)
+
+
+def taken_message(sheet: dict[str, Any], taken: store.Taken) -> str:
+    """What the page says when another phone saved this deal's number first."""
+    if taken.n > taken.next_n:
+        return _("Das nächste Spiel ist Nummer %(next)s. Bitte noch einmal speichern.",
+                 next=taken.next_n)  # fmt: skip
+    data = model.computed_sheet(store.get_db(), sheet, page_lang())
+    there = model.describe_row(sheet["game"], data["deals"][taken.n - 1], page_lang())
+    return _(
+        "Spiel %(n)s ist schon eingetragen (von einem anderen Gerät?): %(deal)s. Nichts "
+        "gespeichert. Die Eingabe steht noch unten: War es ein anderes Spiel, bitte als "
+        "Spiel %(next)s speichern; sonst nichts tun.",
+        n=taken.n, deal=there, next=taken.next_n,
+    )  # fmt: skip
+
+
+def refresh_entry(sheet: dict[str, Any], form: Any, proposed: str) -> None:
+    """A kept entry after another phone's save: it now means the next free number, and an
+    untouched dealer follows the rotation as it is now."""
+    data = model.computed_sheet(store.get_db(), sheet, page_lang())
+    form.n.data = str(len(data["deals"]) + 1)
+    if form.dealer.data == form.dealer_shown.data:
+        spec = model.spec_of(sheet)
+        if set(form.active.data or []) == set(default_active(spec, form.dealer_shown.data or "")):
+            form.active.data = list(default_active(spec, proposed))
+        form.dealer.data = proposed
+        form.dealer_shown.data = proposed
 
 
 def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
@@ -633,14 +690,24 @@ def restore(sheet_id: int, n: int) -> Response:
 
 @bp.post("/<int:sheet_id>/undo")
 def undo(sheet_id: int) -> Response:
-    """Strike the last deal that counts: one tap to take back a mistaken save."""
+    """Take back a save: strike deal ``n``, the one the button named. A second tap, or a
+    tap on a page that was out of date, strikes nothing more."""
     sheet = load_sheet(sheet_id)
     _checked_post(sheet)
     db = store.get_db()
-    last = store.last_counting_deal(db, sheet_id)
-    if last is not None:
-        store.set_struck(db, sheet_id, last["n"], True)
-        flash(_("Spiel %(n)s gestrichen (rückgängig).", n=last["n"]))
+    n = parse_int(request.form.get("n", ""))
+    if n is None:
+        flash(_("Welches Spiel? Bitte die Seite neu laden und noch einmal tippen."), "error")
+        return redirect(url_for("sheets.show", sheet_id=sheet_id))
+    try:
+        struck = store.set_struck(db, sheet_id, n, True)
+    except store.NotFound:
+        flash(_("Spiel %(n)s gibt es nicht.", n=n), "error")
+        return redirect(url_for("sheets.show", sheet_id=sheet_id))
+    if struck:
+        flash(_("Spiel %(n)s gestrichen (rückgängig).", n=n))
+    else:
+        flash(_("Spiel %(n)s war schon gestrichen; nichts weiter geändert.", n=n))
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 

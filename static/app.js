@@ -31,11 +31,26 @@ if ("serviceWorker" in navigator) {
     form.querySelectorAll(sel).forEach((el) => { el.hidden = !visible; });
   }
 
+  // Texts of the page's language, rendered by the server next to the fields.
+  function label(form, key, fallback) {
+    const el = form.querySelector(".i18n");
+    return (el && el.dataset[key]) || fallback;
+  }
+  // A number field holding something that is not a whole number: the same message the
+  // server gives on saving, instead of a preview that pretends the field is empty.
+  function notInt(form, names) {
+    return names.some((n) => {
+      const v = val(form, n);
+      return v !== "" && int(v) === null;
+    });
+  }
+
   function skatBody(form) {
     const game = val(form, "game");
     if (!game) return null;
     const body = { game: game };
     const cards = all(form, "cards");
+    const won = val(form, "won");
     if (game !== "null") {
       if (cards.length === 10 || cards.length === 12) body.cards = cards;
       else {
@@ -45,14 +60,21 @@ if ("serviceWorker" in navigator) {
           body.matadors = parseInt(sp.slice(1), 10);
         }
       }
+      ["schneider_announced", "schwarz_announced"].forEach((f) => { if (on(form, f)) body[f] = true; });
+      // typed card points decide; else the buttons (the server does the same on saving)
       const p = int(val(form, "declarer_points"));
-      if (p !== null) body.declarer_points = p;
       const at = val(form, "all_tricks");
       if (at) body.all_tricks = at;
-      ["schneider_announced", "schwarz_announced"].forEach((f) => { if (on(form, f)) body[f] = true; });
-    } else {
-      const won = val(form, "won");
-      if (won) body.won = won === "true";
+      if (p !== null) {
+        body.declarer_points = p;
+        if (on(form, "schwarz") && !at) body.all_tricks = (won ? won === "true" : p > 60) ? "declarer" : "opponents";
+      } else if (won) {
+        body.won = won === "true";
+        if (on(form, "schneider")) body.schneider = true;
+        if (on(form, "schwarz") && !at) body.all_tricks = body.won ? "declarer" : "opponents";
+      }
+    } else if (won) {
+      body.won = won === "true";
     }
     ["hand", "ouvert", "kontra", "re"].forEach((f) => { if (on(form, f)) body[f] = true; });
     const bid = int(val(form, "bid"));
@@ -115,7 +137,10 @@ if ("serviceWorker" in navigator) {
     const won = data.won;
     let head;
     if (form.dataset.kind === "skat") {
-      head = `<span class="big">${esc(signed(data.score))}</span><span>${won ? (lang === "en" ? "won" : "gewonnen") : (lang === "en" ? "lost" : "verloren")} · ${lang === "en" ? "game value" : "Spielwert"} ${esc(data.value)}</span>`;
+      // the same words as the saved result: "verloren — überreizt" for an overbid game
+      const verdict = won ? label(form, "won", "gewonnen")
+        : data.overbid ? label(form, "overbid", "verloren — überreizt") : label(form, "lost", "verloren");
+      head = `<span class="big">${esc(signed(data.score))}</span><span>${esc(verdict)} · ${esc(label(form, "value", "Spielwert"))} ${esc(data.value)}</span>`;
       if (data.matadors !== null && all(form, "cards").length) {
         const v = (data["with"] ? "w" : "o") + data.matadors;
         const radio = form.querySelector(`input[name="spitzen"][value="${v}"]`);
@@ -130,7 +155,7 @@ if ("serviceWorker" in navigator) {
       const seats = form.dataset.players ? JSON.parse(form.dataset.players)
         : ["p1", "p2", "p3", "p4"].map((n) => val(form, n));
       const cells = seats.filter((p) => p in data.deltas).map((p) => [p, data.deltas[p]]).map(([p, d]) => `<td class="${d < 0 ? "neg" : d > 0 ? "pos" : ""}">${esc(p)}<br>${esc(signed(d))}</td>`).join("");
-      head = `<span class="big">${esc(data.value)}</span><span>${won ? (lang === "en" ? "won" : "gewonnen") : (lang === "en" ? "lost" : "verloren")}</span></div><table class="deltas"><tr>${cells}</tr></table><div>`;
+      head = `<span class="big">${esc(data.value)}</span><span>${esc(won ? label(form, "won", "gewonnen") : label(form, "lost", "verloren"))}</span></div><table class="deltas"><tr>${cells}</tr></table><div>`;
     }
     target.innerHTML = `<div class="verdict ${won ? "won" : "lost"}">${head}</div><ol class="steps">` +
       data.explanation.map((s) => "<li>" + esc(s) + "</li>").join("") + "</ol>";
@@ -144,8 +169,26 @@ if ("serviceWorker" in navigator) {
     if (form.dataset.kind === "skat") {
       show(form, ".suitonly", game !== "null");
       show(form, ".nullonly", game === "null");
+      // Ouvert (suit and grand) is a hand game with schwarz announced: shown ticked and fixed.
+      const ouvert = on(form, "ouvert") && game !== "null";
+      form.querySelectorAll("[data-implied-by=ouvert]").forEach((w) => {
+        const box = w.querySelector("input");
+        if (ouvert && !w.classList.contains("implied")) {
+          w.dataset.was = box.checked ? "1" : "";
+          box.checked = true;
+          box.disabled = true;
+          w.classList.add("implied");
+        } else if (!ouvert && w.classList.contains("implied")) {
+          box.checked = w.dataset.was === "1";
+          box.disabled = false;
+          w.classList.remove("implied");
+        }
+      });
+      show(form, ".implied-note", ouvert);
       const hand = on(form, "hand") || on(form, "ouvert");
-      form.querySelectorAll(".handonly input").forEach((i) => { i.disabled = !hand || game === "null"; });
+      form.querySelectorAll(".handonly input").forEach((i) => {
+        if (!i.closest(".implied")) i.disabled = !hand || game === "null";
+      });
       show(form, ".more-spitzen", game !== "grand");
       // Only those who play this deal can be declarer (the dealer sits out at 4 and 5).
       const playing = all(form, "active");
@@ -178,6 +221,10 @@ if ("serviceWorker" in navigator) {
     const target = document.getElementById("preview") || document.getElementById("result");
     if (!target || !form.dataset.preview) return;
     if ((val(form, "kind") || "game") !== "game") { target.innerHTML = ""; return; }
+    if (notInt(form, ["declarer_points", "player_points"])) {
+      render(form, target, { errors: { _: [label(form, "int", "Bitte eine ganze Zahl eingeben.")] } }, false);
+      return;
+    }
     const body = form.dataset.kind === "skat" ? skatBody(form) : schafkopfBody(form);
     if (!body) { return; }
     const mine = ++seq;

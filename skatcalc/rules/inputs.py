@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .common import Errors, Msg
+from .common import Errors, InvalidDeal, Msg
 from .schafkopf import (
     SUITS,
     SchafkopfDeal,
@@ -26,9 +26,12 @@ from .skat import (
     check_cards,
     matadors_from_cards,
     matadors_note,
+    validate,
+    won_in_play,
 )
 
 BIG = 1_000_000_000
+FIELD_MISSING = Msg("Dieses Feld fehlt.", "This field is missing.")
 _MISSING = object()
 
 
@@ -76,11 +79,18 @@ class Reader:
             return default
         return v
 
-    def choice(self, name: str, choices: Mapping[str, Any], required: bool = True) -> Any:
+    def choice(
+        self,
+        name: str,
+        choices: Mapping[str, Any],
+        required: bool = True,
+        missing: Msg | None = None,
+    ) -> Any:
         v = self._get(name)
         if v is _MISSING:
             if required:
-                self.errors.add(name, "Dieses Feld fehlt.", "This field is missing.")
+                m = missing or FIELD_MISSING
+                self.errors.add(name, m.de, m.en)
             return None
         if not isinstance(v, str) or v not in choices:
             allowed = ", ".join(choices)
@@ -127,6 +137,7 @@ class Reader:
                 self.errors.add(str(key)[:60], "Unbekanntes Feld.", "Unknown field.")
 
 
+NO_GAME = Msg("Bitte ein Spiel wählen.", "Please choose a game.")
 GAMES = {g.value: g for g in Game}
 PARTIES = {p.value: p for p in Party}
 SK_GAMES = {g.value: g for g in SKGame}
@@ -134,7 +145,7 @@ SK_GAMES = {g.value: g for g in SKGame}
 
 def read_skat(r: Reader) -> SkatDeal | None:
     """Read the fields of POST /api/v1/skat/value; None when a type was wrong."""
-    game = r.choice("game", GAMES)
+    game = r.choice("game", GAMES, missing=NO_GAME)
     matadors = r.integer("matadors")
     with_ = r.boolean("with", None)
     cards = r._get("cards")
@@ -150,6 +161,7 @@ def read_skat(r: Reader) -> SkatDeal | None:
     else:
         r.seen.add("all_tricks")
     won = r.boolean("won", None)
+    schneider = r.boolean("schneider")
     kontra = r.boolean("kontra")
     re = r.boolean("re")
     note: Msg | None = None
@@ -186,6 +198,7 @@ def read_skat(r: Reader) -> SkatDeal | None:
         kontra=bool(kontra),
         re=bool(re),
         matadors_note=note,
+        schneider=bool(schneider),
     )
 
 
@@ -196,6 +209,36 @@ def skat_deal_from_input(data: object, extra_fields: set[str] | None = None) -> 
     r.errors.raise_if_any()
     assert deal is not None
     return deal
+
+
+def skat_outcome_conflict(data: object, won: bool | None, schneider: bool) -> Msg | None:
+    """Typed card points decide a suit or grand game; when the table also tapped
+    "gewonnen"/"verloren" or "Schneider" and the points say otherwise, this names it."""
+    r = Reader(data)
+    deal = read_skat(r)
+    if deal is None or deal.game.is_null or deal.declarer_points is None:
+        return None
+    try:
+        validate(deal)
+    except InvalidDeal:
+        return None  # the points themselves are wrong; that message comes on saving
+    pts = deal.declarer_points
+    played = won_in_play(deal)
+    if won is not None and won != played:
+        said = Msg("gewonnen", "won") if won else Msg("verloren", "lost")
+        is_ = Msg("gewonnen", "won") if played else Msg("verloren", "lost")
+        return Msg(
+            f"Mit {pts} Augen ist das Spiel {is_.de}, angetippt ist „{said.de}“. "
+            "Bitte die Augen oder den Knopf ändern (oder die Augen leeren).",
+            f"With {pts} card points the game is {is_.en}, but “{said.en}” is tapped. "
+            "Change the points or the button (or clear the points).",
+        )
+    if schneider and 30 < pts < 90:
+        return Msg(
+            f"{pts} Augen sind kein Schneider (dafür 90 oder mehr, oder 30 oder weniger).",
+            f"{pts} card points are not schneider (that takes 90 or more, or 30 or fewer).",
+        )
+    return None
 
 
 def skat_result_json(res: SkatResult, lang: str = "de") -> dict[str, Any]:
@@ -221,7 +264,7 @@ def read_schafkopf(
     bock: int = 0,
 ) -> SchafkopfDeal | None:
     """Read a Schafkopf game; ``players`` and ``rules`` come from a sheet when given."""
-    game = r.choice("game", SK_GAMES)
+    game = r.choice("game", SK_GAMES, missing=NO_GAME)
     if players is None:
         plist = r.str_list("players")
         players = tuple(plist) if plist is not None else ("A", "B", "C", "D")

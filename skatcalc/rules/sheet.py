@@ -189,6 +189,18 @@ def default_active(spec: SheetSpec, dealer: str) -> tuple[str, ...]:
     )
 
 
+def forehand(players: Sequence[str], dealer: str, active: Sequence[str]) -> str | None:
+    """Vorhand: the first player on the dealer's left who plays this deal (the stored list
+    of who played need not start with him)."""
+    if dealer not in players:
+        return active[0] if active else None
+    return next(
+        (seat_after(players, dealer, k) for k in range(1, len(players) + 1)
+         if seat_after(players, dealer, k) in active),
+        None,
+    )  # fmt: skip
+
+
 def dealer_after(spec: SheetSpec, last_dealer: str | None) -> str:
     """Who deals next: the seat after whoever dealt the last deal that counts, else the first
     dealer."""

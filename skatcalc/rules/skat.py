@@ -115,10 +115,13 @@ class SkatDeal:
     bid: int = 18
     declarer_points: int | None = None
     all_tricks: Party | None = None
-    won: bool | None = None  # Null games only: the declarer took no trick
+    # Null: the declarer took no trick. Suit/grand, instead of declarer_points: the declarer
+    # made the game in play (61, or 90 / every trick when announced); overbid is still judged.
+    won: bool | None = None
     kontra: bool = False
     re: bool = False
     matadors_note: Msg | None = None  # how the matadors were found, when from cards
+    schneider: bool = False  # with ``won`` (suit/grand): the losing party ended schneider
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,12 @@ def validate(deal: SkatDeal) -> None:
                     "Bei Null kann nichts angesagt werden.",
                     "Nothing can be announced in a Null game.",
                 )
+        if deal.schneider:
+            e.add(
+                "schneider",
+                "Bei Null gibt es keinen Schneider, nur gewonnen oder verloren.",
+                "A Null game has no schneider, only won or lost.",
+            )
         if deal.won is None:
             e.add(
                 "won",
@@ -221,12 +230,6 @@ def validate(deal: SkatDeal) -> None:
         e.raise_if_any()
         return
 
-    if deal.won is not None:
-        e.add(
-            "won",
-            "Bei Farb- und Grandspielen entscheiden die Augen; bitte Augen angeben.",
-            "In suit and grand games the card points decide; give the card points.",
-        )
     if deal.matadors is None:
         e.add(
             "matadors",
@@ -246,7 +249,7 @@ def validate(deal: SkatDeal) -> None:
                 "Im Farbspiel gibt es 1 bis 11 Spitzen.",
                 "A suit game has 1 to 11 matadors.",
             )
-    if deal.with_ is None:
+    if deal.with_ is None and deal.matadors is not None:  # both missing: one message
         e.add("with", "Bitte „mit“ oder „ohne“ wählen.", "Choose “with” or “without”.")
     hand = deal.hand or deal.ouvert
     if not hand:
@@ -262,14 +265,50 @@ def validate(deal: SkatDeal) -> None:
                 "Schwarz ansagen geht nur im Handspiel.",
                 "Schwarz can only be announced in a hand game.",
             )
+    _validate_outcome(deal, e)
+    e.raise_if_any()
+
+
+def _validate_outcome(deal: SkatDeal, e: Errors) -> None:
+    """Suit and grand: the outcome is the card points or "won"/"lost" (exactly one of the
+    two), plus who took every trick; the two must not contradict each other."""
     pts = deal.declarer_points
-    if pts is None:
+    if deal.won is not None and pts is not None:
+        e.add(
+            "won",
+            "Entweder „gewonnen“/„verloren“ oder die Augen angeben, nicht beides.",
+            "Give either “won”/“lost” or the card points, not both.",
+        )
+        return
+    if deal.won is None and pts is None:
         e.add(
             "declarer_points",
-            "Bitte die Augen des Alleinspielers angeben (0 bis 120, Skat mitgezählt).",
-            "Give the declarer's card points (0 to 120, skat included).",
+            "Bitte „gewonnen“ oder „verloren“ wählen oder die Augen des Alleinspielers angeben "
+            "(0 bis 120, Skat mitgezählt).",
+            "Choose “won” or “lost”, or give the declarer's card points (0 to 120, skat included).",
         )
-    elif not 0 <= pts <= 120:
+        return
+    if pts is None:
+        if deal.won and deal.all_tricks is Party.OPPONENTS:
+            e.add(
+                "all_tricks",
+                "Ohne einen Stich ist das Spiel nicht gewonnen.",
+                "Without a trick the game is not won.",
+            )
+        elif deal.won is False and deal.all_tricks is Party.DECLARER:
+            e.add(
+                "all_tricks",
+                "Wer alle Stiche macht, hat gewonnen (ob überreizt, wird trotzdem geprüft).",
+                "Taking every trick wins the game (overbidding is still checked).",
+            )
+        return
+    if deal.schneider:
+        e.add(
+            "schneider",
+            "Mit Augen ergibt sich Schneider von selbst; „schneider“ nur mit „gewonnen“/„verloren“.",
+            "With card points schneider follows from them; “schneider” only goes with won/lost.",
+        )
+    if not 0 <= pts <= 120:
         e.add(
             "declarer_points",
             f"{pts} Augen gibt es nicht: es sind 0 bis 120.",
@@ -287,7 +326,6 @@ def validate(deal: SkatDeal) -> None:
             f"Ohne einen Stich hat der Alleinspieler höchstens die 22 Augen des Skats, nicht {pts}.",
             f"Without a trick the declarer has at most the skat's 22 card points, not {pts}.",
         )
-    e.raise_if_any()
 
 
 def skat_value(deal: SkatDeal) -> SkatResult:
@@ -328,13 +366,22 @@ def _null_value(deal: SkatDeal) -> SkatResult:
 def _suit_value(deal: SkatDeal) -> SkatResult:
     g = deal.game
     base = g.base
-    assert base is not None and deal.matadors is not None and deal.declarer_points is not None
+    assert base is not None and deal.matadors is not None
     pts = deal.declarer_points
     hand = deal.hand or deal.ouvert
     schwarz_ann = deal.schwarz_announced or deal.ouvert
     schneider_ann = deal.schneider_announced or schwarz_ann
-    schneider = schneider_ann or pts >= 90 or pts <= 30
-    schwarz = schwarz_ann or deal.all_tricks is not None
+    all_tricks = deal.all_tricks
+    if pts is None:
+        # Outcome by buttons: a won game with schwarz announced (ouvert) took every trick.
+        won_in_play = bool(deal.won)
+        if won_in_play and schwarz_ann and all_tricks is None:
+            all_tricks = Party.DECLARER
+        schneider_play = deal.schneider or all_tricks is not None or (won_in_play and schneider_ann)
+    else:
+        schneider_play = pts >= 90 or pts <= 30
+    schneider = schneider_ann or schneider_play
+    schwarz = schwarz_ann or all_tricks is not None
 
     with_word = Msg("mit", "with") if deal.with_ else Msg("ohne", "without")
     levels: list[Level] = []
@@ -367,38 +414,30 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
             ", ".join(f"{lv.name.en} {lv.count}" for lv in levels) + f" × {base} = {raw_value}",
         )
     )
-    steps.append(
-        Msg(
-            f"Alleinspieler: {pts} Augen (mit Skat)"
-            + (", alle Stiche" if deal.all_tricks is Party.DECLARER else "")
-            + (", kein Stich" if deal.all_tricks is Party.OPPONENTS else ""),
-            f"Declarer: {pts} card points (skat included)"
-            + (", every trick" if deal.all_tricks is Party.DECLARER else "")
-            + (", no trick" if deal.all_tricks is Party.OPPONENTS else ""),
+    if pts is not None:
+        steps.append(
+            Msg(
+                f"Alleinspieler: {pts} Augen (mit Skat)"
+                + (", alle Stiche" if all_tricks is Party.DECLARER else "")
+                + (", kein Stich" if all_tricks is Party.OPPONENTS else ""),
+                f"Declarer: {pts} card points (skat included)"
+                + (", every trick" if all_tricks is Party.DECLARER else "")
+                + (", no trick" if all_tricks is Party.OPPONENTS else ""),
+            )
         )
-    )
-
-    reason: Msg | None = None
-    if deal.all_tricks is Party.OPPONENTS:
-        reason = Msg("Der Alleinspieler bekam keinen Stich.", "The declarer took no trick.")
-    elif schwarz_ann and deal.all_tricks is not Party.DECLARER:
-        what = (
-            Msg("Ouvert", "Ouvert") if deal.ouvert else Msg("Schwarz angesagt", "Schwarz announced")
-        )
-        reason = Msg(
-            f"{what.de}: der Alleinspieler muss alle Stiche machen, die Gegner bekamen einen.",
-            f"{what.en}: the declarer must take every trick, the opponents took one.",
-        )
-    elif schneider_ann and pts < 90:
-        reason = Msg(
-            f"Schneider angesagt: {pts} Augen reichen nicht, 90 sind nötig.",
-            f"Schneider announced: {pts} card points are not enough, 90 are needed.",
-        )
-    elif pts < 61:
-        reason = Msg(
-            f"{pts} Augen reichen nicht, 61 sind nötig.",
-            f"{pts} card points are not enough, 61 are needed.",
-        )
+        reason = _lost_by_points(deal, pts, schneider_ann, schwarz_ann)
+    else:
+        de = ["gewonnen" if deal.won else "verloren"]
+        en = ["won" if deal.won else "lost"]
+        if schneider_play:
+            de.append("Schneider")
+            en.append("schneider")
+        if all_tricks is not None:
+            de.append("Schwarz")
+            en.append("schwarz")
+        steps.append(Msg(", ".join(de), ", ".join(en)))
+        reason = None if deal.won else _lost_by_buttons(deal, all_tricks, schneider_ann,
+                                                         schwarz_ann)  # fmt: skip
     won = reason is None
 
     overbid = raw_value < deal.bid
@@ -421,6 +460,69 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
         won = False
     return _finish(deal, won, overbid, value, base, deal.matadors, deal.with_, multiplier,
                    schneider, schwarz, tuple(levels), steps, reason)  # fmt: skip
+
+
+def _schwarz_announced_lost(deal: SkatDeal) -> Msg:
+    what = Msg("Ouvert", "Ouvert") if deal.ouvert else Msg("Schwarz angesagt", "Schwarz announced")
+    return Msg(
+        f"{what.de}: der Alleinspieler muss alle Stiche machen, die Gegner bekamen einen.",
+        f"{what.en}: the declarer must take every trick, the opponents took one.",
+    )
+
+
+def _lost_by_points(deal: SkatDeal, pts: int, schneider_ann: bool, schwarz_ann: bool
+                    ) -> Msg | None:  # fmt: skip
+    """Why a game with these card points was lost in play; None when it was won."""
+    if deal.all_tricks is Party.OPPONENTS:
+        return Msg("Der Alleinspieler bekam keinen Stich.", "The declarer took no trick.")
+    if schwarz_ann and deal.all_tricks is not Party.DECLARER:
+        return _schwarz_announced_lost(deal)
+    if schneider_ann and pts < 90:
+        return Msg(
+            f"Schneider angesagt: {pts} Augen reichen nicht, 90 sind nötig.",
+            f"Schneider announced: {pts} card points are not enough, 90 are needed.",
+        )
+    if pts < 61:
+        return Msg(
+            f"{pts} Augen reichen nicht, 61 sind nötig.",
+            f"{pts} card points are not enough, 61 are needed.",
+        )
+    return None
+
+
+def _lost_by_buttons(deal: SkatDeal, all_tricks: Party | None, schneider_ann: bool,
+                     schwarz_ann: bool) -> Msg:  # fmt: skip
+    """Why a game the table called "verloren" was lost, from what was announced."""
+    if all_tricks is Party.OPPONENTS:
+        return Msg("Der Alleinspieler bekam keinen Stich.", "The declarer took no trick.")
+    if schwarz_ann:
+        return _schwarz_announced_lost(deal)
+    if schneider_ann:
+        return Msg(
+            "Schneider angesagt: der Alleinspieler erreichte keine 90 Augen.",
+            "Schneider announced: the declarer did not reach 90 card points.",
+        )
+    if deal.schneider:
+        return Msg(
+            "Der Alleinspieler blieb Schneider (30 Augen oder weniger).",
+            "The declarer was schneider (30 card points or fewer).",
+        )
+    return Msg(
+        "Der Alleinspieler erreichte keine 61 Augen.",
+        "The declarer did not reach 61 card points.",
+    )
+
+
+def won_in_play(deal: SkatDeal) -> bool:
+    """Whether the declarer made the game at the table, before the overbid check: from the
+    card points when given, else as the table said. For a valid suit or grand deal."""
+    if deal.declarer_points is None:
+        return bool(deal.won)
+    hand_levels = deal.schwarz_announced or deal.ouvert
+    return (
+        _lost_by_points(deal, deal.declarer_points,
+                        deal.schneider_announced or hand_levels, hand_levels) is None
+    )  # fmt: skip
 
 
 def _finish(
