@@ -58,7 +58,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
-    from . import api, db, forms, http, i18n, pages, players_api, players_pages, sheets
+    from . import api, caching, db, forms, http, i18n, pages, players_api, players_pages, sheets
 
     app.jinja_env.globals["spitzen_choices"] = forms.spitzen_choices
 
@@ -69,6 +69,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     http.init_app(app)
+    caching.init_app(app)  # registered after http: its answer hooks run first (ETag, gzip)
     app.register_blueprint(pages.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(api.bp)

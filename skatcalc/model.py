@@ -39,8 +39,13 @@ def records(deals: list[dict[str, Any]]) -> list[DealRecord]:
     ]
 
 
-_CACHE: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-_CACHE_SIZE = 256
+# Per sheet (by its random share token): the revision the entries belong to, and the entries.
+# A write bumps the revision, after which nothing older can be asked for, so the first use of
+# a newer revision drops the older one's entries: memory follows the sheets, not the writes.
+_CACHE: OrderedDict[str, tuple[int, dict[tuple[Any, ...], Any]]] = OrderedDict()
+# Sheets kept at once (least recently used go first): a club night's tables and the list page
+# fit; the bound only stops hundreds of imported evenings from all staying in memory.
+_CACHE_SHEETS = 128
 _CACHE_LOCK = threading.Lock()
 
 
@@ -51,20 +56,31 @@ def derived(sheet: dict[str, Any], what: str, make: Callable[[], T], *key: Any) 
     revision, so a cached result is never older than the deals it came from. Results are
     shared between requests: callers read them and never change them. The share token is
     random per sheet, where SQLite may give a deleted sheet's id to a new one."""
-    full_key = (sheet["share_token"], sheet["rev"], what, *key)
+    token, rev, entry = sheet["share_token"], sheet["rev"], (what, *key)
     with _CACHE_LOCK:
-        if full_key in _CACHE:
-            _CACHE.move_to_end(full_key)
-            return _CACHE[full_key]  # type: ignore[no-any-return]
+        held = _CACHE.get(token)
+        if held is not None and held[0] == rev and entry in held[1]:
+            _CACHE.move_to_end(token)
+            return held[1][entry]  # type: ignore[no-any-return]
     value = make()
     with _CACHE_LOCK:
-        _CACHE[full_key] = value
-        while len(_CACHE) > _CACHE_SIZE:
+        held = _CACHE.get(token)
+        if held is None or held[0] < rev:
+            held = (rev, {})
+            _CACHE[token] = held
+        if held[0] == rev:  # a request that read an older revision does not store its result
+            held[1][entry] = value
+        _CACHE.move_to_end(token)
+        while len(_CACHE) > _CACHE_SHEETS:
             _CACHE.popitem(last=False)
     return value
 
 
-_LATEST: dict[tuple[str, str], tuple[tuple[tuple[int, int, bool], ...], dict[str, Any]]] = {}
+# The last computed sheet per sheet and language, whatever its revision: an append-only change
+# continues from it. Same bound as above, for the same reason.
+_LATEST: OrderedDict[tuple[str, str], tuple[tuple[tuple[int, int, bool], ...], dict[str, Any]]] = (
+    OrderedDict()
+)
 
 
 def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -89,8 +105,9 @@ def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, 
             row.setdefault("version", stored["version"])
         with _CACHE_LOCK:
             _LATEST[(sheet["share_token"], lang)] = (signature, computed)
-            while len(_LATEST) > _CACHE_SIZE:
-                _LATEST.pop(next(iter(_LATEST)))
+            _LATEST.move_to_end((sheet["share_token"], lang))
+            while len(_LATEST) > 2 * _CACHE_SHEETS:
+                _LATEST.popitem(last=False)
         return computed
 
     return derived(sheet, "computed", make, lang)

@@ -259,7 +259,7 @@ if ("serviceWorker" in navigator) {
     });
     const check = () => {
       if (document.hidden) return;
-      fetch(head.dataset.revUrl, { cache: "no-store" })
+      fetch(head.dataset.revUrl, { cache: "no-cache" })
         .then((r) => r.json())
         .then((d) => {
           if (String(d.rev) === head.dataset.rev) return;

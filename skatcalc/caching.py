@@ -1,0 +1,159 @@
+"""What the server need not do again: 304 for a sheet page that has not changed, gzip for text,
+and one parsed WTForms catalogue per language.
+
+A sheet page, its share view and the revision poll change only when the sheet does, and every
+write bumps the sheet's revision. So their ``ETag`` is worked out from the stored revision
+(one row) *before* the view runs: a phone that asks again with ``If-None-Match`` gets 304
+without a page being computed or rendered at all.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import hmac
+import secrets
+import threading
+from typing import Any
+
+from babel import support
+from flask import Flask, Response, current_app, g, request, session
+from flask_babel import get_locale
+from wtforms.i18n import messages_path
+
+from . import db as store
+from .http import can_edit
+from .i18n import page_lang
+
+# Pages whose whole content follows from the sheet's revision (plus language and edit rights).
+REVISION_PAGES = frozenset({"sheets.show", "sheets.share", "sheets.revision"})
+COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
+MIN_GZIP = 1024
+# Level 1 packs a sheet page to about the same size as level 6 (within ~15 %) in a fraction of
+# the time; on a Raspberry Pi serving a club night the CPU is what runs out first.
+GZIP_LEVEL = 1
+
+
+def init_app(app: Flask) -> None:
+    # A new start may bring new templates: tags from an older process must not match.
+    app.extensions["skatcalc_build"] = secrets.token_hex(6)
+    app.before_request(_before)
+    app.after_request(_after)
+
+
+# --- ETag per sheet revision ------------------------------------------------------------------
+
+
+def revision_etag() -> str | None:
+    """The tag of the page this GET asks for, from the sheet's stored revision; None when the
+    answer is not one of those pages or is not cacheable (a message to show once, a wrong
+    share token, an unknown sheet: the view answers those)."""
+    if request.method not in ("GET", "HEAD") or request.endpoint not in REVISION_PAGES:
+        return None
+    args = request.view_args or {}
+    if "_flashes" in session:
+        return None
+    try:
+        sheet = store.get_sheet(store.get_db(), int(args["sheet_id"]))
+    except (store.NotFound, KeyError, ValueError, OverflowError):
+        return None
+    if request.endpoint == "sheets.share":
+        token = str(args.get("token", "")).encode("utf-8", "surrogatepass")
+        if not hmac.compare_digest(token, sheet["share_token"].encode()):
+            return None
+    mode = "edit" if request.endpoint == "sheets.show" and can_edit(sheet) else "view"
+    parts = (
+        current_app.extensions["skatcalc_build"],
+        sheet["share_token"],  # random per sheet: a reused id is another sheet
+        sheet["rev"],
+        request.endpoint,
+        mode,
+        page_lang(),
+        bool(current_app.config.get("LAN")),
+        request.query_string,
+    )
+    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+
+
+def _before() -> Response | None:
+    # Flask-WTF loads WTForms' message catalogue from disk for every request that builds a
+    # form, unless the request already carries one: hand it the parsed one.
+    request.wtforms_translations = _wtforms_catalog(str(get_locale()))  # type: ignore[attr-defined]
+    etag = revision_etag()
+    if etag is None:
+        return None
+    g.revision_etag = etag
+    if request.if_none_match.contains_weak(etag):
+        resp = Response(status=304)
+        _cache_headers(resp, etag)
+        return resp
+    return None
+
+
+def _cache_headers(resp: Response, etag: str) -> None:
+    resp.set_etag(etag)
+    # Always ask again (the sheet changes under other phones), but a 304 is enough.
+    resp.headers["Cache-Control"] = "private, no-cache"
+    resp.vary.add("Cookie")
+
+
+def _after(resp: Response) -> Response:
+    etag = g.pop("revision_etag", None)
+    if etag is not None and resp.status_code == 200:
+        _cache_headers(resp, etag)
+    return compress(resp)
+
+
+_WTF: dict[str, Any] = {}
+_WTF_LOCK = threading.Lock()
+
+
+def _wtforms_catalog(locale: str) -> Any:
+    with _WTF_LOCK:
+        if locale not in _WTF:
+            _WTF[locale] = support.Translations.load(messages_path(), [locale], domain="wtforms")
+        return _WTF[locale]
+
+
+# --- gzip -------------------------------------------------------------------------------------
+
+# Static files are the same bytes for every phone: packed once per file version (their ETag).
+_PACKED: dict[str, tuple[str, bytes]] = {}
+_PACKED_LOCK = threading.Lock()
+
+
+def compress(resp: Response) -> Response:
+    """gzip a text answer of 1 KB or more for a client that takes it; pub Wi-Fi is slow, and
+    text shrinks five- to tenfold (waitress itself never compresses)."""
+    if not (resp.mimetype or "").startswith(COMPRESSIBLE) or "Content-Encoding" in resp.headers:
+        return resp
+    resp.vary.add("Accept-Encoding")
+    if (
+        resp.status_code != 200
+        or request.accept_encodings["gzip"] <= 0
+        or (resp.is_streamed and not resp.direct_passthrough)
+    ):
+        return resp
+    static = request.endpoint == "static"
+    etag, weak = resp.get_etag()
+    cached = _PACKED.get(request.path) if static else None
+    if cached is not None and etag is not None and cached[0] == etag:
+        packed = cached[1]
+        close = getattr(resp.response, "close", None)  # the file send_file opened
+        if close is not None:
+            resp.call_on_close(close)
+        resp.direct_passthrough = False
+    else:
+        resp.direct_passthrough = False
+        data = resp.get_data()
+        if len(data) < MIN_GZIP:
+            return resp
+        packed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
+        if static and etag is not None:
+            with _PACKED_LOCK:
+                _PACKED[request.path] = (etag, packed)
+    resp.set_data(packed)
+    resp.headers["Content-Encoding"] = "gzip"
+    if etag is not None and not weak:
+        resp.set_etag(etag, weak=True)  # the bytes differ from the plain answer's, the content not
+    return resp
