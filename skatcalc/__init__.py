@@ -78,5 +78,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(players_api.bp)
     app.register_blueprint(players_pages.players_bp)
     app.register_blueprint(players_pages.groups_bp)
+    from . import events, events_api
+
+    app.register_blueprint(events.bp)
+    app.register_blueprint(events_api.bp)
+    csrf.exempt(events_api.bp)
     pages.register_error_handlers(app)
     return app

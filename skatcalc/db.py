@@ -119,6 +119,35 @@ def m005_players_groups(db: Database) -> None:
         link_sheet_players(db, int(row["id"]), json.loads(row["players"]))
 
 
+@migrations()
+def m006_events(db: Database) -> None:
+    # Club nights and Preisskat (event_service.py): each table of a series is an ordinary
+    # sheet; rankings and fees are derived from those sheets, never stored.
+    db.execute(
+        "create table events (id integer primary key, name text not null, day text not null, "
+        "game text not null, group_id integer references groups(id), deals text not null, "
+        "rules text not null, entry_cents integer not null, lost_game_cents integer not null, "
+        "payout text not null, pot_cents integer, edit_token text not null, "
+        "created text not null, closed text, rev integer not null default 0)"
+    )
+    db.execute(
+        "create table event_players (id integer primary key, event_id integer not null "
+        "references events(id), name text not null, key text not null, "
+        "player_id integer references players(id), from_series integer not null, "
+        "away integer not null default 0, registered text not null, unique (event_id, key))"
+    )
+    db.execute(
+        "create table event_series (id integer primary key, event_id integer not null "
+        "references events(id), n integer not null, seating text not null, seed integer, "
+        "created text not null, unique (event_id, n))"
+    )
+    db.execute(
+        "create table event_tables (id integer primary key, event_id integer not null "
+        "references events(id), series integer not null, n integer not null, "
+        "sheet_id integer not null unique references sheets(id), unique (event_id, series, n))"
+    )
+
+
 def connect(path: str) -> Database:
     """One connection with the settings every connection needs."""
     conn = sqlite3.connect(path, timeout=15, check_same_thread=False)

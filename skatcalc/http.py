@@ -19,12 +19,17 @@ COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/sv
 def can_edit(sheet: dict[str, Any]) -> bool:
     """On loopback everyone at the machine may edit; on the network only holders of the
     sheet's edit token, from the edit link's cookie or as ``Authorization: Bearer``."""
+    return holds_token(f"edit_{sheet['id']}", sheet["edit_token"])
+
+
+def holds_token(cookie: str, edit_token: str) -> bool:
+    """The same check for anything with an edit token (sheets, events)."""
     if not current_app.config.get("LAN"):
         return True
     auth = request.headers.get("Authorization", "")
     token = auth[7:].strip() if auth.startswith("Bearer ") else None
-    token = token or request.cookies.get(f"edit_{sheet['id']}")
-    return token is not None and hmac.compare_digest(token, sheet["edit_token"])
+    token = token or request.cookies.get(cookie)
+    return token is not None and hmac.compare_digest(token, edit_token)
 
 
 def remember_edit_token(resp: Response, sheet: dict[str, Any]) -> Response:

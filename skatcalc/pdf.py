@@ -53,11 +53,18 @@ class SheetPDF(FPDF):
 
 def render_pdf(sheet: dict[str, Any], rules: list[str], lang: str = "de") -> bytes:
     """``sheet`` is the API shape of the sheet; ``rules`` the house rules in words."""
-    de = lang != "en"
     players: list[str] = sheet["players"]
     pdf = SheetPDF(sheet["name"], lang, landscape=len(players) >= 5)
     pdf.set_title(sheet["name"])
     pdf.set_creator("skatcalc")
+    write_sheet(pdf, sheet, rules, lang)
+    return bytes(pdf.output())
+
+
+def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: str) -> None:
+    """One sheet from a new page on; an event's PDF puts every table's list after another."""
+    de = lang != "en"
+    players: list[str] = sheet["players"]
     pdf.add_page()
     pdf.set_font("DejaVu", "B", 16)
     pdf.multi_cell(0, 8, sheet["name"], new_x="LMARGIN", new_y="NEXT")
@@ -178,4 +185,3 @@ def render_pdf(sheet: dict[str, Any], rules: list[str], lang: str = "de") -> byt
         for t in settlement:
             pdf.cell(0, 5, f"{t['from']} → {t['to']}: {_money(t['cents'], lang)}",
                      new_x="LMARGIN", new_y="NEXT")  # fmt: skip
-    return bytes(pdf.output())

@@ -736,6 +736,13 @@ def rename(sheet_id: int) -> Any:
 def delete(sheet_id: int) -> Any:
     sheet = load_sheet(sheet_id)
     require_edit(sheet)
+    from .event_service import event_of_sheet
+
+    event = event_of_sheet(store.get_db(), sheet_id)
+    if event is not None:  # a table's list is part of its event's ranking and printout
+        flash(_("Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr gelöscht.",
+                name=event["name"]), "error")  # fmt: skip
+        return redirect(url_for("sheets.show", sheet_id=sheet_id))
     if request.method == "POST":
         _checked_post(sheet)
         store.delete_sheet(store.get_db(), sheet_id)

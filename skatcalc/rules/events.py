@@ -10,9 +10,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from enum import Enum
+from typing import Any
 
 from .common import Errors
+from .inputs import Reader
+from .sheet import normalize_rules
 
 MAX_EVENT_PLAYERS = 400
 SKAT_DEFAULT_DEALS = {4: 48, 3: 36}
@@ -266,3 +270,117 @@ def prize_list(rows: Sequence[RankRow], payout: Payout, pot_cents: int) -> Prize
         i = j + 1
     paid = sum(r.cents for r in out)
     return PrizeList(tuple(out), pot_cents, paid, pot_cents - paid)
+
+
+# --- A new event ------------------------------------------------------------------------------
+
+MAX_EVENT_NAME = 80
+MAX_SERIES_DEALS = 200
+MAX_FEE_CENTS = 1_000_000
+DEFAULT_PAYOUT = Payout(PayoutKind.SHARES, (50, 30, 20))
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    name: str
+    day: str  # YYYY-MM-DD
+    game: str
+    group: int | None
+    deals: Mapping[int, int]  # deals per series at a table of four and of three
+    rules: Mapping[str, Any]  # the sheet rules of every table, filled in
+    fees: Fees
+    payout: Payout
+    pot_cents: int | None  # None: the pot is the fees collected
+
+
+def default_deals(game: str) -> dict[int, int]:
+    return dict(SKAT_DEFAULT_DEALS if game == "skat" else SCHAFKOPF_DEFAULT_DEALS)
+
+
+def normalize_event(data: object, today: str) -> EventSpec:
+    """Check a new event as the API sends it (the page builds the same object)."""
+    r = Reader(data)
+    e = r.errors
+    game = r.choice("game", {"skat": "skat", "schafkopf": "schafkopf"})
+    raw_name = r.data.get("name")
+    r.seen.add("name")
+    name = ""
+    if raw_name is not None and not isinstance(raw_name, str):
+        e.add("name", "Der Name ist Text.", "The name is text.")
+    elif isinstance(raw_name, str):
+        name = " ".join(raw_name.split())
+        if len(name) > MAX_EVENT_NAME:
+            e.add("name", f"Höchstens {MAX_EVENT_NAME} Zeichen.",
+                  f"At most {MAX_EVENT_NAME} characters.")  # fmt: skip
+    day = today
+    raw_day = r.data.get("date")
+    r.seen.add("date")
+    if raw_day is not None:
+        try:
+            day = date.fromisoformat(raw_day).isoformat() if isinstance(raw_day, str) else ""
+        except ValueError:
+            day = ""
+        if not day:
+            e.add("date", "Datum als JJJJ-MM-TT.", "Date as YYYY-MM-DD.")
+    group = r.integer("group")
+    deals = default_deals(game or "skat")
+    raw_deals = r.int_map("deals")
+    if raw_deals is not None:
+        for key, value in raw_deals.items():
+            if key not in ("3", "4"):
+                e.add("deals", "Spiele je Serie: „4“ und „3“.", "Deals per series: “4” and “3”.")
+            elif not 1 <= value <= MAX_SERIES_DEALS:
+                e.add(f"deals.{key}", f"Spiele je Serie: 1 bis {MAX_SERIES_DEALS}.",
+                      f"Deals per series: 1 to {MAX_SERIES_DEALS}.")  # fmt: skip
+            else:
+                deals[int(key)] = value
+    if game == "schafkopf":
+        deals[3] = 0  # Schafkopf has no tables of three
+    fee_map = r.int_map("fees") or {}
+    for key, value in fee_map.items():
+        if key not in ("entry_cents", "lost_game_cents"):
+            e.add("fees", "Gebühren: entry_cents, lost_game_cents.",
+                  "Fees: entry_cents, lost_game_cents.")  # fmt: skip
+        elif not 0 <= value <= MAX_FEE_CENTS:
+            e.add(f"fees.{key}", "Gebühr: 0 bis 10000 €.", "Fee: 0 to 10000 €.")
+    fees = Fees(max(0, fee_map.get("entry_cents", 0)), max(0, fee_map.get("lost_game_cents", 0)))
+    rules_in = r.data.get("rules")
+    r.seen.add("rules")
+    rules: dict[str, Any] = normalize_rules(game, rules_in, e) if game else {}
+    payout = read_payout(r.data.get("payout"), e)
+    r.seen.add("payout")
+    pot = r.integer("pot_cents")
+    if pot is not None and not 0 <= pot <= 100 * MAX_FEE_CENTS:
+        e.add("pot_cents", "Topf: 0 bis 1000000 €.", "Pot: 0 to 1000000 €.")
+    r.reject_unknown()
+    e.raise_if_any()
+    assert game is not None
+    if not name:
+        name = f"{'Skat' if game == 'skat' else 'Schafkopf'} {date.fromisoformat(day):%d.%m.%Y}"
+    return EventSpec(name, day, game, group, deals, rules, fees, payout, pot)
+
+
+def read_payout(data: object, e: Errors, field: str = "payout") -> Payout:
+    """``{"kind": "fixed"|"shares", "values": [int, ...]}``; missing: 50/30/20 % of the pot."""
+    if data is None:
+        return DEFAULT_PAYOUT
+    r = Reader(data, Errors())
+    kind = r.choice("kind", {"fixed": "fixed", "shares": "shares"})
+    raw = r.data.get("values")
+    r.seen.add("values")
+    values: list[int] = []
+    if not isinstance(raw, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in raw
+    ):
+        r.errors.add("values", "Erwartet: eine Liste ganzer Zahlen.", "Expected a list of whole numbers.")  # fmt: skip
+    else:
+        values = list(raw)
+    r.reject_unknown()
+    if kind is not None and not r.errors:
+        check_payout(kind, values, r.errors, "values")
+    for err in r.errors.items:
+        sub = f"{field}.{err.field}" if err.field != "_" else field
+        e.items.append(type(err)(sub, err.msg))
+    if r.errors or kind is None:
+        return DEFAULT_PAYOUT
+    return Payout(PayoutKind(kind), tuple(values))

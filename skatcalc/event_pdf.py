@@ -1,0 +1,88 @@
+"""The event as one PDF to pin to the wall: ranking, prize list, then every table's list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fpdf.fonts import FontFace
+from sqlite_utils import Database
+
+from . import event_service as events
+from . import model
+from .pdf import GREY, SheetPDF, _money, _n, write_sheet
+from .rules.events import RankRow
+from .rules.sheet import describe_rules
+
+
+def render_event_pdf(
+    db: Database, event: dict[str, Any], rows: tuple[RankRow, ...], prizes: dict[str, Any],
+    lang: str = "de",
+) -> bytes:  # fmt: skip
+    de = lang != "en"
+    pdf = SheetPDF(event["name"], lang, landscape=False)
+    pdf.set_title(event["name"])
+    pdf.set_creator("skatcalc")
+    pdf.add_page()
+    pdf.set_font("DejaVu", "B", 16)
+    pdf.multi_cell(0, 8, event["name"], new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=9)
+    game = "Skat" if event["game"] == "skat" else "Schafkopf"
+    what = "Seeger-Fabian" if event["game"] == "skat" else ("Bilanz" if de else "balance")
+    fees = (
+        f"{'Startgeld' if de else 'Entry'} {_money(event['entry_cents'], lang)} · "
+        f"{'je verlorenes Spiel' if de else 'per lost game'} "
+        f"{_money(event['lost_game_cents'], lang)}"
+    )
+    pdf.multi_cell(0, 5, f"{game} · {event['day']} · {what} · {fees}",
+                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    if event["closed"] is None:
+        pdf.set_text_color(*GREY)
+        pdf.multi_cell(0, 5, "Vorläufig: noch nicht abgeschlossen." if de
+                       else "Provisional: not closed yet.", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+        pdf.set_text_color(0, 0, 0)
+    pdf.ln(2)
+    n_series = len(rows[0].series) if rows else 0
+    prize_of = {r["player"]: r["cents"] for r in prizes["rows"]}
+    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
+    series_w = 16 if n_series <= 4 else 11
+    widths = [12, 0, 18] + [series_w] * n_series + [18, 20, 20]
+    widths[1] = pdf.epw - sum(widths)
+    align = ("RIGHT", "LEFT") + ("RIGHT",) * (len(widths) - 2)
+    pdf.set_font("DejaVu", size=8.5)
+    with pdf.table(col_widths=tuple(widths), text_align=align, repeat_headings=1,
+                   headings_style=head, line_height=4.6, padding=(0.8, 1.2),
+                   borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
+        row = table.row()
+        for h in ["Platz" if de else "Rank", "Name", "Punkte" if de else "Score",
+                  *[f"S{i}" for i in range(1, n_series + 1)],
+                  "gew./verl." if de else "won/lost", "Gebühr" if de else "Fees",
+                  "Preis" if de else "Prize"]:  # fmt: skip
+            row.cell(h)
+        for r in rows:
+            row = table.row()
+            row.cell(f"{r.rank}.")
+            row.cell(r.player)
+            row.cell(_n(r.score))
+            for s, played in zip(r.series, r.played, strict=True):
+                row.cell(_n(s) if played else "–")
+            row.cell(f"{r.won} / {r.lost}")
+            row.cell(_money(r.fees_cents, lang))
+            row.cell(_money(prize_of.get(r.player, 0), lang) if prize_of.get(r.player) else "")
+    pdf.ln(3)
+    pdf.set_font("DejaVu", "B", 10)
+    pdf.cell(0, 6, "Kasse" if de else "Money", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=9)
+    lines = [
+        ("Gebühren eingenommen" if de else "Fees collected", prizes["fees_total_cents"]),
+        ("Topf" if de else "Pot", prizes["pot_cents"]),
+        ("ausgezahlt" if de else "Paid out", prizes["paid_cents"]),
+        ("Rest" if de else "Left over", prizes["rest_cents"]),
+    ]
+    for label, cents in lines:
+        pdf.cell(0, 5, f"{label}: {'−' if cents < 0 else ''}{_money(cents, lang)}",
+                 new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    for t in events.tables_of(db, event):
+        sheet = model.sheet_json(db, t["sheet"], lang, full=False)
+        spec = model.spec_of(t["sheet_row"])
+        write_sheet(pdf, sheet, [m.text(lang) for m in describe_rules(spec)], lang)
+    return bytes(pdf.output())

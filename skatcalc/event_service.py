@@ -1,0 +1,503 @@
+"""Club nights and Preisskat: storage and the event's derived views (no Flask).
+
+An event is a name, a day, a game, its money and its tables' sheet rules; players register
+by name; each series seats them at tables, and each table keeps an ordinary sheet. The
+ranking, the tables' progress, the fees and the prize list are derived from those sheets'
+deals on every read (the sheets' computed totals are cached per revision in ``model``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from datetime import date
+from typing import Any
+
+from sqlite_utils import Database
+
+from . import db as store
+from . import model
+from . import players as people
+from .rules.common import Errors
+from .rules.events import (
+    MAX_EVENT_PLAYERS,
+    EventSpec,
+    Fees,
+    Payout,
+    PayoutKind,
+    RankRow,
+    Seating,
+    Table,
+    TableResult,
+    by_ranking,
+    deals_for,
+    draw,
+    fees_total,
+    prize_list,
+    rank_event,
+    ranking_order,
+)
+from .rules.sheet import MAX_NAME
+
+MAX_SEED = 999_999  # short enough to read out and type in again
+
+
+class NotFound(store.NotFound):
+    pass
+
+
+# --- Events -----------------------------------------------------------------------------------
+
+
+def _event(row: dict[str, Any]) -> dict[str, Any]:
+    out = dict(row)
+    out["deals"] = {int(k): v for k, v in json.loads(row["deals"]).items()}
+    out["rules"] = json.loads(row["rules"])
+    out["payout"] = json.loads(row["payout"])
+    return out
+
+
+def payout_of(event: dict[str, Any]) -> Payout:
+    p = event["payout"]
+    return Payout(PayoutKind(p["kind"]), tuple(p["values"]))
+
+
+def fees_of(event: dict[str, Any]) -> Fees:
+    return Fees(event["entry_cents"], event["lost_game_cents"])
+
+
+def create_event(db: Database, spec: EventSpec) -> dict[str, Any]:
+    group = None
+    if spec.group is not None:
+        group = people.check_group(db, spec.group, spec.game)
+    with db.atomic():
+        cur = db.execute(
+            "insert into events (name, day, game, group_id, deals, rules, entry_cents, "
+            "lost_game_cents, payout, pot_cents, edit_token, created) "
+            "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                spec.name,
+                spec.day,
+                spec.game,
+                group,
+                json.dumps({str(k): v for k, v in spec.deals.items()}),
+                json.dumps(dict(spec.rules), ensure_ascii=False, sort_keys=True),
+                spec.fees.entry_cents,
+                spec.fees.lost_game_cents,
+                json.dumps({"kind": spec.payout.kind.value, "values": list(spec.payout.values)}),
+                spec.pot_cents,
+                secrets.token_urlsafe(18),
+                store.now(),
+            ],
+        )
+        event_id = int(cur.lastrowid or 0)
+    return get_event(db, event_id)
+
+
+def get_event(db: Database, event_id: int) -> dict[str, Any]:
+    rows = list(db.query("select * from events where id = ?", [event_id]))
+    if not rows:
+        raise NotFound(event_id)
+    return _event(rows[0])
+
+
+def list_events(db: Database) -> list[dict[str, Any]]:
+    return [
+        _event(r)
+        for r in db.query(
+            "select e.*, (select count(*) from event_players p where p.event_id = e.id) "
+            "as player_count, (select count(*) from event_series s where s.event_id = e.id) "
+            "as series_count from events e order by e.day desc, e.id desc"
+        )
+    ]
+
+
+def _bump(db: Database, event_id: int) -> None:
+    # Writing first takes SQLite's write lock at the start of the transaction, so two
+    # devices registering or seating at once queue up instead of reading stale counts.
+    cur = db.execute("update events set rev = rev + 1 where id = ?", [event_id])
+    if cur.rowcount == 0:
+        raise NotFound(event_id)
+
+
+def _refuse_if_closed(event: dict[str, Any]) -> None:
+    if event["closed"]:
+        e = Errors()
+        e.add("_", "Die Veranstaltung ist abgeschlossen.", "The event is closed.")
+        e.raise_if_any()
+
+
+def set_money(db: Database, event_id: int, payout: Payout, pot_cents: int | None) -> None:
+    with db.atomic():
+        _bump(db, event_id)
+        db.execute(
+            "update events set payout = ?, pot_cents = ? where id = ?",
+            [json.dumps({"kind": payout.kind.value, "values": list(payout.values)}), pot_cents,
+             event_id],
+        )  # fmt: skip
+
+
+def set_closed(db: Database, event_id: int, closed: bool) -> None:
+    with db.atomic():
+        _bump(db, event_id)
+        db.execute(
+            "update events set closed = ? where id = ?", [store.now() if closed else None, event_id]
+        )
+
+
+def delete_event(db: Database, event_id: int) -> None:
+    """The event and its tables' sheets with all their deals."""
+    with db.atomic():
+        get_event(db, event_id)
+        sheet_ids = [
+            int(r["sheet_id"])
+            for r in db.query("select sheet_id from event_tables where event_id = ?", [event_id])
+        ]
+        db.execute("delete from event_tables where event_id = ?", [event_id])
+        for sid in sheet_ids:
+            store.delete_sheet(db, sid)
+        db.execute("delete from event_series where event_id = ?", [event_id])
+        db.execute("delete from event_players where event_id = ?", [event_id])
+        db.execute("delete from events where id = ?", [event_id])
+
+
+def event_of_sheet(db: Database, sheet_id: int) -> dict[str, Any] | None:
+    """The event a sheet is a table of, with its series and table number, or None."""
+    rows = list(
+        db.query(
+            "select e.id, e.name, t.series, t.n as table_n from event_tables t "
+            "join events e on e.id = t.event_id where t.sheet_id = ?",
+            [sheet_id],
+        )
+    )
+    return dict(rows[0]) if rows else None
+
+
+# --- Players ----------------------------------------------------------------------------------
+
+
+def registrations(db: Database, event_id: int) -> list[dict[str, Any]]:
+    return [
+        dict(r)
+        for r in db.query(
+            "select id, name, key, player_id, from_series, away, registered from event_players "
+            "where event_id = ? order by id",
+            [event_id],
+        )
+    ]
+
+
+def known_names(db: Database) -> list[str]:
+    """Names to suggest at registration: the known players."""
+    return [p["name"] for p in people.list_players(db)]
+
+
+def check_names(raw: object, e: Errors, field: str = "names") -> list[str]:
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        e.add(field, "Erwartet: eine Liste von Namen.", "Expected a list of names.")
+        return []
+    names = [" ".join(x.split()) for x in raw]
+    names = [n for n in names if n]
+    if not names:
+        e.add(field, "Bitte mindestens einen Namen.", "Please give at least one name.")
+    elif len(names) > MAX_EVENT_PLAYERS:
+        e.add(field, f"Höchstens {MAX_EVENT_PLAYERS} Namen.", f"At most {MAX_EVENT_PLAYERS} names.")
+    too_long = [n for n in names if len(n) > MAX_NAME]
+    if too_long:
+        e.add(field, f"Höchstens {MAX_NAME} Zeichen je Name: „{too_long[0][:50]}…“.",
+              f"At most {MAX_NAME} characters a name: “{too_long[0][:50]}…”.")  # fmt: skip
+    return names
+
+
+def register(db: Database, event_id: int, names: list[str]) -> tuple[list[str], list[str]]:
+    """Register walk-ins: (names added, names already registered). A known player's name is
+    taken as the player list spells it; late arrivals join at the next series."""
+    added: list[str] = []
+    already: list[str] = []
+    with db.atomic():
+        _bump(db, event_id)
+        event = get_event(db, event_id)
+        _refuse_if_closed(event)
+        have = {r["key"] for r in registrations(db, event_id)}
+        (series,) = next(iter(db.execute(
+            "select count(*) from event_series where event_id = ?", [event_id])))  # fmt: skip
+        if len(have) + len(names) > MAX_EVENT_PLAYERS:
+            e = Errors()
+            e.add("names", f"Höchstens {MAX_EVENT_PLAYERS} Spieler je Veranstaltung.",
+                  f"At most {MAX_EVENT_PLAYERS} players an event.")  # fmt: skip
+            e.raise_if_any()
+        for name in names:
+            key = people.name_key(name)
+            if key in have:
+                already.append(name)
+                continue
+            player_id = people.player_for_name(db, name)
+            shown = people.get_player(db, player_id)["name"]
+            db.execute(
+                "insert into event_players (event_id, name, key, player_id, from_series, "
+                "registered) values (?, ?, ?, ?, ?, ?)",
+                [event_id, shown, key, player_id, int(series) + 1, store.now()],
+            )
+            have.add(key)
+            added.append(shown)
+    return added, already
+
+
+def set_away(db: Database, event_id: int, name: str, away: bool) -> None:
+    """A player who left (or is back): not seated in the next series; scores stay."""
+    with db.atomic():
+        _bump(db, event_id)
+        cur = db.execute(
+            "update event_players set away = ? where event_id = ? and key = ?",
+            [int(away), event_id, people.name_key(name)],
+        )
+        if cur.rowcount == 0:
+            raise NotFound(name)
+
+
+def unregister(db: Database, event_id: int, name: str) -> None:
+    """Take back a registration (a typo, a no-show) while the player has sat at no table."""
+    with db.atomic():
+        _bump(db, event_id)
+        key = people.name_key(name)
+        rows = [r for r in registrations(db, event_id) if r["key"] == key]
+        if not rows:
+            raise NotFound(name)
+        if any(rows[0]["name"] in t.players for t in _seated_tables(db, event_id)):
+            e = Errors()
+            e.add("_", f"{rows[0]['name']} hat schon an einem Tisch gespielt.",
+                  f"{rows[0]['name']} has already sat at a table.")  # fmt: skip
+            e.raise_if_any()
+        db.execute("delete from event_players where id = ?", [rows[0]["id"]])
+
+
+def _seated_tables(db: Database, event_id: int) -> list[Table]:
+    out = []
+    for r in db.query(
+        "select t.n, s.players, s.first_dealer from event_tables t join sheets s "
+        "on s.id = t.sheet_id where t.event_id = ?",
+        [event_id],
+    ):
+        out.append(Table(int(r["n"]), tuple(json.loads(r["players"])), r["first_dealer"]))
+    return out
+
+
+# --- Series -----------------------------------------------------------------------------------
+
+
+def start_series(
+    db: Database, event_id: int, seating: Seating, seed: int | None = None
+) -> dict[str, Any]:
+    """Seat everybody present at the tables of the next series, each table with its sheet."""
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED) + 1
+    with db.atomic():
+        _bump(db, event_id)
+        event = get_event(db, event_id)
+        _refuse_if_closed(event)
+        (count,) = next(iter(db.execute(
+            "select count(*) from event_series where event_id = ?", [event_id])))  # fmt: skip
+        n = int(count) + 1
+        regs = registrations(db, event_id)
+        present = [r["name"] for r in regs if r["from_series"] <= n and not r["away"]]
+        if seating is Seating.RANKING and n > 1:
+            rows = ranking_rows(db, event)
+            order = [p for p in ranking_order(rows) if p in set(present)]
+            tables = by_ranking(event["game"], order)
+        else:
+            tables = draw(event["game"], present, seed)
+            seating = Seating.DRAW
+        db.execute(
+            "insert into event_series (event_id, n, seating, seed, created) values (?, ?, ?, ?, ?)",
+            # kept for a seating by the ranking too (it draws nothing): the answer always
+            # names a seed, and the list shows how each series was seated
+            [event_id, n, seating.value, seed, store.now()],
+        )
+        short = event["name"][:50]
+        for t in tables:
+            name = f"{short} · Serie {n} · Tisch {t.number}"
+            sheet = store.create_sheet(db, name, event["game"], list(t.players), t.first_dealer,
+                                       event["rules"], group_id=event["group_id"])  # fmt: skip
+            db.execute(
+                "insert into event_tables (event_id, series, n, sheet_id) values (?, ?, ?, ?)",
+                [event_id, n, t.number, sheet["id"]],
+            )
+    return series_json(db, event_id, n)
+
+
+def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
+    rows = list(db.query("select * from event_series where event_id = ? and n = ?", [event_id, n]))
+    if not rows:
+        raise NotFound(n)
+    tables = [
+        {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
+         "first_dealer": t["first_dealer"]}
+        for t in tables_of(db, get_event(db, event_id)) if t["series"] == n
+    ]  # fmt: skip
+    return {"n": n, "seating": rows[0]["seating"],
+            "seed": rows[0]["seed"], "tables": tables}  # fmt: skip
+
+
+# --- Derived views ----------------------------------------------------------------------------
+
+
+def _table_sheets(db: Database, event_id: int) -> list[dict[str, Any]]:
+    out = []
+    for r in db.query(
+        "select t.series, t.n as table_n, s.* from event_tables t join sheets s "
+        "on s.id = t.sheet_id where t.event_id = ? order by t.series, t.n",
+        [event_id],
+    ):
+        sheet = dict(r)
+        sheet["players"] = json.loads(r["players"])
+        sheet["rules"] = json.loads(r["rules"])
+        out.append(sheet)
+    return out
+
+
+def tables_of(db: Database, event: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every table of every series with its sheet's totals and how far it has got."""
+    out = []
+    for sheet in _table_sheets(db, event["id"]):
+        computed = model.computed_sheet(db, sheet, "de")
+        totals = computed["totals"]
+        played = sum(1 for d in computed["deals"] if not d["struck"])
+        planned = deals_for(len(sheet["players"]), event["deals"])
+        score_key = "seeger_fabian" if event["game"] == "skat" else "balance"
+        out.append(
+            {
+                "series": sheet["series"],
+                "table": sheet["table_n"],
+                "players": sheet["players"],
+                "first_dealer": sheet["first_dealer"],
+                "sheet": sheet["id"],
+                "sheet_row": sheet,
+                "planned": planned,
+                "played": played,
+                "left": max(0, planned - played),
+                "next_dealer": computed["next_dealer"],
+                "score": totals[score_key],
+                "won": totals["won"],
+                "lost": totals["lost"],
+            }
+        )
+    return out
+
+
+def series_count(db: Database, event_id: int) -> int:
+    (count,) = next(iter(db.execute(
+        "select count(*) from event_series where event_id = ?", [event_id])))  # fmt: skip
+    return int(count)
+
+
+def ranking_rows(
+    db: Database, event: dict[str, Any], tables: list[dict[str, Any]] | None = None
+) -> tuple[RankRow, ...]:
+    if tables is None:
+        tables = tables_of(db, event)
+    results = [
+        TableResult(t["series"], tuple(t["players"]), t["score"], t["won"], t["lost"])
+        for t in tables
+    ]
+    names = [r["name"] for r in registrations(db, event["id"])]
+    return rank_event(names, results, series_count(db, event["id"]), fees_of(event))
+
+
+def pot_of(event: dict[str, Any], rows: tuple[RankRow, ...]) -> int:
+    """The organiser's pot if set, else every fee collected (entry and lost games)."""
+    return event["pot_cents"] if event["pot_cents"] is not None else fees_total(rows)
+
+
+def ranking_json(rows: tuple[RankRow, ...]) -> dict[str, Any]:
+    return {
+        "rows": [
+            {"rank": r.rank, "player": r.player, "score": r.score, "won": r.won, "lost": r.lost,
+             "fees_cents": r.fees_cents, "series": list(r.series)}
+            for r in rows
+        ],
+        "fees_total_cents": fees_total(rows),
+    }  # fmt: skip
+
+
+def live_token(db: Database, event_id: int) -> str:
+    """Changes whenever the event or any of its tables' sheets changes (one small query)."""
+    rows = list(
+        db.query(
+            "select e.rev, (select coalesce(sum(s.rev), 0) || '.' || count(*) from "
+            "event_tables t join sheets s on s.id = t.sheet_id where t.event_id = e.id) as sheets "
+            "from events e where e.id = ?",
+            [event_id],
+        )
+    )
+    if not rows:
+        raise NotFound(event_id)
+    return f"{rows[0]['rev']}.{rows[0]['sheets']}"
+
+
+def event_json(db: Database, event_id: int) -> dict[str, Any]:
+    event = get_event(db, event_id)
+    tables = tables_of(db, event)
+    regs = registrations(db, event_id)
+    series = []
+    for s in db.query("select * from event_series where event_id = ? order by n", [event_id]):
+        series.append(
+            {
+                "n": s["n"],
+                "seating": s["seating"],
+                "seed": s["seed"],
+                "tables": [
+                    {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
+                     "first_dealer": t["first_dealer"], "deals": t["planned"],
+                     "played": t["played"], "left": t["left"]}
+                    for t in tables if t["series"] == s["n"]
+                ],
+            }
+        )  # fmt: skip
+    return {
+        "id": event["id"],
+        "name": event["name"],
+        "date": event["day"],
+        "game": event["game"],
+        "group": event["group_id"],
+        "deals": {str(k): v for k, v in event["deals"].items()},
+        "fees": {
+            "entry_cents": event["entry_cents"],
+            "lost_game_cents": event["lost_game_cents"],
+        },  # fmt: skip
+        "rules": event["rules"],
+        "payout": event["payout"],
+        "pot_cents": event["pot_cents"],
+        "created": event["created"],
+        "closed": event["closed"],
+        "players": [r["name"] for r in regs],
+        "registrations": [
+            {
+                "name": r["name"],
+                "player": r["player_id"],
+                "from_series": r["from_series"],
+                "away": bool(r["away"]),
+            }
+            for r in regs
+        ],  # fmt: skip
+        "series": series,
+    }
+
+
+def prizes_json(event: dict[str, Any], rows: tuple[RankRow, ...]) -> dict[str, Any]:
+    pot = pot_of(event, rows)
+    plist = prize_list(rows, payout_of(event), pot)
+    return {
+        "pot_cents": pot,
+        "fees_total_cents": fees_total(rows),
+        "paid_cents": plist.paid_cents,
+        "rest_cents": plist.rest_cents,
+        "payout": event["payout"],
+        "rows": [
+            {"rank": r.rank, "player": r.player, "score": r.score, "cents": r.cents}
+            for r in plist.rows
+        ],
+    }
+
+
+def today() -> str:
+    return date.today().isoformat()

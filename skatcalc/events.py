@@ -1,0 +1,580 @@
+"""Club night and Preisskat pages: create an event, register walk-ins, seat the series with
+each table's QR code, the live ranking, the big screen, closing with the prize list, PDF, CSV."""
+
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+import re
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, RadioField, StringField, TextAreaField
+from wtforms.validators import Optional
+
+from . import db as store
+from . import event_service as events
+from . import players as people
+from .exports import _attachment, cell
+from .forms import MultiCheckboxField, TariffFields, attach_errors, parse_int
+from .http import holds_token
+from .i18n import _, page_lang
+from .rules.common import Errors, InvalidDeal
+from .rules.events import (
+    MAX_SERIES_DEALS,
+    Payout,
+    PayoutKind,
+    Seating,
+    check_payout,
+    default_deals,
+    normalize_event,
+    table_sizes,
+)
+from .rules.sheet import BOCK_NAMES, SCHAFKOPF_BOCK_TRIGGERS, SKAT_BOCK_TRIGGERS, describe_rules
+from .sheets import public_url, qr_svg
+
+bp = Blueprint("events", __name__, url_prefix="/events")
+
+
+# --- Edit rights ------------------------------------------------------------------------------
+
+
+def can_edit_event(event: dict[str, Any]) -> bool:
+    return holds_token(f"event_{event['id']}", event["edit_token"])
+
+
+def remember_event_token(resp: Any, event: dict[str, Any]) -> Any:
+    resp.set_cookie(f"event_{event['id']}", event["edit_token"], httponly=True, samesite="Lax",
+                    max_age=3600 * 24 * 365)  # fmt: skip
+    return resp
+
+
+def load_event(event_id: int) -> dict[str, Any]:
+    try:
+        return events.get_event(store.get_db(), event_id)
+    except store.NotFound:
+        abort(404)
+
+
+def editable(event_id: int) -> dict[str, Any]:
+    event = load_event(event_id)
+    if not can_edit_event(event):
+        abort(403)
+    return event
+
+
+# --- Money on forms ---------------------------------------------------------------------------
+
+
+def parse_euros(text: str | None) -> int | None:
+    """ "10", "10,50", "10.5", "2 €" → cents; "" → 0; anything else → None."""
+    raw = (text or "").replace("€", "").strip()
+    if not raw:
+        return 0
+    m = re.fullmatch(r"([0-9]{1,7})(?:[.,]([0-9]{1,2}))?", raw)
+    if not m:
+        return None
+    return int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
+
+
+def euros(cents: int) -> str:
+    """Cents as the form shows them again: "10", "10,50" (German) or "10.50"."""
+    whole, rest = divmod(cents, 100)
+    if not rest:
+        return str(whole)
+    return f"{whole}{',' if page_lang() == 'de' else '.'}{rest:02d}"
+
+
+def payout_text(event_payout: dict[str, Any]) -> str:
+    if event_payout["kind"] == "shares":
+        return " / ".join(str(v) for v in event_payout["values"])
+    return " / ".join(euros(v) for v in event_payout["values"])
+
+
+def read_payout_fields(kind: str, text: str, errors: list[tuple[str, str]]) -> Payout | None:
+    parts = [p for p in re.split(r"[/;\s]+", text or "") if p]
+    values: list[int] = []
+    for p in parts:
+        v = parse_int(p.rstrip("%")) if kind == "shares" else parse_euros(p)
+        if v is None:
+            errors.append(("payout", _("Bitte die Preise als Zahlen, getrennt durch „/“.")))
+            return None
+        values.append(v)
+    e = Errors()
+    check_payout(kind, values, e, "payout")
+    if e:
+        exc = InvalidDeal(list(e.items))
+        errors += [("payout", m) for m in exc.by_field(page_lang())["payout"]]
+        return None
+    return Payout(PayoutKind(kind), tuple(values))
+
+
+# --- Forms ------------------------------------------------------------------------------------
+
+
+class NewEventForm(FlaskForm, TariffFields):
+    name = StringField(validators=[Optional()])
+    day = StringField(validators=[Optional()])
+    game = RadioField(default="skat", validate_choice=False)
+    group = StringField(validators=[Optional()])
+    deals4 = StringField(validators=[Optional()])
+    deals3 = StringField(validators=[Optional()])
+    entry = StringField(validators=[Optional()])
+    lost_fee = StringField(validators=[Optional()])
+    kontra_re = BooleanField()
+    ramsch = BooleanField()
+    bock = MultiCheckboxField(validators=[Optional()])
+    payout_kind = RadioField(default="shares", validate_choice=False)
+    payout = StringField(validators=[Optional()])
+
+    def setup(self) -> NewEventForm:
+        self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
+        self.bock.choices = [(b, BOCK_NAMES[b].text(page_lang())) for b in SKAT_BOCK_TRIGGERS]
+        self.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
+                                    ("fixed", _("feste Beträge (€)"))]  # fmt: skip
+        return self
+
+
+class RegisterForm(FlaskForm):
+    names = TextAreaField(validators=[Optional()])
+
+
+class SeriesForm(FlaskForm):
+    seating = RadioField(default="draw", validate_choice=False)
+    seed = StringField(validators=[Optional()])
+
+
+class CloseForm(FlaskForm):
+    payout_kind = RadioField(default="shares", validate_choice=False)
+    payout = StringField(validators=[Optional()])
+    pot = StringField(validators=[Optional()])
+
+
+class ActionForm(FlaskForm):
+    pass
+
+
+def groups_for_form() -> list[dict[str, Any]]:
+    return people.list_groups(store.get_db())
+
+
+# --- List and create --------------------------------------------------------------------------
+
+
+@bp.get("")
+def index() -> str:
+    form = NewEventForm().setup()
+    form.day.data = events.today()
+    form.deals4.data, form.deals3.data = "48", "36"
+    return render_index(form, [])
+
+
+def render_index(form: NewEventForm, general: list[str]) -> str:
+    return render_template(
+        "events/index.html",
+        form=form,
+        general=general,
+        events=events.list_events(store.get_db()),
+        groups=groups_for_form(),
+        defaults={g: default_deals(g) for g in ("skat", "schafkopf")},
+    )
+
+
+@bp.post("")
+def create() -> Any:
+    form = NewEventForm().setup()
+    errors: list[tuple[str, str]] = []
+    general: list[str] = []
+    if not form.validate_on_submit() and "csrf_token" in form.errors:
+        general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
+        return render_index(form, general), 400
+    game = form.game.data if form.game.data in ("skat", "schafkopf") else "skat"
+    data: dict[str, Any] = {"game": form.game.data, "name": form.name.data or ""}
+    if (form.day.data or "").strip():
+        data["date"] = form.day.data.strip()
+    group = (form.group.data or "").strip()
+    if group:
+        g = parse_int(group)
+        if g is None:
+            errors.append(("group", _("Bitte eine Gruppe aus der Liste wählen.")))
+        else:
+            data["group"] = g
+    deals: dict[str, int] = {}
+    for key, field in (("4", form.deals4), ("3", form.deals3)):
+        raw = (field.data or "").strip()
+        if key == "3" and game == "schafkopf":
+            continue
+        if raw:
+            v = parse_int(raw)
+            if v is None or not 1 <= v <= MAX_SERIES_DEALS:
+                errors.append((field.name, _("Spiele je Serie: 1 bis %(n)s.", n=MAX_SERIES_DEALS)))
+            else:
+                deals[key] = v
+    data["deals"] = deals
+    fees: dict[str, int] = {}
+    for key, field in (("entry_cents", form.entry), ("lost_game_cents", form.lost_fee)):
+        v = parse_euros(field.data)
+        if v is None:
+            errors.append((field.name, _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
+        else:
+            fees[key] = v
+    data["fees"] = fees
+    rules: dict[str, Any] = {"ramsch": bool(form.ramsch.data)}
+    triggers = SKAT_BOCK_TRIGGERS if game == "skat" else SCHAFKOPF_BOCK_TRIGGERS
+    rules["bock"] = [b for b in (form.bock.data or []) if b in triggers]
+    if game == "skat":
+        rules["kontra_re"] = bool(form.kontra_re.data)
+    else:
+        rules["tariffs"] = form.tariff_values(errors)
+        rules["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
+    data["rules"] = rules
+    kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else "shares"
+    payout = read_payout_fields(kind, form.payout.data or "", errors)
+    if payout is not None and (form.payout.data or "").strip():
+        data["payout"] = {"kind": payout.kind.value, "values": list(payout.values)}
+    exc: InvalidDeal | None = None
+    if not errors:
+        try:
+            spec = normalize_event(data, events.today())
+            event = events.create_event(store.get_db(), spec)
+        except InvalidDeal as e:
+            exc = e
+        else:
+            flash(_("Veranstaltung angelegt. Jetzt die Spieler anmelden."))
+            resp = redirect(url_for("events.players", event_id=event["id"]))
+            return remember_event_token(resp, event)
+    aliases = {"deals.4": "deals4", "deals.3": "deals3", "fees.entry_cents": "entry",
+               "fees.lost_game_cents": "lost_fee", "date": "day"}  # fmt: skip
+    if exc is not None:
+        renamed = [(aliases.get(k, k.replace("rules.", "")), m)
+                   for k, msgs in exc.by_field(page_lang()).items() for m in msgs]  # fmt: skip
+        errors += renamed
+    general += attach_errors(form, None, errors, page_lang())
+    return render_index(form, general), 422
+
+
+@bp.get("/<int:event_id>/edit/<token>")
+def edit_link(event_id: int, token: str) -> Any:
+    event = load_event(event_id)
+    if not hmac.compare_digest(token, event["edit_token"]):
+        abort(403)
+    return remember_event_token(redirect(url_for("events.show", event_id=event_id)), event)
+
+
+# --- The event's views ------------------------------------------------------------------------
+
+
+def view_data(event: dict[str, Any]) -> dict[str, Any]:
+    db = store.get_db()
+    token = events.live_token(db, event["id"])  # before the reads: a later change shows next
+    tables = events.tables_of(db, event)
+    rows = events.ranking_rows(db, event, tables)
+    n_series = events.series_count(db, event["id"])
+    current = [t for t in tables if t["series"] == n_series]
+    return {
+        "event": event,
+        "tables": tables,
+        "current": current,
+        "playing": [t for t in current if t["left"] > 0],
+        "rows": rows,
+        "n_series": n_series,
+        "fees_total": sum(r.fees_cents for r in rows),
+        "regs": events.registrations(db, event["id"]),
+        "editor": can_edit_event(event),
+        "live": url_for("events.live", event_id=event["id"]),
+        "token": token,
+    }
+
+
+@bp.get("/<int:event_id>")
+def show(event_id: int) -> str:
+    event = load_event(event_id)
+    rules = [m.text(page_lang()) for m in describe_rules(_spec(event))]
+    return render_template("events/show.html", rules=rules, **view_data(event))
+
+
+def _spec(event: dict[str, Any]) -> Any:
+    from .rules.sheet import SheetSpec
+
+    return SheetSpec(event["game"], (), "", event["rules"])
+
+
+@bp.get("/<int:event_id>/part")
+def part(event_id: int) -> str:
+    """The ranking and the tables' progress, for the open ranking pages to swap in."""
+    event = load_event(event_id)
+    return render_template("events/_live.html", **view_data(event))
+
+
+@bp.get("/<int:event_id>/screen")
+def screen(event_id: int) -> str:
+    event = load_event(event_id)
+    return render_template("events/screen.html", **view_data(event))
+
+
+@bp.get("/<int:event_id>/screen/part")
+def screen_part(event_id: int) -> str:
+    event = load_event(event_id)
+    return render_template("events/_screen.html", **view_data(event))
+
+
+@bp.get("/<int:event_id>/live")
+def live(event_id: int) -> Response:
+    """Polled by the ranking pages: changes whenever a table enters or corrects a deal."""
+    try:
+        token = events.live_token(store.get_db(), event_id)
+    except store.NotFound:
+        abort(404)
+    resp = jsonify({"live": token})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+# --- Registration -----------------------------------------------------------------------------
+
+
+def split_names(text: str) -> list[str]:
+    """One name a line, or several separated by commas."""
+    return [" ".join(n.split()) for n in re.split(r"[,\n;]+", text or "") if n.strip()]
+
+
+@bp.route("/<int:event_id>/players", methods=["GET", "POST"])
+def players(event_id: int) -> Any:
+    event = editable(event_id)
+    form = RegisterForm()
+    general: list[str] = []
+    status = 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
+            status = 400
+        else:
+            e = Errors()
+            names = events.check_names(split_names(form.names.data or ""), e)
+            try:
+                e.raise_if_any()
+                added, already = events.register(store.get_db(), event_id, names)
+            except InvalidDeal as exc:
+                form.names.errors = [m for msgs in exc.by_field(page_lang()).values()
+                                     for m in msgs]  # fmt: skip
+                status = 422
+            else:
+                if added:
+                    flash(_("Angemeldet: %(names)s", names=", ".join(added)))
+                if already:
+                    flash(_("Schon angemeldet: %(names)s", names=", ".join(already)), "error")
+                return redirect(url_for("events.players", event_id=event_id) + "#add")
+    db = store.get_db()
+    regs = events.registrations(db, event_id)
+    n_series = events.series_count(db, event_id)
+    present = [r for r in regs if r["from_series"] <= n_series + 1 and not r["away"]]
+    try:
+        sizes: tuple[int, ...] | None = table_sizes(event["game"], len(present))
+        refusal = None
+    except InvalidDeal as exc:
+        sizes, refusal = None, exc.by_field(page_lang())["players"][0]
+    seated = {p for t in events.tables_of(db, event) for p in t["players"]}
+    html = render_template(
+        "events/players.html", event=event, form=form, general=general, regs=regs,
+        known=[n for n in events.known_names(db)], n_series=n_series, sizes=sizes,
+        refusal=refusal, present=present, seated=seated,
+    )  # fmt: skip
+    return html, status
+
+
+@bp.post("/<int:event_id>/players/<int:reg_id>/<action>")
+def player_action(event_id: int, reg_id: int, action: str) -> Response:
+    editable(event_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    db = store.get_db()
+    reg = next((r for r in events.registrations(db, event_id) if r["id"] == reg_id), None)
+    if reg is None or action not in ("away", "back", "remove"):
+        abort(404)
+    try:
+        if action == "remove":
+            events.unregister(db, event_id, reg["name"])
+            flash(_("Abgemeldet: %(name)s", name=reg["name"]))
+        else:
+            events.set_away(db, event_id, reg["name"], action == "away")
+    except InvalidDeal as exc:
+        for msgs in exc.by_field(page_lang()).values():
+            for m in msgs:
+                flash(m, "error")
+    return redirect(url_for("events.players", event_id=event_id))
+
+
+# --- Series -----------------------------------------------------------------------------------
+
+
+@bp.post("/<int:event_id>/series")
+def new_series(event_id: int) -> Any:
+    event = editable(event_id)
+    form = SeriesForm()
+    if not form.validate_on_submit():
+        flash(_("Das Formular ist abgelaufen; bitte noch einmal senden."), "error")
+        return redirect(url_for("events.players", event_id=event_id))
+    seating = Seating.RANKING if form.seating.data == "ranking" else Seating.DRAW
+    raw_seed = (form.seed.data or "").strip()
+    seed = parse_int(raw_seed) if raw_seed else None
+    if raw_seed and (seed is None or seed < 0):
+        flash(_("Der Startwert ist eine ganze Zahl ab 0."), "error")
+        return redirect(url_for("events.players", event_id=event_id) + "#series")
+    db = store.get_db()
+    try:
+        series = events.start_series(db, event_id, seating, seed)
+    except InvalidDeal as exc:
+        for msgs in exc.by_field(page_lang()).values():
+            for m in msgs:
+                flash(m, "error")
+        return redirect(url_for("events.players", event_id=event_id) + "#series")
+    flash(_("Serie %(n)s ist gesetzt.", n=series["n"]))
+    resp = redirect(url_for("events.series", event_id=event_id, n=series["n"]))
+    # The organiser may correct any table's list from this device.
+    from .http import remember_edit_token
+
+    for t in series["tables"]:
+        remember_edit_token(resp, store.get_sheet(db, t["sheet"]))
+    del event
+    return resp
+
+
+@bp.get("/<int:event_id>/series/<int:n>")
+def series(event_id: int, n: int) -> str:
+    event = load_event(event_id)
+    db = store.get_db()
+    rows = list(db.query("select * from event_series where event_id = ? and n = ?", [event_id, n]))
+    if not rows:
+        abort(404)
+    editor = can_edit_event(event)
+    tables = [t for t in events.tables_of(db, event) if t["series"] == n]
+    for t in tables:
+        sheet = t["sheet_row"]
+        t["edit_url"] = public_url("sheets.edit_link", sheet_id=sheet["id"],
+                                   token=sheet["edit_token"]) if editor else None  # fmt: skip
+        t["share_url"] = public_url("sheets.share", sheet_id=sheet["id"],
+                                    token=sheet["share_token"])  # fmt: skip
+    return render_template(
+        "events/series.html", event=event, s=rows[0], tables=tables, editor=editor, qr=qr_svg,
+        n_series=events.series_count(db, event_id),
+    )  # fmt: skip
+
+
+# --- Closing ----------------------------------------------------------------------------------
+
+
+@bp.route("/<int:event_id>/close", methods=["GET", "POST"])
+def close(event_id: int) -> Any:
+    event = load_event(event_id)
+    editor = can_edit_event(event)
+    form = CloseForm()
+    status = 200
+    general: list[str] = []
+    if request.method == "POST":
+        if not editor:
+            abort(403)
+        if not form.validate_on_submit():
+            general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
+            status = 400
+        else:
+            errors: list[tuple[str, str]] = []
+            kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else ""
+            payout = read_payout_fields(kind or "shares", form.payout.data or "", errors)
+            pot_raw = (form.pot.data or "").strip()
+            pot = parse_euros(pot_raw) if pot_raw else None
+            if pot_raw and pot is None:
+                errors.append(("pot", _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
+            if not errors and payout is not None:
+                db = store.get_db()
+                events.set_money(db, event_id, payout, pot)
+                action = request.form.get("action")
+                if action == "close":
+                    events.set_closed(db, event_id, True)
+                    flash(_("Veranstaltung abgeschlossen."))
+                elif action == "reopen":
+                    events.set_closed(db, event_id, False)
+                    flash(_("Veranstaltung wieder geöffnet."))
+                else:
+                    flash(_("Auszahlung gespeichert."))
+                return redirect(url_for("events.close", event_id=event_id))
+            general += attach_errors(form, None, errors, page_lang())
+            status = 422
+    else:
+        form.payout_kind.data = event["payout"]["kind"]
+        form.payout.data = payout_text(event["payout"])
+        form.pot.data = euros(event["pot_cents"]) if event["pot_cents"] is not None else ""
+    form.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
+                                ("fixed", _("feste Beträge (€)"))]  # fmt: skip
+    db = store.get_db()
+    rows = events.ranking_rows(db, event)
+    prizes = events.prizes_json(event, rows)
+    html = render_template(
+        "events/close.html", event=event, form=form, general=general, prizes=prizes,
+        editor=editor, rows=rows, n_series=events.series_count(db, event_id),
+        playing=[t for t in events.tables_of(db, event)
+                                           if t["left"] > 0],
+    )  # fmt: skip
+    return html, status
+
+
+@bp.route("/<int:event_id>/delete", methods=["GET", "POST"])
+def delete(event_id: int) -> Any:
+    event = editable(event_id)
+    if request.method == "POST":
+        if not ActionForm().validate_on_submit():
+            abort(400)
+        events.delete_event(store.get_db(), event_id)
+        flash(_("Veranstaltung „%(name)s“ gelöscht.", name=event["name"]))
+        return redirect(url_for("events.index"))
+    return render_template("events/delete.html", event=event)
+
+
+# --- Files ------------------------------------------------------------------------------------
+
+
+def _filename(event: dict[str, Any], ext: str) -> str:
+    safe = re.sub(r"[^A-Za-z0-9ÄÖÜäöüß_-]+", "_", event["name"])[:60].strip("_") or "event"
+    return f"{event['day']}_{safe}.{ext}"
+
+
+@bp.get("/<int:event_id>/ranking.csv")
+def export_csv(event_id: int) -> Response:
+    event = load_event(event_id)
+    rows = events.ranking_rows(store.get_db(), event)
+    prizes = {r["player"]: r["cents"] for r in events.prizes_json(event, rows)["rows"]}
+    de = page_lang() != "en"
+    out = io.StringIO()
+    w = csv.writer(out, delimiter=";" if de else ",", lineterminator="\r\n")
+    n = len(rows[0].series) if rows else 0
+    head = ["Platz", "Name", "Punkte"] if de else ["Rank", "Name", "Score"]
+    head += [f"{'Serie' if de else 'Series'} {i}" for i in range(1, n + 1)]
+    head += (["gewonnen", "verloren", "Gebühren (Cent)", "Preis (Cent)"] if de
+             else ["won", "lost", "fees (cents)", "prize (cents)"])  # fmt: skip
+    w.writerow(head)
+    for r in rows:
+        w.writerow([r.rank, cell(r.player), r.score, *r.series, r.won, r.lost, r.fees_cents,
+                    prizes.get(r.player, 0)])  # fmt: skip
+    return _attachment(out.getvalue().encode("utf-8-sig"), "text/csv", _filename(event, "csv"))
+
+
+@bp.get("/<int:event_id>/event.pdf")
+def export_pdf(event_id: int) -> Response:
+    from .event_pdf import render_event_pdf
+
+    event = load_event(event_id)
+    db = store.get_db()
+    rows = events.ranking_rows(db, event)
+    data = render_event_pdf(db, event, rows, events.prizes_json(event, rows), page_lang())
+    return _attachment(data, "application/pdf", _filename(event, "pdf"))

@@ -1,0 +1,77 @@
+// Club night pages: the live ranking swaps in the server's newest HTML when the event or any
+// table's list changes; the big screen pages through a long ranking. Nothing is computed here.
+"use strict";
+(function () {
+  const box = document.getElementById("live");
+  const screen = document.body.classList.contains("screen");
+
+  function paginate() {
+    if (!screen || !box) return;
+    const rows = Array.from(box.querySelectorAll(".scrrank tbody tr"));
+    rows.forEach((r) => { r.hidden = false; });
+    if (!rows.length) return;
+    const table = box.querySelector(".scrrank");
+    const room = window.innerHeight - table.getBoundingClientRect().top - rows[0].offsetHeight;
+    const per = Math.max(1, Math.floor(room / rows[0].offsetHeight));
+    const pages = Math.ceil(rows.length / per);
+    box.dataset.pages = String(pages);
+    const page = (parseInt(box.dataset.page || "0", 10) || 0) % pages;
+    rows.forEach((r, i) => { r.hidden = Math.floor(i / per) !== page; });
+  }
+
+  if (box && box.dataset.liveUrl) {
+    let token = box.dataset.token || null;
+    let busy = false;
+    const check = () => {
+      if (document.hidden || busy) return;
+      busy = true;
+      fetch(box.dataset.liveUrl, { cache: "no-store" })
+        .then((r) => r.json())
+        .then((d) => {
+          if (token === null) { token = d.live; return null; }
+          if (d.live === token) return null;
+          token = d.live;
+          return fetch(box.dataset.partUrl, { cache: "no-store" })
+            .then((r) => (r.ok ? r.text() : null))
+            .then((html) => {
+              if (html === null) return;
+              box.innerHTML = html;
+              box.dataset.updated = String(Date.now());
+              paginate();
+            });
+        })
+        .catch(() => {})
+        .finally(() => { busy = false; });
+    };
+    setInterval(check, screen ? 3000 : 2000);
+    document.addEventListener("visibilitychange", check);
+  }
+
+  if (screen) {
+    paginate();
+    window.addEventListener("resize", paginate);
+    setInterval(() => {
+      const pages = parseInt(box.dataset.pages || "1", 10);
+      if (pages > 1) {
+        box.dataset.page = String(((parseInt(box.dataset.page || "0", 10) || 0) + 1) % pages);
+        paginate();
+      }
+    }, 8000);
+  }
+
+  // New event: show what applies to the chosen game; the deal counts follow the game until edited.
+  document.querySelectorAll("form.newevent").forEach((form) => {
+    const deals4 = form.querySelector("input[name=deals4]");
+    let touched = false;
+    if (deals4) deals4.addEventListener("input", () => { touched = true; });
+    const toggle = () => {
+      const checked = form.querySelector("input[name=game]:checked");
+      const game = checked ? checked.value : "skat";
+      form.querySelectorAll(".skatonly").forEach((el) => { el.hidden = game !== "skat"; });
+      form.querySelectorAll(".schafkopfonly").forEach((el) => { el.hidden = game !== "schafkopf"; });
+      if (deals4 && !touched) deals4.value = deals4.dataset[game] || deals4.value;
+    };
+    toggle();
+    form.addEventListener("change", toggle);
+  });
+})();
