@@ -134,3 +134,242 @@ def test_group_rules_are_checked(app: Flask) -> None:
                                  "rules": {"rank_by": "x", "best": 0, "z": 1}})  # fmt: skip
     fields = set(exc.value.by_field())
     assert fields == {"name", "game", "rules.rank_by", "rules.best", "rules.z"}
+
+
+# --- Standings rules (pure) -------------------------------------------------------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from skatcalc.rules.standings import (  # noqa: E402
+    ClubRules,
+    RankBy,
+    SheetFigures,
+    competition_ranks,
+    counted_figures,
+    per_series,
+    series_count,
+    standings,
+)
+
+
+@pytest.mark.parametrize(
+    ("scores", "ranks"),
+    [
+        ([], []),
+        ([5], [1]),
+        ([9, 9, 3], [1, 1, 3]),
+        ([9, 7, 7, 7, 1], [1, 2, 2, 2, 5]),
+        ([0, 0, 0], [1, 1, 1]),
+        ([10, -3, -3, -8], [1, 2, 2, 4]),
+    ],
+)
+def test_equal_scores_share_a_rank(scores: list[int], ranks: list[int]) -> None:
+    assert competition_ranks(scores) == ranks
+
+
+@pytest.mark.parametrize(
+    ("values", "best", "counted"),
+    [([3, 9, -1], None, [3, 9, -1]), ([3, 9, -1], 2, [9, 3]), ([3], 5, [3]), ([], 2, [])],
+)
+def test_best_n_evenings(values: list[int], best: int | None, counted: list[int]) -> None:
+    assert counted_figures(values, best) == counted
+
+
+@given(st.lists(st.integers(-500, 500), max_size=30))
+def test_ranks_never_skip_below_position_and_ties_share(scores: list[int]) -> None:
+    ordered = sorted(scores, reverse=True)
+    ranks = competition_ranks(ordered)
+    for i, (s, r) in enumerate(zip(ordered, ranks, strict=True)):
+        assert r == 1 + sum(1 for x in ordered if x > s)
+        assert r <= i + 1
+
+
+def fig(
+    sid: int, table: int, deals: int, sf: int | None, bal: int = 0, won: int = 0
+) -> SheetFigures:
+    return SheetFigures(sheet_id=sid, day="2025-01-01", game="skat", table=table, deals=deals,
+                        played=deals, balance=bal, cents=bal, won=won, lost=0, list_points=sf,
+                        seeger_fabian=sf)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("figs", "series"),
+    [
+        ([fig(1, 3, 36, 0)], 1.0),
+        ([fig(1, 4, 48, 0)], 1.0),
+        ([fig(1, 3, 18, 0), fig(2, 4, 24, 0)], 1.0),
+        ([fig(1, 4, 12, 0), fig(2, 5, 40, None)], 0.25),  # five-tables have no series
+    ],
+)
+def test_series_are_36_deals_at_three_and_48_at_four(
+    figs: list[SheetFigures], series: float
+) -> None:
+    assert series_count(figs) == series
+
+
+def test_per_series_normalises_and_needs_a_series() -> None:
+    assert per_series(900, 0.5) == 1800.0
+    assert per_series(100, 0.0) is None
+
+
+def test_standings_rank_min_sheets_and_best() -> None:
+    data = {
+        1: ("Anna", [fig(1, 3, 36, 500), fig(2, 3, 36, 100), fig(3, 3, 36, -50)]),
+        2: ("Bernd", [fig(1, 3, 36, 300), fig(2, 3, 36, 250)]),
+        3: ("Carla", [fig(1, 3, 36, 600, won=4), fig(2, 3, 36, 0, won=1)]),
+        4: ("Gast", [fig(3, 3, 36, 2000)]),
+        5: ("Fünf", [fig(9, 5, 36, None)]),  # no Seeger-Fabian at a five-table
+    }
+    rows = standings(data, ClubRules(RankBy.SEEGER_FABIAN, min_sheets=2, best=2))
+    got = [(r.rank, r.player, r.sheets, r.counted, r.score, r.average) for r in rows]
+    # Equal scores share rank 1 (more games won first among them); the guest is unranked.
+    assert got == [
+        (1, "Carla", 2, 2, 600, 300.0),
+        (1, "Anna", 3, 2, 600, 300.0),
+        (3, "Bernd", 2, 2, 550, 275.0),
+        (None, "Gast", 1, 1, 2000, 2000.0),
+    ]
+    every = standings(data, ClubRules(RankBy.SEEGER_FABIAN))
+    assert [(r.rank, r.player, r.score) for r in every][:2] == [
+        (1, "Gast", 2000),
+        (2, "Carla", 600),
+    ]
+    assert next(r for r in every if r.player == "Anna").score == 550
+    by_balance = standings(data, ClubRules(RankBy.BALANCE))
+    assert {r.player for r in by_balance} == {"Anna", "Bernd", "Carla", "Gast", "Fünf"}
+
+
+# --- Renaming and merging ---------------------------------------------------------------------
+
+
+def test_rename_keeps_what_the_sheets_say_and_logs_it(app: Flask, client: FlaskClient) -> None:
+    sheet = new_sheet(client)
+    pid = player_of(client, "Anna")
+    resp = client.post(f"/players/{pid}/rename", data={"name": "Anna Lena"})
+    assert resp.status_code in (302, 303)
+    assert client.get(f"/api/v1/players/{pid}").get_json()["name"] == "Anna Lena"
+    assert client.get(f"/api/v1/sheets/{sheet['id']}").get_json()["players"][0] == "Anna"
+    page = client.get(f"/players/{pid}").get_data(as_text=True)
+    assert "umbenannt von „Anna“ in „Anna Lena“" in page
+    # A name another player has: refused next to the field, nothing changed.
+    resp = client.post(f"/players/{pid}/rename", data={"name": "bernd"})
+    assert resp.status_code == 422
+    assert "zusammenführen" in resp.get_data(as_text=True)
+    resp = client.post(f"/players/{pid}/rename", data={"name": "   "})
+    assert resp.status_code == 422
+    assert client.get(f"/api/v1/players/{pid}").get_json()["name"] == "Anna Lena"
+
+
+def player_of(client: FlaskClient, name: str) -> int:
+    players_list = client.get("/api/v1/players").get_json()["players"]
+    return next(p["id"] for p in players_list if p["name"] == name)
+
+
+def test_merge_two_entries_of_one_person(app: Flask, client: FlaskClient) -> None:
+    s1 = new_sheet(client, rules={"stake_cents": 1})
+    s2 = new_sheet(client, players=["Ana", "Bernd", "Carla"], first_dealer="Ana",
+                   rules={"stake_cents": 1})  # fmt: skip
+    for sid, who in ((s1["id"], "Anna"), (s2["id"], "Ana")):
+        body = {"game": "grand", "matadors": 1, "with": True, "declarer_points": 80,
+                "declarer": who}  # fmt: skip
+        assert client.post(f"/api/v1/sheets/{sid}/deals", json=body).status_code == 201
+    anna, ana = player_of(client, "Anna"), player_of(client, "Ana")
+    # Two entries that sat at the same sheet are two people.
+    bernd = player_of(client, "Bernd")
+    assert client.post(f"/players/{anna}/merge", data={"other": str(bernd)}).status_code in (
+        302,
+        303,
+    )
+    assert player_of(client, "Bernd") == bernd
+    assert client.post(f"/players/{anna}/merge", data={"other": str(ana)}).status_code in (302, 303)
+    names = [p["name"] for p in client.get("/api/v1/players").get_json()["players"]]
+    assert "Ana" not in names
+    stats = client.get(f"/api/v1/players/{anna}").get_json()["skat"]
+    assert stats["sheets"] == 2 and stats["won"] == 2 and stats["balance"] == 2 * 2 * 48
+    # The old id leads to the player; the sheet still says "Ana"; typing it again finds Anna.
+    assert client.get(f"/api/v1/players/{ana}").get_json()["id"] == anna
+    assert client.get(f"/players/{ana}").status_code in (301, 302, 303, 308)
+    assert client.get(f"/api/v1/sheets/{s2['id']}").get_json()["players"][0] == "Ana"
+    s3 = new_sheet(client, players=["ana", "Eva", "Carla"], first_dealer="ana")
+    with app.app_context():
+        assert players.sheet_player_ids(store.get_db(), s3["id"])[0] == anna
+    page = client.get(f"/players/{anna}").get_data(as_text=True)
+    assert "„Ana“ hierher zusammengeführt" in page and "auch eingetragen als" in page
+
+
+# --- API answers ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "fields"),
+    [
+        ({"game": "skat"}, {"name"}),
+        ({"name": "X", "game": "doko"}, {"game"}),
+        (
+            {"name": "X", "game": "schafkopf", "rules": {"rank_by": "seeger_fabian"}},
+            {"rules.rank_by"},
+        ),
+        ({"name": "X", "game": "skat", "rules": {"min_sheets": -1}}, {"rules.min_sheets"}),
+        ({"name": "X", "game": "skat", "rules": {"best": "3"}}, {"rules.best"}),
+        ({"name": "X", "game": "skat", "rules": []}, {"rules"}),
+        ({"name": "X", "game": "skat", "colour": "red"}, {"colour"}),
+        ([1, 2], {"_"}),
+    ],
+)
+def test_bad_groups_are_refused(client: FlaskClient, body: object, fields: set[str]) -> None:
+    resp = client.post("/api/v1/groups", json=body)
+    assert resp.status_code == 422
+    assert set(resp.get_json()["errors"]) == fields
+    assert client.get("/api/v1/groups").get_json() == {"groups": []}
+
+
+def test_group_api_and_standings_period(client: FlaskClient) -> None:
+    resp = client.post("/api/v1/groups", json={"name": "Hirsch", "game": "skat",
+                                               "rules": {"best": 3}})  # fmt: skip
+    assert resp.status_code == 201
+    group = resp.get_json()
+    assert group["rules"] == {"rank_by": "seeger_fabian", "min_sheets": 0, "best": 3}
+    sk = client.post("/api/v1/groups", json={"name": "Ober", "game": "schafkopf"}).get_json()
+    assert sk["rules"]["rank_by"] == "balance"
+    listed = client.get("/api/v1/groups").get_json()["groups"]
+    assert [(g["name"], g["sheets"]) for g in listed] == [("Hirsch", 0), ("Ober", 0)]
+    sheet = new_sheet(client, group=group["id"])
+    client.post(f"/api/v1/sheets/{sheet['id']}/deals",
+                json={"game": "null", "won": False, "declarer": "Bernd"})  # fmt: skip
+    out = client.get(f"/api/v1/groups/{group['id']}/standings").get_json()
+    year = out["from"][:4]
+    assert out["from"] == f"{year}-01-01" and out["to"] == f"{year}-12-31"
+    assert [(r["rank"], r["player"], r["score"]) for r in out["rows"]] == [
+        (1, "Anna", 40), (1, "Carla", 40), (3, "Bernd", -46 - 50),
+    ]  # fmt: skip
+    # Only "to" given: "from" stays the default, which is then after it.
+    old = client.get(f"/api/v1/groups/{group['id']}/standings?to=2001-12-31")
+    assert old.status_code == 422 and "to" in old.get_json()["errors"]
+    empty = client.get(f"/api/v1/groups/{group['id']}/standings?from=2001-01-01&to=2001-12-31")
+    assert empty.get_json()["rows"] == []
+    for query, field in (("from=2025-13-01", "from"), ("to=morgen", "to"),
+                         ("from=2025-05-01&to=2025-04-01", "to")):  # fmt: skip
+        resp = client.get(f"/api/v1/groups/{group['id']}/standings?{query}")
+        assert resp.status_code == 422 and field in resp.get_json()["errors"]
+    assert client.get("/api/v1/groups/999/standings").status_code == 404
+    assert client.get("/api/v1/players/999").status_code == 404
+    assert client.get("/players/999").status_code == 404
+    assert client.get("/groups/999").status_code == 404
+
+
+def test_group_pages_create_and_show(client: FlaskClient) -> None:
+    resp = client.post("/groups", data={"name": "", "game": "skat"})
+    assert resp.status_code == 422 and "Namen" in resp.get_data(as_text=True)
+    resp = client.post("/groups", data={"name": "Hirsch", "game": "skat", "best": "zwei"})
+    assert resp.status_code == 422
+    resp = client.post("/groups", data={"name": "Hirsch", "game": "skat", "rank_by": "list",
+                                        "min_sheets": "2", "best": "10"})  # fmt: skip
+    assert resp.status_code in (302, 303)
+    gid = int(resp.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    new_sheet(client, group=gid)
+    html = client.get(f"/groups/{gid}").get_data(as_text=True)
+    assert "Listenpunkte" in html and "Platz ab 2 Abenden" in html and "Anna" in html
+    assert client.get(f"/groups/{gid}?from=kaputt").status_code == 422
+    en = client.get(f"/groups/{gid}?lang=en").get_data(as_text=True)
+    assert "Ranked by" in en
