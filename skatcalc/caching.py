@@ -12,13 +12,16 @@ from __future__ import annotations
 import gzip
 import hashlib
 import hmac
+import re
 import secrets
 import threading
+from collections import OrderedDict
 from typing import Any
 
 from babel import support
 from flask import Flask, Response, current_app, g, request, session
 from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
 from wtforms.i18n import messages_path
 
 from . import db as store
@@ -62,16 +65,20 @@ def revision_etag() -> str | None:
         if not hmac.compare_digest(token, sheet["share_token"].encode()):
             return None
     mode = "edit" if request.endpoint == "sheets.show" and can_edit(sheet) else "view"
-    parts = (
-        current_app.extensions["skatcalc_build"],
+    # Everything besides the revision that the page depends on; links other phones open are
+    # built from the Host the request came by.
+    variant = (
         sheet["share_token"],  # random per sheet: a reused id is another sheet
-        sheet["rev"],
         request.endpoint,
         mode,
         page_lang(),
         bool(current_app.config.get("LAN")),
+        current_app.config.get("PUBLIC_URL"),
+        request.host_url,
         request.query_string,
     )
+    g.page_variant = variant
+    parts = (current_app.extensions["skatcalc_build"], sheet["rev"], variant)
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
 
@@ -87,7 +94,7 @@ def _before() -> Response | None:
         resp = Response(status=304)
         _cache_headers(resp, etag)
         return resp
-    return None
+    return cached_page(g.page_variant, etag)
 
 
 def _cache_headers(resp: Response, etag: str) -> None:
@@ -101,7 +108,63 @@ def _after(resp: Response) -> Response:
     etag = g.pop("revision_etag", None)
     if etag is not None and resp.status_code == 200:
         _cache_headers(resp, etag)
+        keep_page(g.get("page_variant"), etag, resp)
     return compress(resp)
+
+
+# --- Rendered pages per revision ---------------------------------------------------------------
+
+# The rendered page per variant (sheet, view, language, …) for its latest revision only, with
+# the per-request tokens cut out: another phone's first view, or a reload, costs a string
+# join instead of a render. Bounded by bytes (1,000-deal pages are large), oldest use first.
+_PAGES: OrderedDict[tuple[Any, ...], tuple[str, list[str]]] = OrderedDict()
+_PAGES_BYTES = 16 * 1024 * 1024
+_pages_size = 0
+_PAGES_LOCK = threading.Lock()
+CSRF, IDEM = "\x00csrf\x00", "\x00idem\x00"
+# The deal form's idempotency key: new for every page shown, so two saves are two deals.
+IDEM_FIELD = re.compile(r'(name="idem" value=")([^"]*)(")')
+TOKEN = re.compile("(\x00csrf\x00|\x00idem\x00)")
+
+
+def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> None:
+    global _pages_size
+    if (
+        variant is None
+        or resp.mimetype != "text/html"
+        or resp.is_streamed
+        or "_flashes" in session  # a message shown once was rendered into this one
+    ):
+        return
+    html = resp.get_data(as_text=True)
+    token = g.get("csrf_token")
+    if token:
+        html = html.replace(token, CSRF)
+    html = IDEM_FIELD.sub(lambda m: m.group(1) + IDEM + m.group(3), html)
+    pieces = TOKEN.split(html)
+    size = len(html)
+    with _PAGES_LOCK:
+        old = _PAGES.pop(variant, None)
+        if old is not None:
+            _pages_size -= sum(len(p) for p in old[1])
+        _PAGES[variant] = (etag, pieces)
+        _pages_size += size
+        while _pages_size > _PAGES_BYTES and _PAGES:
+            _, (_, gone) = _PAGES.popitem(last=False)
+            _pages_size -= sum(len(p) for p in gone)
+
+
+def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
+    with _PAGES_LOCK:
+        held = _PAGES.get(variant)
+        if held is None or held[0] != etag:
+            return None
+        _PAGES.move_to_end(variant)
+        pieces = held[1]
+    fresh = {IDEM: secrets.token_urlsafe(12)}
+    if CSRF in pieces:
+        fresh[CSRF] = generate_csrf()  # this client's session, as a render would
+    return Response("".join(fresh.get(p, p) for p in pieces), mimetype="text/html")
 
 
 _WTF: dict[str, Any] = {}

@@ -4,6 +4,7 @@ keep only what can still be asked for."""
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 from typing import Any
 
@@ -198,3 +199,47 @@ def test_wtforms_catalogue_is_parsed_once_per_language(
         client.post("/sheets", data={"game": "skat", "p1": "A"})  # a form that fails
     wtforms = [a for a in loads if "wtforms" in str(a)]
     assert len(wtforms) <= 1, wtforms
+
+
+# --- Rendered pages per revision --------------------------------------------------------------
+
+
+def _idem(html: str) -> str:
+    m = re.search(r'name="idem" value="([^"]*)"', html)
+    assert m, "the deal form has no idempotency key"
+    return m.group(1)
+
+
+def test_a_rendered_page_is_reused_with_fresh_tokens(
+    csrf_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = csrf_app.test_client()
+    sheet = new_sheet(client)
+    path = paths(sheet)[0]
+    first = client.get(path).data.decode()
+
+    def boom(*_a: object, **_k: object) -> None:
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(model, "computed_sheet", boom)
+    second = client.get(path).data.decode()
+    assert _idem(first) != _idem(second)  # two pages shown, two different saves
+    assert re.sub(r'value="[^"]*"', "", first) == re.sub(r'value="[^"]*"', "", second)
+    monkeypatch.undo()
+    # The reused page's CSRF token is good for this browser's session: the save goes through.
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', second)
+    assert token is not None
+    form = {"csrf_token": token.group(1), "idem": _idem(second), "kind": "game",
+            "declarer": "B", "game": "grand", "with": "true", "matadors": "2",
+            "declarer_points": "75", "bid": "18"}  # fmt: skip
+    r = client.post(f"/sheets/{sheet['id']}/deals", data=form)
+    assert r.status_code in (302, 303), r.data.decode()[:500]
+    assert len(client.get(f"{API}/{sheet['id']}").get_json()["deals"]) == 1
+
+
+def test_links_for_other_phones_follow_the_host(client: FlaskClient) -> None:
+    sheet = new_sheet(client)
+    path = paths(sheet)[0]
+    a = client.get(path, base_url="http://localhost").data.decode()
+    b = client.get(path, base_url="http://127.0.0.1").data.decode()
+    assert "http://localhost/sheets/" in a and "http://127.0.0.1/sheets/" in b
