@@ -186,6 +186,15 @@ def add_deal(sheet_id: int) -> Any:
     return resp, status
 
 
+@bp.post("/sheets/<int:sheet_id>/preview")
+@json_route
+def preview_deal(sheet_id: int) -> Any:
+    """A deal body as the sheet's next deal would count it (deltas, Bock, explanation);
+    nothing is stored, so no edit right is needed."""
+    row = model.preview_deal(store.get_db(), sheet_id, body(), api_lang())
+    return jsonify({"deal": row})
+
+
 def deal_number_taken(sheet_id: int, taken: store.Taken) -> Reply:
     """409 with the sheet as it is when the deal's number is already taken (another phone
     saved first); 422 for a number beyond the next one, which no sheet has shown."""

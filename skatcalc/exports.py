@@ -96,8 +96,9 @@ def to_csv(sheet: dict[str, Any], lang: str = "de") -> str:
     return out.getvalue()
 
 
-def import_json(db: Database, data: object) -> int:
-    """A JSON export back in as a new sheet; a broken or hostile file changes nothing."""
+def import_json(db: Database, data: object, suffix: str = "") -> int:
+    """A JSON export back in as a new sheet; a broken or hostile file changes nothing.
+    ``suffix`` is added to the sheet's name (the page's " (Import)")."""
     e = Errors()
     if not isinstance(data, dict):
         e.add("_", "Das ist kein skatcalc-Blatt.", "That is not a skatcalc sheet.")
@@ -163,8 +164,8 @@ def import_json(db: Database, data: object) -> int:
     e.raise_if_any()
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        name = "Import"
+        name, suffix = "Import", ""
     return store.import_sheet(
-        db, name.strip()[:80], spec.game, list(spec.players), spec.first_dealer,
-        dict(spec.rules), clean, good_history,
+        db, name.strip()[: 80 - len(suffix)] + suffix, spec.game, list(spec.players),
+        spec.first_dealer, dict(spec.rules), clean, good_history,
     )  # fmt: skip

@@ -175,6 +175,9 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
 
 
 FIELD_ALIASES = {"with": "spitzen", "matadors": "spitzen"}
+# Ramsch on a sheet: Skat nests it under "ramsch", Schafkopf does not; one place each on the form
+RAMSCH_ALIASES = {"ramsch.points": "ramsch_points", "points": "ramsch_points",
+                  "ramsch.jungfrau": "jungfrau", "ramsch.durchmarsch": "durchmarsch"}  # fmt: skip
 
 
 def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[str, str]],
@@ -185,7 +188,7 @@ def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[st
     if exc is not None:
         pairs += [(k, m) for k, msgs in exc.by_field(lang).items() for m in msgs]
     for name, message in pairs:
-        attr = FIELD_ALIASES.get(name, name).replace(".", "_")
+        attr = FIELD_ALIASES.get(name) or RAMSCH_ALIASES.get(name, name).replace(".", "_")
         field = getattr(form, attr, None) if attr != "_" else None
         if isinstance(field, Field):
             if name in FIELD_ALIASES and field.errors:

@@ -186,6 +186,22 @@ def add_deal(
     return store.add_deal(db, sheet_id, dealer, list(active), body, idem_key, expected_n)
 
 
+def preview_deal(db: Database, sheet_id: int, body: Any, lang: str = "de") -> dict[str, Any]:
+    """The row a deal body would become as this sheet's next deal, Bock included, without
+    storing anything: the entry form's live preview (Ramsch has no value route)."""
+    sheet = store.get_sheet(db, sheet_id)
+    spec = spec_of(sheet)
+    _n, body = deal_number(body)
+    dealer, active = placement(spec, body, proposed_dealer(db, sheet))
+    evaluate_deal(spec, body, active, 0, lang)
+    current = computed_sheet(db, sheet, lang)
+    deals = store.get_deals(db, sheet_id)
+    nxt = DealRecord(len(deals) + 1, dealer, active, body)
+    out = compute_sheet(spec, [*records(deals), nxt], lang, current["state"])
+    row: dict[str, Any] = out["deals"][-1]
+    return row
+
+
 def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]:
     """The optional ``"n"`` of a deal body (the number the deal gets, API.md Additions) and
     the body without it: the number is where the deal goes, not part of the deal."""

@@ -49,6 +49,7 @@ from .rules.sheet import (
     BOCK_NAMES,
     SCHAFKOPF_BOCK_TRIGGERS,
     SKAT_BOCK_TRIGGERS,
+    SheetSpec,
     default_active,
     describe_rules,
     evaluate_deal,
@@ -108,6 +109,7 @@ class DealMeta(FlaskForm):
     r3 = StringField()
     r4 = StringField()
     jungfrau = MultiCheckboxField(validators=[Optional()])
+    ramsch_points = HiddenField()  # no input of its own: carries the messages about r0…r4
     durchmarsch = RadioField(validators=[Optional()], validate_choice=False)
     version = HiddenField()
     idem = HiddenField()
@@ -129,9 +131,11 @@ def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any
         form: Any = SkatDealForm(formdata, **kwargs).setup()
     else:
         form = SchafkopfDealForm(formdata, **kwargs).setup(players)
-    kinds = [("game", _("Spiel")), ("passed", _("eingepasst"))]
+    # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
     if sheet["rules"].get("ramsch"):
-        kinds.append(("ramsch", "Ramsch"))
+        kinds = [("game", _("Spiel")), ("ramsch", "Ramsch")]
+    else:
+        kinds = [("game", _("Spiel")), ("passed", _("eingepasst"))]
     form.kind.choices = kinds
     form.declarer.choices = [(p, p) for p in players]
     form.dealer.choices = [(p, p) for p in players]
@@ -149,17 +153,21 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
               errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
     """The API deal body from the sheet's entry form."""
     players = sheet["players"]
+    spec = model.spec_of(sheet)
+    dealer, active = form_placement(spec, form, proposed_dealer)
     body: dict[str, Any]
     if form.kind.data == "passed":
         body = {"passed": True}
     elif form.kind.data == "ramsch":
+        # Only the three who played have points (at 4 and 5 the dealer sits out).
+        playing = active or default_active(spec, dealer)
         points: dict[str, int] = {}
         for i, p in enumerate(players):
             raw = (getattr(form, f"r{i}").data or "").strip()
-            if raw:
+            if raw and p in playing:
                 value = parse_int(raw)
                 if value is None:
-                    errors.append((f"r{i}", _("Bitte eine ganze Zahl.")))
+                    errors.append((f"r{i}", _("Bitte eine ganze Zahl eingeben.")))
                 else:
                     points[p] = value
         ramsch = {
@@ -177,7 +185,20 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
             body["declarer"] = form.declarer.data
     else:
         body = schafkopf_input(form, errors)
-    spec = model.spec_of(sheet)
+    if dealer != proposed_dealer:
+        body["dealer"] = dealer
+    if active is not None:
+        body["active"] = list(active)
+    n = parse_int(form.n.data or "") if hasattr(form, "n") else None
+    if n is not None and n > 0:
+        body["n"] = n
+    return body
+
+
+def form_placement(spec: SheetSpec, form: Any, proposed_dealer: str
+                   ) -> tuple[str, tuple[str, ...] | None]:  # fmt: skip
+    """The dealer of the form's deal, and who played when that is not the rotation's."""
+    players = spec.players
     dealer = form.dealer.data or proposed_dealer
     chosen = list(form.active.data or [])
     shown = form.dealer_shown.data
@@ -188,16 +209,11 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
         dealer = proposed_dealer
         if set(chosen) == set(default_active(spec, shown)):
             chosen = []
-    if dealer != proposed_dealer:
-        body["dealer"] = dealer
     if chosen and dealer in players and set(chosen) != set(default_active(spec, dealer)):
         # from forehand on, as the rotation lists them
-        body["active"] = [p for k in range(1, len(players) + 1)
-                          if (p := seat_after(players, dealer, k)) in chosen]  # fmt: skip
-    n = parse_int(form.n.data or "") if hasattr(form, "n") else None
-    if n is not None and n > 0:
-        body["n"] = n
-    return body
+        return dealer, tuple(p for k in range(1, len(players) + 1)
+                             if (p := seat_after(players, dealer, k)) in chosen)  # fmt: skip
+    return dealer, None
 
 
 @bp.app_template_global("forehand")
@@ -229,7 +245,15 @@ def index() -> str:
     form = NewSheetForm().setup()
     if not form.p1.data:
         form.p1.data, form.p2.data, form.p3.data = "", "", ""
-    return render_template("sheets.html", form=form, sheets=sheet_summaries(), general=[])
+    return sheets_page(form)
+
+
+def sheets_page(form: NewSheetForm, general: list[str] | None = None,
+                import_errors: list[str] | None = None) -> str:  # fmt: skip
+    """The list of sheets with the new-sheet and the import form, each with its messages."""
+    return render_template("sheets.html", form=form, sheets=sheet_summaries(),
+                           general=general or [], import_errors=import_errors or [],
+                           schafkopf_bock=SCHAFKOPF_BOCK_TRIGGERS)  # fmt: skip
 
 
 def sheet_summaries() -> list[dict[str, Any]]:
@@ -297,8 +321,7 @@ def create() -> Any:
                 return remember_edit_token(
                     redirect(url_for("sheets.show", sheet_id=sheet["id"])), sheet
                 )
-    html = render_template("sheets.html", form=form, sheets=sheet_summaries(), general=general)
-    return html, 422
+    return sheets_page(form, general), 422
 
 
 def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | None = None,
@@ -557,6 +580,8 @@ def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
     form.active.data = list(deal["active"])
     form.version.data = str(deal["version"])
     if inp.get("passed"):
+        if not any(k == "passed" for k, _label in form.kind.choices):
+            form.kind.choices.append(("passed", _("eingepasst")))  # an old or imported deal
         form.kind.data = "passed"
         return form
     ramsch = inp.get("ramsch") if sheet["game"] == "skat" else (
@@ -775,7 +800,8 @@ def import_file() -> Any:
     else:
         try:
             data = json.loads(upload.read().decode("utf-8"))
-            sheet_id = exports.import_json(store.get_db(), data)
+            # "… (Import)": in the list the copy is told apart from the sheet it came from
+            sheet_id = exports.import_json(store.get_db(), data, " (Import)")
         except (UnicodeDecodeError, ValueError, RecursionError):
             general.append(_("Die Datei ist kein gültiges JSON."))
         except InvalidDeal as exc:
@@ -785,7 +811,4 @@ def import_file() -> Any:
             flash(_("Blatt importiert."))
             return redirect(url_for("sheets.show", sheet_id=sheet_id))
     form = NewSheetForm(formdata=None).setup()
-    resp = make_response(
-        render_template("sheets.html", form=form, sheets=sheet_summaries(), general=general), 422
-    )
-    return resp
+    return make_response(sheets_page(form, import_errors=general), 422)

@@ -161,10 +161,25 @@ if ("serviceWorker" in navigator) {
       data.explanation.map((s) => "<li>" + esc(s) + "</li>").join("") + "</ol>";
   }
 
+  // Who plays this deal: the ticked seats, else (no seat list at 3) everybody.
+  function playing(form) {
+    const act = all(form, "active");
+    return act.length === 3 || act.length === 4 ? act : null;
+  }
+
   function toggles(form) {
     const kind = val(form, "kind") || "game";
     show(form, ".kind-game", kind === "game");
     show(form, ".kind-ramsch", kind === "ramsch");
+    // Ramsch: points, Jungfrau and Durchmarsch only for those who play (not the dealer at 4)
+    const who = playing(form);
+    if (who) {
+      form.querySelectorAll(".kind-ramsch [data-player]").forEach((l) => {
+        const out = !who.includes(l.dataset.player);
+        l.hidden = out;
+        l.querySelectorAll("input").forEach((i) => { i.disabled = out; });
+      });
+    }
     const game = val(form, "game");
     if (form.dataset.kind === "skat") {
       show(form, ".suitonly", game !== "null");
@@ -215,12 +230,60 @@ if ("serviceWorker" in navigator) {
     }
   }
 
+  // Ramsch has no value route: the sheet's preview route counts it as the next deal would be.
+  function ramschPreview(form, target) {
+    const meta = form.querySelector(".deal-preview");
+    if (!meta) { target.innerHTML = ""; return; }
+    const names = JSON.parse(form.dataset.players || "[]");
+    const points = {};
+    let bad = false;
+    let typed = 0;
+    names.forEach((p, i) => {
+      const el = form.querySelector(`input[name="r${i}"]`);
+      if (!el || el.disabled || el.closest("[hidden]")) return;
+      const v = el.value.trim();
+      if (v === "") return;
+      typed += 1;
+      if (int(v) === null) bad = true;
+      else points[p] = int(v);
+    });
+    if (bad) {
+      render(form, target, { errors: { _: [meta.dataset.int] } }, false);
+      return;
+    }
+    if (!typed) { target.innerHTML = ""; return; }
+    const ramsch = { points: points, jungfrau: all(form, "jungfrau"), durchmarsch: val(form, "durchmarsch") || null };
+    const body = form.dataset.kind === "skat" ? { ramsch: ramsch } : Object.assign({ game: "ramsch" }, ramsch);
+    const dealer = val(form, "dealer");
+    const shown = val(form, "dealer_shown");
+    if (dealer && dealer !== shown) body.dealer = dealer;
+    const who = playing(form);
+    if (who && form.dataset.kind === "skat" && names.length > 3) body.active = who;
+    const mine = ++seq;
+    fetch(meta.dataset.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Accept-Language": lang },
+      body: JSON.stringify(body),
+    }).then((r) => r.json().then((d) => ({ ok: r.ok, d: d })))
+      .then(({ ok, d }) => {
+        if (mine !== seq) return;
+        if (!ok) { render(form, target, d, false); return; }
+        const row = d.deal;
+        const cells = names.map((p) => [p, row.deltas[p]]).map(([p, v]) => `<td class="${v < 0 ? "neg" : v > 0 ? "pos" : ""}">${esc(p)}<br>${esc(signed(v))}</td>`).join("");
+        target.innerHTML = `<div class="verdict lost"><span>${esc(row.title)}</span></div><table class="deltas"><tr>${cells}</tr></table><ol class="steps">` +
+          row.explanation.map((s) => "<li>" + esc(s) + "</li>").join("") + "</ol>";
+      })
+      .catch(() => {});
+  }
+
   let timer = null;
   let seq = 0;
   function preview(form) {
     const target = document.getElementById("preview") || document.getElementById("result");
     if (!target || !form.dataset.preview) return;
-    if ((val(form, "kind") || "game") !== "game") { target.innerHTML = ""; return; }
+    const kind = val(form, "kind") || "game";
+    if (kind === "ramsch") { ramschPreview(form, target); return; }
+    if (kind !== "game") { target.innerHTML = ""; return; }
     if (notInt(form, ["declarer_points", "player_points"])) {
       render(form, target, { errors: { _: [label(form, "int", "Bitte eine ganze Zahl eingeben.")] } }, false);
       return;
@@ -277,6 +340,11 @@ if ("serviceWorker" in navigator) {
       const g = val(form, "game");
       show(form, ".skatonly", g === "skat");
       show(form, ".schafkopfonly", g === "schafkopf");
+      // what is hidden is not sent: a Platz 5 or a Skat stake typed before switching to
+      // Schafkopf must not turn into a fifth player or a Schafkopf factor
+      form.querySelectorAll(".skatonly, .schafkopfonly").forEach((el) => {
+        el.querySelectorAll("input, select").forEach((i) => { i.disabled = el.hidden; });
+      });
     };
     t();
     form.addEventListener("change", t);

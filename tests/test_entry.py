@@ -3,6 +3,7 @@ the stale-form dealer, and the entry form's messages."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -365,3 +366,85 @@ def test_correction_page_shows_the_deals_vorhand(client: FlaskClient) -> None:
     for n, vorhand in ((1, "Bernd"), (2, "Carla"), (3, "Dieter")):
         page = client.get(f"/sheets/{sid}/deals/{n}/edit").data.decode()
         assert f"Vorhand: <b>{vorhand}</b>" in page, n
+
+
+# --- Ramsch at four, the new-sheet form, import --------------------------------------------
+
+
+def test_ramsch_at_four_only_the_three_who_played(client: FlaskClient) -> None:
+    sid = new_sheet(client, ["Anna", "Bernd", "Carla", "Dieter"], ramsch=True)
+    page = client.get(f"/sheets/{sid}").data.decode()
+    # no "eingepasst" under the Ramsch rule; Anna deals and sits out: no Ramsch fields for her
+    assert ">eingepasst<" not in page and ">Ramsch<" in page
+    ramsch = page.split('class="kind-ramsch"')[1].split('class="seats"')[0]
+    assert '<label class="num" data-player="Anna" hidden>' in ramsch
+    assert '<label class="num" data-player="Bernd">' in ramsch
+    assert '<label data-player="Anna" hidden><input type="checkbox" name="jungfrau"' in ramsch
+    # a value left in the sitting-out dealer's field does not count
+    r = client.post(f"/sheets/{sid}/deals", data={"kind": "ramsch", "r0": "99", "r1": "60",
+                                                  "r2": "40", "r3": "20", "dealer": "Anna",
+                                                  "dealer_shown": "Anna", "n": "1"})  # fmt: skip
+    assert r.status_code in (302, 303), r.data.decode()[-2000:]
+    d = client.get(f"{API}/{sid}").get_json()["deals"][0]
+    assert d["input"]["ramsch"]["points"] == {"Bernd": 60, "Carla": 40, "Dieter": 20}
+    assert d["deltas"] == {"Anna": 60, "Bernd": -180, "Carla": 60, "Dieter": 60}
+
+
+def test_ramsch_messages_sit_at_the_points(client: FlaskClient) -> None:
+    sid = new_sheet(client, ["Anna", "Bernd", "Carla", "Dieter"], ramsch=True)
+    r = client.post(f"/sheets/{sid}/deals", data={"kind": "ramsch", "r1": "60", "r2": "4o",
+                                                  "r3": "20"})  # fmt: skip
+    page = r.data.decode()
+    assert r.status_code == 422
+    assert "Bitte eine ganze Zahl eingeben." in page.split('id="f-ramsch_points"')[1][:3000]
+    r = client.post(f"/sheets/{sid}/deals", data={"kind": "ramsch", "r1": "60", "r2": "40",
+                                                  "r3": "10"})  # fmt: skip
+    page = r.data.decode()
+    assert "es müssen 120 sein" in page.split('id="f-ramsch_points"')[1][:3000]
+
+
+def test_preview_route_counts_the_next_deal_without_storing(client: FlaskClient) -> None:
+    sid = new_sheet(client, ["Anna", "Bernd", "Carla", "Dieter"], ramsch=True)
+    body = {"ramsch": {"points": {"Bernd": 60, "Carla": 40, "Dieter": 20}, "jungfrau": [],
+                       "durchmarsch": None}}  # fmt: skip
+    r = client.post(f"{API}/{sid}/preview", json=body)
+    assert r.status_code == 200
+    deal = r.get_json()["deal"]
+    assert deal["n"] == 1 and deal["dealer"] == "Anna" and deal["deltas"]["Bernd"] == -180
+    assert "Bernd" in deal["explanation"][0]
+    r = client.post(f"{API}/{sid}/preview", json={"ramsch": {"points": {"Anna": 60,
+                                                   "Carla": 40, "Dieter": 20}}})  # fmt: skip
+    assert r.status_code == 422 and "ramsch.points" in r.get_json()["errors"]
+    r = client.post(f"{API}/{sid}/preview", json={**GRAND, "declarer": "Bernd"})
+    assert r.status_code == 200 and r.get_json()["deal"]["deltas"]["Bernd"] == 216
+    assert client.get(f"{API}/{sid}").get_json()["deals"] == []
+    assert client.post(f"{API}/999/preview", json=body).status_code == 404
+
+
+def test_new_sheet_form_marks_what_is_skat_only(client: FlaskClient) -> None:
+    page = client.get("/sheets").data.decode()
+    form = page.split('class="newsheet"')[1].split("</form>")[0]
+    assert '<label class="num skatonly"><span>Platz 5' in form
+    assert 'class="skatonly"><input type="checkbox" name="bock" value="grand-hand-won"' in form
+    assert 'class="skatonly"><input type="checkbox" name="bock" value="60-60"' not in form
+    stake = form.split('name="stake_cents"')[0].rsplit("<div", 1)[1]
+    assert 'class="skatonly"' in stake and "Skat;" not in form
+
+
+def test_import_errors_at_the_import_form_and_the_copy_is_named(client: FlaskClient) -> None:
+    sid = new_sheet(client, ["A", "B", "C"])
+    client.post(f"{API}/{sid}/deals", json={"passed": True})
+    client.post(f"/sheets/{sid}/rename", data={"name": "Freitag"})
+    data = client.get(f"{API}/{sid}/export.json").data
+    r = client.post("/sheets/import", data={"file": (io.BytesIO(data), "f.json")},
+                    content_type="multipart/form-data")  # fmt: skip
+    assert r.status_code in (302, 303)
+    page = client.get("/sheets").data.decode()
+    assert ">Freitag (Import)</a>" in page and ">Freitag</a>" in page
+    r = client.post("/sheets/import", data={"file": (io.BytesIO(b"{nope"), "x.json")},
+                    content_type="multipart/form-data")  # fmt: skip
+    page = r.data.decode()
+    assert r.status_code == 422
+    import_form = page.split('class="import"')[1].split("</form>")[0]
+    assert "kein gültiges JSON" in import_form
+    assert "kein gültiges JSON" not in page.split('class="import"')[0]
