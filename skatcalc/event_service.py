@@ -165,12 +165,16 @@ def event_of_sheet(db: Database, sheet_id: int) -> dict[str, Any] | None:
     """The event a sheet is a table of, with its series and table number, or None."""
     rows = list(
         db.query(
-            "select e.id, e.name, t.series, t.n as table_n from event_tables t "
+            "select e.id, e.name, e.deals, t.series, t.n as table_n from event_tables t "
             "join events e on e.id = t.event_id where t.sheet_id = ?",
             [sheet_id],
         )
     )
-    return dict(rows[0]) if rows else None
+    if not rows:
+        return None
+    out = dict(rows[0])
+    out["deals"] = json.loads(out["deals"])
+    return out
 
 
 # --- Players ----------------------------------------------------------------------------------

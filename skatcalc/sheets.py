@@ -350,11 +350,24 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
         leader=leader_of(sheet["players"], data),
+        event=table_of_event(db, sheet, data),
         **model.derived(
             sheet, "page", lambda: sheet_view(db, sheet, data, share), page_lang(), share
         ),  # fmt: skip
     )
     return html, status
+
+
+def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
+                   ) -> dict[str, Any] | None:  # fmt: skip
+    """For a table's sheet at a club night: its event, series, table and deals left."""
+    from .event_service import event_of_sheet
+
+    event = event_of_sheet(db, sheet["id"])
+    if event is not None:
+        played = sum(1 for d in data["deals"] if not d["struck"])
+        event["left"] = max(0, event["deals"].get(str(len(sheet["players"])), 0) - played)
+    return event
 
 
 def sheet_view(db: Database, sheet: dict[str, Any], data: dict[str, Any], share: bool

@@ -123,6 +123,7 @@ def test_table_phone_enters_deals_and_the_ranking_screen_follows(
     tab.wait_for_load_state()
     assert not tab.locator(".err").count(), tab.inner_text("main")
     assert tab.locator("#deal-1").count() == 1
+    assert "noch 2 Spiele" in tab.inner_text(".eventline")
 
     # Seeger-Fabian: Grand mit 2 = 72, + 50 for the game won. The screen shows it by itself.
     row = screen.locator(".scrrank tbody tr").filter(has_text=declarer)

@@ -294,6 +294,9 @@ def test_pages_in_english_and_the_live_token_moves(client: FlaskClient) -> None:
     client.post(f"/api/v1/sheets/{tables[0]['sheet']}/deals",
                 json=data["series"][0]["tables"][0]["deals"][0]["body"])  # fmt: skip
     assert client.get(f"/events/{event_id}/live").json["live"] != token
+    # the table's phone sees where it stands in the event and how many deals are left
+    sheet_page = client.get(f"/sheets/{tables[0]['sheet']}").get_data(as_text=True)
+    assert "Serie 1, Tisch 1" in sheet_page and "noch 3 Spiele" in sheet_page
     part = client.get(f"/events/{event_id}/part?lang=en").get_data(as_text=True)
     assert "2 of 3 tables still playing" in part or "3 of 3 tables still playing" in part
     screen = client.get(f"/events/{event_id}/screen").get_data(as_text=True)
