@@ -3,9 +3,9 @@ page take, through the Flask test client on a temporary database (no network).
 
     python bench/season.py
 
-"cold": the first request after a restart (every sheet computed from its deals);
-"warm": later requests (per-sheet figures cached by sheet revision); "after a correction":
-one old sheet recomputed. Targets (issue 13): standings < 200 ms, player page < 100 ms.
+"cold": the first request after a restart (per-sheet figures read from the database's
+cache); "warm": later requests (figures in memory); "after a correction": one old sheet
+recomputed; "never computed": every sheet computed from its deals (first view ever). Targets (issue 13): standings < 200 ms, player page < 100 ms.
 """
 
 from __future__ import annotations
@@ -72,13 +72,22 @@ def main() -> None:
             resp = client.get(url)
             assert resp.status_code == 200, url
 
-        def cold(url: str) -> float:
+        def cold(url: str, stored: bool = True) -> float:
+            """After a restart (memory caches empty); ``stored=False``: also without the
+            figures kept in the database, so every sheet is computed from its deals."""
             model._CACHE.clear()
             model._LATEST.clear()
+            if not stored:
+                with app.app_context():
+                    db = store.get_db()
+                    with db.atomic():
+                        db.execute("delete from sheet_figures_cache")
             t = time.perf_counter()
             get(url)
             return (time.perf_counter() - t) * 1000
 
+        uncached_standings = min(cold(standings, stored=False) for _ in range(3))
+        uncached_player = min(cold(player, stored=False) for _ in range(3))
         cold_standings = min(cold(standings) for _ in range(3))
         cold_player = min(cold(player) for _ in range(3))
         get(standings)
@@ -101,6 +110,9 @@ def main() -> None:
     print(f"standings API   warm median {warm_api[0]:6.1f} ms (max {warm_api[1]:.1f})")
     print(f"player page     cold {cold_player:7.1f} ms   warm median {warm_p[0]:6.1f} ms "
           f"(max {warm_p[1]:.1f})   target < 100 ms")  # fmt: skip
+
+    print(f"never computed before (all {EVENINGS} sheets from their deals): standings "
+          f"{uncached_standings:.1f} ms, player page {uncached_player:.1f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":

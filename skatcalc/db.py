@@ -148,6 +148,18 @@ def m006_events(db: Database) -> None:
     )
 
 
+@migrations()
+def m007_player_figures_cache(db: Database) -> None:
+    # Each sheet's per-player figures (season.py), kept so that the first standings after a
+    # restart need not recompute every sheet. A cache only: valid for one revision of the
+    # sheet, its seats' players and the rules code; the deals stay the source of truth.
+    db.execute(
+        "create table sheet_figures_cache (sheet_id integer primary key references sheets(id) "
+        "on delete cascade, rev integer not null, seats text not null, code text not null, "
+        "data text not null)"
+    )
+
+
 def connect(path: str) -> Database:
     """One connection with the settings every connection needs."""
     conn = sqlite3.connect(path, timeout=15, check_same_thread=False)

@@ -5,7 +5,16 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -87,8 +96,17 @@ def render_player(pid: int, rename: RenameForm | None = None, status: int = 200)
         log=players.player_log(db, pid),
         rename=rename or RenameForm(formdata=None, name=stats["name"]),
         merge=merge,
+        manage=may_manage(),
     )
     return html, status
+
+
+def may_manage() -> bool:
+    """Renaming and merging change every sheet's statistics: on the network only at the
+    machine itself (loopback), like the server's own settings."""
+    if not current_app.config.get("LAN"):
+        return True
+    return request.remote_addr in ("127.0.0.1", "::1")
 
 
 def _player_or_404(player_id: int) -> int:
@@ -109,6 +127,8 @@ def show(player_id: int) -> Any:
 @players_bp.post("/<int:player_id>/rename")
 def rename(player_id: int) -> Any:
     pid = _player_or_404(player_id)
+    if not may_manage():
+        abort(403)
     form = RenameForm()
     if not form.validate_on_submit():
         form.name.errors = [_("Das Formular ist abgelaufen; bitte noch einmal senden.")]
@@ -126,6 +146,8 @@ def rename(player_id: int) -> Any:
 def merge(player_id: int) -> Any:
     """Another entry is the same person: its sheets join this player."""
     pid = _player_or_404(player_id)
+    if not may_manage():
+        abort(403)
     form = MergeForm()
     if not form.validate_on_submit():
         abort(400)

@@ -8,14 +8,19 @@ renamed player is seen at once.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
 
 from . import model, players
+from . import rules as rules_pkg
 from .rules.standings import (
     ClubRules,
     PlayerTotals,
@@ -44,18 +49,72 @@ def _seat_players(db: Database, sheet_ids: Sequence[int]) -> dict[int, list[tupl
     return out
 
 
+def _code_version() -> str:
+    """A fingerprint of the rules code: stored figures from other rules are not used."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(rules_pkg.__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+CODE_VERSION = _code_version()
+
+
+def _encode(figs: dict[int, SheetFigures]) -> str:
+    return json.dumps({str(pid): asdict(f) for pid, f in figs.items()}, ensure_ascii=False)
+
+
+def _decode(data: str) -> dict[int, SheetFigures]:
+    out = {}
+    for pid, d in json.loads(data).items():
+        tallies = {k: {n: Tally(**t) for n, t in d[k].items()}
+                   for k in ("declared", "partners", "opponents")}  # fmt: skip
+        out[int(pid)] = SheetFigures(**{**d, **tallies, "ramsch": Tally(**d["ramsch"])})
+    return out
+
+
+def stored_figures(db: Database, sheet_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """The cache rows of these sheets, in one query."""
+    if not sheet_ids:
+        return {}
+    marks = ",".join("?" * len(sheet_ids))
+    return {
+        int(r["sheet_id"]): dict(r)
+        for r in db.query(
+            f"select * from sheet_figures_cache where sheet_id in ({marks})", list(sheet_ids)
+        )
+    }
+
+
 def figures_of_sheet(
-    db: Database, sheet: dict[str, Any], seats: list[tuple[int, str]]
+    db: Database,
+    sheet: dict[str, Any],
+    seats: list[tuple[int, str]],
+    stored: dict[str, Any] | None = None,
 ) -> dict[int, SheetFigures]:
-    """player id -> that player's figures on this sheet."""
+    """player id -> that player's figures on this sheet.
+
+    Computed from the sheet's deals (``computed_sheet``); kept in memory and in the database
+    for this revision of the sheet, these players and these rules."""
+    seats_key = json.dumps(seats, ensure_ascii=False)
 
     def make() -> dict[int, SheetFigures]:
+        if (
+            stored is not None
+            and stored["rev"] == sheet["rev"]
+            and stored["seats"] == seats_key
+            and stored["code"] == CODE_VERSION
+        ):
+            try:
+                return _decode(stored["data"])
+            except (ValueError, TypeError, KeyError):
+                pass  # an unreadable row is recomputed and replaced
         computed = model.computed_sheet(db, sheet, "de")
         typed = sheet["players"]
         canonical = {typed[i]: name for i, (_pid, name) in enumerate(seats) if i < len(typed)}
         stake = int(sheet["rules"].get("stake_cents") or 0)
         day = players.sheet_day(sheet).isoformat()
-        return {
+        figs = {
             pid: sheet_figures(
                 sheet["id"],
                 day,
@@ -70,17 +129,30 @@ def figures_of_sheet(
             for i, (pid, _name) in enumerate(seats)
             if i < len(typed)
         }
+        try:
+            with db.atomic():
+                db.execute(
+                    "insert or replace into sheet_figures_cache (sheet_id, rev, seats, code, "
+                    "data) select id, ?, ?, ?, ? from sheets where id = ? and rev = ?",
+                    [sheet["rev"], seats_key, CODE_VERSION, _encode(figs), sheet["id"],
+                     sheet["rev"]],
+                )  # fmt: skip
+        except sqlite3.OperationalError:
+            pass  # a busy or read-only database: the figures are still right, just not kept
+        return figs
 
-    return model.derived(sheet, "player-figures", make, tuple(seats))
+    return model.derived(sheet, "player-figures", make, seats_key)
 
 
 def player_figures(db: Database, player_id: int) -> list[tuple[dict[str, Any], SheetFigures]]:
     """(sheet, figures) for every sheet of the player, oldest first."""
     sheets = players.sheets_of_player(db, player_id)
-    seats = _seat_players(db, [s["id"] for s in sheets])
+    ids = [s["id"] for s in sheets]
+    seats = _seat_players(db, ids)
+    stored = stored_figures(db, ids)
     out = []
     for s in sheets:
-        figs = figures_of_sheet(db, s, seats.get(s["id"], []))
+        figs = figures_of_sheet(db, s, seats.get(s["id"], []), stored.get(s["id"]))
         if player_id in figs:
             out.append((s, figs[player_id]))
     return out
@@ -171,12 +243,14 @@ def group_standings(
 ) -> tuple[tuple[StandingRow, ...], list[dict[str, Any]]]:
     """The standings over the period and the sheets they come from."""
     sheets = players.group_sheets(db, group["id"], start, end)
-    seats = _seat_players(db, [s["id"] for s in sheets])
+    ids = [s["id"] for s in sheets]
+    seats = _seat_players(db, ids)
+    stored = stored_figures(db, ids)
     by_player: dict[int, tuple[str, list[SheetFigures]]] = {}
     for s in sheets:
         sp = seats.get(s["id"], [])
         names = dict(sp)
-        for pid, figs in figures_of_sheet(db, s, sp).items():
+        for pid, figs in figures_of_sheet(db, s, sp, stored.get(s["id"])).items():
             by_player.setdefault(pid, (names[pid], []))[1].append(figs)
     rules = ClubRules.from_json(group["rules"])
     return standings(by_player, rules), sheets

@@ -373,3 +373,58 @@ def test_group_pages_create_and_show(client: FlaskClient) -> None:
     assert client.get(f"/groups/{gid}?from=kaputt").status_code == 422
     en = client.get(f"/groups/{gid}?lang=en").get_data(as_text=True)
     assert "Ranked by" in en
+
+
+# --- Cached figures ---------------------------------------------------------------------------
+
+
+def test_figures_are_kept_per_revision_and_recomputed_when_stale(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skatcalc import model, season
+
+    gid = client.post("/api/v1/groups", json={"name": "H", "game": "skat"}).get_json()["id"]
+    sheet = new_sheet(client, group=gid)
+    body = {"game": "grand", "matadors": 1, "with": True, "declarer_points": 70,
+            "declarer": "Anna"}  # fmt: skip
+    client.post(f"/api/v1/sheets/{sheet['id']}/deals", json=body)
+    url = f"/api/v1/groups/{gid}/standings"
+    first = client.get(url).get_json()["rows"]
+    with app.app_context():
+        db = store.get_db()
+        (row,) = db.query("select * from sheet_figures_cache")
+        assert row["rev"] == store.get_sheet(db, sheet["id"])["rev"]
+        # A damaged row is not trusted: recomputed from the deals.
+        with db.atomic():
+            db.execute("update sheet_figures_cache set data = '{\"1\": {}}'")
+    model._CACHE.clear()
+    assert client.get(url).get_json()["rows"] == first
+    # Figures stored by other rules code are not used either.
+    with app.app_context():
+        db = store.get_db()
+        with db.atomic():
+            db.execute("update sheet_figures_cache set data = ?",
+                       [season._encode({})])  # fmt: skip
+    model._CACHE.clear()
+    monkeypatch.setattr(season, "CODE_VERSION", "other-rules")
+    assert client.get(url).get_json()["rows"] == first
+    # A correction is seen at once.
+    client.put(f"/api/v1/sheets/{sheet['id']}/deals/1", json={**body, "declarer_points": 40})
+    assert client.get(url).get_json()["rows"][0]["player"] != "Anna"
+
+
+def test_on_the_network_only_the_machine_renames_and_merges(tmp_path: Path) -> None:
+    from skatcalc import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
+                      "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
+    client = app.test_client()
+    client.post("/api/v1/sheets", json=SKAT)
+    far = {"REMOTE_ADDR": "192.168.1.20"}
+    page = client.get("/players/1", environ_base=far).get_data(as_text=True)
+    assert "Umbenennen" not in page
+    resp = client.post("/players/1/rename", data={"name": "X"}, environ_base=far)
+    assert resp.status_code == 403
+    assert client.post("/players/1/merge", data={"other": "2"}, environ_base=far).status_code == 403
+    resp = client.post("/players/1/rename", data={"name": "Anna B."})
+    assert resp.status_code in (302, 303)
