@@ -14,6 +14,7 @@ from sqlite_utils import Database
 from . import db as store
 from . import model
 from .rules.common import Errors, InvalidDeal
+from .rules.marks import describe_row
 from .rules.sheet import MAX_DEALS, DealRecord, evaluate_deal, normalize_sheet
 
 ACTIONS = {"add", "correct", "strike", "restore"}
@@ -79,7 +80,9 @@ def to_csv(sheet: dict[str, Any], lang: str = "de") -> str:
     w.writerow([cell(h) for h in head])
     for d in sheet["deals"]:
         party = "+".join(d.get("party") or []) or ""
-        row = [d["n"], cell(d["dealer"]), cell(party), cell(d.get("title", "")), d.get("value", 0)]
+        text = describe_row(sheet["game"], d)  # the same words and marks as the page's row
+        value = "" if text.value is None else text.value
+        row = [d["n"], cell(d["dealer"]), cell(party), cell(text.line(lang)), value]
         row.append(("ja" if de else "yes") if d["struck"] else "")
         row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
         w.writerow(row)

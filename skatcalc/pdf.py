@@ -10,6 +10,7 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from .charts import running_totals_svg
+from .rules.marks import describe_row
 from .rules.stats import statistics
 
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -97,20 +98,12 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
             row = table.row(style=style)
             row.cell(str(d["n"]))
             row.cell(d["dealer"])
-            game_text = d.get("title") or ""
+            text = describe_row(sheet["game"], d)  # the same words and marks as the page's row
+            game_text = text.line(lang)
             if d.get("kind") == "game" and sheet["game"] == "skat" and d.get("declarer"):
                 game_text = f"{d['declarer']}: {game_text}"
-            marks = []
-            if d.get("won") is False:
-                marks.append("verloren" if de else "lost")
-            if d.get("bock"):
-                marks.append("Bock")
-            if d["struck"]:
-                marks.append("gestrichen" if de else "struck")
-            if marks:
-                game_text += " (" + ", ".join(marks) + ")"
             row.cell(game_text)
-            row.cell(str(d.get("value") or "") if d.get("kind") == "game" else "")
+            row.cell("" if text.value is None else str(text.value))
             for p in players:
                 delta = d["deltas"][p]
                 total = _n(d["totals"][p], signed=True)

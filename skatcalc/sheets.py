@@ -45,6 +45,7 @@ from .forms import (
 from .http import can_edit, remember_edit_token
 from .i18n import _, num, page_lang
 from .rules.common import InvalidDeal
+from .rules.marks import BOCK, LEGEND, LOST, STRUCK, describe_row
 from .rules.sheet import (
     BOCK_NAMES,
     SCHAFKOPF_BOCK_TRIGGERS,
@@ -337,6 +338,8 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
     rules = [m.text(page_lang()) for m in describe_rules(spec)]
     html = render_template(
         "sheet.html",
+        saved=None if share else saved_line(sheet, data),
+        legend=[(a.text(page_lang()), b.text(page_lang())) for a, b in LEGEND],
         sheet=sheet,
         data=data,
         form=form,
@@ -370,6 +373,21 @@ def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
     return event
 
 
+def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | None:
+    """The deal a save just stored (``?saved=<n>`` after the redirect), for the one-line
+    confirmation with its undo; None when there is none or it is struck already."""
+    n = parse_int(request.args.get("saved", ""))
+    row = next((d for d in data["deals"] if d["n"] == n), None) if n else None
+    if row is None or row["struck"]:
+        return None
+    lang = page_lang()
+    text = describe_row(sheet["game"], row)
+    who = row.get("declarer") if sheet["game"] == "skat" and row.get("kind") == "game" else None
+    changes = [(p, row["deltas"][p]) for p in sheet["players"] if row["deltas"][p]]
+    return {"n": row["n"], "who": who, "contract": text.contract.text(lang),
+            "marks": [m.text(lang) for m in text.marks], "changes": changes}  # fmt: skip
+
+
 def sheet_view(db: Database, sheet: dict[str, Any], data: dict[str, Any], share: bool
                ) -> dict[str, Any]:  # fmt: skip
     """Everything on the sheet page that follows from the deals alone, rendered once per
@@ -394,41 +412,46 @@ def sheet_view(db: Database, sheet: dict[str, Any], data: dict[str, Any], share:
 def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) -> Markup:
     """The sheet's rows as HTML. This is the page's hot path (a row per deal), so it is built
     here in one pass rather than in a template loop; every text from a player or the rules
-    goes through ``escape``, the rest are numbers and fixed class names."""
+    goes through ``escape``, the rest are numbers and fixed class names.
+
+    On a phone the stylesheet lays each row out as a card: number, contract, marks and the
+    row's number on one line, the players' running totals in the columns of the standings
+    strip below it."""
     players = sheet["players"]
+    lang = page_lang()
     base = url_for("sheets.show", sheet_id=sheet["id"])
-    lost = escape(_("verl."))
     trig = escape(_("löst Bock aus"))
     calc = escape(_("Rechnung"))
     skat = sheet["game"] == "skat"
     out: list[str] = []
     for d in data["deals"]:
         n = d["n"]
+        text = describe_row(sheet["game"], d)
         cls = " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on)
         parts = [f'<tr id="deal-{n}"', f' class="{cls}">' if cls else ">",
-                 f'<td>{n}</td><td class=d>{escape(d["dealer"])}</td>',
+                 f'<td class=k>{n}</td><td class=d>{escape(d["dealer"])}</td>',
                  '<td class="game">']  # fmt: skip
         who = ""
         if skat and d.get("kind") == "game" and d.get("declarer"):
             who = f"<b>{escape(d['declarer'])}</b> "
-        title = escape(d.get("title", ""))
+        contract = escape(text.contract.text(lang))
         if share:
-            parts.append(f"{who}{title}")
+            parts.append(f"{who}{contract}")
         else:  # the deal's own page: its calculation, correction and strike
-            parts.append(f'<a href="{base}/deals/{n}/edit">{who}{title}</a>')
-        if d.get("won") is False:
-            parts.append(f' <span class="tag lost">{lost}</span>')
-        if d["bock"]:
-            parts.append(' <span class="tag">Bock</span>')
+            parts.append(f'<a href="{base}/deals/{n}/edit">{who}{contract}</a>')
+        for m in text.marks:
+            word = escape(m.text(lang))
+            mark = MARK_CLASS.get(m.de, "")
+            parts.append(f" <span class=mk{mark}>{word}</span>")
         if d.get("bock_trigger"):
-            parts.append(f' <span class="tag trig" title="{trig}">→Bock</span>')
+            parts.append(f' <span class="mk trig" title="{trig}">→Bock</span>')
         steps = d.get("explanation") or []
         if steps and share:
             items = "".join(f"<li>{escape(x)}</li>" for x in steps)
             parts.append(f'<details class="why"><summary>{calc}</summary>'
                          f'<ol class="steps">{items}</ol></details>')  # fmt: skip
-        value = d.get("value") if d.get("kind") == "game" else ""
-        parts.append(f"</td><td>{value}</td>")
+        value = "" if text.value is None else text.value
+        parts.append(f"</td><td class=v>{value}</td>")
         if skat:  # the classic list: only the declarer's entry (Ramsch: the loser's)
             entries = [num(v, True) for v in d["list"].values() if v]
             parts.append(f"<td class=l>{' '.join(entries)}</td>")
@@ -442,6 +465,10 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
         parts.append("</tr>\n")
         out.append("".join(parts))
     return Markup("".join(out))
+
+
+# The marks that get their own colour in a row (lost, Bock, struck); the rest look alike.
+MARK_CLASS = {LOST.de: " lost", BOCK.de: " bock", STRUCK.de: " lost"}
 
 
 def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[dict[str, str]]:

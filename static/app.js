@@ -335,6 +335,46 @@ if ("serviceWorker" in navigator) {
     document.addEventListener("visibilitychange", check);
   }
 
+  // Sheet page: the panes (entry, list, standing, sheet) become tabs. The entry shows after
+  // a save (?saved=n) so the next deal can be typed at once; "#deal-7" opens the list there.
+  const panes = document.querySelector(".panes");
+  if (panes) {
+    const tabs = Array.from(document.querySelectorAll(".tabs a[data-pane]"));
+    const ids = tabs.map((a) => a.dataset.pane);
+    const fallback = (panes.querySelector(".pane.default") || panes.querySelector(".pane")).id;
+    const open = (id, push) => {
+      panes.querySelectorAll(".pane").forEach((p) => p.classList.toggle("on", p.id === id));
+      tabs.forEach((a) => {
+        if (a.dataset.pane === id) a.setAttribute("aria-current", "page");
+        else a.removeAttribute("aria-current");
+      });
+      if (push) history.replaceState(null, "", id === fallback ? location.pathname + location.search : "#" + id);
+    };
+    const fromHash = () => {
+      const h = decodeURIComponent(location.hash.slice(1));
+      if (ids.includes(h)) {
+        open(h, false);
+        window.scrollTo(0, 0);
+        return;
+      }
+      const el = h && document.getElementById(h);
+      const pane = el && el.closest(".pane");
+      open(pane ? pane.id : fallback, false);
+      if (pane && el !== pane) el.scrollIntoView({ block: "center" });
+    };
+    tabs.forEach((a) => a.addEventListener("click", (e) => {
+      e.preventDefault();
+      open(a.dataset.pane, true);
+      window.scrollTo(0, 0);
+    }));
+    window.addEventListener("hashchange", fromHash);
+    fromHash();
+    if (location.hash === "#entry") {
+      // the form posted to #entry came back with a message: keep the page at its top
+      window.scrollTo(0, 0);
+    }
+  }
+
   document.querySelectorAll("form.newsheet").forEach((form) => {
     const t = () => {
       const g = val(form, "game");

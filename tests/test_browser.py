@@ -181,6 +181,7 @@ def test_skat_round_correction_strike_share_language_pdf(browser: object, page: 
     assert viewer.locator("#deal-3").count() == 1 and viewer.locator("form.deal").count() == 0
 
     # Correct deal 1 to 95 points (schneider): 96; the later totals follow.
+    pg.locator(".tabs").get_by_text("Liste").click()  # the rows are one tap away
     pg.locator("#deal-1 td.game a").click()
     pg.wait_for_url("**/deals/1/edit")
     assert "mit 2, Spiel 3 × 24 = 72" in pg.inner_text("#calc")
@@ -203,6 +204,7 @@ def test_skat_round_correction_strike_share_language_pdf(browser: object, page: 
     pg.get_by_role("link", name="EN", exact=True).click()
     pg.wait_for_url("**lang=en*")
     assert "Balance (zero-sum)" in pg.inner_text("table.sheet tfoot")
+    pg.locator(".tabs a[data-pane=sheet-more]").click()  # downloads are in the sheet's tab
     with pg.expect_download() as dl:
         pg.get_by_role("link", name="PDF").click()
     path = dl.value.path()
