@@ -25,10 +25,11 @@ def _asset_dir(name: str) -> str:
     raise RuntimeError(f"skatcalc: the {name}/ folder is missing from the installation")
 
 
-def _secret_key(instance_path: str) -> str:
-    path = Path(instance_path) / "secret_key"
+def _secret_key(folder: str) -> str:
+    path = Path(folder) / "secret_key"
     if path.exists():
         return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
     key = secrets.token_hex(32)
     path.write_text(key)
     path.chmod(0o600)
@@ -36,14 +37,29 @@ def _secret_key(instance_path: str) -> str:
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """The app. ``config`` overrides the defaults (tests, the CLI); without it the instance
+    folder's ``config.py`` is read. Raises ``db.StorageUnusable`` when the database cannot
+    be opened and written, with the path and the reason in one line.
+
+    Configuration beyond Flask's own (the CLI sets these from its options):
+    ``DATABASE`` (default: the user's data folder), ``LAN`` (edits need the edit token),
+    ``ALLOWED_HOSTS`` (Host names answered; default loopback names only, plus IP addresses
+    and this machine's names with ``LAN``), ``PROXY_COUNT`` (trust X-Forwarded-For/-Proto/
+    -Host/-Port from that many proxies), ``HSTS_SECONDS``, ``WRITE_LIMIT`` (writes per
+    minute and client), ``WRITE_SLOTS`` (writes in progress at once), ``DB_BUSY_TIMEOUT``
+    (seconds a write waits for another writer), ``DB_DURABLE`` (synchronous=FULL),
+    ``PUBLIC_URL`` (the address links and QR codes show)."""
     app = Flask(
         __name__,
         instance_relative_config=True,
         template_folder=_asset_dir("templates"),
         static_folder=_asset_dir("static"),
     )
+    # Before any route is added: ids in URLs beyond SQLite's integers simply name nothing.
+    from .http import BoundedIntConverter
+
+    app.url_map.converters["int"] = BoundedIntConverter
     app.config.from_mapping(
-        DATABASE=os.path.join(app.instance_path, "skatcalc.sqlite"),
         MAX_CONTENT_LENGTH=1024 * 1024,
         LAN=False,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -54,21 +70,34 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.update(config)
-    os.makedirs(app.instance_path, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
     from . import api, caching, db, forms, http, i18n, pages, players_api, players_pages, sheets
+
+    key_folder = app.instance_path
+    if not app.config.get("DATABASE"):
+        path, note = db.default_location(app.instance_path)
+        app.config["DATABASE"] = path
+        app.config["DATABASE_NOTE"] = note
+        key_folder = os.path.dirname(path)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(key_folder)
+    if app.config.get("PROXY_COUNT"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        n = int(app.config["PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n
+        )
 
     app.jinja_env.globals["spitzen_choices"] = forms.spitzen_choices
 
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.mimetype = "application/json; charset=utf-8"  # type: ignore[attr-defined]
-    db.migrate(app.config["DATABASE"])
+    db.check_path(app.config["DATABASE"])
     db.init_app(app)
+    http.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
-    http.init_app(app)
     caching.init_app(app)  # registered after http: its answer hooks run first (ETag, gzip)
     app.register_blueprint(pages.bp)
     app.register_blueprint(sheets.bp)

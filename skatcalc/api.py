@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -10,8 +10,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from . import db as store
 from . import exports, model, players
-from .forms import parse_int
-from .http import can_edit
+from .http import BadJSON, can_edit, parse_json
 from .i18n import api_lang
 from .rules.common import InvalidDeal
 from .rules.inputs import (
@@ -61,8 +60,8 @@ def body() -> Any:
         )
     raw = request.get_data(cache=True)
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        return parse_json(raw)
+    except BadJSON:
         raise BadBody(
             error(422, "_", "Das ist kein gültiges JSON.", "That is not valid JSON.")
         ) from None
@@ -80,6 +79,13 @@ def json_route(fn: Callable[..., Any]) -> Callable[..., Any]:
             return invalid(exc)
         except store.NotFound:
             return not_found()
+        except store.KeyReused:
+            return error(
+                422,
+                "_",
+                "Dieser Idempotency-Key wurde schon für ein anderes Spiel benutzt; nichts wurde gespeichert.",
+                "This Idempotency-Key was already used for a different deal; nothing was stored.",
+            )
         except store.Conflict as exc:
             resp = jsonify(
                 {
@@ -218,10 +224,30 @@ def deal_number_taken(sheet_id: int, taken: store.Taken) -> Reply:
 @json_route
 def correct_deal(sheet_id: int, n: int) -> Any:
     _editable(sheet_id)
-    version = request.headers.get("If-Match")
-    expected = parse_int(version or "")
-    model.correct_deal(store.get_db(), sheet_id, n, body(), api_lang(), expected)
+    data = body()
+    expected = if_match(sheet_id, n)
+    model.correct_deal(store.get_db(), sheet_id, n, data, api_lang(), expected)
     return sheet_reply(sheet_id)
+
+
+def if_match(sheet_id: int, n: int) -> int | None:
+    """The version a correction expects (API.md: ``If-Match`` is a bare version number).
+
+    No header, or ``*``, expects nothing. Anything else that is not a bare number (``W/"3"``,
+    ``3, 3``, ``abc``) can match no version: 412 with the deal as it is, nothing changed."""
+    raw = request.headers.get("If-Match")
+    if raw is None or raw.strip() == "*":
+        return None
+    text = raw.strip()
+    if re.fullmatch(r"[0-9]{1,40}", text):
+        return int(text)
+    current = store.get_deal(store.get_db(), sheet_id, n)
+    msg = (
+        "If-Match must be the deal's version as a bare number; nothing was changed."
+        if api_lang() == "en"
+        else "If-Match muss die Version des Spiels als bloße Zahl sein; nichts wurde geändert."
+    )
+    raise BadBody((jsonify({"errors": {"_": [msg]}, "current": current}), 412))
 
 
 @bp.delete("/sheets/<int:sheet_id>/deals/<int:n>")
@@ -236,6 +262,14 @@ def strike_deal(sheet_id: int, n: int) -> Any:
 @json_route
 def restore_deal(sheet_id: int, n: int) -> Any:
     _editable(sheet_id)
+    # JSON only, like every API route: a cross-site form cannot send it (API.md additions).
+    # The body may be empty or an object; there is nothing in it to read.
+    if request.mimetype != "application/json":
+        body()
+    if request.get_data(cache=True).strip() and not isinstance(body(), dict):
+        raise BadBody(
+            error(422, "_", "Bitte ein JSON-Objekt senden.", "Please send a JSON object.")
+        )
     store.set_struck(store.get_db(), sheet_id, n, False)
     return sheet_reply(sheet_id)
 

@@ -99,8 +99,10 @@ def _before() -> Response | None:
 
 def _cache_headers(resp: Response, etag: str) -> None:
     resp.set_etag(etag)
-    # Always ask again (the sheet changes under other phones), but a 304 is enough.
-    resp.headers["Cache-Control"] = "private, no-cache"
+    # Always ask again (the sheet changes under other phones), but a 304 is enough; a page
+    # carrying the edit link said no-store (sheets.render_sheet) and stays so.
+    secret = g.get("carries_edit_link")
+    resp.headers["Cache-Control"] = "private, no-store" if secret else "private, no-cache"
     resp.vary.add("Cookie")
 
 

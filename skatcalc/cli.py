@@ -29,29 +29,142 @@ def main() -> None:
     """skatcalc — score keeper and game-value calculator for Skat and Schafkopf."""
 
 
+def _app_or_exit(config: dict[str, object] | None) -> Flask:
+    """The app, or one line naming the database and why it cannot be used, and exit 1."""
+    from .db import StorageUnusable
+
+    try:
+        app = create_app(config)
+    except StorageUnusable as exc:
+        click.echo(
+            f"skatcalc: Datenbank / database {exc.path} nicht nutzbar / unusable: {exc.reason}",
+            err=True,
+        )
+        raise SystemExit(1) from None
+    note = app.config.get("DATABASE_NOTE")
+    if note:
+        click.echo(note)
+    return app
+
+
+def _db_config(db_path: str | None) -> dict[str, object]:
+    return {"DATABASE": os.path.abspath(db_path)} if db_path else {}
+
+
+DB_HELP = (
+    "SQLite file (default: skatcalc.sqlite in the user's data folder, ~/.local/share/skatcalc)."
+)
+
+
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option(
+    "--host", default=None, help="Address to bind [default: 127.0.0.1; 0.0.0.0 with --lan]."
+)
 @click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
-@click.option("--db", "db_path", default=None, help="SQLite file (default: instance folder).")
-@click.option("--lan", is_flag=True, help="Serve on the local network; edits need the edit link.")
-@click.option("--threads", default=8, show_default=True, type=int,
-              help="Worker threads of the WSGI server.")  # fmt: skip
-def serve(host: str, port: int, db_path: str | None, lan: bool, threads: int) -> None:
+@click.option("--db", "db_path", default=None, help=DB_HELP)
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="Serve on the network (or behind a proxy): anyone may look, edits need the "
+    "sheet's edit link or token.",
+)
+@click.option(
+    "--threads", default=8, show_default=True, type=int, help="Worker threads answering requests."
+)
+@click.option(
+    "--trusted-host",
+    "trusted_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A Host name this server answers to (repeatable; '.example.org' includes "
+    "subdomains). Default: localhost, 127.0.0.1, [::1]; with --lan also IP addresses "
+    "and this machine's names. Other hosts get 400.",
+)
+@click.option(
+    "--behind-proxy",
+    "proxies",
+    default=0,
+    show_default=True,
+    type=int,
+    metavar="N",
+    help="Trust X-Forwarded-For/-Proto/-Host/-Port from N reverse proxies in front "
+    "(1 for one Caddy or nginx). Only use it when the port is reachable from the "
+    "proxy alone.",
+)
+@click.option(
+    "--public-url",
+    default=None,
+    metavar="URL",
+    help="The address phones use, e.g. https://skat.example.org (for share links and QR codes).",
+)
+@click.option(
+    "--hsts", is_flag=True, help="Send Strict-Transport-Security (one year) on https requests."
+)
+@click.option(
+    "--write-limit",
+    default=None,
+    type=int,
+    metavar="N",
+    help="Writes per minute and client before 429 [default: 120 with --lan, "
+    "unlimited on loopback; 0 = unlimited].",
+)
+@click.option(
+    "--durable",
+    is_flag=True,
+    help="synchronous=FULL: every save is on the disk before it is confirmed, so a "
+    "power cut loses nothing (slower saves). Default: survives any crash of the "
+    "process, a power cut may lose the last saves.",
+)
+@click.option(
+    "--channel-timeout",
+    default=30,
+    show_default=True,
+    type=int,
+    metavar="SECONDS",
+    help="Close connections idle or stalled that long (slow clients).",
+)
+@click.option(
+    "--connection-limit",
+    default=1000,
+    show_default=True,
+    type=int,
+    help="Open connections at most (more wait in the listen backlog).",
+)
+def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: int,
+          trusted_hosts: tuple[str, ...], proxies: int, public_url: str | None, hsts: bool,
+          write_limit: int | None, durable: bool, channel_timeout: int,
+          connection_limit: int) -> None:  # fmt: skip
     """Start skatcalc with the waitress WSGI server and print the URL."""
+    import logging
+
     from waitress import serve as waitress_serve
 
-    config: dict[str, object] = {}
-    if db_path:
-        config["DATABASE"] = os.path.abspath(db_path)
+    config: dict[str, object] = _db_config(db_path)
+    if host is None:
+        host = "0.0.0.0" if lan else "127.0.0.1"
     if lan:
         config["LAN"] = True
-        if host == "127.0.0.1":
-            host = "0.0.0.0"
+    if trusted_hosts:
+        config["ALLOWED_HOSTS"] = list(trusted_hosts)
+    if proxies:
+        config["PROXY_COUNT"] = proxies
+    if hsts:
+        config["HSTS_SECONDS"] = 31536000
+    if write_limit is None:
+        write_limit = 120 if lan else 0
+    if write_limit:
+        config["WRITE_LIMIT"] = write_limit
+    if durable:
+        config["DB_DURABLE"] = True
+    # Writes beyond half the threads are told to come back (503), so reads always find a thread.
+    config["WRITE_SLOTS"] = max(1, threads // 2)
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}"
-    if lan:
+    url = f"http://{shown}:{port}" if ":" not in shown else f"http://[{shown}]:{port}"
+    if public_url:
+        url = public_url.rstrip("/")
+    if lan or public_url:
         config["PUBLIC_URL"] = url
-    app = create_app(config or None)
+    app = _app_or_exit(config)
     click.echo(f"skatcalc läuft / is running: {url}/")
     click.echo(f"Datenbank / database: {app.config['DATABASE']}")
     if lan:
@@ -59,7 +172,55 @@ def serve(host: str, port: int, db_path: str | None, lan: bool, threads: int) ->
         click.echo("On the network: anyone may look, only holders of the edit link may change.")
         _print_qr(f"{url}/")
         _print_share_links(app, url)
-    waitress_serve(app, host=host, port=port, threads=threads, ident="skatcalc")
+    logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
+    waitress_serve(
+        app, host=host, port=port, threads=threads, ident="skatcalc",
+        connection_limit=_connection_limit(connection_limit),
+        channel_timeout=channel_timeout, cleanup_interval=max(1, min(10, channel_timeout // 3)),
+        asyncore_use_poll=True,  # select() cannot watch more than 1024 sockets
+    )  # fmt: skip
+
+
+def _connection_limit(wanted: int) -> int:
+    """``wanted``, within what the process may open (every connection is a file)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and soft < wanted + 100:
+            target = wanted + 100 if hard == resource.RLIM_INFINITY else min(hard, wanted + 100)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        if soft != resource.RLIM_INFINITY:
+            return max(10, min(wanted, soft - 100))
+    except (ImportError, ValueError, OSError):
+        pass
+    return wanted
+
+
+class QueueWarningFilter:
+    """waitress warns "Task queue depth is N" on every request that has to wait for a thread;
+    under load that is a line per request. One line a minute, with the deepest queue seen."""
+
+    def __init__(self, every: float = 60.0) -> None:
+        self.every = every
+        self.last = -every
+        self.deepest = 0
+
+    def filter(self, record: object) -> bool:
+        import time
+
+        depth = getattr(record, "args", None)
+        if isinstance(depth, tuple) and depth and isinstance(depth[0], int):
+            self.deepest = max(self.deepest, depth[0])
+        now = time.monotonic()
+        if now - self.last < self.every:
+            return False
+        self.last = now
+        if isinstance(depth, tuple) and depth:
+            record.args = (self.deepest,)  # type: ignore[attr-defined]
+        self.deepest = 0
+        return True
 
 
 def _print_qr(url: str) -> None:
@@ -86,25 +247,28 @@ def _print_share_links(app: Flask, url: str) -> None:
 
 
 @main.command("init-db")
-@click.option("--db", "db_path", default=None, help="SQLite file (default: instance folder).")
+@click.option("--db", "db_path", default=None, help=DB_HELP)
 def init_db(db_path: str | None) -> None:
     """Create or upgrade the database."""
-    app = create_app({"DATABASE": os.path.abspath(db_path)} if db_path else None)
+    app = _app_or_exit(_db_config(db_path) or None)
     click.echo(f"Database ready: {app.config['DATABASE']}")
 
 
 @main.command()
 @click.argument("path")
-@click.option(
-    "--db", "db_path", default=None, help="SQLite file to back up (default: instance folder)."
-)
+@click.option("--db", "db_path", default=None, help=DB_HELP)
 def backup(path: str, db_path: str | None) -> None:
     """Copy the live database to PATH (SQLite online backup, safe while serving)."""
     import sqlite3
 
-    app = create_app({"DATABASE": os.path.abspath(db_path)} if db_path else None)
+    app = _app_or_exit(_db_config(db_path) or None)
     src = sqlite3.connect(app.config["DATABASE"])
-    dst = sqlite3.connect(path)
+    try:
+        dst = sqlite3.connect(path)
+    except sqlite3.Error as exc:
+        src.close()
+        click.echo(f"skatcalc: backup {path} cannot be written: {exc}", err=True)
+        raise SystemExit(1) from None
     try:
         with dst:
             src.backup(dst)

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
 import secrets
 import sqlite3
+import threading
+import weakref
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import click
-from flask import Flask, current_app, g
+from flask import Flask, current_app
 from sqlite_utils import Database, Migrations
 
 migrations = Migrations("skatcalc")
@@ -160,14 +166,128 @@ def m007_player_figures_cache(db: Database) -> None:
     )
 
 
-def connect(path: str) -> Database:
-    """One connection with the settings every connection needs."""
-    conn = sqlite3.connect(path, timeout=15, check_same_thread=False)
+@migrations()
+def m008_idempotency_body(db: Database) -> None:
+    # A key names one body: the same key with another body is refused, not replayed.
+    db["deals"].add_column("idem_hash", str)
+
+
+@migrations(transactional=False)
+def m009_sheet_ids_never_reused(db: Database) -> None:
+    """Sheet ids from AUTOINCREMENT: a retried save for a deleted sheet 2 must not land in a
+    new sheet 2. SQLite cannot add AUTOINCREMENT to a table, so the table is rebuilt the way
+    SQLite documents (foreign keys off, rebuild in one transaction, check, keys on) keeping
+    every column, index and trigger other migrations gave it."""
+    row = db.execute("select sql from sqlite_master where type = 'table' and name = 'sheets'")
+    (create_sql,) = row.fetchone()
+    if "AUTOINCREMENT" in create_sql.upper():
+        return  # done by an earlier run that stopped before recording itself
+    new_sql, count = re.subn(
+        r"^(\s*CREATE\s+TABLE\s+)(\[sheets\]|\"sheets\"|sheets)",
+        r"\1[sheets_new]",
+        create_sql,
+        flags=re.IGNORECASE,
+    )
+    new_sql, count2 = re.subn(
+        r"((?:\[id\]|\"id\"|\bid\b)\s+INTEGER\s+PRIMARY\s+KEY)",
+        r"\1 AUTOINCREMENT",
+        new_sql,
+        count=1,
+        flags=re.IGNORECASE,
+    )
+    if count != 1 or count2 != 1:
+        raise RuntimeError(f"unexpected schema of sheets: {create_sql}")
+    extras = [
+        sql
+        for (sql,) in db.execute(
+            "select sql from sqlite_master where tbl_name = 'sheets' and type in "
+            "('index', 'trigger') and sql is not null"
+        ).fetchall()
+    ]
+    db.execute("PRAGMA foreign_keys=OFF")  # only takes effect outside a transaction
+    try:
+        with db.atomic():
+            db.execute(new_sql)
+            db.execute("insert into sheets_new select * from sheets")
+            db.execute("drop table sheets")
+            db.execute("alter table sheets_new rename to sheets")
+            for sql in extras:
+                db.execute(sql)
+            problems = db.execute("PRAGMA foreign_key_check").fetchall()
+            if problems:
+                raise RuntimeError(f"foreign keys broken by the rebuild: {problems[:5]}")
+    finally:
+        db.execute("PRAGMA foreign_keys=ON")
+
+
+@migrations()
+def m010_sheet_summaries(db: Database) -> None:
+    # What the list of sheets shows of each sheet, computed from its deals once per revision.
+    # Derived data: it can be dropped at any time and is computed again.
+    db["sheet_summaries"].create(
+        {"sheet_id": int, "rev": int, "summary": str},
+        pk="sheet_id",
+        foreign_keys=[("sheet_id", "sheets", "id")],
+        not_null={"rev", "summary"},
+    )
+
+
+# --- Connections ------------------------------------------------------------------------------
+
+BUSY_TIMEOUT = 5.0  # seconds a write waits for another writer before the player is told
+
+
+def connect(path: str, busy_timeout: float = BUSY_TIMEOUT, durable: bool = False) -> Database:
+    """One connection with the settings every connection needs, set once per connection.
+
+    Durability (README): WAL with ``synchronous=NORMAL`` loses nothing when the process
+    dies, however it dies; a power cut or OS crash can lose the last commits unless
+    ``durable`` (``synchronous=FULL``: every commit is synced to the disk)."""
+    conn = sqlite3.connect(path, timeout=busy_timeout, check_same_thread=False,
+                           isolation_level=None)  # fmt: skip
     db = Database(conn, execute_plugins=False)
     db.execute("PRAGMA foreign_keys=ON")
-    db.execute("PRAGMA busy_timeout=15000")
-    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+    db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
     return db
+
+
+class Connections:
+    """One connection per thread for the life of the app: waitress keeps its threads, so
+    each opens its connection once instead of once per request."""
+
+    def __init__(self, path: str, busy_timeout: float, durable: bool) -> None:
+        self.path = path
+        self.busy_timeout = busy_timeout
+        self.durable = durable
+        self._local = threading.local()
+        self._all: list[Database] = []
+        self._lock = threading.Lock()
+
+    def get(self) -> Database:
+        db: Database | None = getattr(self._local, "db", None)
+        if db is None:
+            db = connect(self.path, self.busy_timeout, self.durable)
+            self._local.db = db
+            with self._lock:
+                self._all.append(db)
+        return db
+
+    def release(self) -> None:
+        """End of a request: a transaction left open by an error is rolled back, so the
+        thread's connection never holds SQLite's write lock between requests."""
+        db: Database | None = getattr(self._local, "db", None)
+        if db is not None and db.conn.in_transaction:
+            db.conn.rollback()
+
+    def close_all(self) -> None:
+        with self._lock:
+            dbs, self._all = self._all, []
+        for db in dbs:
+            try:
+                db.close()
+            except sqlite3.Error:
+                pass
 
 
 def migrate(path: str) -> None:
@@ -178,25 +298,160 @@ def migrate(path: str) -> None:
         db.close()
 
 
+class StorageUnusable(Exception):
+    """The database cannot be opened or written at start: one line for the user."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def check_path(path: str) -> None:
+    """Open, migrate and write-test the database at ``path``, or raise StorageUnusable with
+    the reason in words (missing or read-only folder, read-only file, not a database)."""
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    if not os.path.isdir(folder):
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            raise StorageUnusable(
+                path, f"cannot create the folder {folder} ({exc.strerror})"
+            ) from None
+    if os.path.isdir(path):
+        raise StorageUnusable(path, "this is a folder, not a database file")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StorageUnusable(path, f"the folder {folder} is not writable")
+    if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
+        raise StorageUnusable(path, "the file is not readable and writable")
+    try:
+        migrate(path)
+        db = connect(path)
+        try:
+            with db.atomic():  # a write that changes nothing proves the file can take writes
+                db.execute("create table if not exists _write_check (x)")
+                db.execute("drop table _write_check")
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise StorageUnusable(path, describe_fault(exc)) from None
+    except OSError as exc:
+        raise StorageUnusable(path, exc.strerror or str(exc)) from None
+
+
+DB_NAME = "skatcalc.sqlite"
+
+
+def default_location(instance_path: str) -> tuple[str, str | None]:
+    """The database when none is named: ``skatcalc.sqlite`` in the user's data folder
+    (``~/.local/share/skatcalc`` on Linux), where a reinstall or a new virtual environment
+    finds it again; and one line for the user when an older database was found elsewhere.
+
+    Before, the default was the app's instance folder, which for an installed package lies
+    inside the virtual environment. A database found there is moved (copied with SQLite's
+    backup, checked, then the old file renamed to ``….moved``); if both exist, the data
+    folder's is used and the line says where the other one is."""
+    import platformdirs
+
+    folder = platformdirs.user_data_dir("skatcalc", appauthor=False)
+    new = os.path.join(folder, DB_NAME)
+    old = os.path.join(instance_path, DB_NAME)
+    if os.path.abspath(old) == os.path.abspath(new) or not os.path.exists(old):
+        return new, None
+    if os.path.exists(new):
+        return new, (
+            f"Note: an older database is still at {old}; skatcalc uses {new} "
+            f"(open the old one with --db {old})."
+        )
+    try:
+        _move_database(old, new)
+        old_key = os.path.join(instance_path, "secret_key")
+        new_key = os.path.join(folder, "secret_key")
+        if os.path.exists(old_key) and not os.path.exists(new_key):
+            with open(old_key) as f, open(new_key, "w") as g:
+                g.write(f.read())
+            os.chmod(new_key, 0o600)
+    except (OSError, sqlite3.Error) as exc:
+        # The evenings stay where they are, and are used from there, until the move can be made.
+        return (
+            old,
+            f"Note: could not move the database {old} to {new} ({exc}); using it where it is.",
+        )
+    return new, f"Moved the database from {old} to {new} (the old file is kept as {old}.moved)."
+
+
+def _move_database(old: str, new: str) -> None:
+    os.makedirs(os.path.dirname(new), exist_ok=True)
+    tmp = new + ".moving"
+    src = sqlite3.connect(old)
+    try:
+        dst = sqlite3.connect(tmp)
+        try:
+            src.backup(dst)  # consistent, WAL included, even while another process writes
+            (ok,) = dst.execute("pragma integrity_check").fetchone()
+            if ok != "ok":
+                raise sqlite3.DatabaseError(f"copy failed its integrity check: {ok}")
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, new)
+    os.replace(old, old + ".moved")
+    for suffix in ("-wal", "-shm"):
+        if os.path.exists(old + suffix):
+            os.remove(old + suffix)
+
+
+def fault_of(exc: BaseException) -> str | None:
+    """What kind of storage fault ``exc`` is: "busy", "full", "readonly", "io", or None."""
+    if not isinstance(exc, sqlite3.Error):
+        return None
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc).lower()
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+        return "busy"
+    if name.startswith("SQLITE_FULL") or "disk is full" in text:
+        return "full"
+    if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_AUTH")) or "readonly" in text:
+        return "readonly"
+    if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")) or (
+        "disk i/o" in text or "unable to open" in text
+    ):
+        return "io"
+    return None
+
+
+def describe_fault(exc: BaseException) -> str:
+    kind = fault_of(exc)
+    return {
+        "busy": "the database is locked by another program",
+        "full": "the disk is full",
+        "readonly": "the database is read-only",
+        "io": "the file cannot be read or written (" + str(exc) + ")",
+    }.get(kind or "", str(exc))
+
+
 def get_db() -> Database:
-    if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
-    return g.db
+    return current_app.extensions["skatcalc_db"].get()  # type: ignore[no-any-return]
 
 
 def close_db(_exc: BaseException | None = None) -> None:
-    db = g.pop("db", None)
-    if db is not None:
-        db.close()
+    pool = current_app.extensions.get("skatcalc_db")
+    if pool is not None:
+        pool.release()
 
 
 def init_app(app: Flask) -> None:
-    # SQLite checkpoints and removes the WAL whenever the last connection to a database
-    # closes: with one connection per request that is every request (~1 ms). One idle
-    # connection, never used for queries, keeps the WAL open for the app's lifetime.
-    keeper = sqlite3.connect(app.config["DATABASE"], check_same_thread=False)
-    keeper.execute("select count(*) from sqlite_master").fetchall()  # attaches it to the WAL
-    app.extensions["skatcalc_wal_keeper"] = keeper
+    pool = Connections(
+        app.config["DATABASE"],
+        float(app.config.get("DB_BUSY_TIMEOUT", BUSY_TIMEOUT)),
+        bool(app.config.get("DB_DURABLE")),
+    )
+    app.extensions["skatcalc_db"] = pool
+    # The connections go with the app (tests make many apps; a server makes one).
+    weakref.finalize(app, pool.close_all)
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
 
@@ -226,6 +481,20 @@ class Taken(Exception):
         super().__init__(f"deal {n} asked, {next_n} is next")
         self.n = n
         self.next_n = next_n
+
+
+class KeyReused(Exception):
+    """An Idempotency-Key came back with a different body than the one it stored."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__("idempotency key reused")
+        self.n = n
+
+
+def body_hash(body: Any) -> str:
+    return hashlib.sha256(
+        json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
 
 
 class Conflict(Exception):
@@ -305,6 +574,64 @@ def list_sheets(db: Database) -> list[dict[str, Any]]:
     ]
 
 
+_SUMMARIES: dict[int, tuple[str, int, dict[str, Any]]] = {}
+_SUMMARIES_LOCK = threading.Lock()
+
+
+def sheet_summaries(
+    db: Database, summarize: Callable[[dict[str, Any]], dict[str, Any]]
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every sheet with its summary (what the list of sheets shows of it).
+
+    Summaries are derived from the deals and kept per revision, in memory and in the
+    ``sheet_summaries`` table (so a restart does not compute every sheet again). Only a sheet
+    whose revision moved on is summarized anew. Writing the cache never makes a reader wait:
+    when another writer holds the database, the row is simply written another time."""
+    sheets = [_sheet(r) for r in db.query("select * from sheets order by created desc, id desc")]
+    stored = {
+        r["sheet_id"]: (r["rev"], r["summary"])
+        for r in db.query("select sheet_id, rev, summary from sheet_summaries")
+    }
+    out = []
+    fresh: list[tuple[int, int, str]] = []
+    for s in sheets:
+        key = (s["share_token"], s["rev"])
+        with _SUMMARIES_LOCK:
+            hit = _SUMMARIES.get(s["id"])
+        if hit is not None and hit[:2] == key:
+            out.append((s, hit[2]))
+            continue
+        row = stored.get(s["id"])
+        summary: dict[str, Any] | None = None
+        if row is not None and row[0] == s["rev"]:
+            summary = json.loads(row[1])
+        if summary is None:
+            summary = summarize(s)
+            fresh.append((s["id"], s["rev"], json.dumps(summary, ensure_ascii=False)))
+        with _SUMMARIES_LOCK:
+            _SUMMARIES[s["id"]] = (*key, summary)
+        out.append((s, summary))
+    if fresh:
+        _store_summaries(db, fresh)
+    return out
+
+
+def _store_summaries(db: Database, rows: list[tuple[int, int, str]]) -> None:
+    (timeout,) = db.execute("PRAGMA busy_timeout").fetchone()
+    db.execute("PRAGMA busy_timeout=0")
+    try:
+        with db.atomic():
+            db.conn.executemany(
+                "insert or replace into sheet_summaries (sheet_id, rev, summary) "
+                "select ?1, ?2, ?3 where exists (select 1 from sheets where id = ?1)",
+                rows,
+            )
+    except sqlite3.Error:
+        pass  # only a cache: the next view writes it
+    finally:
+        db.execute(f"PRAGMA busy_timeout={int(timeout)}")
+
+
 def rename_sheet(db: Database, sheet_id: int, name: str) -> None:
     with db.atomic():
         cur = db.execute(
@@ -318,6 +645,7 @@ def rename_sheet(db: Database, sheet_id: int, name: str) -> None:
 def delete_sheet(db: Database, sheet_id: int) -> None:
     with db.atomic():
         get_sheet(db, sheet_id)
+        db.execute("delete from sheet_summaries where sheet_id = ?", [sheet_id])
         db.execute("delete from history where sheet_id = ?", [sheet_id])
         db.execute("delete from deals where sheet_id = ?", [sheet_id])
         db.execute("delete from sheets where id = ?", [sheet_id])
@@ -392,7 +720,7 @@ def _insert_deal(
 ) -> None:
     db.execute(
         "insert into deals (sheet_id, n, dealer, active, input, struck, version, created, "
-        "updated, idem_key) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "updated, idem_key, idem_hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             sheet_id,
             n,
@@ -404,6 +732,7 @@ def _insert_deal(
             at,
             at,
             idem_key or None,
+            body_hash(body) if idem_key else None,
         ],
     )
 
@@ -417,7 +746,10 @@ def add_deal(
     idem_key: str | None = None,
     expected_n: int | None = None,
 ) -> tuple[int, bool]:
-    """Store the next deal; (n, False) when ``idem_key`` was already used for this sheet.
+    """Store the next deal; (n, False) when ``idem_key`` was already used for this sheet
+    with the same body. The same key with another body raises KeyReused: the client reused
+    a key by mistake, and replaying the old deal would silently drop the new one. Keys live
+    as long as their deal, far longer than the 24 hours a client may take to retry.
     With ``expected_n`` (the number the entry form showed) raise :class:`Taken` instead of
     storing when that is not the next number: two phones entering the same deal."""
     at = now()
@@ -426,10 +758,14 @@ def add_deal(
         if idem_key:
             seen = list(
                 db.query(
-                    "select n from deals where sheet_id = ? and idem_key = ?", [sheet_id, idem_key]
+                    "select n, idem_hash from deals where sheet_id = ? and idem_key = ?",
+                    [sheet_id, idem_key],
                 )
             )
             if seen:
+                stored_hash = seen[0]["idem_hash"]
+                if stored_hash is not None and stored_hash != body_hash(body):
+                    raise KeyReused(int(seen[0]["n"]))
                 return int(seen[0]["n"]), False
         (last,) = next(
             iter(db.execute("select coalesce(max(n), 0) from deals where sheet_id = ?", [sheet_id]))

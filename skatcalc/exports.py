@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Response
@@ -99,6 +100,23 @@ def to_csv(sheet: dict[str, Any], lang: str = "de") -> str:
     return out.getvalue()
 
 
+def _history_time(value: object) -> str | None:
+    """An ISO time of a history entry, in UTC, or None when it is none a page can show
+    (year 1 with a time zone cannot even be turned into local time)."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        when = when.astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None
+    if not 1970 <= when.year <= 9000:
+        return None
+    return when.isoformat(timespec="seconds")
+
+
 def import_json(db: Database, data: object, suffix: str = "") -> int:
     """A JSON export back in as a new sheet; a broken or hostile file changes nothing.
     ``suffix`` is added to the sheet's name (the page's " (Import)")."""
@@ -152,15 +170,17 @@ def import_json(db: Database, data: object, suffix: str = "") -> int:
         e.add("history", "Der Verlauf ist beschädigt.", "The history is damaged.")
     else:
         for h in history[: 20 * MAX_DEALS]:
+            at = _history_time(h.get("at")) if isinstance(h, dict) else None
             if (
                 isinstance(h, dict)
                 and h.get("action") in ACTIONS
                 and isinstance(h.get("n"), int)
-                and isinstance(h.get("at"), str)
-                and len(h["at"]) <= 40
+                and not isinstance(h.get("n"), bool)
+                and 1 <= h["n"] <= MAX_DEALS
+                and at is not None
                 and (h.get("before") is None or isinstance(h.get("before"), dict))
             ):
-                good_history.append(h)
+                good_history.append({**h, "at": at})
             else:
                 e.add("history", "Der Verlauf ist beschädigt.", "The history is damaged.")
                 break

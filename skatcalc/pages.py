@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from flask import (
@@ -23,6 +24,7 @@ from .forms import (
     schafkopf_input,
     skat_input,
 )
+from .http import busy_text, refuse
 from .i18n import _, api_lang, page_lang
 from .rules.common import InvalidDeal
 from .rules.inputs import schafkopf_deal_from_input, skat_deal_from_input
@@ -124,6 +126,15 @@ def register_error_handlers(app: Flask) -> None:
             return jsonify({"errors": {"_": [text]}}), code
         return render_template("error.html", code=code, exc=exc), code
 
+    @app.errorhandler(sqlite3.Error)
+    def storage_fault(exc: sqlite3.Error) -> Any:
+        answer = storage_fault_answer(exc)
+        if answer is None:
+            return crash(exc)
+        status, text, retry = answer
+        app.logger.warning("storage fault on %s %s: %s", request.method, request.path, exc)
+        return refuse(status, text, retry)
+
     @app.errorhandler(Exception)
     def crash(exc: Exception) -> Any:
         app.logger.exception("unhandled error")
@@ -131,3 +142,20 @@ def register_error_handlers(app: Flask) -> None:
             text = _("Interner Fehler.")
             return jsonify({"errors": {"_": [text]}}), 500
         return render_template("error.html", code=500, exc=None), 500
+
+
+def storage_fault_answer(exc: BaseException) -> tuple[int, str, float | None] | None:
+    """Status, message and Retry-After for a storage fault a player can act on, else None.
+
+    Every write runs in one transaction, so when one of these comes, nothing of the write
+    was kept: the messages can say so."""
+    kind = store.fault_of(exc)
+    if kind == "busy":
+        return 503, busy_text(), 2
+    if kind == "full":
+        return 507, _("Der Speicher des Servers ist voll – nichts wurde gespeichert. Bitte Platz schaffen und noch einmal speichern."), None  # fmt: skip
+    if kind == "readonly":
+        return 503, _("Die Datenbank ist schreibgeschützt – nichts wurde gespeichert."), None
+    if kind == "io":
+        return 503, _("Die Datenbank kann gerade nicht gelesen oder geschrieben werden – nichts wurde gespeichert."), None  # fmt: skip
+    return None

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import hmac
 import json
 import secrets
+import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +14,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     jsonify,
     make_response,
     redirect,
@@ -42,7 +43,7 @@ from .forms import (
     schafkopf_input,
     skat_input,
 )
-from .http import can_edit, remember_edit_token
+from .http import BadJSON, can_edit, parse_json, refuse, remember_edit_token, token_matches
 from .i18n import _, num, page_lang
 from .rules.common import InvalidDeal
 from .rules.marks import BOCK, LEGEND, LOST, STRUCK, describe_row
@@ -258,12 +259,18 @@ def sheets_page(form: NewSheetForm, general: list[str] | None = None,
 
 
 def sheet_summaries() -> list[dict[str, Any]]:
+    """Each sheet with its deal count and leader. The figures come from the summary cache
+    (one row per sheet and revision, derived from the deals); only sheets changed since
+    their summary was made are computed again."""
     db = store.get_db()
-    out = []
-    for s in store.list_sheets(db):
+
+    def summarize(s: dict[str, Any]) -> dict[str, Any]:
         computed = model.computed_sheet(db, s, page_lang())
-        out.append({**s, "leader": leader_of(s["players"], computed),
-                    "balance": computed["totals"]["balance"], "deals": len(computed["deals"])})  # fmt: skip
+        return {"balance": computed["totals"]["balance"], "deals": len(computed["deals"])}
+
+    out = []
+    for s, summary in store.sheet_summaries(db, summarize):
+        out.append({**s, **summary, "leader": leader_of(s["players"], summary)})
     return out
 
 
@@ -358,7 +365,12 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
             sheet, "page", lambda: sheet_view(db, sheet, data, share), page_lang(), share
         ),  # fmt: skip
     )
-    return html, status
+    resp = make_response(html, status)
+    if not share and current_app.config.get("LAN"):
+        # This page carries the edit link, a key to the sheet: no cache may keep it.
+        resp.headers["Cache-Control"] = "private, no-store"
+        g.carries_edit_link = True
+    return resp
 
 
 def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
@@ -482,7 +494,7 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
     for h in reversed(history):
         try:
             when = datetime.fromisoformat(h["at"]).astimezone().strftime("%d.%m. %H:%M")
-        except ValueError:
+        except (ValueError, OverflowError):
             when = h["at"][:16]
         before = ""
         b = h.get("before")
@@ -501,7 +513,7 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
 
 
 def leader_of(players: list[str], computed: dict[str, Any]) -> str | None:
-    bal = computed["totals"]["balance"]
+    bal = computed["totals"]["balance"] if "totals" in computed else computed["balance"]
     if not any(bal.values()):
         return None
     return max(players, key=lambda p: bal[p])
@@ -536,7 +548,7 @@ def qr_svg(url: str) -> Markup:
 @bp.get("/<int:sheet_id>/edit/<token>")
 def edit_link(sheet_id: int, token: str) -> Response:
     sheet = load_sheet(sheet_id)
-    if not hmac.compare_digest(token, sheet["edit_token"]):
+    if not token_matches(token, sheet["edit_token"]):
         abort(403)
     return remember_edit_token(redirect(url_for("sheets.show", sheet_id=sheet_id)), sheet)
 
@@ -544,7 +556,7 @@ def edit_link(sheet_id: int, token: str) -> Response:
 @bp.get("/<int:sheet_id>/share/<token>")
 def share(sheet_id: int, token: str) -> Any:
     sheet = load_sheet(sheet_id)
-    if not hmac.compare_digest(token, sheet["share_token"]):
+    if not token_matches(token, sheet["share_token"]):
         abort(404)
     return render_sheet(sheet, share=True)
 
@@ -839,16 +851,81 @@ def import_file() -> Any:
         general.append(_("Bitte eine .json-Datei wählen."))
     else:
         try:
-            data = json.loads(upload.read().decode("utf-8"))
+            data = parse_json(upload.read())
             # "… (Import)": in the list the copy is told apart from the sheet it came from
             sheet_id = exports.import_json(store.get_db(), data, " (Import)")
-        except (UnicodeDecodeError, ValueError, RecursionError):
+        except BadJSON:
             general.append(_("Die Datei ist kein gültiges JSON."))
         except InvalidDeal as exc:
             for msgs in exc.by_field(page_lang()).values():
                 general += msgs
         else:
             flash(_("Blatt importiert."))
-            return redirect(url_for("sheets.show", sheet_id=sheet_id))
+            # Whoever imports the evening may keep it, on the network too (the edit cookie).
+            sheet = store.get_sheet(store.get_db(), sheet_id)
+            return remember_edit_token(redirect(url_for("sheets.show", sheet_id=sheet_id)), sheet)
     form = NewSheetForm(formdata=None).setup()
     return make_response(sheets_page(form, import_errors=general), 422)
+
+
+# --- Storage faults and reused keys: the form comes back with everything typed ----------------
+
+
+def form_again(text: str, status: int) -> Any:
+    """The page of the form just sent, filled in as it was sent, with ``text`` above it;
+    None for posts that have no typed-in form (the buttons)."""
+    endpoint, args = request.endpoint, request.view_args or {}
+    if request.method != "POST":
+        return None
+    db = store.get_db()
+    if endpoint == "sheets.add_deal":
+        sheet = store.get_sheet(db, args["sheet_id"])
+        return render_sheet(sheet, deal_form(sheet, request.form), [text], status)
+    if endpoint == "sheets.edit_deal":
+        sheet = store.get_sheet(db, args["sheet_id"])
+        deal = store.get_deal(db, sheet["id"], args["n"])
+        spec = model.spec_of(sheet)
+        computed = model.sheet_json(db, sheet["id"], page_lang(), full=False)
+        row = next((r for r in computed["deals"] if r["n"] == args["n"]), None)
+        html = render_template(
+            "deal_edit.html", sheet=sheet, deal=deal, form=deal_form(sheet, request.form),
+            general=[text], row=row, proposed=deal["dealer"],
+            proposed_active=default_active(spec, deal["dealer"]),
+        )  # fmt: skip
+        return make_response(html, status)
+    if endpoint == "sheets.create":
+        return make_response(sheets_page(NewSheetForm().setup(), general=[text]), status)
+    if endpoint == "sheets.import_file":
+        form = NewSheetForm(formdata=None).setup()
+        return make_response(sheets_page(form, import_errors=[text]), status)
+    return None
+
+
+@bp.errorhandler(sqlite3.Error)
+def storage_fault(exc: sqlite3.Error) -> Any:
+    from .pages import storage_fault_answer
+
+    answer = storage_fault_answer(exc)
+    if answer is None:
+        current_app.logger.exception("unhandled storage error")
+        return render_template("error.html", code=500, exc=None), 500
+    status, text, retry = answer
+    current_app.logger.warning("storage fault on %s %s: %s", request.method, request.path, exc)
+    try:
+        resp = form_again(text, status)
+    except sqlite3.Error:
+        resp = None  # the database cannot even be read: the plain message must do
+    if resp is None:
+        return refuse(status, text, retry)
+    if retry is not None:
+        resp.headers["Retry-After"] = str(int(retry))
+    return resp
+
+
+@bp.errorhandler(store.KeyReused)
+def key_reused(exc: store.KeyReused) -> Any:
+    text = _("Dieses Formular war schon als Spiel %(n)s gespeichert, seither wurde es geändert. Bitte prüfen und noch einmal speichern.", n=exc.n)  # fmt: skip
+    sheet = store.get_sheet(store.get_db(), (request.view_args or {})["sheet_id"])
+    form = deal_form(sheet, request.form)
+    form.idem.data = secrets.token_urlsafe(12)  # a new save, with a key of its own
+    return render_sheet(sheet, form, [text], 409)

@@ -156,7 +156,7 @@ def test_correction_strike_restore_and_bock(client: FlaskClient) -> None:
     s = client.delete(f"{API}/{sid}/deals/2").get_json()
     assert s["deals"][1]["struck"] is True and s["totals"]["list"]["B"] == 0
     assert s["next_dealer"] == "B"
-    s = client.post(f"{API}/{sid}/deals/2/restore").get_json()
+    s = client.post(f"{API}/{sid}/deals/2/restore", json={}).get_json()  # JSON only (415)
     assert s["totals"]["list"]["B"] == 20
     assert [h["action"] for h in s["history"]] == ["add", "add", "correct", "strike", "restore"]
     # Kontra allowed here; refused at a table without the house rule
