@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from datetime import date
 from typing import Any
 
@@ -394,17 +396,39 @@ def series_count(db: Database, event_id: int) -> int:
     return int(count)
 
 
-def ranking_rows(
-    db: Database, event: dict[str, Any], tables: list[dict[str, Any]] | None = None
-) -> tuple[RankRow, ...]:
-    if tables is None:
-        tables = tables_of(db, event)
+def ranking_rows(db: Database, event: dict[str, Any]) -> tuple[RankRow, ...]:
+    return snapshot(db, event)["rows"]  # type: ignore[no-any-return]
+
+
+_SNAPSHOTS: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+_SNAPSHOTS_LOCK = threading.Lock()
+
+
+def snapshot(db: Database, event: dict[str, Any]) -> dict[str, Any]:
+    """The event's tables, registrations and ranking as of its live token, computed once per
+    token: the big screen, the organiser's phone and the API read between two deals share it.
+    Derived data only (the sheets' deals stay the source); the key holds the event's random
+    token, so a deleted event's id reused by a new one never finds the old figures."""
+    token = live_token(db, event["id"])  # read first: a change after this shows next time
+    key = (event["edit_token"], token)
+    with _SNAPSHOTS_LOCK:
+        if key in _SNAPSHOTS:
+            _SNAPSHOTS.move_to_end(key)
+            return _SNAPSHOTS[key]
+    tables = tables_of(db, event)
+    regs = registrations(db, event["id"])
+    n_series = series_count(db, event["id"])
     results = [
         TableResult(t["series"], tuple(t["players"]), t["score"], t["won"], t["lost"])
         for t in tables
     ]
-    names = [r["name"] for r in registrations(db, event["id"])]
-    return rank_event(names, results, series_count(db, event["id"]), fees_of(event))
+    rows = rank_event([r["name"] for r in regs], results, n_series, fees_of(event))
+    snap = {"token": token, "tables": tables, "regs": regs, "n_series": n_series, "rows": rows}
+    with _SNAPSHOTS_LOCK:
+        _SNAPSHOTS[key] = snap
+        while len(_SNAPSHOTS) > 32:
+            _SNAPSHOTS.popitem(last=False)
+    return snap
 
 
 def pot_of(event: dict[str, Any], rows: tuple[RankRow, ...]) -> int:

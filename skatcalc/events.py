@@ -21,6 +21,7 @@ from flask import (
     url_for,
 )
 from flask_wtf import FlaskForm
+from markupsafe import Markup, escape
 from wtforms import BooleanField, RadioField, StringField, TextAreaField
 from wtforms.validators import Optional
 
@@ -30,12 +31,13 @@ from . import players as people
 from .exports import _attachment, cell
 from .forms import MultiCheckboxField, TariffFields, attach_errors, parse_int
 from .http import holds_token
-from .i18n import _, page_lang
+from .i18n import _, money, num, page_lang
 from .rules.common import Errors, InvalidDeal
 from .rules.events import (
     MAX_SERIES_DEALS,
     Payout,
     PayoutKind,
+    RankRow,
     Seating,
     check_payout,
     default_deals,
@@ -276,12 +278,9 @@ def edit_link(event_id: int, token: str) -> Any:
 # --- The event's views ------------------------------------------------------------------------
 
 
-def view_data(event: dict[str, Any]) -> dict[str, Any]:
-    db = store.get_db()
-    token = events.live_token(db, event["id"])  # before the reads: a later change shows next
-    tables = events.tables_of(db, event)
-    rows = events.ranking_rows(db, event, tables)
-    n_series = events.series_count(db, event["id"])
+def view_data(event: dict[str, Any], screen: bool = False) -> dict[str, Any]:
+    snap = events.snapshot(store.get_db(), event)
+    tables, rows, n_series = snap["tables"], snap["rows"], snap["n_series"]
     current = [t for t in tables if t["series"] == n_series]
     return {
         "event": event,
@@ -289,13 +288,39 @@ def view_data(event: dict[str, Any]) -> dict[str, Any]:
         "current": current,
         "playing": [t for t in current if t["left"] > 0],
         "rows": rows,
+        "rows_html": ranking_rows_html(rows, n_series, screen),
         "n_series": n_series,
         "fees_total": sum(r.fees_cents for r in rows),
-        "regs": events.registrations(db, event["id"]),
+        "regs": snap["regs"],
         "editor": can_edit_event(event),
         "live": url_for("events.live", event_id=event["id"]),
-        "token": token,
+        "token": snap["token"],
     }
+
+
+def ranking_rows_html(rows: tuple[RankRow, ...], n_series: int, screen: bool) -> Markup:
+    """The ranking's rows, built in one pass: a Preisskat has a hundred players and the
+    screens reload this after every deal. Names are escaped; the rest are numbers."""
+    out: list[str] = []
+    for r in rows:
+        name = escape(r.player)
+        if screen:
+            cells = "".join(
+                f'<td class="n ser">{num(s) if played else "–"}</td>'
+                for s, played in zip(r.series, r.played, strict=True)
+            ) if n_series > 1 else ""  # fmt: skip
+            out.append(f'<tr><td class="n">{r.rank}.</td><td>{name}</td>{cells}'
+                       f'<td class="n"><b>{num(r.score)}</b></td></tr>\n')  # fmt: skip
+            continue
+        detail = ""
+        if n_series > 1:
+            parts = [f"S{i} {num(s) if played else '–'}"
+                     for i, (s, played) in enumerate(zip(r.series, r.played, strict=True), 1)]  # fmt: skip
+            detail = f'<br><small class="muted">{" · ".join(parts)}</small>'
+        out.append(f'<tr><td class="n">{r.rank}.</td><td><b>{name}</b>{detail}</td>'
+                   f'<td class="n"><b>{num(r.score)}</b><br><small class="muted">{r.won}/{r.lost}'
+                   f'</small></td><td class="n fee">{money(r.fees_cents)}</td></tr>\n')  # fmt: skip
+    return Markup("".join(out))
 
 
 @bp.get("/<int:event_id>")
@@ -321,13 +346,13 @@ def part(event_id: int) -> str:
 @bp.get("/<int:event_id>/screen")
 def screen(event_id: int) -> str:
     event = load_event(event_id)
-    return render_template("events/screen.html", **view_data(event))
+    return render_template("events/screen.html", **view_data(event, screen=True))
 
 
 @bp.get("/<int:event_id>/screen/part")
 def screen_part(event_id: int) -> str:
     event = load_event(event_id)
-    return render_template("events/_screen.html", **view_data(event))
+    return render_template("events/_screen.html", **view_data(event, screen=True))
 
 
 @bp.get("/<int:event_id>/live")

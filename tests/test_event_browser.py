@@ -83,7 +83,7 @@ def test_table_phone_enters_deals_and_the_ranking_screen_follows(
     org.fill("input[name=names]", "Anna, Bernd, Carla")
     org.get_by_role("button", name="Anmelden").click()
     org.wait_for_url("**/players*")
-    assert "Es spielen 3 Spieler: 1 Tische (3)" in org.inner_text("#series")
+    assert "Es spielen 3 Spieler · Tische: 3" in org.inner_text("#series")
     no_sideways_scroll(org)
     # … and draws series 1 with a seed everybody can see.
     org.fill("#series input[name=seed]", "11")
@@ -129,7 +129,7 @@ def test_table_phone_enters_deals_and_the_ranking_screen_follows(
     row = screen.locator(".scrrank tbody tr").filter(has_text=declarer)
     row.filter(has_text="122").wait_for(timeout=8000)
     assert screen.locator(".scrrank tbody tr").first.inner_text().startswith("1.")
-    assert "noch 2" in screen.inner_text(".scrhead")
+    assert "Tisch 1 (2)" in screen.inner_text(".scrhead")  # deals left
 
     # The organiser's phone shows the live ranking too, and a second deal arrives there.
     org.goto(event_url)
