@@ -144,12 +144,9 @@ def test_table_phone_enters_deals_and_the_ranking_screen_follows(
     tab.wait_for_load_state()
     assert tab.locator("#deal-2").count() == 1
     # Null lost: −46 −50 = −96; the others get 40 each at a table of three
-    org.locator("table.ranking tbody tr").filter(has_text=second).filter(
-        has_text="−96"
-    ).wait_for(timeout=8000)
-    org.locator("table.ranking tbody tr").filter(has_text=declarer).filter(
-        has_text="162"
-    ).wait_for(timeout=8000)
+    rows = org.locator("table.ranking tbody tr")
+    rows.filter(has_text=second).filter(has_text="−96").wait_for(timeout=8000)
+    rows.filter(has_text=declarer).filter(has_text="162").wait_for(timeout=8000)
     assert first_dealer in org.inner_text("table.ranking")
 
     for ctx in (organiser_ctx, screen_ctx, table_ctx):
