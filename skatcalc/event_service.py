@@ -237,8 +237,10 @@ def register(db: Database, event_id: int, names: list[str]) -> tuple[list[str], 
             if key in have:
                 already.append(name)
                 continue
-            player_id = people.player_for_name(db, name)
-            shown = people.get_player(db, player_id)["name"]
+            # A known player keeps the player list's spelling; a new name becomes a player
+            # when it first sits at a table (a typo taken back leaves no trace there).
+            player_id = people.find_player(db, name)
+            shown = people.get_player(db, player_id)["name"] if player_id else name
             db.execute(
                 "insert into event_players (event_id, name, key, player_id, from_series, "
                 "registered) values (?, ?, ?, ?, ?, ?)",
@@ -328,6 +330,12 @@ def start_series(
                 "insert into event_tables (event_id, series, n, sheet_id) values (?, ?, ?, ?)",
                 [event_id, n, t.number, sheet["id"]],
             )
+        for reg in regs:  # the sheets have linked (or created) every seated player
+            if reg["player_id"] is None and reg["name"] in present:
+                db.execute(
+                    "update event_players set player_id = ? where id = ?",
+                    [people.find_player(db, reg["name"]), reg["id"]],
+                )
     return series_json(db, event_id, n)
 
 

@@ -304,3 +304,73 @@ def test_pages_in_english_and_the_live_token_moves(client: FlaskClient) -> None:
     for url in ("/events", f"/events/{event_id}", f"/events/{event_id}/series/1",
                 f"/events/{event_id}/close", f"/events/{event_id}/players"):  # fmt: skip
         assert client.get(url + "?lang=en").status_code == 200
+
+
+def test_away_back_and_taking_back_a_registration(client: FlaskClient) -> None:
+    event_id = client.post("/api/v1/events", json={"game": "skat"}).json["id"]
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": list("ABCD") + ["Tpyo"]})
+    regs = {r["name"]: r for r in client.get(f"/api/v1/events/{event_id}").json["registrations"]}
+    assert all(r["player"] is None for r in regs.values())  # nobody known yet
+    page = client.get(f"/events/{event_id}/players").get_data(as_text=True)
+    assert f"/events/{event_id}/players/5/remove" in page
+    assert client.post(f"/events/{event_id}/players/5/remove").status_code == 302
+    names = client.get(f"/api/v1/events/{event_id}").json["players"]
+    assert names == list("ABCD")
+    # the typo never sat at a table, so it is no player either
+    assert "Tpyo" not in [p["name"] for p in client.get("/api/v1/players").json["players"]]
+    assert client.post(f"/events/{event_id}/players/4/away").status_code == 302
+    s1 = client.post(f"/api/v1/events/{event_id}/series", json={"seating": "draw"}).json
+    assert sorted(p for t in s1["tables"] for p in t["players"]) == list("ABC")
+    regs = {r["name"]: r for r in client.get(f"/api/v1/events/{event_id}").json["registrations"]}
+    assert regs["A"]["player"] is not None and regs["D"]["player"] is None
+    assert regs["D"]["away"] is True
+    # a player who has sat at a table cannot be taken back, only marked away
+    r = client.post(f"/events/{event_id}/players/1/remove", follow_redirects=True)
+    assert "hat schon an einem Tisch gespielt" in r.get_data(as_text=True)
+    client.post(f"/events/{event_id}/players/4/back")
+    s2 = client.post(f"/api/v1/events/{event_id}/series", json={"seating": "ranking"}).json
+    assert sorted(p for t in s2["tables"] for p in t["players"]) == list("ABCD")
+    assert client.post(f"/events/{event_id}/players/99/away").status_code == 404
+    assert client.post(f"/events/{event_id}/players/1/jump").status_code == 404
+
+
+def test_schafkopf_event_from_the_form_and_closing_on_the_page(client: FlaskClient) -> None:
+    r = client.post("/events", data={
+        "name": "Schafkopf-Turnier", "day": "2026-11-21", "game": "schafkopf", "deals4": "",
+        "entry": "5", "lost_fee": "0,20", "t_sauspiel": "20", "t_solo": "50", "t_bettel": "",
+        "t_extra": "10", "payout_kind": "fixed", "payout": "30 / 15 / 5"})  # fmt: skip
+    assert r.status_code == 302, r.get_data(as_text=True)
+    event_id = int(r.headers["Location"].split("/")[2])
+    event = client.get(f"/api/v1/events/{event_id}").json
+    assert event["deals"] == {"3": 0, "4": 32}
+    assert event["rules"]["tariffs"]["sauspiel"] == 20 and event["rules"]["tariffs"]["solo"] == 50
+    assert event["payout"] == {"kind": "fixed", "values": [3000, 1500, 500]}
+    assert event["fees"] == {"entry_cents": 500, "lost_game_cents": 20}
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": list("ABCDEFG")})
+    r = client.post(f"/events/{event_id}/series", data={"seating": "draw"}, follow_redirects=True)
+    assert "Schafkopf braucht Tische zu viert: 7 Spieler" in r.get_data(as_text=True)
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": ["H"]})
+    r = client.post(f"/events/{event_id}/series", data={"seating": "draw", "seed": "99"})
+    assert r.headers["Location"].endswith(f"/events/{event_id}/series/1")
+    page = client.get(f"/events/{event_id}/series/1").get_data(as_text=True)
+    assert '<b class="seed">99</b>' in page
+    # bad payout and pot: messages next to the fields, nothing changed
+    r = client.post(f"/events/{event_id}/close", data={"payout_kind": "shares",
+                    "payout": "60 / 50", "pot": "zehn", "action": "close"})  # fmt: skip
+    assert r.status_code == 422
+    text = r.get_data(as_text=True)
+    assert "110 %" in text and "Betrag in Euro" in text
+    assert client.get(f"/api/v1/events/{event_id}").json["closed"] is None
+    r = client.post(f"/events/{event_id}/close", data={"payout_kind": "shares",
+                    "payout": "60 / 40", "pot": "40", "action": "close"})  # fmt: skip
+    assert r.status_code == 302
+    prizes = client.get(f"/api/v1/events/{event_id}/prizes").json
+    assert prizes["pot_cents"] == 4000 and prizes["fees_total_cents"] == 4000
+    # nobody has played: all eight share places 1 and 2 (60 % + 40 % of 40 €) equally
+    assert [r["cents"] for r in prizes["rows"]] == [500] * 8
+    assert client.get(f"/api/v1/events/{event_id}").json["closed"]
+    r = client.post(f"/events/{event_id}/close", data={"payout_kind": "shares",
+                    "payout": "60 / 40", "pot": "", "action": "reopen"})  # fmt: skip
+    assert client.get(f"/api/v1/events/{event_id}").json["closed"] is None
+    r = client.post("/events", data={"game": "skat", "deals4": "x", "entry": "1,234"})
+    assert r.status_code == 422
