@@ -21,6 +21,7 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     check_group(db, group_id, game) -> int    # InvalidDeal("group") for unknown/other game
     join_group(db, sheet_id, group_id | None) # an existing sheet into a group (or out)
     form_group(db, raw, game) -> int | None   # the new-sheet form's group select
+    preselect_group(db, form, raw)            # /sheets?group=<id> preselects it
     group_sheets(db, group_id, start, end) -> list[dict]  # sheet rows by creation day
     sheet_day(sheet) -> date                  # the day a sheet belongs to
 
@@ -340,6 +341,16 @@ def form_group(db: Database, raw: str | None, game: str) -> int | None:
     except ValueError:
         group = -1
     return check_group(db, group, game)
+
+
+def preselect_group(db: Database, form: Any, raw: str | None) -> None:
+    """``/sheets?group=<id>`` (the group page's "new sheet"): that group and its game."""
+    try:
+        group = get_group(db, int(raw or ""))
+    except (ValueError, NotFound):
+        return
+    form.group.data = str(group["id"])
+    form.game.data = group["game"]
 
 
 def join_group(db: Database, sheet_id: int, group_id: int | None) -> None:

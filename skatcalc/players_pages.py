@@ -73,7 +73,9 @@ def _charts(stats: dict[str, Any]) -> dict[str, Markup]:
             cents += e["cents"]
             rows.append({"totals": {points: bal, money: cents}})
         title = _("Bilanz und Geld nach jedem Abend")
-        out[game] = Markup(running_totals_svg([points, money], rows, title=title))
+        # Drawn narrower than the sheet's chart: on a phone its labels stay readable.
+        svg = running_totals_svg([points, money], rows, width=420, height=240, title=title)
+        out[game] = Markup(svg)
     return out
 
 

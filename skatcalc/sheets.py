@@ -247,6 +247,7 @@ def index() -> str:
     form = NewSheetForm().setup()
     if not form.p1.data:
         form.p1.data, form.p2.data, form.p3.data = "", "", ""
+    players.preselect_group(store.get_db(), form, request.args.get("group"))
     return sheets_page(form)
 
 

@@ -428,3 +428,14 @@ def test_on_the_network_only_the_machine_renames_and_merges(tmp_path: Path) -> N
     assert client.post("/players/1/merge", data={"other": "2"}, environ_base=far).status_code == 403
     resp = client.post("/players/1/rename", data={"name": "Anna B."})
     assert resp.status_code in (302, 303)
+
+
+def test_new_sheet_from_the_group_page_preselects_the_group(client: FlaskClient) -> None:
+    client.post("/api/v1/groups", json={"name": "Hirsch", "game": "skat"})
+    gid = client.post("/api/v1/groups", json={"name": "Ober", "game": "schafkopf"}).get_json()["id"]
+    assert f"/sheets?group={gid}#new" in client.get(f"/groups/{gid}").get_data(as_text=True)
+    html = client.get(f"/sheets?group={gid}").get_data(as_text=True)
+    assert f'<option value="{gid}" selected>' in html
+    assert 'value="schafkopf" checked' in html
+    assert client.get("/sheets?group=abc").status_code == 200
+    assert client.get("/sheets?group=99").status_code == 200
