@@ -396,9 +396,12 @@ def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | 
     lang = page_lang()
     text = describe_row(sheet["game"], row)
     who = row.get("declarer") if sheet["game"] == "skat" and row.get("kind") == "game" else None
-    changes = [(p, row["deltas"][p]) for p in sheet["players"] if row["deltas"][p]]
+    if sheet["game"] == "skat":  # the list entry, as on paper
+        amount = " ".join(num(v, True) for v in row["list"].values() if v)
+    else:
+        amount = "" if text.value is None else str(text.value)
     return {"n": row["n"], "who": who, "contract": text.contract.text(lang),
-            "marks": [m.text(lang) for m in text.marks], "changes": changes}  # fmt: skip
+            "marks": [m.text(lang) for m in text.marks], "amount": amount}  # fmt: skip
 
 
 def sheet_view(db: Database, sheet: dict[str, Any], data: dict[str, Any], share: bool

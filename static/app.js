@@ -369,10 +369,11 @@ if ("serviceWorker" in navigator) {
     }));
     window.addEventListener("hashchange", fromHash);
     fromHash();
-    if (location.hash === "#entry") {
-      // the form posted to #entry came back with a message: keep the page at its top
-      window.scrollTo(0, 0);
-    }
+    // A tab named in the address opens at its top, not where the browser's jump to the
+    // anchor would put it (below the strip and the tabs).
+    window.addEventListener("load", () => {
+      if (ids.includes(location.hash.slice(1))) window.scrollTo(0, 0);
+    });
   }
 
   document.querySelectorAll("form.newsheet").forEach((form) => {
