@@ -156,6 +156,7 @@ class RegisterForm(FlaskForm):
 class SeriesForm(FlaskForm):
     seating = RadioField(default="draw", validate_choice=False)
     seed = StringField(validators=[Optional()])
+    n = StringField(validators=[Optional()])  # the series the page offered: no double seating
 
 
 class CloseForm(FlaskForm):
@@ -410,11 +411,13 @@ def players(event_id: int) -> Any:
         refusal = None
     except InvalidDeal as exc:
         sizes, refusal = None, exc.by_field(page_lang())["players"][0]
-    seated = {p for t in events.tables_of(db, event) for p in t["players"]}
+    tables = events.snapshot(db, event)["tables"]
+    seated = {p for t in tables for p in t["players"]}
+    playing = [t for t in tables if t["series"] == n_series and t["left"] > 0]
     html = render_template(
         "events/players.html", event=event, form=form, general=general, regs=regs,
         known=[n for n in events.known_names(db)], n_series=n_series, sizes=sizes,
-        refusal=refusal, present=present, seated=seated,
+        refusal=refusal, present=present, seated=seated, playing=playing,
     )  # fmt: skip
     return html, status
 
@@ -458,6 +461,11 @@ def new_series(event_id: int) -> Any:
         flash(_("Der Startwert ist eine ganze Zahl ab 0."), "error")
         return redirect(url_for("events.players", event_id=event_id) + "#series")
     db = store.get_db()
+    offered = parse_int(form.n.data or "")
+    done = events.series_count(db, event_id)
+    if offered is not None and offered <= done:  # a second tap on the same button
+        flash(_("Serie %(n)s ist schon gesetzt.", n=offered))
+        return redirect(url_for("events.series", event_id=event_id, n=offered))
     try:
         series = events.start_series(db, event_id, seating, seed)
     except InvalidDeal as exc:

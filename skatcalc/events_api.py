@@ -124,7 +124,8 @@ def close(event_id: int) -> Any:
     raw_payout = r.data.get("payout")
     r.seen.add("payout")
     payout = read_payout(raw_payout, e) if raw_payout is not None else events.payout_of(event)
-    pot = r.integer("pot_cents", event["pot_cents"])
+    # "pot_cents": null goes back to the fees collected; left out keeps what was set
+    pot = r.integer("pot_cents") if "pot_cents" in r.data else event["pot_cents"]
     if pot is not None and not 0 <= pot <= 100_000_000:
         e.add("pot_cents", "Topf: 0 bis 1000000 €.", "Pot: 0 to 1000000 €.")
     r.reject_unknown()

@@ -374,3 +374,21 @@ def test_schafkopf_event_from_the_form_and_closing_on_the_page(client: FlaskClie
     assert client.get(f"/api/v1/events/{event_id}").json["closed"] is None
     r = client.post("/events", data={"game": "skat", "deals4": "x", "entry": "1,234"})
     assert r.status_code == 422
+
+
+def test_a_second_tap_does_not_seat_another_series(client: FlaskClient) -> None:
+    event_id = client.post("/api/v1/events", json={"game": "skat", "deals": {"4": 2, "3": 2}}).json["id"]  # fmt: skip
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": list("ABCDEFG")})
+    form = {"seating": "draw", "n": "1"}
+    first = client.post(f"/events/{event_id}/series", data=form)
+    again = client.post(f"/events/{event_id}/series", data=form)
+    assert first.headers["Location"] == again.headers["Location"]
+    assert len(client.get(f"/api/v1/events/{event_id}").json["series"]) == 1
+    # the organiser sees which tables still play before seating the next series
+    page = client.get(f"/events/{event_id}/players").get_data(as_text=True)
+    assert "Serie 1 läuft noch: Tisch 1 (noch 2), Tisch 2 (noch 2)." in page
+    # "pot_cents": null goes back to the fees collected
+    r = client.post(f"/api/v1/events/{event_id}/close", json={"pot_cents": 1234})
+    assert r.json["pot_cents"] == 1234
+    r = client.post(f"/api/v1/events/{event_id}/close", json={"pot_cents": None})
+    assert r.json["pot_cents"] == r.json["fees_total_cents"] == 0
