@@ -1,0 +1,182 @@
+"""The entry form's behaviour in headless Chromium on a phone: Ouvert's implied flags, the
+points-field message in the page's language, the Ramsch preview at four, the new-sheet form
+for Schafkopf, and two phones saving the same deal."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from skatcalc import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.browser
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    db = tmp_path_factory.mktemp("entry") / "entry.sqlite"
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "entry"})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}", app.test_client()
+    srv.shutdown()
+    thread.join()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"],
+        )  # fmt: skip
+        yield b
+        b.close()
+
+
+def phone(browser: Any) -> Any:
+    return browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True)
+
+
+def test_ouvert_marks_hand_and_announcements_and_needs_no_points(
+    browser: Any, served: tuple[str, Any]
+) -> None:
+    base, _api = served
+    ctx = phone(browser)
+    pg = ctx.new_page()
+    pg.goto(f"{base}/skat")
+    pg.locator("#f-game").get_by_text("Grand", exact=True).tap()
+    pg.locator("#f-ouvert").tap()
+    for name in ("hand", "schneider_announced", "schwarz_announced"):
+        box = pg.locator(f"input[name={name}]")
+        assert box.is_checked() and box.is_disabled(), name
+    assert pg.locator(".implied-note").is_visible()
+    pg.locator("#f-spitzen").get_by_text("mit 2", exact=True).tap()
+    pg.locator("#f-won").get_by_text("gewonnen", exact=True).tap()
+    # with 2, game, hand, schneider, announced, schwarz, announced, ouvert = 9 × 24
+    pg.locator("#result .big").filter(has_text="+216").wait_for()
+    assert "gewonnen, Schneider, Schwarz" in pg.inner_text("#result")
+    # taking Ouvert back gives the flags back as they were
+    pg.locator("#f-ouvert").tap()
+    assert not pg.locator("input[name=hand]").is_checked()
+    assert not pg.locator(".implied-note").is_visible()
+    pg.locator("#result .big").filter(has_text="+72").wait_for()
+    ctx.close()
+
+
+@pytest.mark.parametrize(("lang", "message"), [("de", "Bitte eine ganze Zahl eingeben."),
+                                               ("en", "Enter a whole number.")])  # fmt: skip
+def test_letters_in_the_points_field(browser: Any, served: tuple[str, Any], lang: str,
+                                     message: str) -> None:  # fmt: skip
+    base, api = served
+    sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["A", "B", "C"]}).get_json()[
+        "id"
+    ]
+    ctx = phone(browser)
+    pg = ctx.new_page()
+    pg.goto(f"{base}/sheets/{sid}?lang={lang}")
+    form = pg.locator("form.deal")
+    form.locator("#f-declarer").get_by_text("B", exact=True).tap()
+    form.locator("#f-game").get_by_text("Grand", exact=True).tap()
+    form.locator("#f-spitzen").get_by_text("with 2" if lang == "en" else "mit 2", exact=True).tap()
+    pg.fill("input[name=declarer_points]", "7x")
+    pg.locator("#preview").filter(has_text=message).wait_for()
+    with pg.expect_navigation():
+        pg.get_by_role("button", name="Save" if lang == "en" else "Speichern").tap()
+    # no browser bubble: the server answered, next to the field, in the page's language
+    assert message in pg.inner_text("#f-declarer_points + .err")
+    assert pg.input_value("input[name=declarer_points]") == "7x"
+    assert api.get(f"/api/v1/sheets/{sid}").get_json()["deals"] == []
+    ctx.close()
+
+
+def test_ramsch_at_four_with_preview(browser: Any, served: tuple[str, Any]) -> None:
+    base, api = served
+    sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla",
+                   "Dieter"], "rules": {"ramsch": True}}).get_json()["id"]  # fmt: skip
+    ctx = phone(browser)
+    pg = ctx.new_page()
+    pg.goto(f"{base}/sheets/{sid}")
+    form = pg.locator("form.deal")
+    assert form.locator("#f-kind").get_by_text("eingepasst", exact=True).count() == 0
+    form.locator("#f-kind").get_by_text("Ramsch", exact=True).tap()
+    # Anna deals and sits out: no points, Jungfrau or Durchmarsch for her
+    assert not pg.locator("input[name=r0]").is_visible()
+    assert not form.locator("#f-jungfrau").get_by_text("Anna", exact=True).is_visible()
+    for i, v in ((1, "60"), (2, "40"), (3, "20")):
+        pg.fill(f"input[name=r{i}]", v)
+    pg.locator("#preview").filter(has_text="Bernd hat die meisten Augen (60)").wait_for()
+    assert "−180" in pg.inner_text("#preview")
+    pg.fill("input[name=r3]", "2o")
+    pg.locator("#preview").filter(has_text="Bitte eine ganze Zahl eingeben.").wait_for()
+    pg.fill("input[name=r3]", "20")
+    pg.get_by_role("button", name="Speichern").tap()
+    pg.wait_for_url("**saved=1*")
+    deal = api.get(f"/api/v1/sheets/{sid}").get_json()["deals"][0]
+    assert deal["deltas"] == {"Anna": 60, "Bernd": -180, "Carla": 60, "Dieter": 60}
+    ctx.close()
+
+
+def test_new_sheet_form_for_schafkopf(browser: Any, served: tuple[str, Any]) -> None:
+    base, api = served
+    ctx = phone(browser)
+    pg = ctx.new_page()
+    pg.goto(f"{base}/sheets")
+    form = pg.locator("form.newsheet")
+    skat_only = [form.locator("input[name=p5]"), form.locator("input[name=stake_cents]"),
+                 form.locator("input[name=bock][value=grand-hand-won]")]  # fmt: skip
+    assert all(x.is_visible() or x.locator("..").is_visible() for x in skat_only)
+    pg.fill("input[name=stake_cents]", "5")
+    form.locator("#f-game").get_by_text("Schafkopf", exact=True).tap()
+    assert not form.locator("input[name=p5]").is_visible()
+    assert not form.locator("input[name=stake_cents]").is_visible()
+    assert not form.get_by_text("gewonnener Grand Hand").is_visible()
+    assert "(optional)" not in form.locator("fieldset.players").inner_text()
+    for i, name in enumerate("ABCD", start=1):
+        pg.fill(f"input[name=p{i}]", f"SK{name}")
+    pg.get_by_role("button", name="Blatt anlegen").tap()
+    pg.wait_for_url("**/sheets/*")
+    sid = int(pg.url.split("/sheets/")[1].split("?")[0].split("#")[0])
+    # the Skat stake typed before switching was not sent
+    assert api.get(f"/api/v1/sheets/{sid}").get_json()["rules"]["stake_cents"] == 1
+    ctx.close()
+
+
+def test_two_phones_enter_the_same_deal(browser: Any, served: tuple[str, Any]) -> None:
+    base, api = served
+    sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["A", "B", "C"]}).get_json()[
+        "id"
+    ]
+    ctxs = [phone(browser), phone(browser)]
+    pages = [c.new_page() for c in ctxs]
+    for pg in pages:
+        pg.goto(f"{base}/sheets/{sid}")
+        form = pg.locator("form.deal")
+        form.locator("#f-declarer").get_by_text("B", exact=True).tap()
+        form.locator("#f-game").get_by_text("Grand", exact=True).tap()
+        form.locator("#f-spitzen").get_by_text("mit 2", exact=True).tap()
+        form.locator("#f-won").get_by_text("gewonnen", exact=True).tap()
+    pages[0].get_by_role("button", name="Speichern").tap()
+    pages[0].wait_for_url("**saved=1*")
+    with pages[1].expect_navigation():
+        pages[1].get_by_role("button", name="Speichern").tap()
+    pages[1].locator("p.err").first.wait_for()
+    text = pages[1].inner_text("main")
+    assert "Spiel 1 ist schon eingetragen" in text and "B: Grand mit 2 (72)" in text
+    assert pages[1].locator("input[name=spitzen][value=w2]").is_checked()  # entry kept
+    assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
+    for c in ctxs:
+        c.close()
