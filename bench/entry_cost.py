@@ -39,12 +39,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 # Sums every scroll of the window, whichever way, from the moment the page is ready.
 SCROLL_WATCH = """() => {
   window.__scrolled = 0;
-  let last = window.scrollY;
+  window.__last = window.scrollY;
   window.addEventListener("scroll", () => {
-    window.__scrolled += Math.abs(window.scrollY - last);
-    last = window.scrollY;
+    window.__scrolled += Math.abs(window.scrollY - window.__last);
+    window.__last = window.scrollY;
   }, { passive: true });
 }"""
+# Scroll events come with the next frame: what moved since the last one counts too.
+SCROLLED = "window.__scrolled + Math.abs(window.scrollY - window.__last)"
 
 
 @dataclass
@@ -84,10 +86,12 @@ class Hand:
 
     def save(self) -> None:
         button = self.page.get_by_role("button", name="Speichern", exact=True)
-        button.tap()  # Chromium scrolls it into reach first if it has to: that counts
+        # what tap() would scroll to bring the button into reach, counted before the page goes
+        button.scroll_into_view_if_needed()
+        self.cost.scrolled = int(self.page.evaluate(SCROLLED))
+        button.tap()
         self.cost.touches += 1
         self.cost.steps.append("Speichern")
-        self.cost.scrolled = int(self.page.evaluate("window.__scrolled"))
 
 
 def open_sheet(page: Page, url: str) -> None:
