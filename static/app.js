@@ -129,6 +129,11 @@ if ("serviceWorker" in navigator) {
   }
 
   function render(form, target, data, ok) {
+    if (ok === "message") {
+      // one message the compact preview must show (the points field holds no number)
+      target.innerHTML = `<div class="verdict lost"><span class="err">${esc(data)}</span></div>`;
+      return;
+    }
     if (!ok) {
       const msgs = Object.values(data.errors || {}).flat();
       target.innerHTML = '<ul class="hint">' + msgs.map((m) => "<li>" + esc(m) + "</li>").join("") + "</ul>";
@@ -248,7 +253,7 @@ if ("serviceWorker" in navigator) {
       else points[p] = int(v);
     });
     if (bad) {
-      render(form, target, { errors: { _: [meta.dataset.int] } }, false);
+      render(form, target, meta.dataset.int, "message");
       return;
     }
     if (!typed) { target.innerHTML = ""; return; }
@@ -270,7 +275,10 @@ if ("serviceWorker" in navigator) {
         if (!ok) { render(form, target, d, false); return; }
         const row = d.deal;
         const cells = names.map((p) => [p, row.deltas[p]]).map(([p, v]) => `<td class="${v < 0 ? "neg" : v > 0 ? "pos" : ""}">${esc(p)}<br>${esc(signed(v))}</td>`).join("");
-        target.innerHTML = `<div class="verdict lost"><span>${esc(row.title)}</span></div><table class="deltas"><tr>${cells}</tr></table><ol class="steps">` +
+        // the line that matters in one glance: who pays (or, Durchmarsch, who gets) how much
+        const who = row.party.length ? row.party : names.filter((p) => row.deltas[p] > 0);
+        const big = who.map((p) => `${p} ${signed(row.deltas[p])}`).join(", ");
+        target.innerHTML = `<div class="verdict ${row.party.length ? "lost" : "won"}"><span class="big">${esc(big)}</span><span>${esc(row.explanation[0] || row.title)}</span></div><table class="deltas"><tr>${cells}</tr></table><ol class="steps">` +
           row.explanation.map((s) => "<li>" + esc(s) + "</li>").join("") + "</ol>";
       })
       .catch(() => {});
@@ -285,7 +293,7 @@ if ("serviceWorker" in navigator) {
     if (kind === "ramsch") { ramschPreview(form, target); return; }
     if (kind !== "game") { target.innerHTML = ""; return; }
     if (notInt(form, ["declarer_points", "player_points"])) {
-      render(form, target, { errors: { _: [label(form, "int", "Bitte eine ganze Zahl eingeben.")] } }, false);
+      render(form, target, label(form, "int", "Bitte eine ganze Zahl eingeben."), "message");
       return;
     }
     const body = form.dataset.kind === "skat" ? skatBody(form) : schafkopfBody(form);
