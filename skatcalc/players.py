@@ -22,6 +22,8 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     join_group(db, sheet_id, group_id | None) # an existing sheet into a group (or out)
     form_group(db, raw, game) -> int | None   # the new-sheet form's group select
     preselect_group(db, form, raw)            # /sheets?group=<id> preselects it
+    update_group(db, group_id, name, rules)   # after normalize_group
+    ungrouped_sheets(db, game) -> list[dict]  # sheets of a game in no group
     group_sheets(db, group_id, start, end) -> list[dict]  # sheet rows by creation day
     sheet_day(sheet) -> date                  # the day a sheet belongs to
 
@@ -364,6 +366,29 @@ def join_group(db: Database, sheet_id: int, group_id: int | None) -> None:
             "update sheets set group_id = ?, updated = ?, rev = rev + 1 where id = ?",
             [group_id, _now(), sheet_id],
         )
+
+
+def update_group(db: Database, group_id: int, name: str, rules: dict[str, Any]) -> None:
+    """A new name or new club rules (``normalize_group`` checks both first)."""
+    with db.atomic():
+        cur = db.execute(
+            "update groups set name = ?, rules = ? where id = ?",
+            [name, json.dumps(rules, sort_keys=True), group_id],
+        )
+        if cur.rowcount == 0:
+            raise NotFound(group_id)
+
+
+def ungrouped_sheets(db: Database, game: str) -> list[dict[str, Any]]:
+    """Sheets of this game in no group, newest first: candidates to add to one."""
+    return [
+        _sheet_row(r)
+        for r in db.query(
+            "select * from sheets where group_id is null and game = ? "
+            "order by created desc, id desc limit 200",
+            [game],
+        )
+    ]
 
 
 def sheet_day(sheet: dict[str, Any]) -> date:

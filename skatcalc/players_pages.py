@@ -207,6 +207,30 @@ def group_list() -> str:
                            form=GroupForm(formdata=None).setup())  # fmt: skip
 
 
+def form_rules(form: GroupForm) -> dict[str, Any]:
+    rules: dict[str, Any] = {}
+    if form.rank_by.data:
+        rules["rank_by"] = form.rank_by.data
+    for key in ("min_sheets", "best"):
+        raw = (getattr(form, key).data or "").strip()
+        if raw:
+            value = parse_int(raw)
+            rules[key] = value if value is not None else raw
+    return rules
+
+
+def attach(form: GroupForm, exc: InvalidDeal) -> list[str]:
+    """Each message next to its field; the rest for the top of the form."""
+    general: list[str] = []
+    for k, msgs in exc.by_field(page_lang()).items():
+        field = getattr(form, k.replace("rules.", ""), None)
+        if field is not None:
+            field.errors = list(field.errors or []) + msgs
+        else:
+            general += msgs
+    return general
+
+
 @groups_bp.post("")
 def create() -> Any:
     form = GroupForm().setup()
@@ -214,24 +238,11 @@ def create() -> Any:
     if not form.validate_on_submit():
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
     else:
-        rules: dict[str, Any] = {}
-        if form.rank_by.data:
-            rules["rank_by"] = form.rank_by.data
-        for key in ("min_sheets", "best"):
-            raw = (getattr(form, key).data or "").strip()
-            if raw:
-                value = parse_int(raw)
-                rules[key] = value if value is not None else raw
-        data = {"name": form.name.data or "", "game": form.game.data, "rules": rules}
+        data = {"name": form.name.data or "", "game": form.game.data, "rules": form_rules(form)}
         try:
             name, game, clean = players.normalize_group(data)
         except InvalidDeal as exc:
-            for k, msgs in exc.by_field(page_lang()).items():
-                field = getattr(form, k.replace("rules.", ""), None)
-                if field is not None:
-                    field.errors = list(field.errors or []) + msgs
-                else:
-                    general += msgs
+            general += attach(form, exc)
         else:
             group = players.create_group(store.get_db(), name, game, clean)
             flash(_("Gruppe „%(name)s“ angelegt.", name=name))
@@ -273,9 +284,24 @@ def _group_or_404(group_id: int) -> dict[str, Any]:
 def _standings_view(group_id: int) -> dict[str, Any]:
     group = _group_or_404(group_id)
     start, end, errors = _period()
-    rows, sheets = season.group_standings(store.get_db(), group, start, end)
-    return {"group": group, "start": start, "end": end, "errors": errors, "rows": rows,
-            "sheets": sheets, "rank_name": rank_name(group["rules"]["rank_by"])}  # fmt: skip
+    db = store.get_db()
+    rows, sheets = season.group_standings(db, group, start, end)
+    view: dict[str, Any] = {"group": group, "start": start, "end": end, "errors": errors,
+                            "rows": rows, "sheets": sheets, "manage": may_manage(),
+                            "rank_name": rank_name(group["rules"]["rank_by"])}  # fmt: skip
+    if view["manage"]:
+        rules = group["rules"]
+        edit = GroupForm(formdata=None, name=group["name"], rank_by=rules["rank_by"],
+                         min_sheets=str(rules["min_sheets"] or ""),
+                         best="" if rules["best"] is None else str(rules["best"])).setup()  # fmt: skip
+        add = GroupSheetForm(formdata=None)
+        add.sheet.choices = [
+            (str(s["id"]), f"{s['name']} · {players.sheet_day(s):%d.%m.%Y} · "
+                           f"{', '.join(s['players'])}")
+            for s in players.ungrouped_sheets(db, group["game"])
+        ]  # fmt: skip
+        view.update(edit_form=edit, add_form=add, action_form=GroupSheetForm(formdata=None))
+    return view
 
 
 @groups_bp.get("/<int:group_id>", endpoint="show")
@@ -283,6 +309,78 @@ def group_show(group_id: int) -> Any:
     view = _standings_view(group_id)
     status = 422 if view["errors"] else 200
     return render_template("groups/show.html", **view), status
+
+
+class GroupSheetForm(FlaskForm):
+    sheet = SelectField(validate_choice=False)
+
+
+def _manage_group(group_id: int) -> dict[str, Any]:
+    if not may_manage():
+        abort(403)
+    return _group_or_404(group_id)
+
+
+@groups_bp.post("/<int:group_id>/sheets")
+def add_sheet(group_id: int) -> Response:
+    """A sheet that was created without its group joins it afterwards."""
+    group = _manage_group(group_id)
+    form = GroupSheetForm()
+    sid = parse_int(form.sheet.data or "")
+    if not form.validate_on_submit() or sid is None:
+        abort(400)
+    try:
+        players.join_group(store.get_db(), sid, group["id"])
+    except store.NotFound:
+        abort(404)
+    except InvalidDeal as exc:
+        for msgs in exc.by_field(page_lang()).values():
+            for m in msgs:
+                flash(m, "error")
+    else:
+        flash(_("Blatt zur Gruppe hinzugefügt."))
+    return redirect(url_for("groups.show", group_id=group_id))
+
+
+@groups_bp.post("/<int:group_id>/sheets/<int:sheet_id>/remove")
+def remove_sheet(group_id: int, sheet_id: int) -> Response:
+    _manage_group(group_id)
+    if not GroupSheetForm().validate_on_submit():
+        abort(400)
+    db = store.get_db()
+    try:
+        sheet = store.get_sheet(db, sheet_id)
+    except store.NotFound:
+        abort(404)
+    if sheet.get("group_id") != group_id:
+        abort(404)
+    players.join_group(db, sheet_id, None)
+    flash(_("Blatt „%(name)s“ aus der Gruppe genommen.", name=sheet["name"]))
+    return redirect(url_for("groups.show", group_id=group_id))
+
+
+@groups_bp.post("/<int:group_id>/edit")
+def edit(group_id: int) -> Any:
+    """Rename the group or change its club rules; the standings follow at once."""
+    group = _manage_group(group_id)
+    form = GroupForm().setup()
+    general: list[str] = []
+    if not form.validate_on_submit():
+        general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
+    else:
+        data = {"name": form.name.data or "", "game": group["game"],
+                "rules": form_rules(form)}  # fmt: skip
+        try:
+            name, _game, clean = players.normalize_group(data)
+        except InvalidDeal as exc:
+            general += attach(form, exc)
+        else:
+            players.update_group(store.get_db(), group_id, name, clean)
+            flash(_("Gruppe gespeichert."))
+            return redirect(url_for("groups.show", group_id=group_id))
+    view = _standings_view(group_id)
+    view.update(edit_form=form, general=general)
+    return render_template("groups/show.html", **view), 422
 
 
 @groups_bp.get("/<int:group_id>/standings.pdf")

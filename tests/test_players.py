@@ -428,6 +428,14 @@ def test_on_the_network_only_the_machine_renames_and_merges(tmp_path: Path) -> N
     assert client.post("/players/1/merge", data={"other": "2"}, environ_base=far).status_code == 403
     resp = client.post("/players/1/rename", data={"name": "Anna B."})
     assert resp.status_code in (302, 303)
+    gid = client.post("/api/v1/groups", json={"name": "H", "game": "skat"}).get_json()["id"]
+    assert "Gruppe verwalten" not in client.get(f"/groups/{gid}", environ_base=far).get_data(
+        as_text=True
+    )
+    for path in (f"/groups/{gid}/edit", f"/groups/{gid}/sheets", f"/groups/{gid}/sheets/1/remove"):
+        assert (
+            client.post(path, data={"name": "X", "sheet": "1"}, environ_base=far).status_code == 403
+        )
 
 
 def test_new_sheet_from_the_group_page_preselects_the_group(client: FlaskClient) -> None:
@@ -439,3 +447,38 @@ def test_new_sheet_from_the_group_page_preselects_the_group(client: FlaskClient)
     assert 'value="schafkopf" checked' in html
     assert client.get("/sheets?group=abc").status_code == 200
     assert client.get("/sheets?group=99").status_code == 200
+
+
+def test_group_page_adds_removes_sheets_and_changes_rules(client: FlaskClient) -> None:
+    gid = client.post("/api/v1/groups", json={"name": "Hirsch", "game": "skat"}).get_json()["id"]
+    late = new_sheet(client, name="Vergessen")
+    sk = client.post("/api/v1/sheets", json={"game": "schafkopf", "players": ["A", "B", "C", "D"]})
+    page = client.get(f"/groups/{gid}").get_data(as_text=True)
+    assert "Vergessen" in page and f'<option value="{sk.get_json()["id"]}">' not in page
+    resp = client.post(f"/groups/{gid}/sheets", data={"sheet": str(late["id"])})
+    assert resp.status_code in (302, 303)
+    assert client.get(f"/api/v1/sheets/{late['id']}").get_json()["group"] == gid
+    # A sheet of the other game is refused with the reason.
+    client.post(f"/groups/{gid}/sheets", data={"sheet": str(sk.get_json()["id"])})
+    assert "anderes Spiel" in client.get(f"/groups/{gid}").get_data(as_text=True)
+    assert client.get(f"/api/v1/sheets/{sk.get_json()['id']}").get_json()["group"] is None
+    rows = client.get(f"/api/v1/groups/{gid}/standings").get_json()["rows"]
+    assert len(rows) == 3
+    # New rules: the standings follow at once.
+    resp = client.post(f"/groups/{gid}/edit", data={"name": "Hirsch 2026", "rank_by": "list",
+                                                     "min_sheets": "2", "best": ""})  # fmt: skip
+    assert resp.status_code in (302, 303)
+    group = client.get(f"/api/v1/groups/{gid}").get_json()
+    assert group["name"] == "Hirsch 2026"
+    assert group["rules"] == {"rank_by": "list", "min_sheets": 2, "best": None}
+    rows = client.get(f"/api/v1/groups/{gid}/standings").get_json()["rows"]
+    assert [r["rank"] for r in rows] == [None, None, None]
+    resp = client.post(f"/groups/{gid}/edit", data={"name": "", "best": "0"})
+    assert resp.status_code == 422
+    assert client.get(f"/api/v1/groups/{gid}").get_json()["name"] == "Hirsch 2026"
+    resp = client.post(f"/groups/{gid}/sheets/{late['id']}/remove")
+    assert resp.status_code in (302, 303)
+    assert client.get(f"/api/v1/groups/{gid}/standings").get_json()["rows"] == []
+    assert client.post(f"/groups/{gid}/sheets/{late['id']}/remove").status_code == 404
+    assert client.post(f"/groups/{gid}/sheets", data={"sheet": "999"}).status_code == 404
+    assert client.post(f"/groups/{gid}/sheets", data={"sheet": "x"}).status_code == 400
