@@ -306,12 +306,12 @@ def ranking_rows_html(rows: tuple[RankRow, ...], n_series: int, screen: bool) ->
     for r in rows:
         name = escape(r.player)
         if screen:
-            cells = "".join(
-                f'<td class="n ser">{num(s) if played else "–"}</td>'
-                for s, played in zip(r.series, r.played, strict=True)
+            series = "".join(
+                f"<i>S{i} {num(s) if played else '–'}</i>"
+                for i, (s, played) in enumerate(zip(r.series, r.played, strict=True), 1)
             ) if n_series > 1 else ""  # fmt: skip
-            out.append(f'<tr><td class="n">{r.rank}.</td><td>{name}</td>{cells}'
-                       f'<td class="n"><b>{num(r.score)}</b></td></tr>\n')  # fmt: skip
+            out.append(f'<li><span class="rk">{r.rank}.</span><span class="nm">{name}</span>'
+                       f'<span class="sr">{series}</span><b>{num(r.score)}</b></li>\n')  # fmt: skip
             continue
         detail = ""
         if n_series > 1:

@@ -7,12 +7,13 @@
 
   function paginate() {
     if (!screen || !box) return;
-    const rows = Array.from(box.querySelectorAll(".scrrank tbody tr"));
+    const list = box.querySelector(".scrrank");
+    const rows = list ? Array.from(list.children) : [];
     rows.forEach((r) => { r.hidden = false; });
     if (!rows.length) return;
-    const table = box.querySelector(".scrrank");
-    const room = window.innerHeight - table.getBoundingClientRect().top - rows[0].offsetHeight;
-    const per = Math.max(1, Math.floor(room / rows[0].offsetHeight));
+    const room = window.innerHeight - list.getBoundingClientRect().top - 8;
+    const cols = parseInt(getComputedStyle(list).columnCount, 10) || 1;
+    const per = Math.max(1, Math.floor(room / rows[0].offsetHeight)) * cols;
     const pages = Math.ceil(rows.length / per);
     box.dataset.pages = String(pages);
     const page = (parseInt(box.dataset.page || "0", 10) || 0) % pages;

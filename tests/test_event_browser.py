@@ -126,9 +126,9 @@ def test_table_phone_enters_deals_and_the_ranking_screen_follows(
     assert "noch 2 Spiele" in tab.inner_text(".eventline")
 
     # Seeger-Fabian: Grand mit 2 = 72, + 50 for the game won. The screen shows it by itself.
-    row = screen.locator(".scrrank tbody tr").filter(has_text=declarer)
+    row = screen.locator(".scrrank li").filter(has_text=declarer)
     row.filter(has_text="122").wait_for(timeout=8000)
-    assert screen.locator(".scrrank tbody tr").first.inner_text().startswith("1.")
+    assert screen.locator(".scrrank li").first.inner_text().startswith("1.")
     assert "Tisch 1 (2)" in screen.inner_text(".scrhead")  # deals left
 
     # The organiser's phone shows the live ranking too, and a second deal arrives there.
