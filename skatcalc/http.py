@@ -1,4 +1,4 @@
-"""The HTTP edge: which hosts and clients are served, edit rights, security headers, gzip.
+"""The HTTP edge: which hosts and clients are served, edit rights, security headers.
 
 Everything here runs for every request before or after the feature code, so the feature
 code can trust what it gets: a known Host, a body that is real JSON, a bounded number of
@@ -7,7 +7,6 @@ writes per client and at once.
 
 from __future__ import annotations
 
-import gzip
 import hmac
 import ipaddress
 import json
@@ -35,7 +34,6 @@ CSP = (
     "font-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; "
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
-COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 # POSTed like writes, but they only calculate (the live preview asks them on every change).
@@ -363,28 +361,4 @@ def init_app(app: Flask) -> None:
         hsts = app.config.get("HSTS_SECONDS")
         if hsts and request.is_secure:
             h.setdefault("Strict-Transport-Security", f"max-age={int(hsts)}")
-        return _gzip(resp)
-
-
-def _gzip(resp: Response) -> Response:
-    # waitress serves uncompressed; pub Wi-Fi is slow, and text shrinks five- to tenfold.
-    if (
-        resp.status_code != 200
-        or "gzip" not in request.headers.get("Accept-Encoding", "")
-        or "Content-Encoding" in resp.headers
-        or not (resp.mimetype or "").startswith(COMPRESSIBLE)
-        or resp.is_streamed
-        and not resp.direct_passthrough
-    ):
-        return resp
-    resp.direct_passthrough = False
-    data = resp.get_data()
-    if len(data) < 1024:
-        return resp
-    resp.set_data(gzip.compress(data, compresslevel=6))
-    resp.headers["Content-Encoding"] = "gzip"
-    resp.headers["Vary"] = "Accept-Encoding"
-    etag = resp.headers.get("ETag")
-    if etag and not etag.startswith("W/"):
-        resp.headers["ETag"] = "W/" + etag  # the bytes differ from the file's, the content not
-    return resp
+        return resp  # gzip: caching.py, whose hook runs before this one

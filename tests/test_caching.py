@@ -127,6 +127,8 @@ def test_pages_and_json_are_gzipped_for_clients_that_take_it(client: FlaskClient
         assert int(packed.headers["Content-Length"]) == len(packed.data)
         if path.startswith("/api"):
             assert body == plain.data
+    refused = client.get("/bids", headers={"Accept-Encoding": "gzip;q=0"})
+    assert "Content-Encoding" not in refused.headers
 
 
 def test_small_answers_stay_plain(client: FlaskClient) -> None:
