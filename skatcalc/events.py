@@ -4,7 +4,6 @@ each table's QR code, the live ranking, the big screen, closing with the prize l
 from __future__ import annotations
 
 import csv
-import hmac
 import io
 import re
 from typing import Any
@@ -30,7 +29,7 @@ from . import event_service as events
 from . import players as people
 from .exports import _attachment, cell
 from .forms import MultiCheckboxField, TariffFields, attach_errors, parse_int
-from .http import holds_token
+from .http import holds_token, token_matches
 from .i18n import _, money, num, page_lang
 from .rules.common import Errors, InvalidDeal
 from .rules.events import (
@@ -271,7 +270,7 @@ def create() -> Any:
 @bp.get("/<int:event_id>/edit/<token>")
 def edit_link(event_id: int, token: str) -> Any:
     event = load_event(event_id)
-    if not hmac.compare_digest(token, event["edit_token"]):
+    if not token_matches(token, event["edit_token"]):  # any text, in constant time
         abort(403)
     return remember_event_token(redirect(url_for("events.show", event_id=event_id)), event)
 

@@ -6,6 +6,8 @@ import csv
 import io
 import json
 import re
+import threading
+from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
 
@@ -45,19 +47,64 @@ def download(db: Database, sheet_id: int, fmt: str, lang: str = "de") -> Respons
         data = json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
         return _attachment(data, "application/json", filename(sheet, "json"))
     if fmt == "pdf":
-        from .pdf import render_pdf
-        from .rules.sheet import describe_rules
-
-        spec = model.spec_of(store.get_sheet(db, sheet_id))
-        rules = [m.text(lang) for m in describe_rules(spec)]
-        return _attachment(
-            render_pdf(sheet, rules, lang), "application/pdf", filename(sheet, "pdf")
-        )
+        return _attachment(pdf_bytes(db, sheet_id, lang), "application/pdf", filename(sheet, "pdf"))
     if fmt == "csv":
         return _attachment(
             to_csv(sheet, lang).encode("utf-8-sig"), "text/csv", filename(sheet, "csv")
         )
     raise store.NotFound(fmt)
+
+
+# A 1,000-deal PDF takes about two seconds of CPU, and Python runs one thread at a time: eight
+# renders at once would stall every other request. So one render at a time, and each PDF is
+# kept for its sheet's revision (derived bytes; the deals stay the truth), newest few only.
+PDF_RENDERS = threading.BoundedSemaphore(1)
+PDF_WAIT = 30.0  # seconds a download waits for its turn before it is told to come back
+_PDFS: OrderedDict[tuple[str, str], tuple[int, bytes]] = OrderedDict()
+_PDFS_KEEP = 16
+_PDFS_LOCK = threading.Lock()
+
+
+class RenderBusy(Exception):
+    """Every PDF render slot stayed taken for ``PDF_WAIT`` seconds."""
+
+
+def _cached_pdf(key: tuple[str, str], rev: int) -> bytes | None:
+    with _PDFS_LOCK:
+        hit = _PDFS.get(key)
+        if hit is not None and hit[0] == rev:
+            _PDFS.move_to_end(key)
+            return hit[1]
+    return None
+
+
+def pdf_bytes(db: Database, sheet_id: int, lang: str) -> bytes:
+    from .pdf import render_pdf
+    from .rules.sheet import describe_rules
+
+    row = store.get_sheet(db, sheet_id)
+    key = (row["share_token"], lang)  # the share token is random per sheet
+    data = _cached_pdf(key, row["rev"])
+    if data is not None:
+        return data
+    if not PDF_RENDERS.acquire(timeout=PDF_WAIT):
+        raise RenderBusy()
+    try:
+        row = store.get_sheet(db, sheet_id)  # the newest revision, now that it is our turn
+        data = _cached_pdf(key, row["rev"])
+        if data is not None:
+            return data  # rendered by the download we waited for
+        sheet = model.sheet_json(db, sheet_id, lang)
+        rules = [m.text(lang) for m in describe_rules(model.spec_of(row))]
+        data = render_pdf(sheet, rules, lang)
+    finally:
+        PDF_RENDERS.release()
+    with _PDFS_LOCK:
+        _PDFS[key] = (row["rev"], data)
+        _PDFS.move_to_end(key)
+        while len(_PDFS) > _PDFS_KEEP:
+            _PDFS.popitem(last=False)
+    return data
 
 
 def cell(value: Any) -> Any:

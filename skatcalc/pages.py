@@ -17,6 +17,7 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 
 from . import db as store
+from . import exports
 from .forms import (
     SchafkopfCalcForm,
     SkatForm,
@@ -125,6 +126,12 @@ def register_error_handlers(app: Flask) -> None:
             text = msg[1] if api_lang() == "en" else msg[0]
             return jsonify({"errors": {"_": [text]}}), code
         return render_template("error.html", code=code, exc=exc), code
+
+    @app.errorhandler(exports.RenderBusy)
+    def render_busy(_exc: exports.RenderBusy) -> Any:
+        return refuse(
+            503, _("Gerade entstehen viele PDFs – bitte gleich noch einmal versuchen."), 10
+        )
 
     @app.errorhandler(sqlite3.Error)
     def storage_fault(exc: sqlite3.Error) -> Any:

@@ -417,3 +417,103 @@ def test_lan_with_host_binds_what_was_asked(
     r = CliRunner().invoke(cli, ["serve", "--db", db])
     assert seen["host"] == "127.0.0.1"
     assert seen["connection_limit"] >= 500 and seen["channel_timeout"] <= 60
+
+
+# --- 6. The list of sheets and big PDFs -------------------------------------------------------
+
+
+def test_sheet_list_computes_each_sheet_once_per_revision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skatcalc import model, sheets
+
+    path = str(tmp_path / "list.sqlite")
+    app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "x",
+                      "WTF_CSRF_ENABLED": False})  # fmt: skip
+    c = app.test_client()
+    ids = [new_sheet(c)["id"] for _ in range(12)]
+    for sid in ids[:3]:
+        for _ in range(5):
+            c.post(f"{API}/{sid}/deals", json={"passed": True})
+    calls: list[int] = []
+    real = model.computed_sheet
+
+    def counting(db: Any, sheet: dict[str, Any], lang: str) -> Any:
+        calls.append(sheet["id"])
+        return real(db, sheet, lang)
+
+    monkeypatch.setattr(sheets.model, "computed_sheet", counting)
+    store._SUMMARIES.clear()
+    assert c.get("/sheets").status_code == 200
+    assert sorted(calls) == sorted(ids)
+    calls.clear()
+    page = c.get("/sheets").data.decode()
+    assert calls == [] and page.count('class="n">5<') >= 3  # the deal counts, from the cache
+    c.post(f"{API}/{ids[0]}/deals", json={"passed": True})
+    calls.clear()  # (the API's answer is the computed sheet)
+    c.get("/sheets")
+    assert calls == [ids[0]]  # only the sheet that changed
+    calls.clear()
+    store._SUMMARIES.clear()  # a restart: the summaries table is what is left
+    restarted = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "x"})
+    assert restarted.test_client().get("/sheets").status_code == 200
+    assert calls == []
+    assert c.post(f"/sheets/{ids[1]}/delete").status_code in (302, 303)  # its summary goes too
+    assert c.get("/sheets").status_code == 200
+
+
+def test_pdf_is_rendered_once_per_revision_and_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+    import time
+
+    from skatcalc import exports, pdf
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "pdf.sqlite"),
+                      "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False})  # fmt: skip
+    c = app.test_client()
+    ids = [new_sheet(c)["id"] for _ in range(4)]
+    real = pdf.render_pdf
+    running: list[int] = []
+    peak: list[int] = [0]
+    renders: list[int] = []
+    lock = threading.Lock()
+
+    def slow(sheet: dict[str, Any], rules: list[str], lang: str) -> bytes:
+        with lock:
+            running.append(1)
+            peak[0] = max(peak[0], len(running))
+            renders.append(sheet["id"])
+        time.sleep(0.15)
+        with lock:
+            running.pop()
+        return real(sheet, rules, lang)
+
+    monkeypatch.setattr(pdf, "render_pdf", slow)
+    assert c.get(f"/sheets/{ids[0]}/export.pdf").data[:4] == b"%PDF"
+    assert c.get(f"{API}/{ids[0]}/export.pdf").data[:4] == b"%PDF"
+    assert renders == [ids[0]]  # the same revision: the same bytes, not rendered again
+    c.post(f"{API}/{ids[0]}/deals", json={"passed": True})
+    c.get(f"/sheets/{ids[0]}/export.pdf")
+    assert renders == [ids[0], ids[0]]
+    codes: list[int] = []
+    threads = [threading.Thread(target=lambda sid=sid: codes.append(
+        app.test_client().get(f"/sheets/{sid}/export.pdf").status_code)) for sid in ids * 2]  # fmt: skip
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert codes == [200] * 8 and peak[0] == 1
+    assert sorted(renders[2:]) == sorted(ids[1:])  # each sheet once; the rest waited for it
+    # no turn within the wait: told to come back, not left hanging
+    monkeypatch.setattr(exports, "PDF_WAIT", 0.01)
+    assert exports.PDF_RENDERS.acquire()
+    try:
+        c.post(f"{API}/{ids[1]}/deals", json={"passed": True})
+        r = c.get(f"/sheets/{ids[1]}/export.pdf")
+        assert r.status_code == 503 and int(r.headers["Retry-After"]) >= 1
+        r = c.get(f"{API}/{ids[1]}/export.pdf")
+        assert r.status_code == 503 and r.get_json()["errors"]["_"]
+    finally:
+        exports.PDF_RENDERS.release()

@@ -207,3 +207,246 @@ def test_acknowledged_deals_survive_sigkill(tmp_path: Path) -> None:
         assert con.execute("pragma integrity_check").fetchone() == ("ok",)
     finally:
         con.close()
+
+
+# --- Storage faults are told, not hidden (issue 12, item 7) ------------------------------------
+
+
+def fault_app(tmp_path: Path, **extra: Any) -> Flask:
+    from skatcalc import create_app
+
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "fault.sqlite"),
+                       "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False, **extra})  # fmt: skip
+
+
+FORM = {"kind": "game", "declarer": "B", "game": "grand", "with": "true", "matadors": "1",
+        "declarer_points": "77", "bid": "18", "idem": "typed-1"}  # fmt: skip
+
+
+def counts(path: str) -> tuple[int, int]:
+    con = sqlite3.connect(path)
+    try:
+        deals = con.execute("select count(*) from deals").fetchone()[0]
+        history = con.execute("select count(*) from history").fetchone()[0]
+        assert con.execute("pragma integrity_check").fetchone() == ("ok",)
+        return int(deals), int(history)
+    finally:
+        con.close()
+
+
+def test_locked_database_answers_503_and_the_form_comes_back(tmp_path: Path) -> None:
+    app = fault_app(tmp_path, DB_BUSY_TIMEOUT=0.2)
+    c = app.test_client()
+    sid = new_sheet(c)
+    other = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the database
+    try:
+        r = c.post(f"{API}/{sid}/deals", json=GRAND)
+        assert r.status_code == 503 and int(r.headers["Retry-After"]) >= 1
+        assert r.get_json()["errors"]["_"] == [
+            "Die Liste ist gerade belegt – bitte gleich noch einmal speichern."
+        ]
+        en = c.post(f"{API}/{sid}/deals", json=GRAND, headers={"Accept-Language": "en"})
+        assert "busy" in en.get_json()["errors"]["_"][0]
+        r = c.post(f"/sheets/{sid}/deals", data=FORM)
+        assert r.status_code == 503 and r.headers["Retry-After"]
+        page = r.data.decode()
+        assert "Die Liste ist gerade belegt – bitte gleich noch einmal speichern." in page
+        assert 'value="77"' in page and 'name="idem" value="typed-1"' in page  # as typed
+        r = c.post("/sheets", data={"game": "skat", "p1": "Anna", "p2": "Bert", "p3": "Cem",
+                                    "name": "Freitag"})  # fmt: skip
+        assert r.status_code == 503 and 'value="Freitag"' in r.data.decode()
+        assert c.get(f"{API}/{sid}").status_code == 200  # reading goes on meanwhile
+    finally:
+        other.rollback()
+        other.close()
+    assert counts(app.config["DATABASE"]) == (0, 0)
+    assert c.post(f"/sheets/{sid}/deals", data=FORM).status_code in (302, 303)  # saved again
+    assert counts(app.config["DATABASE"]) == (1, 1)
+
+
+def test_full_disk_is_told_and_nothing_is_half_written(tmp_path: Path) -> None:
+    from skatcalc import db as store
+
+    app = fault_app(tmp_path)
+    c = app.test_client()
+    sid = new_sheet(c)
+    with app.app_context():
+        db = store.get_db()  # the connection this thread's requests use
+        (pages,) = db.execute("pragma page_count").fetchone()
+        db.execute(f"pragma max_page_count = {pages}")
+    stored = 0
+    for i in range(200):
+        body = {**GRAND, "declarer_points": i % 121, "declarer": "B"}
+        r = c.post(f"{API}/{sid}/deals", json=body, headers={"Idempotency-Key": "x" * 90 + str(i)})
+        if r.status_code == 507:
+            break
+        assert r.status_code == 201
+        stored += 1
+    else:
+        raise AssertionError("the disk never filled up")
+    assert "voll" in r.get_json()["errors"]["_"][0]
+    r = c.post(f"/sheets/{sid}/deals", data=FORM)
+    assert r.status_code == 507 and 'value="77"' in r.data.decode()
+    assert "Speicher des Servers ist voll" in r.data.decode()
+    assert counts(app.config["DATABASE"]) == (stored, stored)  # every deal with its history
+
+
+def test_read_only_database_is_told(tmp_path: Path) -> None:
+    from skatcalc import db as store
+
+    app = fault_app(tmp_path)
+    c = app.test_client()
+    sid = new_sheet(c)
+    with app.app_context():
+        store.get_db().execute("pragma query_only = 1")
+    r = c.post(f"{API}/{sid}/deals", json=GRAND)
+    assert r.status_code == 503 and "schreibgeschützt" in r.get_json()["errors"]["_"][0]
+    r = c.post(f"/sheets/{sid}/deals", data=FORM)
+    assert r.status_code == 503 and 'value="77"' in r.data.decode()
+    assert c.get(f"/sheets/{sid}").status_code == 200
+    assert counts(app.config["DATABASE"]) == (0, 0)
+
+
+def test_unusable_database_path_at_start_is_one_line(tmp_path: Path) -> None:
+    not_a_db = tmp_path / "garbage.sqlite"
+    not_a_db.write_bytes(b"this is no database" * 100)
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    cases = {
+        str(not_a_db): "not a database",
+        str(a_file / "sub" / "x.sqlite"): "cannot create the folder",
+        str(tmp_path): "folder, not a database",
+    }
+    for path, reason in cases.items():
+        for args in (["serve", "--db", path], ["init-db", "--db", path],
+                     ["backup", str(tmp_path / "b.sqlite"), "--db", path]):  # fmt: skip
+            r = CliRunner().invoke(cli, args)
+            assert r.exit_code == 1, (args, r.output)
+            lines = r.output.strip().splitlines()
+            assert len(lines) == 1 and path in lines[0] and reason in lines[0], r.output
+            assert "Traceback" not in r.output
+
+
+def test_queued_writers_do_not_stall_reads(tmp_path: Path) -> None:
+    app = fault_app(tmp_path, DB_BUSY_TIMEOUT=3, WRITE_SLOTS=2)
+    c = app.test_client()
+    sid = new_sheet(c)
+    other = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    results: list[int] = []
+    writers = [threading.Thread(target=lambda: results.append(
+        app.test_client().post(f"{API}/{sid}/deals", json=GRAND).status_code)) for _ in range(6)]  # fmt: skip
+    try:
+        for w in writers:
+            w.start()
+        deadline = time.monotonic() + 5
+        while app.extensions["skatcalc_write_slots"].busy < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        t0 = time.monotonic()
+        assert c.get(f"{API}/{sid}").status_code == 200
+        assert c.get("/sheets").status_code == 200
+        assert time.monotonic() - t0 < 1.0
+        # writers beyond the slots were told at once to come back
+        deadline = time.monotonic() + 2
+        while len(results) < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert results.count(503) >= 4
+    finally:
+        other.rollback()
+        other.close()
+        for w in writers:
+            w.join(timeout=10)
+    assert sorted(results) == [201, 201, 503, 503, 503, 503]
+
+
+# --- One connection per thread, durability settings -------------------------------------------
+
+
+def test_one_connection_per_thread_with_its_pragmas(tmp_path: Path) -> None:
+    from skatcalc import db as store
+
+    app = fault_app(tmp_path)
+    c = app.test_client()
+    sid = new_sheet(c)
+    seen: list[int] = []
+    with app.app_context():
+        first = store.get_db()
+    for _ in range(3):
+        c.get(f"{API}/{sid}")
+        with app.app_context():
+            seen.append(id(store.get_db()))
+    assert set(seen) == {id(first)}
+    other: list[Any] = []
+
+    def in_thread() -> None:
+        with app.app_context():
+            other.append(store.get_db())
+
+    t = threading.Thread(target=in_thread)
+    t.start()
+    t.join()
+    assert other[0] is not first
+    assert first.execute("pragma foreign_keys").fetchone() == (1,)
+    assert first.execute("pragma journal_mode").fetchone() == ("wal",)
+    assert first.execute("pragma synchronous").fetchone() == (1,)  # NORMAL
+    assert first.execute("pragma busy_timeout").fetchone() == (5000,)
+
+
+def test_durable_means_synchronous_full(tmp_path: Path, monkeypatch: Any) -> None:
+    from skatcalc import db as store
+
+    app = fault_app(tmp_path, DB_DURABLE=True)
+    with app.app_context():
+        assert store.get_db().execute("pragma synchronous").fetchone() == (2,)  # FULL
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr("waitress.serve", lambda app, **kw: seen.update(app=app))
+    r = CliRunner().invoke(cli, ["serve", "--durable", "--db", str(tmp_path / "d.sqlite")])
+    assert r.exit_code == 0, r.output
+    assert seen["app"].config["DB_DURABLE"] is True
+
+
+# --- The database in the user's data folder (issue 12, item 13) -------------------------------
+
+
+def test_default_database_lives_in_the_user_data_folder(tmp_path: Path, monkeypatch: Any) -> None:
+    from skatcalc import db as store
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    venv_instance = tmp_path / "venv" / "var" / "skatcalc-instance"
+    venv_instance.mkdir(parents=True)
+    path, note = store.default_location(str(venv_instance))
+    assert path == str(tmp_path / "data" / "skatcalc" / "skatcalc.sqlite") and note is None
+
+
+def test_database_in_the_old_place_is_moved_and_told(tmp_path: Path, monkeypatch: Any) -> None:
+    from skatcalc import db as store
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    old_dir = tmp_path / "venv" / "var" / "skatcalc-instance"
+    old_dir.mkdir(parents=True)
+    old = old_dir / "skatcalc.sqlite"
+    app = fault_app(tmp_path, DATABASE=str(old))
+    sid = new_sheet(app.test_client())
+    app.test_client().post(f"{API}/{sid}/deals", json=GRAND)
+    (old_dir / "secret_key").write_text("k")
+    path, note = store.default_location(str(old_dir))
+    assert path.startswith(str(tmp_path / "data")) and note and "Moved" in note and str(old) in note
+    assert counts(path) == (1, 1)
+    assert not old.exists() and Path(str(old) + ".moved").exists()
+    assert (Path(path).parent / "secret_key").read_text() == "k"
+    # the next start finds it in its new place, silently
+    assert store.default_location(str(old_dir)) == (path, None)
+    # a database appearing in the old place again is not left behind silently
+    old.write_bytes(Path(path).read_bytes())
+    path2, note2 = store.default_location(str(old_dir))
+    assert path2 == path and note2 and str(old) in note2
+
+
+def test_serve_prints_where_the_database_went(tmp_path: Path, monkeypatch: Any) -> None:
+    target = str(tmp_path / "data" / "skatcalc.sqlite")
+    monkeypatch.setattr(store, "default_location", lambda instance: (target, "Moved it."))
+    monkeypatch.setattr("waitress.serve", lambda app, **kw: None)
+    r = CliRunner().invoke(cli, ["serve"])
+    assert r.exit_code == 0, r.output
+    assert "Moved it." in r.output and target in r.output
