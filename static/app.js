@@ -299,13 +299,38 @@ if ("serviceWorker" in navigator) {
     const body = form.dataset.kind === "skat" ? skatBody(form) : schafkopfBody(form);
     if (!body) { return; }
     const mine = ++seq;
-    fetch(form.dataset.preview, {
+    const ask = (b) => fetch(form.dataset.preview, {
       method: "POST",
       headers: { "Content-Type": "application/json", "Accept-Language": lang },
-      body: JSON.stringify(body),
-    }).then((r) => r.json().then((d) => ({ ok: r.ok, d: d })))
-      .then(({ ok, d }) => { if (mine === seq) render(form, target, d, ok); })
+      body: JSON.stringify(b),
+    }).then((r) => r.json().then((d) => ({ ok: r.ok, d: d })));
+    // Typed points decide; if "gewonnen"/"verloren" or "Schneider" is tapped as well, the
+    // server is asked both ways, and where the answers differ the preview says so (saving
+    // would be refused with the same words next to the points).
+    const tapped = buttonsBody(form, body);
+    Promise.all([ask(body), tapped ? ask(tapped) : null])
+      .then(([a, b]) => {
+        if (mine !== seq) return;
+        if (a.ok && b && b.ok && (a.d.won !== b.d.won || a.d.value !== b.d.value)) {
+          render(form, target, label(form, "conflict", "Augen und Knöpfe passen nicht zusammen."), "message");
+          return;
+        }
+        render(form, target, a.d, a.ok);
+      })
       .catch(() => {});
+  }
+
+  // The same Skat deal as the buttons alone say it, when points were typed too.
+  function buttonsBody(form, body) {
+    if (form.dataset.kind !== "skat" || body.declarer_points === undefined) return null;
+    const won = val(form, "won");
+    if (!won && !on(form, "schneider")) return null;
+    const alt = Object.assign({}, body);
+    delete alt.declarer_points;
+    alt.won = won ? won === "true" : body.declarer_points > 60;
+    if (on(form, "schneider")) alt.schneider = true;
+    if (on(form, "schwarz") && !val(form, "all_tricks")) alt.all_tricks = alt.won ? "declarer" : "opponents";
+    return alt;
   }
 
   document.querySelectorAll("form.deal").forEach((form) => {

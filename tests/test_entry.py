@@ -4,12 +4,16 @@ the stale-form dealer, and the entry form's messages."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 
-from skatcalc.rules import Game, InvalidDeal, Party, SkatDeal, skat_value
+from skatcalc.rules import LEGAL_BIDS, Game, InvalidDeal, Party, SkatDeal, skat_value
+from skatcalc.rules.skat import won_in_play
 
 G, H, S, C, D = Game.GRAND, Game.HEARTS, Game.SPADES, Game.CLUBS, Game.DIAMONDS
 SKAT = "/api/v1/skat/value"
@@ -68,6 +72,37 @@ def test_buttons_and_points_agree(points_deal: SkatDeal, buttons_deal: SkatDeal)
     a, b = skat_value(points_deal), skat_value(buttons_deal)
     assert (a.value, a.score, a.won, a.overbid, a.multiplier) == (
         b.value, b.score, b.won, b.overbid, b.multiplier,
+    )  # fmt: skip
+
+
+@st.composite
+def points_deals(draw: st.DrawFn) -> SkatDeal:
+    game = draw(st.sampled_from([D, H, S, C, G]))
+    ouvert = draw(st.booleans())
+    hand = ouvert or draw(st.booleans())
+    at = draw(st.sampled_from([None, Party.DECLARER, Party.OPPONENTS]))
+    pts = 120 if at is Party.DECLARER else draw(st.integers(0, 22 if at else 120))
+    kontra = draw(st.booleans())
+    return SkatDeal(
+        game, draw(st.integers(1, game.max_matadors)), draw(st.booleans()), hand=hand,
+        schneider_announced=hand and draw(st.booleans()),
+        schwarz_announced=hand and draw(st.booleans()), ouvert=ouvert,
+        bid=draw(st.sampled_from(LEGAL_BIDS)), declarer_points=pts, all_tricks=at,
+        kontra=kontra, re=kontra and draw(st.booleans()),
+    )  # fmt: skip
+
+
+@given(points_deals())
+def test_the_buttons_say_what_the_points_say(deal: SkatDeal) -> None:
+    """Law: any deal entered by its card points comes out the same when entered by the
+    buttons the table would tap for it (gewonnen/verloren, Schneider, who was schwarz)."""
+    pts = deal.declarer_points
+    assert pts is not None
+    tapped = replace(deal, declarer_points=None, won=won_in_play(deal),
+                     schneider=pts >= 90 or pts <= 30)  # fmt: skip
+    a, b = skat_value(deal), skat_value(tapped)
+    assert (a.value, a.score, a.won, a.overbid, a.multiplier, a.schneider, a.schwarz) == (
+        b.value, b.score, b.won, b.overbid, b.multiplier, b.schneider, b.schwarz,
     )  # fmt: skip
 
 
@@ -448,3 +483,23 @@ def test_import_errors_at_the_import_form_and_the_copy_is_named(client: FlaskCli
     import_form = page.split('class="import"')[1].split("</form>")[0]
     assert "kein gültiges JSON" in import_form
     assert "kein gültiges JSON" not in page.split('class="import"')[0]
+
+
+def test_calculator_page_takes_the_buttons_too(client: FlaskClient) -> None:
+    page = client.get("/skat?game=grand&spitzen=w2&won=true&schneider=y").data.decode()
+    assert "+96" in page and "gewonnen, Schneider" in page
+    page = client.get("/skat?game=grand&spitzen=w2&won=false&declarer_points=75").data.decode()
+    assert "Mit 75 Augen ist das Spiel gewonnen" in page
+
+
+def test_api_undo_by_number_strikes_that_deal_only(client: FlaskClient) -> None:
+    sid = new_sheet(client, ["A", "B", "C"])
+    for _ in range(3):
+        client.post(f"{API}/{sid}/deals", json={"passed": True})
+    for _ in range(2):  # a double tap
+        r = client.delete(f"{API}/{sid}/deals/2")
+        assert r.status_code == 200
+    sheet = client.get(f"{API}/{sid}").get_json()
+    assert [d["struck"] for d in sheet["deals"]] == [False, True, False]
+    assert [h["action"] for h in sheet["history"]].count("strike") == 1
+    assert client.delete(f"{API}/{sid}/deals/9").status_code == 404

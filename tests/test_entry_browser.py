@@ -180,3 +180,25 @@ def test_two_phones_enter_the_same_deal(browser: Any, served: tuple[str, Any]) -
     assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
     for c in ctxs:
         c.close()
+
+
+def test_points_contradicting_the_buttons_are_named_in_the_preview(
+    browser: Any, served: tuple[str, Any]
+) -> None:
+    base, _api = served
+    ctx = phone(browser)
+    pg = ctx.new_page()
+    pg.goto(f"{base}/skat")
+    pg.locator("#f-game").get_by_text("Grand", exact=True).tap()
+    pg.locator("#f-spitzen").get_by_text("mit 2", exact=True).tap()
+    pg.fill("input[name=declarer_points]", "75")
+    pg.locator("#result .big").filter(has_text="+72").wait_for()
+    pg.locator("#f-won").get_by_text("verloren", exact=True).tap()
+    pg.locator("#result").filter(has_text="Die Augen sagen etwas anderes").wait_for()
+    pg.locator("#f-won").get_by_text("gewonnen", exact=True).tap()
+    pg.locator("#result .big").filter(has_text="+72").wait_for()
+    pg.locator("#f-schneider").tap()
+    pg.locator("#result").filter(has_text="Die Augen sagen etwas anderes").wait_for()
+    pg.fill("input[name=declarer_points]", "95")
+    pg.locator("#result .big").filter(has_text="+96").wait_for()
+    ctx.close()
