@@ -91,6 +91,15 @@ class Http:
         r = self.conn.getresponse()
         return r.read()
 
+    def get_as_phone(self, path: str, etag: str | None = None) -> tuple[int, str, bytes]:
+        """As a browser asks: gzip accepted, and revalidating what it already has."""
+        headers = {"Accept-Encoding": "gzip, deflate"}
+        if etag:
+            headers["If-None-Match"] = etag
+        self.conn.request("GET", path, headers=headers)
+        r = self.conn.getresponse()
+        return r.status, r.getheader("ETag") or "", r.read()
+
     def post_form(self, path: str, form: dict[str, str]) -> int:
         body = urllib.parse.urlencode(form)
         self.conn.request("POST", path, body=body,
@@ -165,6 +174,16 @@ def main() -> None:
         t_cold48 = median_ms(lambda: client.get(f"/sheets/{s48}"), runs=20, setup=bump(s48))
         t_cold1000 = median_ms(lambda: client.get(f"/sheets/{s1000}"), runs=5, setup=bump(s1000))
 
+        # A phone that already has the page asks again (the share view's reload, a back
+        # button): 304 without a body, worked out from the sheet's revision alone.
+        status, etag, packed = client.get_as_phone(f"/sheets/{s48}")
+        assert status == 200 and etag, status
+        assert client.get_as_phone(f"/sheets/{s48}", etag)[0] == 304
+        t_304, t_floor3 = paired_ms(lambda: client.get_as_phone(f"/sheets/{s48}", etag),
+                                    lambda: client.get("/_floor"))  # fmt: skip
+        t_gz, t_floor4 = paired_ms(lambda: client.get_as_phone(f"/sheets/{s48}"),
+                                   lambda: client.get("/_floor"))  # fmt: skip
+
         print("through waitress on loopback, one process; each figure is a median, taken")
         print("alternately with the figure it is compared to")
         print(f"floor: bare route, same {len(html48) // 1024} KiB:     {t_floor:7.2f} ms")
@@ -182,6 +201,12 @@ def main() -> None:
         print(
             f"first view after a change, 1000 deals:{t_cold1000:7.2f} ms  ratio to 48: {t_cold1000 / t_cold48:5.1f}  [≤ 21]"
         )
+
+        print(
+            f"sheet page, 48 deals, unchanged (304):  {t_304:6.2f} ms  ratio {t_304 / t_floor3:5.1f}"
+        )
+        print(f"sheet page, 48 deals, gzip ({len(packed) // 1024} KiB sent): {t_gz:6.2f} ms  "
+              f"ratio {t_gz / t_floor4:5.1f}")  # fmt: skip
 
         page = html48.decode()
         assets = re.findall(r'(?:href|src)="(/static/[^"]+\.(?:css|js))"', page)
