@@ -405,7 +405,7 @@ if ("serviceWorker" in navigator) {
     // A tab named in the address opens at its top, not where the browser's jump to the
     // anchor would put it (below the strip and the tabs).
     window.addEventListener("load", () => {
-      if (ids.includes(location.hash.slice(1))) window.scrollTo(0, 0);
+      if (ids.includes(location.hash.slice(1))) setTimeout(() => window.scrollTo(0, 0), 0);
     });
   }
 
