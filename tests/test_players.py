@@ -482,3 +482,31 @@ def test_group_page_adds_removes_sheets_and_changes_rules(client: FlaskClient) -
     assert client.post(f"/groups/{gid}/sheets/{late['id']}/remove").status_code == 404
     assert client.post(f"/groups/{gid}/sheets", data={"sheet": "999"}).status_code == 404
     assert client.post(f"/groups/{gid}/sheets", data={"sheet": "x"}).status_code == 400
+
+
+@given(
+    st.dictionaries(
+        st.integers(1, 8),
+        st.lists(st.tuples(st.integers(-300, 300), st.integers(0, 5)), min_size=1, max_size=6),
+        max_size=6,
+    ),
+    st.integers(0, 4),
+    st.one_of(st.none(), st.integers(1, 4)),
+)
+def test_standings_laws(data: dict[int, list[tuple[int, int]]], min_sheets: int,
+                        best: int | None) -> None:  # fmt: skip
+    players_figs = {
+        pid: (f"P{pid}", [fig(k, 3, 36, sf, won=w) for k, (sf, w) in enumerate(rows)])
+        for pid, rows in data.items()
+    }
+    rows = standings(players_figs, ClubRules(RankBy.SEEGER_FABIAN, min_sheets, best))
+    assert len(rows) == len(data)
+    ranked = [r for r in rows if r.rank is not None]
+    assert rows[: len(ranked)] == tuple(ranked)  # ranked rows first, then the others
+    for r in rows:
+        values = sorted((sf for sf, _w in data[r.player_id]), reverse=True)
+        counted = values[:best] if best else values
+        assert (r.score, r.counted, r.sheets) == (sum(counted), len(counted), len(values))
+        assert (r.rank is None) == (r.sheets < min_sheets)
+    for r in ranked:
+        assert r.rank == 1 + sum(1 for o in ranked if o.score > r.score)
