@@ -29,7 +29,7 @@ from . import event_service as events
 from . import players as people
 from .exports import _attachment, cell
 from .forms import MultiCheckboxField, TariffFields, attach_errors, parse_int
-from .http import holds_token, token_matches
+from .http import holds_token, remember_edit_token, token_matches
 from .i18n import _, money, num, page_lang
 from .rules.common import Errors, InvalidDeal
 from .rules.events import (
@@ -43,7 +43,13 @@ from .rules.events import (
     normalize_event,
     table_sizes,
 )
-from .rules.sheet import BOCK_NAMES, SCHAFKOPF_BOCK_TRIGGERS, SKAT_BOCK_TRIGGERS, describe_rules
+from .rules.sheet import (
+    BOCK_NAMES,
+    SCHAFKOPF_BOCK_TRIGGERS,
+    SKAT_BOCK_TRIGGERS,
+    SheetSpec,
+    describe_rules,
+)
 from .sheets import public_url, qr_svg
 
 bp = Blueprint("events", __name__, url_prefix="/events")
@@ -330,9 +336,7 @@ def show(event_id: int) -> str:
     return render_template("events/show.html", rules=rules, **view_data(event))
 
 
-def _spec(event: dict[str, Any]) -> Any:
-    from .rules.sheet import SheetSpec
-
+def _spec(event: dict[str, Any]) -> SheetSpec:
     return SheetSpec(event["game"], (), "", event["rules"])
 
 
@@ -448,7 +452,7 @@ def player_action(event_id: int, reg_id: int, action: str) -> Response:
 
 @bp.post("/<int:event_id>/series")
 def new_series(event_id: int) -> Any:
-    event = editable(event_id)
+    editable(event_id)
     form = SeriesForm()
     if not form.validate_on_submit():
         flash(_("Das Formular ist abgelaufen; bitte noch einmal senden."), "error")
@@ -475,11 +479,8 @@ def new_series(event_id: int) -> Any:
     flash(_("Serie %(n)s ist gesetzt.", n=series["n"]))
     resp = redirect(url_for("events.series", event_id=event_id, n=series["n"]))
     # The organiser may correct any table's list from this device.
-    from .http import remember_edit_token
-
     for t in series["tables"]:
         remember_edit_token(resp, store.get_sheet(db, t["sheet"]))
-    del event
     return resp
 
 
