@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from sqlite_utils import Database
 
 from . import db as store
+from .rules import marks
 from .rules.common import Errors, InvalidDeal
 from .rules.sheet import (
     MAX_DEALS,
@@ -220,11 +221,15 @@ def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]
 
 
 def describe_row(game: str, row: dict[str, Any], lang: str = "de") -> str:
-    """One line naming a computed deal, for messages: "Bernd: Grand mit 2 (72)"."""
+    """One line naming a computed deal, for messages: "Bernd: Grand mit 2 (72)"; contract,
+    marks and value as the sheet's row shows them (rules/marks.py)."""
+    text = marks.describe_row(game, row)
     who = f"{row['declarer']}: " if game == "skat" and row.get("declarer") else ""
-    value = f" ({row['value']})" if row.get("kind") == "game" and row.get("value") else ""
+    shown = [m for m in text.marks if m is not marks.STRUCK]
+    flags = "".join(f" {m.text(lang)}" for m in shown)
+    value = f" ({text.value})" if text.value else ""
     struck = (" — gestrichen" if lang == "de" else " — struck") if row.get("struck") else ""
-    return f"{who}{row.get('title', '?')}{value}{struck}"
+    return f"{who}{text.contract.text(lang)}{flags}{value}{struck}"
 
 
 def correct_deal(
