@@ -263,7 +263,9 @@ def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> d
         data["won"] = form.outcome.data == "won"
     elif pts is not None:
         data["player_points"] = pts
-    elif form.outcome.data == "points" or not form.outcome.data:
+    elif (form.outcome.data == "points" or not form.outcome.data) and not any(
+        f == "player_points" for f, _m in errors
+    ):  # letters in the field already have their message: one is enough
         errors.append(
             (
                 "player_points",

@@ -504,3 +504,17 @@ def test_api_undo_by_number_strikes_that_deal_only(client: FlaskClient) -> None:
     assert [d["struck"] for d in sheet["deals"]] == [False, True, False]
     assert [h["action"] for h in sheet["history"]].count("strike") == 1
     assert client.delete(f"{API}/{sid}/deals/9").status_code == 404
+
+
+def test_schafkopf_letters_in_the_points_give_one_message(client: FlaskClient) -> None:
+    sid = new_sheet(client, ["A", "B", "C", "D"], game="schafkopf")
+    r = client.post(f"/sheets/{sid}/deals", data={"kind": "game", "game": "sauspiel",
+                                                  "declarers": ["A", "B"], "outcome": "points",
+                                                  "player_points": "sechzig"})  # fmt: skip
+    page = r.data.decode()
+    assert r.status_code == 422
+    field = page.split('id="f-player_points"')[1].split("</label>")[1][:600]
+    assert field.count('class="err"') == 1 and "Bitte eine ganze Zahl eingeben." in field
+    r = client.post(f"/sheets/{sid}/deals", data={"kind": "game", "declarers": ["A", "B"],
+                                                  "outcome": "won"})  # fmt: skip
+    assert "Bitte ein Spiel wählen." in r.data.decode()
