@@ -267,6 +267,3 @@ def group_json(group: dict[str, Any]) -> dict[str, Any]:
     if "sheets" in group:
         out["sheets"] = group["sheets"]
     return out
-
-
-__all__ = ["Tally", "group_standings", "player_stats"]

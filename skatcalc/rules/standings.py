@@ -132,11 +132,10 @@ class SheetFigures:
         return self.balance
 
 
-def _contract(game: str, inp: Mapping[str, Any]) -> str:
+def _contract(inp: Mapping[str, Any]) -> str:
+    """The contract as the deal's input names it (Skat and Schafkopf use distinct names)."""
     kind = inp.get("game")
-    if isinstance(kind, str):
-        return kind
-    return "?"
+    return kind if isinstance(kind, str) else "?"
 
 
 def sheet_figures(
@@ -175,7 +174,7 @@ def sheet_figures(
         party = row.get("party") or ()
         won = bool(row["won"])
         if me in party:
-            c = _contract(game, row.get("input") or {})
+            c = _contract(row.get("input") or {})
             declared[c] = declared.get(c, Tally()).add(won)
             if not won:
                 lost_c[c] = lost_c.get(c, 0) + 1
