@@ -651,10 +651,23 @@ def delete_sheet(db: Database, sheet_id: int) -> None:
         db.execute("delete from sheets where id = ?", [sheet_id])
 
 
-def get_deals(db: Database, sheet_id: int) -> list[dict[str, Any]]:
+def get_deals(db: Database, sheet_id: int, after: int = 0) -> list[dict[str, Any]]:
+    """The sheet's deals in order; with ``after``, only those numbered above it."""
     return [
-        _deal(r) for r in db.query("select * from deals where sheet_id = ? order by n", [sheet_id])
+        _deal(r)
+        for r in db.query(
+            "select * from deals where sheet_id = ? and n > ? order by n", [sheet_id, after]
+        )
     ]
+
+
+def deal_heads(db: Database, sheet_id: int) -> list[dict[str, Any]]:
+    """Number, version, struck flag and dealer of every deal, in order: enough to tell whether
+    a computation made earlier still holds, and who deals next, without reading any input."""
+    rows = db.execute(
+        "select n, version, struck, dealer from deals where sheet_id = ? order by n", [sheet_id]
+    ).fetchall()
+    return [{"n": n, "version": v, "struck": bool(s), "dealer": d} for n, v, s, d in rows]
 
 
 def last_counting_deal(db: Database, sheet_id: int) -> dict[str, Any] | None:

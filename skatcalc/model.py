@@ -34,6 +34,11 @@ def spec_of(sheet: dict[str, Any]) -> SheetSpec:
     return SheetSpec(sheet["game"], tuple(sheet["players"]), sheet["first_dealer"], sheet["rules"])
 
 
+def head_records(heads: list[dict[str, Any]]) -> list[DealRecord]:
+    """Deals already evaluated in a computation that is resumed: they are not read again."""
+    return [DealRecord(h["n"], h["dealer"], (), {}, h["struck"]) for h in heads]
+
+
 def records(deals: list[dict[str, Any]]) -> list[DealRecord]:
     return [
         DealRecord(d["n"], d["dealer"], tuple(d["active"]), d["input"], d["struck"]) for d in deals
@@ -92,8 +97,8 @@ def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, 
     Which it is comes from the stored deals themselves: number, version and struck flag."""
 
     def make() -> dict[str, Any]:
-        deals = store.get_deals(db, sheet["id"])
-        signature = tuple((d["n"], d["version"], d["struck"]) for d in deals)
+        heads = store.deal_heads(db, sheet["id"])
+        signature = tuple((h["n"], h["version"], h["struck"]) for h in heads)
         resume = None
         with _CACHE_LOCK:
             latest = _LATEST.get((sheet["share_token"], lang))
@@ -101,9 +106,15 @@ def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, 
             old_sig, old = latest
             if signature[: len(old_sig)] == old_sig:
                 resume = old["state"]
-        computed = compute_sheet(spec_of(sheet), records(deals), lang, resume)
-        for row, stored in zip(computed["deals"], deals, strict=True):
-            row.setdefault("version", stored["version"])
+        done = resume.count if resume is not None else 0
+        # Only the deals after the resume point are read in full and evaluated; of the others
+        # only the dealer and struck flag still count (who deals next).
+        tail = store.get_deals(db, sheet["id"], after=heads[done - 1]["n"] if done else 0)
+        deals = [*head_records(heads[:done]), *records(tail)]
+        signature = signature[:done] + tuple((d["n"], d["version"], d["struck"]) for d in tail)
+        computed = compute_sheet(spec_of(sheet), deals, lang, resume)
+        for row, sig in zip(computed["deals"], signature, strict=True):
+            row.setdefault("version", sig[1])
         with _CACHE_LOCK:
             _LATEST[(sheet["share_token"], lang)] = (signature, computed)
             _LATEST.move_to_end((sheet["share_token"], lang))
@@ -196,9 +207,13 @@ def preview_deal(db: Database, sheet_id: int, body: Any, lang: str = "de") -> di
     dealer, active = placement(spec, body, proposed_dealer(db, sheet))
     evaluate_deal(spec, body, active, 0, lang)
     current = computed_sheet(db, sheet, lang)
-    deals = store.get_deals(db, sheet_id)
-    nxt = DealRecord(len(deals) + 1, dealer, active, body)
-    out = compute_sheet(spec, [*records(deals), nxt], lang, current["state"])
+    heads = store.deal_heads(db, sheet_id)
+    if current["state"].count == len(heads):  # the current result covers every deal
+        before = head_records(heads)
+    else:  # a deal came in meanwhile: read them all
+        before = records(store.get_deals(db, sheet_id))
+    nxt = DealRecord(len(before) + 1, dealer, active, body)
+    out = compute_sheet(spec, [*before, nxt], lang, current["state"])
     row: dict[str, Any] = out["deals"][-1]
     return row
 

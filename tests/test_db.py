@@ -191,3 +191,17 @@ def test_import_is_all_or_nothing(fresh_db: Database) -> None:
         store.import_sheet(fresh_db, "Kaputt", "skat", ["A", "B", "C"], "A", {},
                            [deals[0], deals[0]], [])  # fmt: skip
     assert len(store.list_sheets(fresh_db)) == before
+
+
+def test_deal_heads_and_deals_after(fresh_db: Database, sheet: dict[str, Any]) -> None:
+    sid = sheet["id"]
+    for dealer, active in (("A", ["B", "C", "A"]), ("B", ["C", "A", "B"]), ("C", ["A", "B", "C"])):
+        store.add_deal(fresh_db, sid, dealer, active, {"passed": True})
+    store.set_struck(fresh_db, sid, 2, True)
+    assert store.deal_heads(fresh_db, sid) == [
+        {"n": 1, "version": 1, "struck": False, "dealer": "A"},
+        {"n": 2, "version": 2, "struck": True, "dealer": "B"},
+        {"n": 3, "version": 1, "struck": False, "dealer": "C"},
+    ]
+    assert [d["n"] for d in store.get_deals(fresh_db, sid, after=1)] == [2, 3]
+    assert store.get_deals(fresh_db, sid, after=3) == []
