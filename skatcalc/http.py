@@ -38,6 +38,7 @@ WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 # POSTed like writes, but they only calculate (the live preview asks them on every change).
 CALCULATORS = frozenset({"/api/v1/skat/value", "/api/v1/schafkopf/value"})
+PREVIEWS = frozenset({"api.preview_deal"})  # a deal as it would be, nothing stored
 PAGE_BODIES = ("", "application/x-www-form-urlencoded", "multipart/form-data")
 # SQLite stores signed 64-bit integers; a larger id in a URL names nothing (404), it is not
 # an error of the server.
@@ -320,7 +321,11 @@ def init_app(app: Flask) -> None:
                 resp = jsonify({"errors": {"_": [_("Unbekannter Hostname.")]}})
                 resp.status_code = 400
             return resp
-        if request.method not in WRITE_METHODS or request.path in CALCULATORS:
+        if (
+            request.method not in WRITE_METHODS
+            or request.path in CALCULATORS
+            or request.endpoint in PREVIEWS
+        ):
             return None
         if not _is_api() and request.mimetype not in PAGE_BODIES:
             # The pages take their forms, nothing else: a JSON body here is not a browser.

@@ -258,6 +258,9 @@ def test_write_limit_per_client(tmp_path: Path) -> None:
     # the calculators only calculate: the live preview is never limited
     calc = {"game": "grand", "matadors": 1, "with": True, "declarer_points": 70}
     assert c.post("/api/v1/skat/value", json=calc, environ_base=me).status_code == 200
+    sid = c.post(API, json=body, environ_base={"REMOTE_ADDR": "10.0.0.3"}).get_json()["id"]
+    r = c.post(f"{API}/{sid}/preview", json={"passed": True}, environ_base=me)
+    assert r.status_code == 200
 
 
 # --- 8. If-Match is a bare number -------------------------------------------------------------
