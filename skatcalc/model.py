@@ -199,11 +199,21 @@ def add_deal(
 
 
 def preview_deal(db: Database, sheet_id: int, body: Any, lang: str = "de") -> dict[str, Any]:
-    """The row a deal body would become as this sheet's next deal, Bock included, without
-    storing anything: the entry form's live preview (Ramsch has no value route)."""
+    """The row a deal body would become, Bock included, without storing anything: the entry
+    form's live preview (Ramsch has no value route). As the sheet's next deal, or, with
+    ``"n"`` of a stored deal, as the correction of that deal."""
     sheet = store.get_sheet(db, sheet_id)
     spec = spec_of(sheet)
-    _n, body = deal_number(body)
+    n, body = deal_number(body)
+    if n is not None:
+        count = store.deal_count(db, sheet_id)
+        if n <= count:
+            return _preview_correction(db, spec, sheet_id, n, body, lang)
+        if n > count + 1:
+            e = Errors()
+            e.add("n", f"Das nächste Spiel ist Nummer {count + 1}, nicht {n}.",
+                  f"The next deal is number {count + 1}, not {n}.")  # fmt: skip
+            e.raise_if_any()
     dealer, active = placement(spec, body, proposed_dealer(db, sheet))
     evaluate_deal(spec, body, active, 0, lang)
     current = computed_sheet(db, sheet, lang)
@@ -215,6 +225,19 @@ def preview_deal(db: Database, sheet_id: int, body: Any, lang: str = "de") -> di
     nxt = DealRecord(len(before) + 1, dealer, active, body)
     out = compute_sheet(spec, [*before, nxt], lang, current["state"])
     row: dict[str, Any] = out["deals"][-1]
+    return row
+
+
+def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, body: Any,
+                        lang: str) -> dict[str, Any]:  # fmt: skip
+    """Deal n as the correction ``body`` would make it (its dealer, Bock and running totals)."""
+    deals = store.get_deals(db, sheet_id)
+    old = deals[n - 1]
+    dealer, active = placement(spec, body, old["dealer"], keep=old)
+    evaluate_deal(spec, body, active, 0, lang)
+    recs = records(deals)
+    recs[n - 1] = DealRecord(n, dealer, active, body, old["struck"])
+    row: dict[str, Any] = compute_sheet(spec, recs[:n], lang)["deals"][n - 1]
     return row
 
 

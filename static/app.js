@@ -264,6 +264,7 @@ if ("serviceWorker" in navigator) {
     if (dealer && dealer !== shown) body.dealer = dealer;
     const who = playing(form);
     if (who && form.dataset.kind === "skat" && names.length > 3) body.active = who;
+    if (meta.dataset.n) body.n = parseInt(meta.dataset.n, 10);  // a correction of deal n
     const mine = ++seq;
     fetch(meta.dataset.url, {
       method: "POST",

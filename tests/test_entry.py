@@ -455,6 +455,18 @@ def test_preview_route_counts_the_next_deal_without_storing(client: FlaskClient)
     assert r.status_code == 200 and r.get_json()["deal"]["deltas"]["Bernd"] == 216
     assert client.get(f"{API}/{sid}").get_json()["deals"] == []
     assert client.post(f"{API}/999/preview", json=body).status_code == 404
+    # as the correction of a stored deal: its dealer and its place in the sheet
+    client.post(f"{API}/{sid}/deals", json={**GRAND, "declarer": "Bernd"})
+    client.post(f"{API}/{sid}/deals", json={**GRAND, "declarer": "Carla"})
+    r = client.post(f"{API}/{sid}/preview", json={**GRAND, "declarer": "Anna", "n": 1})
+    assert r.status_code == 422 and "declarer" in r.get_json()["errors"]  # Anna dealt deal 1
+    r = client.post(f"{API}/{sid}/preview", json={**body, "n": 1})
+    deal = r.get_json()["deal"]
+    assert deal["n"] == 1 and deal["dealer"] == "Anna" and deal["totals"]["Bernd"] == -180
+    r = client.post(f"{API}/{sid}/preview", json={**body, "n": 5})
+    assert r.status_code == 422 and "n" in r.get_json()["errors"]
+    stored = client.get(f"{API}/{sid}").get_json()["deals"]
+    assert [d["input"].get("declarer") for d in stored] == ["Bernd", "Carla"]
 
 
 def test_new_sheet_form_marks_what_is_skat_only(client: FlaskClient) -> None:
