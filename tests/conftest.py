@@ -4,17 +4,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, settings
 
 from skatcalc import create_app
 
 # The laws hold whatever the clock says: on a shared, loaded machine (CI) a per-example deadline
 # or the too-slow health check would fail a correct law by timing alone.
-settings.register_profile(
-    "skatcalc", deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+settings.register_profile("skatcalc", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("skatcalc")
 
 
