@@ -296,8 +296,8 @@ def _standings_view(group_id: int) -> dict[str, Any]:
                          best="" if rules["best"] is None else str(rules["best"])).setup()  # fmt: skip
         add = GroupSheetForm(formdata=None)
         add.sheet.choices = [
-            (str(s["id"]), f"{s['name']} · {players.sheet_day(s):%d.%m.%Y} · "
-                           f"{', '.join(s['players'])}")
+            # short: the select must fit a phone; date and number tell equal names apart
+            (str(s["id"]), f"{players.sheet_day(s):%d.%m.%y} · {s['name']} (#{s['id']})")
             for s in players.ungrouped_sheets(db, group["game"])
         ]  # fmt: skip
         view.update(edit_form=edit, add_form=add, action_form=GroupSheetForm(formdata=None))

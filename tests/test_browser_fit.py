@@ -1,0 +1,196 @@
+"""Every page fits a phone: no sideways scrolling at 320 and 375 px, in German and English, and
+no segmented button clips its text (checked ones are bold, so each is measured checked).
+
+One browser, one server, one page: the pages are visited once per language and measured at
+both widths by resizing the viewport."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from skatcalc import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+WIDTHS = (320, 375)
+
+# Each visible segmented button or flag, checked and unchecked: is its text cut off?
+CLIPPED_JS = """() => {
+  const out = [];
+  const spans = document.querySelectorAll('.seg input + span, .flag input + span');
+  for (const span of spans) {
+    const input = span.previousElementSibling;
+    // hidden ones (a closed <details>, an option that does not apply) are not measured
+    if (!span.checkVisibility() || !span.innerText.trim()) continue;
+    const was = input.checked;
+    for (const on of [false, true]) {
+      input.checked = on;
+      const inner = span.scrollWidth > span.clientWidth + 1;
+      const r = span.getBoundingClientRect();
+      const off = r.right > innerWidth + 1 || r.left < -1;
+      if (inner || off) out.push(`${input.name}=${input.value}${on ? ' (checked)' : ''}: `
+        + `"${span.innerText}" ${span.scrollWidth}>${span.clientWidth}`);
+    }
+    input.checked = was;
+  }
+  return out;
+}"""
+
+WIDE_JS = """() => [...document.querySelectorAll('body *')].filter((e) => {
+  const r = e.getBoundingClientRect(); return r.width > 0 && r.right > innerWidth + 1;
+}).slice(0, 5).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("browser_fit") / "fit.sqlite"
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "fit"})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    thread.join()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )  # fmt: skip
+        yield b
+        b.close()
+
+
+def post(req: Any, server: str, path: str, body: Any) -> Any:
+    r = req.post(f"{server}{path}", data=body)
+    assert r.ok, (path, r.status, r.text())
+    return r.json()
+
+
+def seed(req: Any, server: str) -> list[str]:
+    """A few evenings of every kind, a group with an ungrouped sheet of a long name, an event
+    with a seated series; returns the paths of every page worth measuring."""
+    long_names = ["Maximiliane Mustermann-Lüdenscheid", "Bernd", "Carla", "Dieter"]
+    group = post(req, server, "/api/v1/groups", {"name": "Donnerstagsrunde im Goldenen Hirschen",
+                                                "game": "skat"})  # fmt: skip
+    s4 = post(req, server, "/api/v1/sheets", {
+        "game": "skat", "players": long_names, "first_dealer": "Bernd", "group": group["id"],
+        "rules": {"kontra_re": True, "ramsch": True}})  # fmt: skip
+    deals = [
+        {"declarer": "Carla", "game": "grand", "matadors": 2, "with": True, "won": True},
+        {"declarer": "Dieter", "game": "hearts", "matadors": 1, "with": False, "won": False},
+        {"declarer": "Maximiliane Mustermann-Lüdenscheid", "game": "null", "won": True},
+    ]
+    for d in deals:
+        post(req, server, f"/api/v1/sheets/{s4['id']}/deals", d)
+    # an ungrouped sheet whose label in the group's "add a sheet" choice is very long
+    post(req, server, "/api/v1/sheets", {
+        "game": "skat", "name": "Vereinsabend mit allen Gästen aus Oberammergau und Umgebung",
+        "players": ["Anneliese-Marie", "Bartholomäus", "Cornelius-Friedrich"],
+        "first_dealer": "Bartholomäus"})  # fmt: skip
+    s5 = post(req, server, "/api/v1/sheets", {
+        "game": "skat", "players": ["Anna", "Bernd", "Carla", "Dieter", "Emil"],
+        "first_dealer": "Anna"})  # fmt: skip
+    post(
+        req,
+        server,
+        f"/api/v1/sheets/{s5['id']}/deals",
+        {"declarer": "Bernd", "game": "clubs", "matadors": 3, "with": True, "won": True},
+    )
+    sk = post(
+        req,
+        server,
+        "/api/v1/sheets",
+        {
+            "game": "schafkopf",
+            "players": ["A", "B", "C", "D"],
+            "first_dealer": "A",
+            "rules": {"tariffs": {"sauspiel": 10, "solo": 20, "bettel": 20, "extra": 10}},
+        },
+    )
+    post(
+        req,
+        server,
+        f"/api/v1/sheets/{sk['id']}/deals",
+        {"game": "sauspiel", "declarers": ["A", "B"], "won": True, "schneider": True},
+    )
+    players = req.get(f"{server}/api/v1/players").json()["players"]
+    pid = next(p["id"] for p in players if p["name"] == long_names[0])
+    event = post(req, server, "/api/v1/events", {"name": "Preisskat des Skatclubs Herz Dame",
+                                                 "game": "skat"})  # fmt: skip
+    eid = event["id"]
+    post(
+        req,
+        server,
+        f"/api/v1/events/{eid}/players",
+        {"names": ["Anna", "Bernd", "Carla", "Dieter", "Emil", "Friederike-Sophie", "Gustav"]},
+    )
+    post(req, server, f"/api/v1/events/{eid}/series", {"seating": "draw", "seed": 7})
+    return [
+        "/",
+        "/skat",
+        "/skat?game=grand&spitzen=w2&declarer_points=75&bid=18",
+        "/schafkopf",
+        "/bids",
+        "/sheets",
+        f"/sheets/{s4['id']}",
+        f"/sheets/{s5['id']}",
+        f"/sheets/{sk['id']}",
+        f"/sheets/{s4['id']}#list",
+        f"/sheets/{s4['id']}#stand",
+        f"/sheets/{s4['id']}/deals/1/edit",
+        f"/sheets/{sk['id']}/deals/1/edit",
+        f"/sheets/{s4['id']}/share/{s4['share_token']}",
+        "/players",
+        f"/players/{pid}",
+        "/groups",
+        f"/groups/{group['id']}",
+        "/events",
+        f"/events/{eid}",
+        f"/events/{eid}/players",
+        f"/events/{eid}/series/1",
+        f"/events/{eid}/screen",
+    ]
+
+
+def test_no_page_scrolls_sideways_and_no_button_clips(browser: Any, server: str) -> None:
+    ctx = browser.new_context(viewport={"width": 375, "height": 667})
+    pg = ctx.new_page()
+    paths = seed(ctx.request, server)
+    problems: list[str] = []
+    for lang in ("de", "en"):
+        for path in paths:
+            sep = "&" if "?" in path.split("#")[0] else "?"
+            base, _, frag = path.partition("#")
+            url = f"{server}{base}{sep}lang={lang}" + (f"#{frag}" if frag else "")
+            pg.set_viewport_size({"width": 375, "height": 667})
+            resp = pg.goto(url)
+            # a fragment on the page just visited is a same-document navigation (no response)
+            assert (resp is None and frag) or (resp is not None and resp.status < 400), url
+            # folded parts (manage a group, more options) open: they must fit as well
+            pg.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            for width in WIDTHS:
+                pg.set_viewport_size({"width": width, "height": 667})
+                seen = pg.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+                if seen[0] > seen[1]:
+                    problems.append(f"{lang} {width}px {path}: {seen[0]} px wide "
+                                    f"{pg.evaluate(WIDE_JS)}")  # fmt: skip
+                for clip in pg.evaluate(CLIPPED_JS):
+                    problems.append(f"{lang} {width}px {path}: clipped {clip}")
+    ctx.close()
+    assert problems == [], "\n".join(problems)
