@@ -5,11 +5,20 @@ The same SVG goes onto the sheet page and into the PDF, so both show one picture
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape as _escape
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
+# Characters XML 1.0 does not allow at all (not even as &#...;). A name stored before names
+# were checked at the door may hold one; the PDF's SVG parser would fail on the whole chart.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def escape(text: str) -> str:
+    """Text for an SVG element or attribute: XML-escaped, characters XML forbids left out."""
+    return _escape(_NOT_XML.sub("", text), {'"': "&quot;"})
 
 
 def _nice_step(span: int) -> int:

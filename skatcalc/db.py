@@ -474,6 +474,17 @@ class NotFound(Exception):
     pass
 
 
+# SQLite stores signed 64-bit integers; binding a larger Python int raises OverflowError.
+# An id beyond this names nothing: routes do not match it (http.BoundedIntConverter), and ids
+# from bodies and forms are checked with ``is_id`` before they reach a query.
+MAX_ID = 2**63 - 1
+
+
+def is_id(value: object) -> bool:
+    """A whole number (not a bool) a row id can be: 0 … 2^63−1."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ID
+
+
 class Taken(Exception):
     """The deal number a save named is not the next one: ``n`` asked, ``next_n`` free."""
 

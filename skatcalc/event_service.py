@@ -39,7 +39,7 @@ from .rules.events import (
     rank_event,
     ranking_order,
 )
-from .rules.sheet import MAX_NAME
+from .rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 
 MAX_SEED = 999_999  # short enough to read out and type in again
 
@@ -202,12 +202,15 @@ def check_names(raw: object, e: Errors, field: str = "names") -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
         e.add(field, "Erwartet: eine Liste von Namen.", "Expected a list of names.")
         return []
+    bad = any(bad_name_char(x) for x in raw)
     names = [" ".join(x.split()) for x in raw]
     names = [n for n in names if n]
     if not names:
         e.add(field, "Bitte mindestens einen Namen.", "Please give at least one name.")
     elif len(names) > MAX_EVENT_PLAYERS:
         e.add(field, f"Höchstens {MAX_EVENT_PLAYERS} Namen.", f"At most {MAX_EVENT_PLAYERS} names.")
+    if bad:
+        e.add(field, BAD_NAME_MSG.de, BAD_NAME_MSG.en)
     too_long = [n for n in names if len(n) > MAX_NAME]
     if too_long:
         e.add(field, f"Höchstens {MAX_NAME} Zeichen je Name: „{too_long[0][:50]}…“.",

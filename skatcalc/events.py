@@ -376,7 +376,8 @@ def live(event_id: int) -> Response:
 
 def split_names(text: str) -> list[str]:
     """One name a line, or several separated by commas."""
-    return [" ".join(n.split()) for n in re.split(r"[,\n;]+", text or "") if n.strip()]
+    # Spaces are tidied by check_names, which also refuses control characters among them.
+    return [n for n in re.split(r"[,\n;]+", text or "") if n.strip()]
 
 
 @bp.route("/<int:event_id>/players", methods=["GET", "POST"])

@@ -29,6 +29,8 @@ from flask import (
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.routing import IntegerConverter
 
+from . import db as store
+
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "font-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; "
@@ -41,8 +43,8 @@ CALCULATORS = frozenset({"/api/v1/skat/value", "/api/v1/schafkopf/value"})
 PREVIEWS = frozenset({"api.preview_deal"})  # a deal as it would be, nothing stored
 PAGE_BODIES = ("", "application/x-www-form-urlencoded", "multipart/form-data")
 # SQLite stores signed 64-bit integers; a larger id in a URL names nothing (404), it is not
-# an error of the server.
-MAX_ID = 2**63 - 1
+# an error of the server (the same bound as for ids in bodies: db.is_id).
+MAX_ID = store.MAX_ID
 
 
 class BoundedIntConverter(IntegerConverter):

@@ -38,9 +38,9 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .db import NotFound, now
+from .db import NotFound, is_id, now
 from .rules.common import Errors
-from .rules.sheet import MAX_NAME
+from .rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from .rules.standings import normalize_group_rules
 
 __all__ = ["NotFound"]
@@ -161,6 +161,8 @@ def _name_errors(name: str) -> Errors:
         e.add("name", "Bitte einen Namen angeben.", "Please give a name.")
     elif len(clean_name(name)) > MAX_NAME:
         e.add("name", f"Höchstens {MAX_NAME} Zeichen.", f"{MAX_NAME} characters at most.")
+    elif bad_name_char(name):
+        e.add("name", BAD_NAME_MSG.de, BAD_NAME_MSG.en)
     return e
 
 
@@ -319,6 +321,8 @@ def check_group(db: Database, group: object, game: str) -> int:
         e.raise_if_any()
     assert isinstance(group, int)
     try:
+        if not is_id(group):
+            raise NotFound(group)
         found = get_group(db, group)
     except NotFound:
         e.add("group", "Diese Gruppe gibt es nicht.", "There is no such group.")
@@ -334,22 +338,31 @@ def check_group(db: Database, group: object, game: str) -> int:
     return group
 
 
+def parse_id(raw: str | None) -> int | None:
+    """An id typed into a form or a query ("12"), or None when it can name no row."""
+    text = (raw or "").strip()
+    if not text.isascii() or not text.isdigit():
+        return None
+    value = int(text) if len(text) <= 20 else -1
+    return value if is_id(value) else None
+
+
 def form_group(db: Database, raw: str | None, game: str) -> int | None:
     """The group chosen on the new-sheet form ("" for none)."""
     if not raw:
         return None
-    try:
-        group = int(raw)
-    except ValueError:
-        group = -1
-    return check_group(db, group, game)
+    group = parse_id(raw)
+    return check_group(db, -1 if group is None else group, game)
 
 
 def preselect_group(db: Database, form: Any, raw: str | None) -> None:
     """``/sheets?group=<id>`` (the group page's "new sheet"): that group and its game."""
+    gid = parse_id(raw)
+    if gid is None:
+        return
     try:
-        group = get_group(db, int(raw or ""))
-    except (ValueError, NotFound):
+        group = get_group(db, gid)
+    except NotFound:
         return
     form.group.data = str(group["id"])
     form.game.data = group["game"]

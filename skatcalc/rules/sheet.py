@@ -38,6 +38,23 @@ SKAT_BOCK_TRIGGERS = ("60-60", "grand-hand-won", "kontra-lost", "value-100")
 SCHAFKOPF_BOCK_TRIGGERS = ("60-60", "kontra-lost", "value-100")
 MAX_DEALS = 1000
 MAX_NAME = 40
+BAD_NAME_MSG = Msg("Namen ohne Steuerzeichen, bitte.", "Names without control characters, please.")
+
+
+def bad_name_char(name: str) -> bool:
+    """A control character (C0 but tab and line breaks, DEL, C1) or a Unicode noncharacter:
+    nothing a player is called, and not allowed in XML (the PDF's chart would break on it)."""
+    for ch in name:
+        c = ord(ch)
+        if (
+            (c < 0x20 and ch not in "\t\n\r")
+            or 0x7F <= c <= 0x9F
+            or 0xFDD0 <= c <= 0xFDEF
+            or (c & 0xFFFE) == 0xFFFE
+        ):
+            return True
+    return False
+
 
 BOCK_NAMES = {
     "60-60": Msg("verlorenes Spiel mit 60:60", "a game lost 60:60"),
@@ -84,6 +101,8 @@ def normalize_sheet(data: object) -> SheetSpec:
         players = [p.strip() for p in players]
         if any(not p for p in players):
             e.add("players", "Ein Spielername ist leer.", "A player name is empty.")
+        elif any(bad_name_char(p) for p in players):
+            e.add("players", BAD_NAME_MSG.de, BAD_NAME_MSG.en)
         elif len(set(p.casefold() for p in players)) != len(players):
             e.add("players", "Jeder Name nur einmal, bitte.", "Each name only once, please.")
         elif game == "skat" and not 3 <= len(players) <= 5:

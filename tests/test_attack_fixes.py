@@ -1,0 +1,97 @@
+"""Defects an attack run against a real server found (review/attack): each one pinned."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+BAD_NAMES = ["A\u0000B", "a\u0007b", "x\u001fy", "p\ufffe", "q\uffff", "r\u0085s"]
+
+
+def _sheet(client: FlaskClient, players: list[str] | None = None, **extra: Any) -> Any:
+    body = {"game": "skat", "players": players or ["Anna", "Bernd", "Carla"], **extra}
+    return client.post("/api/v1/sheets", json=body)
+
+
+def _grand(client: FlaskClient, sheet_id: int, declarer: str) -> None:
+    r = client.post(f"/api/v1/sheets/{sheet_id}/deals", json={
+        "game": "grand", "matadors": 1, "with": True, "declarer_points": 70,
+        "declarer": declarer})  # fmt: skip
+    assert r.status_code == 201, r.json
+
+
+@pytest.mark.parametrize("bad", BAD_NAMES)
+def test_control_characters_in_names_refused_at_the_door(client: FlaskClient, bad: str) -> None:
+    r = _sheet(client, ["Anna", bad, "Carla"])
+    assert r.status_code == 422
+    assert "players" in r.json["errors"]
+    r = client.post("/sheets", data={"game": "skat", "p1": "Anna", "p2": bad, "p3": "Carla"})
+    assert r.status_code == 422
+    assert b"Steuerzeichen" in r.data
+    ev = client.post("/api/v1/events", json={"name": "E", "game": "skat"}).json["id"]
+    r = client.post(f"/api/v1/events/{ev}/players", json={"names": ["Anna", bad]})
+    assert r.status_code == 422 and "names" in r.json["errors"]
+    r = client.post(f"/events/{ev}/players", data={"names": f"Anna\n{bad}"})
+    assert r.status_code == 422 and b"Steuerzeichen" in r.data
+    assert client.get(f"/api/v1/events/{ev}").json["players"] == []
+    # import of an export whose names were edited by hand
+    sid = _sheet(client).json["id"]
+    _grand(client, sid, "Bernd")
+    data = client.get(f"/api/v1/sheets/{sid}/export.json").json
+    data["players"] = ["Anna", bad, "Carla"]
+    r = client.post("/api/v1/sheets/import", json=data)
+    assert r.status_code == 422 and "players" in r.json["errors"]
+    # a player's new spelling
+    pid = client.get("/api/v1/players").json["players"][0]["id"]
+    r = client.post(f"/players/{pid}/rename", data={"name": bad})
+    assert r.status_code == 422 and b"Steuerzeichen" in r.data
+
+
+def test_stored_name_with_control_character_still_prints(app: Flask, client: FlaskClient) -> None:
+    """A name stored before the check (an older import) must not break the PDF."""
+    from skatcalc import db as store
+
+    sid = _sheet(client).json["id"]
+    _grand(client, sid, "Bernd")
+    data = client.get(f"/api/v1/sheets/{sid}/export.json").json
+    bad = "Be\u0000rn\u0007d\ufffe\uffff"
+    deals = [{**d, "input": {**d["input"], "declarer": bad}} for d in data["deals"]]
+    with app.app_context():
+        old = store.import_sheet(store.get_db(), "Alt", "skat", ["Anna", bad, "Carla"], "Anna",
+                                 data["rules"], deals, [])  # fmt: skip
+    assert client.get(f"/api/v1/sheets/{old}").json["players"][1] == bad
+    for lang in ("de", "en"):
+        r = client.get(f"/sheets/{old}/export.pdf?lang={lang}")
+        assert r.status_code == 200
+        assert r.data.startswith(b"%PDF")
+
+
+def test_chart_svg_leaves_out_what_xml_forbids() -> None:
+    from xml.etree import ElementTree
+
+    from skatcalc.charts import running_totals_svg
+
+    names = ["A\u0000B", 'x\u001f<&"', "q\uffff"]
+    deals = [{"totals": {n: 10 * i for i, n in enumerate(names)}}]
+    svg = running_totals_svg(names, deals, title='T"\u0007')
+    ElementTree.fromstring(svg)  # parses
+
+
+@pytest.mark.parametrize("group", [2**63, -(2**63) - 1, 10**30, -1])
+def test_group_outside_sqlite_range_is_422(app: Flask, client: FlaskClient, group: int) -> None:
+    from skatcalc import db as store
+
+    assert client.post("/api/v1/groups", json={"name": "G", "game": "skat"}).status_code == 201
+    r = _sheet(client, group=group)
+    assert r.status_code == 422
+    assert list(r.json["errors"]) == ["group"]
+    r = client.post("/sheets", data={"game": "skat", "p1": "A", "p2": "B", "p3": "C",
+                                     "group": str(group)})  # fmt: skip
+    assert r.status_code == 422
+    assert b"Diese Gruppe gibt es nicht" in r.data
+    assert client.get(f"/sheets?group={group}").status_code == 200
+    with app.app_context():
+        assert store.list_sheets(store.get_db()) == []
