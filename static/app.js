@@ -405,8 +405,11 @@ if ("serviceWorker" in navigator) {
     fromHash();
     // A tab named in the address opens at its top, not where the browser's jump to the
     // anchor would put it (below the strip and the tabs).
+    // A deal in the address (after a correction) is scrolled to again once the page has
+    // loaded: the browser's own jump to the anchor comes late and would leave it under the strip.
     window.addEventListener("load", () => {
       if (ids.includes(location.hash.slice(1))) setTimeout(() => window.scrollTo(0, 0), 0);
+      else if (location.hash) setTimeout(fromHash, 0);
     });
   }
 

@@ -183,6 +183,13 @@ def check_page(pg: Any, expected: dict[str, int], lists: dict[str, int] | None) 
     assert width[0] <= width[1], f"page {width[0]} px wide on a {width[1]} px screen"
 
 
+ROW_IN_SIGHT = """(id) => {
+    const row = document.getElementById(id).getBoundingClientRect();
+    const strip = document.getElementById("standings").getBoundingClientRect();
+    return row.top >= strip.bottom - 1 && row.bottom <= innerHeight;
+}"""
+
+
 def save(pg: Any, n: int, no_scroll: bool) -> None:
     """Save is on the screen before it is tapped; for a typical deal nothing scrolled."""
     button = pg.locator("#entry").get_by_role("button", name="Speichern")
@@ -223,6 +230,10 @@ def test_skat_evening_at_four_on_a_phone(browser: Any, server: str, size: tuple[
             pg.locator("form.deal #f-hand").click()
             pg.get_by_role("button", name="Korrektur speichern").click()
             pg.wait_for_url(f"{url}*")
+            pg.wait_for_load_state("load")
+            # the list is shown, the corrected row in sight below the sticky strip
+            assert pg.locator(".tabs a[data-pane=list]").get_attribute("aria-current") == "page"
+            pg.wait_for_function(ROW_IN_SIGHT, arg="deal-3", timeout=3000)
             counted[CORRECTED[0] - 1] = CORRECTED[1]
             check_page(pg, balances(counted, SKAT_PLAYERS), None)
             pg.locator(".tabs a[data-pane=entry]").click()
