@@ -360,7 +360,7 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         qr=qr_svg,
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
-        leader=leader_of(sheet["players"], data),
+        leaders=leaders_of(sheet["players"], data),
         event=table_of_event(db, sheet, data),
         **model.derived(
             sheet, "page", lambda: sheet_view(db, sheet, data, share), page_lang(), share
@@ -521,6 +521,15 @@ def leader_of(players: list[str], computed: dict[str, Any]) -> str | None:
     if not any(bal.values()):
         return None
     return max(players, key=lambda p: bal[p])
+
+
+def leaders_of(players: list[str], computed: dict[str, Any]) -> list[str]:
+    """Everyone who shares the lead (a tie marks them all); nobody while all are at 0."""
+    bal = computed["totals"]["balance"]
+    if not any(bal.values()):
+        return []
+    top = max(bal[p] for p in players)
+    return [p for p in players if bal[p] == top]
 
 
 @bp.get("/<int:sheet_id>")

@@ -317,3 +317,28 @@ def test_new_sheet_form_numbers_are_checked_next_to_their_fields(client: FlaskCl
     r = client.get("/schafkopf", query_string={"submitted": "1", "game": "solo", "declarers": "A",
                                                "outcome": "won", "t_solo": "x"})  # fmt: skip
     assert "Bitte eine ganze Zahl eingeben." in r.data.decode()
+
+
+def test_players_sharing_the_lead_all_get_the_star(client: FlaskClient) -> None:
+    sheet = create(client, game="skat", players=["Anna", "Bernd", "Carla"], first_dealer="Carla")
+    for who in ("Anna", "Bernd"):  # Karo mit 1 won by each: Anna and Bernd both +18
+        sheet = add(client, sheet["id"], {"declarer": who, "game": "diamonds", "matadors": 1,
+                                          "with": True, "won": True})  # fmt: skip
+    assert sheet["totals"]["balance"] == {"Anna": 18, "Bernd": 18, "Carla": -36}
+    html = client.get(f"/sheets/{sheet['id']}").get_data(as_text=True)
+    strip = html.split('id="standings"', 1)[1].split("</div>\n<p", 1)[0]
+    assert strip.count("★") == 2
+    assert 'class="st lead" data-p="Anna"' in strip and 'class="st lead" data-p="Bernd"' in strip
+    assert 'data-p="Carla"' in strip and 'class="st lead" data-p="Carla"' not in strip
+    # the list's header marks both as well
+    assert (
+        '<th class="p leader">Anna</th><th class="p leader">Bernd</th><th class="p">Carla' in html
+    )
+
+
+def test_the_dealer_badge_is_not_read_as_a_count_in_english(client: FlaskClient) -> None:
+    sheet = create(client, game="skat", players=["Anna", "Bernd", "Carla"], first_dealer="Carla")
+    html = client.get(f"/sheets/{sheet['id']}?lang=en").get_data(as_text=True)
+    assert '<span class="role">dealer</span>' in html and ">deals<" not in html
+    de = client.get(f"/sheets/{sheet['id']}?lang=de").get_data(as_text=True)
+    assert '<span class="role">gibt</span>' in de
