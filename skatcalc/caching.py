@@ -119,7 +119,7 @@ def _after(resp: Response) -> Response:
 # The rendered page per variant (sheet, view, language, …) for its latest revision only, with
 # the per-request tokens cut out: another phone's first view, or a reload, costs a string
 # join instead of a render. Bounded by bytes (1,000-deal pages are large), oldest use first.
-_PAGES: OrderedDict[tuple[Any, ...], tuple[str, list[str]]] = OrderedDict()
+_PAGES: OrderedDict[tuple[Any, ...], tuple[str, list[str], bool]] = OrderedDict()
 _PAGES_BYTES = 16 * 1024 * 1024
 _pages_size = 0
 _PAGES_LOCK = threading.Lock()
@@ -149,10 +149,10 @@ def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> Non
         old = _PAGES.pop(variant, None)
         if old is not None:
             _pages_size -= sum(len(p) for p in old[1])
-        _PAGES[variant] = (etag, pieces)
+        _PAGES[variant] = (etag, pieces, bool(g.get("carries_edit_link")))
         _pages_size += size
         while _pages_size > _PAGES_BYTES and _PAGES:
-            _, (_, gone) = _PAGES.popitem(last=False)
+            _, (_, gone, _) = _PAGES.popitem(last=False)
             _pages_size -= sum(len(p) for p in gone)
 
 
@@ -163,6 +163,8 @@ def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
             return None
         _PAGES.move_to_end(variant)
         pieces = held[1]
+    if held[2]:
+        g.carries_edit_link = True  # as the render that made it said
     fresh = {IDEM: secrets.token_urlsafe(12)}
     if CSRF in pieces:
         fresh[CSRF] = generate_csrf()  # this client's session, as a render would

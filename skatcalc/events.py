@@ -13,6 +13,7 @@ from flask import (
     Response,
     abort,
     flash,
+    g,
     jsonify,
     redirect,
     render_template,
@@ -486,7 +487,7 @@ def new_series(event_id: int) -> Any:
 
 
 @bp.get("/<int:event_id>/series/<int:n>")
-def series(event_id: int, n: int) -> str:
+def series(event_id: int, n: int) -> Any:
     event = load_event(event_id)
     db = store.get_db()
     rows = list(db.query("select * from event_series where event_id = ? and n = ?", [event_id, n]))
@@ -500,6 +501,8 @@ def series(event_id: int, n: int) -> str:
                                    token=sheet["edit_token"]) if editor else None  # fmt: skip
         t["share_url"] = public_url("sheets.share", sheet_id=sheet["id"],
                                     token=sheet["share_token"])  # fmt: skip
+    if editor:
+        g.carries_edit_link = True  # the tables' edit links and QR codes: private, no-store
     return render_template(
         "events/series.html", event=event, s=rows[0], tables=tables, editor=editor, qr=qr_svg,
         n_series=events.series_count(db, event_id),

@@ -155,6 +155,7 @@ def remember_edit_token(resp: Response, sheet: dict[str, Any]) -> Response:
     """The edit link's cookie: this browser may change this sheet from now on."""
     resp.set_cookie(f"edit_{sheet['id']}", sheet["edit_token"], httponly=True, samesite="Lax",
                     secure=request.is_secure, max_age=3600 * 24 * 365)  # fmt: skip
+    g.carries_edit_link = True  # the token rides in the cookie
     return resp
 
 
@@ -358,6 +359,10 @@ def init_app(app: Flask) -> None:
         h.setdefault("X-Content-Type-Options", "nosniff")
         h.setdefault("Referrer-Policy", "same-origin")
         h.setdefault("X-Frame-Options", "DENY")
+        if g.get("carries_edit_link"):
+            # An edit link or token in the answer is a key: no cache may keep it, whoever
+            # built the answer (a view, or the page cache in caching.py).
+            h["Cache-Control"] = "private, no-store"
         if request.is_secure:
             # Over https every cookie is Secure (the edit cookie is a key to the sheet).
             cookies = h.getlist("Set-Cookie")

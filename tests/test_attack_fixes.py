@@ -95,3 +95,33 @@ def test_group_outside_sqlite_range_is_422(app: Flask, client: FlaskClient, grou
     assert client.get(f"/sheets?group={group}").status_code == 200
     with app.app_context():
         assert store.list_sheets(store.get_db()) == []
+
+
+def test_pages_with_edit_links_are_never_stored_cached_or_not(tmp_path: Any) -> None:
+    from skatcalc import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
+                      "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
+    c = app.test_client()
+    s = _sheet(c).json
+    auth = {"Authorization": f"Bearer {s['edit_token']}"}
+    for _ in range(3):  # the second view on comes from the page cache
+        for enc in ("gzip", "identity"):
+            r = c.get(f"/sheets/{s['id']}", headers={**auth, "Accept-Encoding": enc})
+            assert r.status_code == 200
+            assert enc == "gzip" or s["edit_token"] in r.get_data(as_text=True)
+            assert r.headers["Cache-Control"] == "private, no-store"
+    viewer = app.test_client().get(f"/sheets/{s['id']}")
+    assert s["edit_token"] not in viewer.get_data(as_text=True)
+    assert viewer.headers["Cache-Control"] == "private, no-cache"
+    # the organiser's series page with every table's edit link and QR code
+    ev = c.post("/api/v1/events", json={"name": "E", "game": "skat"}).json
+    c.get(f"/events/{ev['id']}/edit/{ev['edit_token']}")
+    c.post(f"/api/v1/events/{ev['id']}/players", json={"names": list("ABCD")},
+           headers={"Authorization": f"Bearer {ev['edit_token']}"})  # fmt: skip
+    r = c.post(f"/events/{ev['id']}/series", data={"seating": "draw", "n": "1"})
+    assert r.status_code == 302 and r.headers["Cache-Control"] == "private, no-store"
+    for _ in range(2):
+        r = c.get(f"/events/{ev['id']}/series/1")
+        assert "/edit/" in r.get_data(as_text=True)
+        assert r.headers["Cache-Control"] == "private, no-store"
