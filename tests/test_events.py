@@ -392,3 +392,22 @@ def test_a_second_tap_does_not_seat_another_series(client: FlaskClient) -> None:
     assert r.json["pot_cents"] == 1234
     r = client.post(f"/api/v1/events/{event_id}/close", json={"pot_cents": None})
     assert r.json["pot_cents"] == r.json["fees_total_cents"] == 0
+
+
+def test_the_registration_list_says_who_is_away_and_buttons_say_what_they_do(
+    client: FlaskClient,
+) -> None:
+    event_id = client.post("/api/v1/events", json={"game": "skat"}).json["id"]
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": ["Anna", "Bernd"]})
+    client.post(f"/events/{event_id}/players/2/away")
+    for lang, mark, back, status in (("de", "als abwesend melden", "wieder dabei", "nicht da"),
+                                     ("en", "mark away", "back in", "away")):  # fmt: skip
+        page = client.get(f"/events/{event_id}/players?lang={lang}").get_data(as_text=True)
+        regs = page.split('<ol class="regs">', 1)[1].split("</ol>", 1)[0]
+        anna, bernd = regs.split("<li", 2)[1:]
+        # a present player shows no status, only the button that marks her away
+        assert f'aria-label="{mark}: Anna">{mark}</button>' in anna
+        assert f'class="tag">{status}<' not in anna
+        # an absent one shows the status and the button that brings him back
+        assert f'<small class="tag">{status}</small>' in bernd
+        assert f'aria-label="{back}: Bernd">{back}</button>' in bernd
