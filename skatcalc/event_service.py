@@ -48,6 +48,14 @@ class NotFound(store.NotFound):
     pass
 
 
+class SeriesTaken(Exception):
+    """The series a request meant (``n``) is seated already: a double tap, or another device."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.n = n
+
+
 # --- Events -----------------------------------------------------------------------------------
 
 
@@ -297,9 +305,14 @@ def _seated_tables(db: Database, event_id: int) -> list[Table]:
 
 
 def start_series(
-    db: Database, event_id: int, seating: Seating, seed: int | None = None
-) -> dict[str, Any]:
-    """Seat everybody present at the tables of the next series, each table with its sheet."""
+    db: Database, event_id: int, seating: Seating, seed: int | None = None,
+    expected: int | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Seat everybody present at the tables of the next series, each table with its sheet.
+
+    ``expected`` is the number of the series the caller means: seated already → SeriesTaken,
+    beyond the next → InvalidDeal("n"). It is checked under the write lock, so two taps on the
+    same button seat one series."""
     if seed is None:
         seed = secrets.randbelow(MAX_SEED) + 1
     with db.atomic():
@@ -309,6 +322,12 @@ def start_series(
         (count,) = next(iter(db.execute(
             "select count(*) from event_series where event_id = ?", [event_id])))  # fmt: skip
         n = int(count) + 1
+        if expected is not None and expected < n:
+            raise SeriesTaken(expected)
+        if expected is not None and expected > n:
+            e = Errors()
+            e.add("n", f"Die nächste Serie ist Nummer {n}.", f"The next series is number {n}.")
+            e.raise_if_any()
         regs = registrations(db, event_id)
         present = [r["name"] for r in regs if r["from_series"] <= n and not r["away"]]
         if seating is Seating.RANKING and n > 1:

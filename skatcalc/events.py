@@ -467,12 +467,13 @@ def new_series(event_id: int) -> Any:
         return redirect(url_for("events.players", event_id=event_id) + "#series")
     db = store.get_db()
     offered = parse_int(form.n.data or "")
-    done = events.series_count(db, event_id)
-    if offered is not None and offered <= done:  # a second tap on the same button
-        flash(_("Serie %(n)s ist schon gesetzt.", n=offered))
-        return redirect(url_for("events.series", event_id=event_id, n=offered))
+    if offered is not None and offered < 1:
+        offered = None
     try:
-        series = events.start_series(db, event_id, seating, seed)
+        series = events.start_series(db, event_id, seating, seed, offered)
+    except events.SeriesTaken as taken:  # a second tap on the same button
+        flash(_("Serie %(n)s ist schon gesetzt.", n=taken.n))
+        return redirect(url_for("events.series", event_id=event_id, n=taken.n))
     except InvalidDeal as exc:
         for msgs in exc.by_field(page_lang()).values():
             for m in msgs:

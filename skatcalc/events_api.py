@@ -10,6 +10,7 @@ from . import db as store
 from . import event_service as events
 from .api import BadBody, body, error, json_route
 from .http import holds_token
+from .i18n import api_lang
 from .rules.events import Seating, normalize_event, read_payout
 from .rules.inputs import Reader
 
@@ -92,10 +93,21 @@ def series(event_id: int) -> Any:
     seed = r.integer("seed")
     if seed is not None and not 0 <= seed <= 2**31:
         r.errors.add("seed", "Startwert: 0 bis 2147483648.", "Seed: 0 to 2147483648.")
+    n = r.integer("n")
+    if n is not None and n < 1:
+        r.errors.add("n", "Die Serie ist eine Nummer ab 1.", "The series is a number from 1.")
     r.reject_unknown()
     r.errors.raise_if_any()
     db = store.get_db()
-    return jsonify(events.start_series(db, event_id, seating, seed)), 201
+    try:
+        return jsonify(events.start_series(db, event_id, seating, seed, n)), 201
+    except events.SeriesTaken as taken:
+        msg = (
+            f"Serie {taken.n} ist schon gesetzt. Nichts geändert."
+            if api_lang() == "de"
+            else f"Series {taken.n} is seated already. Nothing changed."
+        )
+        return jsonify({"errors": {"n": [msg]}, "event": events.event_json(db, event_id)}), 409
 
 
 @bp.get("/<int:event_id>/ranking")

@@ -125,3 +125,52 @@ def test_pages_with_edit_links_are_never_stored_cached_or_not(tmp_path: Any) -> 
         r = c.get(f"/events/{ev['id']}/series/1")
         assert "/edit/" in r.get_data(as_text=True)
         assert r.headers["Cache-Control"] == "private, no-store"
+
+
+def test_two_taps_on_seat_series_seat_one(client: FlaskClient, monkeypatch: Any) -> None:
+    """The second tap may read the count before the first one's series is stored: the check
+    belongs under the write lock, not before it."""
+    from skatcalc import event_service
+
+    ev = client.post("/api/v1/events", json={"name": "E", "game": "skat"}).json["id"]
+    client.post(f"/api/v1/events/{ev}/players", json={"names": [f"Q{i}" for i in range(7)]})
+    r = client.post(f"/events/{ev}/series", data={"seating": "draw", "n": "1"})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/series/1")
+    monkeypatch.setattr(event_service, "series_count", lambda db, event_id: 0)  # a stale read
+    r = client.post(f"/events/{ev}/series", data={"seating": "draw", "n": "1"})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/series/1")
+    monkeypatch.undo()
+    assert len(client.get(f"/api/v1/events/{ev}").json["series"]) == 1
+
+
+def test_two_taps_at_once_seat_one_series(app: Flask) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    c = app.test_client()
+    for trial in range(4):
+        ev = c.post("/api/v1/events", json={"name": f"R{trial}", "game": "skat"}).json["id"]
+        c.post(f"/api/v1/events/{ev}/players", json={"names": [f"Q{i}" for i in range(7)]})
+
+        def tap(_: int, ev: int = ev) -> int:
+            return app.test_client().post(f"/events/{ev}/series",
+                                          data={"seating": "draw", "n": "1"}).status_code  # fmt: skip
+
+        with ThreadPoolExecutor(2) as pool:
+            assert list(pool.map(tap, range(2))) == [302, 302]
+        assert len(c.get(f"/api/v1/events/{ev}").json["series"]) == 1
+
+
+def test_api_series_takes_the_number_it_means(client: FlaskClient) -> None:
+    ev = client.post("/api/v1/events", json={"name": "E", "game": "skat"}).json["id"]
+    client.post(f"/api/v1/events/{ev}/players", json={"names": [f"Q{i}" for i in range(7)]})
+    url = f"/api/v1/events/{ev}/series"
+    assert client.post(url, json={"seating": "draw", "n": 2}).status_code == 422
+    assert client.post(url, json={"seating": "draw", "n": 0}).json["errors"].keys() == {"n"}
+    r = client.post(url, json={"seating": "draw", "n": 1})
+    assert r.status_code == 201 and r.json["n"] == 1
+    r = client.post(url, json={"seating": "draw", "n": 1, "seed": 3})
+    assert r.status_code == 409
+    assert "Serie 1 ist schon gesetzt" in r.json["errors"]["n"][0]
+    assert len(r.json["event"]["series"]) == 1
+    r = client.post(url, json={"seating": "draw"})  # without n: the next series
+    assert r.status_code == 201 and r.json["n"] == 2
