@@ -76,6 +76,10 @@ if ("serviceWorker" in navigator) {
     } else if (won) {
       body.won = won === "true";
     }
+    // Not complete yet (no Spitzen, no outcome): nothing to ask; a half-tapped deal is no
+    // error and must not be answered with one.
+    if (game !== "null" && body.matadors === undefined && !body.cards) return null;
+    if (body.won === undefined && body.declarer_points === undefined && !body.all_tricks) return null;
     ["hand", "ouvert", "kontra", "re"].forEach((f) => { if (on(form, f)) body[f] = true; });
     const bid = int(val(form, "bid"));
     if (bid !== null) body.bid = bid;
@@ -86,6 +90,8 @@ if ("serviceWorker" in navigator) {
     const game = val(form, "game");
     if (!game) return null;
     const body = { game: game, declarers: all(form, "declarers") };
+    // the declarer (two in a Sauspiel or Hochzeit) not tapped yet: not complete, nothing to ask
+    if (body.declarers.length < (["sauspiel", "hochzeit"].includes(game) ? 2 : 1)) return null;
     const suit = val(form, "suit");
     if (suit && ["sauspiel", "solo", "farbwenz", "farbgeier"].includes(game)) body.suit = suit;
     const players = form.dataset.players ? JSON.parse(form.dataset.players)
@@ -298,7 +304,12 @@ if ("serviceWorker" in navigator) {
       return;
     }
     const body = form.dataset.kind === "skat" ? skatBody(form) : schafkopfBody(form);
-    if (!body) { return; }
+    if (!body) {
+      // incomplete: an answer still on its way and a value shown before no longer apply
+      seq += 1;
+      target.innerHTML = "";
+      return;
+    }
     const mine = ++seq;
     const ask = (b) => fetch(form.dataset.preview, {
       method: "POST",

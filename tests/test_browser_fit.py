@@ -194,3 +194,42 @@ def test_no_page_scrolls_sideways_and_no_button_clips(browser: Any, server: str)
                     problems.append(f"{lang} {width}px {path}: clipped {clip}")
     ctx.close()
     assert problems == [], "\n".join(problems)
+
+
+def test_half_tapped_deals_ask_nothing_and_log_no_errors(browser: Any, server: str) -> None:
+    """Tap by tap, as at the table: no preview answer 422, no console error; the complete
+    entry shows its value."""
+    ctx = browser.new_context(viewport={"width": 375, "height": 667})
+    pg = ctx.new_page()
+    bad: list[str] = []
+    pg.on("console", lambda m: bad.append(m.text) if m.type == "error" else None)
+    pg.on("response", lambda r: bad.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    req = ctx.request
+    sk = post(req, server, "/api/v1/sheets", {"game": "skat", "players": ["A", "B", "C"],
+                                             "first_dealer": "C"})  # fmt: skip
+    pg.goto(f"{server}/sheets/{sk['id']}")
+    form = pg.locator("#entry form.deal")
+    for fid, text in (("f-declarer", "A"), ("f-game", "Grand"), ("f-spitzen", "mit 2")):
+        form.locator(f"#{fid}").get_by_text(text, exact=True).click()
+        pg.wait_for_timeout(250)  # the preview waits 120 ms after a tap; give it its chance
+        assert pg.inner_text("#preview").strip() == ""
+    form.locator("#f-won").get_by_text("gewonnen", exact=True).click()
+    pg.locator("#preview .big").filter(has_text="+72").wait_for()
+    sf = post(req, server, "/api/v1/sheets", {"game": "schafkopf", "players": list("ABCD"),
+                                             "first_dealer": "D"})  # fmt: skip
+    pg.goto(f"{server}/sheets/{sf['id']}")
+    form = pg.locator("#entry form.deal")
+    for fid, text in (("f-game", "Sauspiel"), ("f-outcome", "gewonnen"), ("f-declarers", "A")):
+        form.locator(f"#{fid}").get_by_text(text, exact=True).click()
+        pg.wait_for_timeout(250)
+        assert pg.inner_text("#preview").strip() == ""
+    form.locator("#f-declarers").get_by_text("B", exact=True).click()
+    pg.locator("#preview .big").wait_for()
+    pg.goto(f"{server}/skat")
+    for fid, text in (("f-game", "♥ Herz"), ("f-won", "gewonnen")):
+        pg.locator(f"#{fid}").get_by_text(text, exact=True).click()
+        pg.wait_for_timeout(250)
+    pg.locator("#f-spitzen").get_by_text("mit 1", exact=True).click()
+    pg.locator("#result .big").filter(has_text="+20").wait_for()
+    ctx.close()
+    assert bad == []
