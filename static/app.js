@@ -134,7 +134,22 @@ if ("serviceWorker" in navigator) {
     return n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "0";
   }
 
+  // The calculators' sticky bar repeats the result's first line (the verdict) so the value
+  // is in sight at the bottom of the screen while the result below the form is not.
+  function mirror(form) {
+    const live = form.querySelector("#live");
+    const result = document.getElementById("result");
+    if (!live || !result) return;
+    const verdict = result.querySelector(".verdict");
+    live.innerHTML = verdict ? verdict.outerHTML : "";
+  }
+
   function render(form, target, data, ok) {
+    renderInto(form, target, data, ok);
+    mirror(form);
+  }
+
+  function renderInto(form, target, data, ok) {
     if (ok === "message") {
       // one message the compact preview must show (the points field holds no number)
       target.innerHTML = `<div class="verdict lost"><span class="err">${esc(data)}</span></div>`;
@@ -308,6 +323,7 @@ if ("serviceWorker" in navigator) {
       // incomplete: an answer still on its way and a value shown before no longer apply
       seq += 1;
       target.innerHTML = "";
+      mirror(form);
       return;
     }
     const mine = ++seq;
@@ -347,6 +363,7 @@ if ("serviceWorker" in navigator) {
 
   document.querySelectorAll("form.deal").forEach((form) => {
     toggles(form);
+    mirror(form);
     const update = () => {
       toggles(form);
       clearTimeout(timer);

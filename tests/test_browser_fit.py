@@ -233,3 +233,38 @@ def test_half_tapped_deals_ask_nothing_and_log_no_errors(browser: Any, server: s
     pg.locator("#result .big").filter(has_text="+20").wait_for()
     ctx.close()
     assert bad == []
+
+
+IN_SIGHT = """(sel) => { const el = document.querySelector(sel); if (!el) return false;
+  const r = el.getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"""
+
+
+@pytest.mark.parametrize("size", [(375, 667), (320, 568)])
+def test_calculators_show_their_value_without_scrolling(
+    browser: Any, server: str, size: tuple[int, int]
+) -> None:
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    pg = ctx.new_page()
+    pg.goto(f"{server}/skat")
+    pg.locator("#f-game").get_by_text("Grand", exact=True).click()
+    pg.locator("#f-spitzen").get_by_text("mit 2", exact=True).click()
+    pg.locator("#f-won").get_by_text("gewonnen", exact=True).click()
+    pg.locator("#live .big").filter(has_text="+72").wait_for()
+    assert pg.evaluate(IN_SIGHT, "#live .big"), "the live value is below the screen"
+    pg.get_by_role("button", name="Berechnen").click()
+    pg.wait_for_url("**/skat?*#result")
+    pg.wait_for_load_state("load")
+    assert "+72" in pg.inner_text("#result .big")
+    assert pg.evaluate(IN_SIGHT, "#result .big"), "the result is below the screen"
+    pg.goto(f"{server}/schafkopf")
+    pg.locator("#f-game").get_by_text("Solo", exact=True).click()
+    pg.locator("#f-declarers label").first.click()
+    pg.locator("#f-outcome").get_by_text("gewonnen", exact=True).click()
+    pg.locator("#live .big").wait_for()
+    assert pg.evaluate(IN_SIGHT, "#live .big")
+    pg.get_by_role("button", name="Berechnen").click()
+    pg.wait_for_url("**/schafkopf?*#result")
+    pg.wait_for_load_state("load")
+    assert pg.evaluate(IN_SIGHT, "#result .big"), "the result is below the screen"
+    ctx.close()
