@@ -27,6 +27,7 @@ from wtforms.validators import Optional
 
 from . import db as store
 from . import event_service as events
+from . import exports
 from . import players as people
 from .exports import _attachment, cell
 from .forms import MultiCheckboxField, TariffFields, attach_errors, parse_int
@@ -613,6 +614,15 @@ def export_pdf(event_id: int) -> Response:
 
     event = load_event(event_id)
     db = store.get_db()
-    rows = events.ranking_rows(db, event)
-    data = render_event_pdf(db, event, rows, events.prizes_json(event, rows), page_lang())
+    lang = page_lang()
+
+    def render() -> bytes:
+        fresh = events.get_event(db, event_id)
+        rows = events.ranking_rows(db, fresh)
+        return render_event_pdf(db, fresh, rows, events.prizes_json(fresh, rows), lang)
+
+    # Seconds of CPU for a big Preisskat: rendered once per state of the event and its tables'
+    # sheets (the live token changes with every write to either), one render at a time.
+    key = ("event", event_id, event["created"], lang)
+    data = exports.cached_pdf(key, lambda: events.live_token(db, event_id), render)
     return _attachment(data, "application/pdf", _filename(event, "pdf"))

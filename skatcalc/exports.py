@@ -8,6 +8,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -60,7 +61,7 @@ def download(db: Database, sheet_id: int, fmt: str, lang: str = "de") -> Respons
 # kept for its sheet's revision (derived bytes; the deals stay the truth), newest few only.
 PDF_RENDERS = threading.BoundedSemaphore(1)
 PDF_WAIT = 30.0  # seconds a download waits for its turn before it is told to come back
-_PDFS: OrderedDict[tuple[str, str], tuple[int, bytes]] = OrderedDict()
+_PDFS: OrderedDict[tuple[Any, ...], tuple[Any, bytes]] = OrderedDict()
 _PDFS_KEEP = 16
 _PDFS_LOCK = threading.Lock()
 
@@ -69,13 +70,39 @@ class RenderBusy(Exception):
     """Every PDF render slot stayed taken for ``PDF_WAIT`` seconds."""
 
 
-def _cached_pdf(key: tuple[str, str], rev: int) -> bytes | None:
+def _cached_pdf(key: tuple[Any, ...], version: Any) -> bytes | None:
     with _PDFS_LOCK:
         hit = _PDFS.get(key)
-        if hit is not None and hit[0] == rev:
+        if hit is not None and hit[0] == version:
             _PDFS.move_to_end(key)
             return hit[1]
     return None
+
+
+def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
+               render: Callable[[], bytes]) -> bytes:  # fmt: skip
+    """The PDF ``key`` names as of ``version()`` (a sheet's revision, an event's live token):
+    kept from an earlier render of the same version, else rendered, one render at a time."""
+    now = version()
+    data = _cached_pdf(key, now)
+    if data is not None:
+        return data
+    if not PDF_RENDERS.acquire(timeout=PDF_WAIT):
+        raise RenderBusy()
+    try:
+        now = version()  # the newest version, now that it is our turn
+        data = _cached_pdf(key, now)
+        if data is not None:
+            return data  # rendered by the download we waited for
+        data = render()
+    finally:
+        PDF_RENDERS.release()
+    with _PDFS_LOCK:
+        _PDFS[key] = (now, data)
+        _PDFS.move_to_end(key)
+        while len(_PDFS) > _PDFS_KEEP:
+            _PDFS.popitem(last=False)
+    return data
 
 
 def pdf_bytes(db: Database, sheet_id: int, lang: str) -> bytes:
@@ -83,28 +110,15 @@ def pdf_bytes(db: Database, sheet_id: int, lang: str) -> bytes:
     from .rules.sheet import describe_rules
 
     row = store.get_sheet(db, sheet_id)
-    key = (row["share_token"], lang)  # the share token is random per sheet
-    data = _cached_pdf(key, row["rev"])
-    if data is not None:
-        return data
-    if not PDF_RENDERS.acquire(timeout=PDF_WAIT):
-        raise RenderBusy()
-    try:
-        row = store.get_sheet(db, sheet_id)  # the newest revision, now that it is our turn
-        data = _cached_pdf(key, row["rev"])
-        if data is not None:
-            return data  # rendered by the download we waited for
+    key = ("sheet", row["share_token"], lang)  # the share token is random per sheet
+
+    def render() -> bytes:
+        fresh = store.get_sheet(db, sheet_id)
         sheet = model.sheet_json(db, sheet_id, lang)
-        rules = [m.text(lang) for m in describe_rules(model.spec_of(row))]
-        data = render_pdf(sheet, rules, lang)
-    finally:
-        PDF_RENDERS.release()
-    with _PDFS_LOCK:
-        _PDFS[key] = (row["rev"], data)
-        _PDFS.move_to_end(key)
-        while len(_PDFS) > _PDFS_KEEP:
-            _PDFS.popitem(last=False)
-    return data
+        rules = [m.text(lang) for m in describe_rules(model.spec_of(fresh))]
+        return render_pdf(sheet, rules, lang)
+
+    return cached_pdf(key, lambda: store.get_sheet(db, sheet_id)["rev"], render)
 
 
 def cell(value: Any) -> Any:

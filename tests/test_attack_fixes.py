@@ -174,3 +174,32 @@ def test_api_series_takes_the_number_it_means(client: FlaskClient) -> None:
     assert len(r.json["event"]["series"]) == 1
     r = client.post(url, json={"seating": "draw"})  # without n: the next series
     assert r.status_code == 201 and r.json["n"] == 2
+
+
+def test_event_pdf_is_rendered_once_per_state(client: FlaskClient, monkeypatch: Any) -> None:
+    from skatcalc import event_pdf
+
+    calls: list[int] = []
+    real = event_pdf.render_event_pdf
+
+    def counting(*args: Any, **kwargs: Any) -> bytes:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(event_pdf, "render_event_pdf", counting)
+    ev = client.post("/api/v1/events", json={"name": "E", "game": "skat"}).json["id"]
+    client.post(f"/api/v1/events/{ev}/players", json={"names": ["Anna", "Bernd", "Carla"]})
+    r = client.post(f"/api/v1/events/{ev}/series", json={"seating": "draw", "seed": 1})
+    table = r.json["tables"][0]
+    first = client.get(f"/events/{ev}/event.pdf")
+    again = client.get(f"/events/{ev}/event.pdf")
+    assert first.status_code == again.status_code == 200
+    assert again.data == first.data and len(calls) == 1
+    assert client.get(f"/events/{ev}/event.pdf?lang=en").status_code == 200
+    assert len(calls) == 2  # another language is another file
+    _grand(client, table["sheet"], table["players"][0])  # a table's deal changes the event
+    after = client.get(f"/events/{ev}/event.pdf")
+    assert len(calls) == 3 and after.data != first.data
+    client.post(f"/api/v1/events/{ev}/players", json={"names": ["Dora"]})  # so does the event
+    client.get(f"/events/{ev}/event.pdf")
+    assert len(calls) == 4
