@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, g, jsonify, request
 
 from . import db as store
 from . import exports, model, players
@@ -141,6 +141,7 @@ def created(sheet: dict[str, Any]) -> Reply:
     out = model.sheet_json(store.get_db(), sheet["id"], api_lang())
     out["edit_token"] = sheet["edit_token"]
     out["share_token"] = sheet["share_token"]
+    g.carries_edit_link = True  # private, no-store
     return jsonify(out), 201
 
 

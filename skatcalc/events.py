@@ -67,6 +67,7 @@ def can_edit_event(event: dict[str, Any]) -> bool:
 def remember_event_token(resp: Any, event: dict[str, Any]) -> Any:
     resp.set_cookie(f"event_{event['id']}", event["edit_token"], httponly=True, samesite="Lax",
                     max_age=3600 * 24 * 365)  # fmt: skip
+    g.carries_edit_link = True  # the event's token rides in the cookie: private, no-store
     return resp
 
 

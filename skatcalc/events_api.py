@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, g, jsonify
 
 from . import db as store
 from . import event_service as events
@@ -43,6 +43,7 @@ def create() -> Any:
     event = events.create_event(db, spec)
     out = events.event_json(db, event["id"])
     out["edit_token"] = event["edit_token"]
+    g.carries_edit_link = True  # private, no-store
     return jsonify(out), 201
 
 

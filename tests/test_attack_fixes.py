@@ -103,7 +103,9 @@ def test_pages_with_edit_links_are_never_stored_cached_or_not(tmp_path: Any) -> 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
                       "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
     c = app.test_client()
-    s = _sheet(c).json
+    r = _sheet(c)
+    assert r.headers["Cache-Control"] == "private, no-store"  # the answer holds the tokens
+    s = r.json
     auth = {"Authorization": f"Bearer {s['edit_token']}"}
     for _ in range(3):  # the second view on comes from the page cache
         for enc in ("gzip", "identity"):
@@ -115,8 +117,11 @@ def test_pages_with_edit_links_are_never_stored_cached_or_not(tmp_path: Any) -> 
     assert s["edit_token"] not in viewer.get_data(as_text=True)
     assert viewer.headers["Cache-Control"] == "private, no-cache"
     # the organiser's series page with every table's edit link and QR code
-    ev = c.post("/api/v1/events", json={"name": "E", "game": "skat"}).json
-    c.get(f"/events/{ev['id']}/edit/{ev['edit_token']}")
+    r = c.post("/api/v1/events", json={"name": "E", "game": "skat"})
+    assert r.headers["Cache-Control"] == "private, no-store"
+    ev = r.json
+    r = c.get(f"/events/{ev['id']}/edit/{ev['edit_token']}")
+    assert r.headers["Cache-Control"] == "private, no-store"  # its cookie holds the token
     c.post(f"/api/v1/events/{ev['id']}/players", json={"names": list("ABCD")},
            headers={"Authorization": f"Bearer {ev['edit_token']}"})  # fmt: skip
     r = c.post(f"/events/{ev['id']}/series", data={"seating": "draw", "n": "1"})
