@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape as _escape
 
+from .rules.common import number
+
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 # Characters XML 1.0 does not allow at all (not even as &#...;). A name stored before names
 # were checked at the door may hold one; the PDF's SVG parser would fail on the whole chart.
@@ -62,7 +64,7 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
         colour = "#888" if v == 0 else "#ddd"
         parts.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                      f'stroke="{colour}" stroke-width="{1.2 if v == 0 else 0.6}"/>')  # fmt: skip
-        label = f"{v}" if v >= 0 else f"\u2212{-v}"
+        label = number(v)
         parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" '
                      f'fill="#666">{label}</text>')  # fmt: skip
         v += step

@@ -20,6 +20,8 @@ from babel.support import NullTranslations, Translations
 from flask import Flask, Response, g, request
 from flask_babel import Babel
 
+from .rules.common import number
+
 LANGS = ("de", "en")
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 __all__ = ["LANGS", "_", "api_lang", "day", "init_app", "money", "num", "page_lang", "pgettext"]
@@ -70,13 +72,8 @@ def select_locale() -> str:
 
 
 def num(n: int | None, signed: bool = False) -> str:
-    """A score as the table writes it: grouped per locale, a real minus, "+" when asked."""
-    if n is None:
-        return ""
-    digits = format_decimal(abs(n), locale=page_lang()) if abs(n) >= 10000 else str(abs(n))
-    if n < 0:
-        return f"\u2212{digits}"
-    return f"+{digits}" if signed and n > 0 else digits
+    """A score as the table writes it, in the page's language (``rules.common.number``)."""
+    return "" if n is None else number(n, page_lang(), signed)
 
 
 def money(cents: int) -> str:

@@ -10,6 +10,7 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from .charts import running_totals_svg
+from .rules.common import number
 from .rules.marks import describe_row
 from .rules.stats import statistics
 
@@ -19,11 +20,7 @@ RED = (170, 30, 30)
 
 
 def _n(v: int | None, signed: bool = False) -> str:
-    if v is None:
-        return ""
-    if v < 0:
-        return f"\u2212{-v}"
-    return f"+{v}" if signed and v > 0 else str(v)
+    return "" if v is None else number(v, signed=signed)
 
 
 def _money(cents: int, lang: str) -> str:

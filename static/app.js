@@ -130,8 +130,14 @@ if ("serviceWorker" in navigator) {
   function esc(s) {
     return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   }
+  // A score as the pages write it (rules.common.number): a real minus, "+" for a gain, and
+  // from 10,000 on grouped as the page's language does. Formatting only: the numbers come
+  // from the API.
+  const GROUP = document.documentElement.lang === "en" ? "," : ".";
   function signed(n) {
-    return n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "0";
+    let digits = String(Math.abs(n));
+    if (Math.abs(n) >= 10000) digits = digits.replace(/\B(?=(\d{3})+(?!\d))/g, GROUP);
+    return n > 0 ? "+" + digits : n < 0 ? "\u2212" + digits : "0";
   }
 
   // The calculators' sticky bar repeats the result's first line (the verdict) so the value

@@ -99,14 +99,32 @@ def check_ramsch(
               "Durchmarsch means every trick, so 120 points.")  # fmt: skip
 
 
+# Thousands separators by language, used from 10,000 on (a four-digit score stays ungrouped).
+GROUPING = {"de": ".", "en": ","}
+
+
+def number(n: int, lang: str | None = None, signed: bool = False) -> str:
+    """A score as the table writes it: a real minus, "+" when ``signed``, and — given the page's
+    language — grouped from 10,000 on. The one formatter of signed numbers for pages, API
+    explanations, CSV, PDF and charts.
+
+    >>> number(-54), number(72, signed=True), number(0, signed=True)
+    ('−54', '+72', '0')
+    >>> number(12345, "de"), number(-12345, "en", signed=True), number(9999, "de")
+    ('12.345', '−12,345', '9999')
+    """
+    digits = str(abs(n))
+    if lang is not None and abs(n) >= 10_000:
+        digits = f"{abs(n):,}".replace(",", GROUPING.get(lang, ","))
+    if n < 0:
+        return f"\u2212{digits}"
+    return f"+{digits}" if signed and n > 0 else digits
+
+
 def signed(n: int) -> str:
     """Scores are written with an explicit sign and a real minus, as on a paper list.
 
     >>> signed(72), signed(-54), signed(0)
     ('+72', '−54', '0')
     """
-    if n > 0:
-        return f"+{n}"
-    if n < 0:
-        return f"\u2212{-n}"
-    return "0"
+    return number(n, signed=True)
