@@ -80,23 +80,40 @@ def plain(n: int) -> str:
 class Deal:
     what: str
     entries: dict[str, int]  # the list entry of this deal per player (0 when none)
-    taps: Callable[[Any], None]
-    typical: bool = False  # the entry of a typical deal: no scrolling at 375×667
+    taps: Callable[..., None]
+    typical: bool = False  # the entry of a typical deal: no scrolling at 375×667 and 320×568
     n_struck: list[int] = field(default_factory=list)
 
 
-def seg(form: Any, fid: str, text: str) -> None:
-    form.locator(f"#{fid}").get_by_text(text, exact=True).click()
+# Before a tap: nothing scrolled, the button inside the screen, above the Save bar and the
+# one the finger would hit (Playwright's click scrolls by itself, so this is checked first).
+IN_REACH = """(span) => {
+    const r = span.getBoundingClientRect();
+    const bar = document.querySelector("#entry .actions.save").getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return {scrollY: window.scrollY, top: r.top, bottom: r.bottom, bar: bar.top,
+            hit: !!hit && (span.closest("label") || span).contains(hit)};
+}"""
+
+
+def seg(form: Any, fid: str, text: str, in_reach: bool = False) -> None:
+    button = form.locator(f"#{fid}").get_by_text(text, exact=True)
+    if in_reach:
+        seen = button.evaluate(IN_REACH)
+        assert seen["scrollY"] == 0, (text, seen)
+        assert 0 <= seen["top"] and seen["bottom"] <= seen["bar"], (text, seen)
+        assert seen["hit"], (text, seen)
+    button.click()
 
 
 def game(declarer: str, contract: str, spitzen: str | None, outcome: str,
-         *flags: str) -> Callable[[Any], None]:  # fmt: skip
-    def taps(form: Any) -> None:
-        seg(form, "f-declarer", declarer)
-        seg(form, "f-game", contract)
+         *flags: str) -> Callable[..., None]:  # fmt: skip
+    def taps(form: Any, in_reach: bool = False) -> None:
+        seg(form, "f-declarer", declarer, in_reach)
+        seg(form, "f-game", contract, in_reach)
         if spitzen:
-            seg(form, "f-spitzen", spitzen)
-        seg(form, "f-won", outcome)
+            seg(form, "f-spitzen", spitzen, in_reach)
+        seg(form, "f-won", outcome, in_reach)
         for f in flags:
             if f.startswith("bid="):
                 form.locator("select[name=bid]").select_option(f[4:])
@@ -106,8 +123,8 @@ def game(declarer: str, contract: str, spitzen: str | None, outcome: str,
     return taps
 
 
-def ramsch(points: dict[str, int]) -> Callable[[Any], None]:
-    def taps(form: Any) -> None:
+def ramsch(points: dict[str, int]) -> Callable[..., None]:
+    def taps(form: Any, in_reach: bool = False) -> None:
         seg(form, "f-kind", "Ramsch")
         for name, pts in points.items():
             form.locator(f"input[name=r{SKAT_PLAYERS.index(name)}]").fill(str(pts))
@@ -239,8 +256,8 @@ def test_skat_evening_at_four_on_a_phone(browser: Any, server: str, size: tuple[
             pg.locator(".tabs a[data-pane=entry]").click()
         assert pg.locator(".tabs a[data-pane=entry]").inner_text().startswith(f"Spiel {n}")
         form = pg.locator("#entry form.deal")
-        deal.taps(form)
-        save(pg, n, no_scroll=deal.typical and size == (375, 667))
+        deal.taps(form, deal.typical)
+        save(pg, n, no_scroll=deal.typical)
         counted.append(deal.entries)
         if n == UNDONE:  # the undo in the confirmation strikes this deal, and only it
             pg.locator("#saved").get_by_role("button", name="Rückgängig").click()
