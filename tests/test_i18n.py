@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gettext
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Message
 from babel.messages.extract import extract_from_dir
@@ -13,15 +14,17 @@ from flask.testing import FlaskClient
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = ROOT / "skatcalc" / "translations" / "en" / "LC_MESSAGES"
 METHODS = [("skatcalc/**.py", "python"), ("templates/**.html", "jinja2")]
-KEYWORDS = {"_": None, "gettext": None, "pgettext": ((1, "c"), 2)}
+KEYWORDS = {"_": None, "gettext": None, "pgettext": ((1, "c"), 2), "ngettext": (1, 2)}
 
 
-def extracted() -> set[tuple[str | None, str]]:
-    out = set()
+def extracted() -> set[tuple[str | None, Any]]:
+    out: set[tuple[str | None, Any]] = set()
     for _file, _line, message, _comments, context in extract_from_dir(
         str(ROOT), METHODS, keywords=KEYWORDS
     ):
         if isinstance(message, str) and message:
+            out.add((context, message))
+        elif isinstance(message, tuple) and all(message):  # ngettext: (singular, plural)
             out.add((context, message))
     return out
 
@@ -36,7 +39,8 @@ def test_every_message_has_an_english_translation() -> None:
     translated = {(m.context, m.id): m.string for m in po if m.id}
     used = extracted()
     assert len(used) > 100
-    missing = sorted(m for m in used if not translated.get(m))
+    # a plural entry's translation is a tuple: every form must be filled in
+    missing = sorted((m for m in used if not translated.get(m) or not all(translated[m])), key=str)
     assert missing == [], f"untranslated: {missing}"
 
 
@@ -45,6 +49,10 @@ def test_compiled_catalogue_matches_the_po_file() -> None:
     with (CATALOG / "messages.mo").open("rb") as f:
         mo = gettext.GNUTranslations(f)
     for m in load_po():
+        if isinstance(m.id, tuple | list):  # a plural entry: one and two in English
+            forms = (mo.ngettext(m.id[0], m.id[1], 1), mo.ngettext(m.id[0], m.id[1], 2))
+            assert forms == tuple(m.string), m.id
+            continue
         got = mo.pgettext(m.context, m.id) if m.context else mo.gettext(m.id)
         assert got == m.string, (m.context, m.id)
 

@@ -342,3 +342,22 @@ def test_the_dealer_badge_is_not_read_as_a_count_in_english(client: FlaskClient)
     assert '<span class="role">dealer</span>' in html and ">deals<" not in html
     de = client.get(f"/sheets/{sheet['id']}?lang=de").get_data(as_text=True)
     assert '<span class="role">gibt</span>' in de
+
+
+def test_counts_say_one_evening_and_lower_case_words_in_english(client: FlaskClient) -> None:
+    group = client.post("/api/v1/groups", json={"name": "Runde", "game": "skat"}).get_json()
+    sheet = create(client, game="skat", players=["A", "B", "C"], first_dealer="C",
+                   group=group["id"])  # fmt: skip
+    add(client, sheet["id"], {"declarer": "A", "game": "grand", "matadors": 1, "with": True,
+                              "won": True})  # fmt: skip
+    de = client.get("/groups?lang=de").get_data(as_text=True)
+    assert "1 Abend<" in de and "1 Abende" not in de
+    en = client.get("/groups?lang=en").get_data(as_text=True)
+    assert "1 evening<" in en and "1 Evenings" not in en
+    show = client.get(f"/groups/{group['id']}?lang=en").get_data(as_text=True)
+    assert "· 1 evening</p>" in show
+    page = client.get(f"/sheets/{sheet['id']}?lang=en").get_data(as_text=True)
+    assert "Skat · 1 deal ·" in page
+    pid = next(p["id"] for p in client.get("/api/v1/players").get_json()["players"])
+    player = client.get(f"/players/{pid}?lang=en").get_data(as_text=True)
+    assert f"#{sheet['id']} · 3 players · 1 deal" in player

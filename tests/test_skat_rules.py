@@ -251,3 +251,14 @@ def test_every_legal_bid_is_the_value_of_some_game() -> None:
             continue
         assert g.multiplier is not None
         assert 2 <= g.multiplier <= g.game.max_matadors + MAX_LEVELS_ABOVE_MATADORS
+
+
+def test_lost_by_the_buttons_is_explained_as_entered_not_by_points() -> None:
+    """Without card points nothing is known about 61: the explanation says lost as entered."""
+    r = skat_value(SkatDeal(game=Game.GRAND, matadors=1, with_=True, won=False))
+    assert "verloren: so eingetragen (ohne Augen)" in r.explanation()
+    assert "lost: as entered (no card points)" in r.explanation("en")
+    assert not any("61" in s for s in r.explanation() + r.explanation("en"))
+    # with card points the reason is still the points
+    p = skat_value(SkatDeal(game=Game.GRAND, matadors=1, with_=True, declarer_points=50))
+    assert any("61 sind nötig" in s for s in p.explanation())

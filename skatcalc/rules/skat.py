@@ -507,10 +507,8 @@ def _lost_by_buttons(deal: SkatDeal, all_tricks: Party | None, schneider_ann: bo
             "Der Alleinspieler blieb Schneider (30 Augen oder weniger).",
             "The declarer was schneider (30 card points or fewer).",
         )
-    return Msg(
-        "Der Alleinspieler erreichte keine 61 Augen.",
-        "The declarer did not reach 61 card points.",
-    )
+    # No card points were entered: the table said "lost", so that is all the sheet knows.
+    return Msg("so eingetragen (ohne Augen)", "as entered (no card points)")
 
 
 def won_in_play(deal: SkatDeal) -> bool:
