@@ -46,7 +46,7 @@ from .forms import (
 from .http import BadJSON, can_edit, parse_json, refuse, remember_edit_token, token_matches
 from .i18n import _, num, page_lang
 from .rules.common import InvalidDeal
-from .rules.marks import BOCK, LEGEND, LOST, STRUCK, describe_row
+from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from .rules.sheet import (
     BOCK_NAMES,
     SCHAFKOPF_BOCK_TRIGGERS,
@@ -347,7 +347,7 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
     html = render_template(
         "sheet.html",
         saved=None if share else saved_line(sheet, data),
-        legend=[(a.text(page_lang()), b.text(page_lang())) for a, b in LEGEND],
+        legend=legend(sheet["game"], page_lang()),
         sheet=sheet,
         data=data,
         form=form,

@@ -116,3 +116,16 @@ def test_page_csv_and_pdf_show_the_same_marks(client: FlaskClient) -> None:
     pdf = client.get(f"/sheets/{sid}/export.pdf").data
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
     assert "Kreuz ohne 3 (Hand, Schn., Kontra)" in " ".join(text.split())
+
+
+def test_the_legend_explains_only_the_marks_of_its_game_without_repeating_words() -> None:
+    from skatcalc.rules.marks import legend
+
+    sk = dict(legend("schafkopf", "de"))
+    assert set(sk) == {"Schn.", "Schw.", "verl."}
+    assert [s for s, _ in legend("skat", "de")] == [
+        "Schn.", "Schw.", "Schn. ang.", "Schw. ang.", "überr.", "verl."]  # fmt: skip
+    en = legend("skat", "en")
+    assert all(short != long for short, long in en)
+    assert ("overbid", "overbid") not in en and ("lost", "lost") not in en
+    assert dict(legend("schafkopf", "en")) == {"schn.": "schneider", "schw.": "schwarz"}

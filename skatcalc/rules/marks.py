@@ -43,6 +43,16 @@ LEGEND: tuple[tuple[Msg, Msg], ...] = (
     (OVERBID, Msg("überreizt", "overbid")),
     (LOST, Msg("verloren", "lost")),
 )
+#: the marks a Schafkopf row can carry (no announcements, no overbidding)
+SCHAFKOPF_MARKS = (SCHNEIDER, SCHWARZ, LOST)
+
+
+def legend(game: str, lang: str = "de") -> list[tuple[str, str]]:
+    """The legend under a sheet's list: only the marks this game uses, and only those whose
+    short form differs from its meaning in this language (English "lost" needs no "lost")."""
+    pairs = [(a.text(lang), b.text(lang)) for a, b in LEGEND
+             if game == "skat" or a in SCHAFKOPF_MARKS]  # fmt: skip
+    return [(short, long) for short, long in pairs if short != long]
 
 
 @dataclass(frozen=True)
