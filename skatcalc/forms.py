@@ -119,10 +119,22 @@ def field_int(field: Field, errors: list[tuple[str, str]]) -> int | None:
     return value
 
 
+def known_game(form: Any, game: str, errors: list[tuple[str, str]]) -> bool:
+    """A game from the address that the form does not offer (``/skat?game=xx``): the message
+    names the games as the buttons do, in the page's language, not the API's values."""
+    names = [label for value, label in form.game.choices]
+    if game in [value for value, _label in form.game.choices]:
+        return True
+    errors.append(("game", _("Unbekanntes Spiel. Möglich: %(names)s.", names=", ".join(names))))
+    return False
+
+
 def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
     """The API-shaped input of a Skat form; fields that do not apply to the game are left out."""
     data: dict[str, Any] = {}
     game = form.game.data or None
+    if game and not known_game(form, game, errors):
+        game = None
     if game:
         data["game"] = game
     if form.cards.data and game != "null":
@@ -253,7 +265,7 @@ class SchafkopfGameForm(FlaskForm):
 
 def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
     data: dict[str, Any] = {}
-    if form.game.data:
+    if form.game.data and known_game(form, form.game.data, errors):
         data["game"] = form.game.data
     data["declarers"] = list(form.declarers.data or [])
     if form.suit.data and form.game.data in SUIT_GAMES:

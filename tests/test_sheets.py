@@ -361,3 +361,15 @@ def test_counts_say_one_evening_and_lower_case_words_in_english(client: FlaskCli
     pid = next(p["id"] for p in client.get("/api/v1/players").get_json()["players"])
     player = client.get(f"/players/{pid}?lang=en").get_data(as_text=True)
     assert f"#{sheet['id']} · 3 players · 1 deal" in player
+
+
+def test_an_unknown_game_in_the_calculators_address_names_the_games_as_shown(
+    client: FlaskClient,
+) -> None:
+    de = client.get("/skat?game=xx&lang=de").get_data(as_text=True)
+    assert "Unbekanntes Spiel. Möglich: ♣ Kreuz, ♠ Pik, ♥ Herz, ♦ Karo, Grand, Null." in de
+    assert "diamonds" not in de.split('id="result"')[0].split("</form>")[1]
+    en = client.get("/skat?game=xx&lang=en").get_data(as_text=True)
+    assert "Unknown game. Possible: ♣ Clubs, ♠ Spades, ♥ Hearts, ♦ Diamonds, Grand, Null." in en
+    sk = client.get("/schafkopf?submitted=1&game=xx&lang=de").get_data(as_text=True)
+    assert "Unbekanntes Spiel. Möglich: Sauspiel, Solo, Wenz" in sk
