@@ -216,7 +216,8 @@ def player_stats(db: Database, player_id: int) -> dict[str, Any]:
     out: dict[str, Any] = {"id": pid, "name": player["name"]}
     totals: dict[str, PlayerTotals] = {}
     for game in ("skat", "schafkopf"):
-        evenings = [(s, f) for s, f in all_figs if f.game == game]
+        # a sheet without a deal was never played: no evening, no best or worst evening
+        evenings = [(s, f) for s, f in all_figs if f.game == game and f.deals > 0]
         if not evenings:
             out[game] = None
             continue

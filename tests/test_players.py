@@ -510,3 +510,21 @@ def test_standings_laws(data: dict[int, list[tuple[int, int]]], min_sheets: int,
         assert (r.rank is None) == (r.sheets < min_sheets)
     for r in ranked:
         assert r.rank == 1 + sum(1 for o in ranked if o.score > r.score)
+
+
+def test_an_empty_sheet_is_no_evening_and_per_series_needs_a_series(client: FlaskClient) -> None:
+    for deals in (0, 2):
+        sid = client.post("/api/v1/sheets", json={"game": "skat", "players": ["Ann", "B", "C"],
+                                                  "first_dealer": "C"}).get_json()["id"]  # fmt: skip
+        for _ in range(deals):
+            client.post(
+                f"/api/v1/sheets/{sid}/deals",
+                json={"declarer": "Ann", "game": "grand", "matadors": 1, "with": True, "won": True},
+            )
+    pid = next(p["id"] for p in client.get("/api/v1/players").get_json()["players"]
+               if p["name"] == "Ann")  # fmt: skip
+    stats = client.get(f"/api/v1/players/{pid}").get_json()["skat"]
+    assert stats["sheets"] == 1 and len(stats["evenings"]) == 1
+    page = client.get(f"/players/{pid}").get_data(as_text=True)
+    assert "Listenpunkte je Serie</dt><dd>—</dd>" in page
+    assert "Je Serie erst ab einer ganzen Serie." in page
