@@ -398,6 +398,10 @@ def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | 
     who = row.get("declarer") if sheet["game"] == "skat" and row.get("kind") == "game" else None
     if sheet["game"] == "skat":  # the list entry, as on paper
         amount = " ".join(num(v, True) for v in row["list"].values() if v)
+    elif row.get("kind") == "game" and row.get("party"):
+        # like Skat: who played and what it brought each of them, signed (Solo lost: C −60)
+        who = "+".join(row["party"])
+        amount = num(row["deltas"][row["party"][0]], True)
     else:
         amount = "" if text.value is None else str(text.value)
     return {"n": row["n"], "who": who, "contract": text.contract.text(lang),

@@ -373,3 +373,15 @@ def test_an_unknown_game_in_the_calculators_address_names_the_games_as_shown(
     assert "Unknown game. Possible: ♣ Clubs, ♠ Spades, ♥ Hearts, ♦ Diamonds, Grand, Null." in en
     sk = client.get("/schafkopf?submitted=1&game=xx&lang=de").get_data(as_text=True)
     assert "Unbekanntes Spiel. Möglich: Sauspiel, Solo, Wenz" in sk
+
+
+def test_the_schafkopf_save_line_names_the_party_and_a_signed_amount(client: FlaskClient) -> None:
+    sheet = create(client, game="schafkopf", players=list("ABCD"), first_dealer="D",
+                   rules={"tariffs": {"sauspiel": 10, "solo": 20, "bettel": 20, "extra": 10}})  # fmt: skip
+    add(client, sheet["id"], {"game": "sauspiel", "declarers": ["A", "B"], "won": True,
+                              "suit": "eichel"})  # fmt: skip
+    add(client, sheet["id"], {"game": "solo", "declarers": ["C"], "won": False, "suit": "gras"})
+    one = client.get(f"/sheets/{sheet['id']}?saved=1").get_data(as_text=True)
+    assert 'Spiel 1: <b>A+B</b> <b class="amt">+10</b>' in one
+    two = client.get(f"/sheets/{sheet['id']}?saved=2").get_data(as_text=True)
+    assert 'Spiel 2: <b>C</b> <b class="amt">\u221260</b>' in two
