@@ -385,3 +385,11 @@ def test_the_schafkopf_save_line_names_the_party_and_a_signed_amount(client: Fla
     assert 'Spiel 1: <b>A+B</b> <b class="amt">+10</b>' in one
     two = client.get(f"/sheets/{sheet['id']}?saved=2").get_data(as_text=True)
     assert 'Spiel 2: <b>C</b> <b class="amt">\u221260</b>' in two
+
+
+def test_new_sheet_form_gives_the_tariffs_unit_and_tout_is_a_setting(client: FlaskClient) -> None:
+    de = client.get("/sheets?lang=de").get_data(as_text=True)
+    assert '<fieldset class="schafkopfonly">\n      <legend>Tarife (Cent)</legend>' in de
+    assert '<div class="setting"><label class="flag"' in de
+    en = client.get("/sheets?lang=en").get_data(as_text=True)
+    assert "<legend>Tariffs (cents)</legend>" in en
