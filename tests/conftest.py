@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
 
 from skatcalc import create_app
+from tests.support import CHROMIUM
 
 # The laws hold whatever the clock says: on a shared, loaded machine (CI) a per-example deadline
 # or the too-slow health check would fail a correct law by timing alone.
@@ -39,3 +41,20 @@ def csrf_app(tmp_path: Path) -> Flask:
     return create_app(
         {"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite"), "SECRET_KEY": "test"}
     )
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless Chromium for every browser test of the run (each test opens its own
+    context, so cookies and storage are never shared between tests)."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )  # fmt: skip
+        yield b
+        b.close()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_browser import browser, page, server  # noqa: F401  (shared fixtures)
+from tests.test_browser import page, server  # noqa: F401  (shared fixtures)
 
 pytestmark = pytest.mark.browser
 

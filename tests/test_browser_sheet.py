@@ -9,19 +9,16 @@ screen without scrolling for it.
 from __future__ import annotations
 
 import json
-import shutil
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
 from skatcalc import create_app
+from tests.support import live_server
 
-CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -34,26 +31,8 @@ SKAT_PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("browser_sheet") / "e2e.sqlite"
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "e2e"})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    thread.join()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        yield b
-        b.close()
+    with live_server(app) as url:
+        yield url
 
 
 def api(pg: Any, server: str, method: str, path: str, body: Any = None) -> Any:

@@ -4,18 +4,14 @@ for Schafkopf, and two phones saving the same deal."""
 
 from __future__ import annotations
 
-import shutil
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
 from skatcalc import create_app
+from tests.support import live_server
 
-CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.browser
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -25,26 +21,8 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     db = tmp_path_factory.mktemp("entry") / "entry.sqlite"
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "entry"})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}", app.test_client()
-    srv.shutdown()
-    thread.join()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"],
-        )  # fmt: skip
-        yield b
-        b.close()
+    with live_server(app) as url:
+        yield url, app.test_client()
 
 
 def phone(browser: Any) -> Any:

@@ -3,18 +3,14 @@ QR link and enters deals, and the ranking screen updates by itself."""
 
 from __future__ import annotations
 
-import shutil
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from skatcalc import create_app
 from skatcalc.sheets import qr_svg
+from tests.support import live_server
 
-CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.browser
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -25,28 +21,9 @@ def lan_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """On the network (--lan): editing needs the edit link, as at a real club night."""
     db = tmp_path_factory.mktemp("events-e2e") / "e2e.sqlite"
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "e2e", "LAN": True})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    url = f"http://127.0.0.1:{srv.server_port}"
-    app.config["PUBLIC_URL"] = url  # what the QR codes point the phones at
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield url
-    srv.shutdown()
-    thread.join()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        yield b
-        b.close()
+    with live_server(app) as url:
+        app.config["PUBLIC_URL"] = url  # what the QR codes point the phones at
+        yield url
 
 
 def phone(browser: object, server: str, external: list[str], width: int = 375) -> object:
