@@ -90,6 +90,25 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def start_server(db: Path, stderr: int = subprocess.DEVNULL) -> tuple[subprocess.Popen[bytes], int]:
+    """``skatcalc serve`` of this checkout on a free loopback port with its own database,
+    returned once it answers."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port), "--db", str(db)],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL, stderr=stderr,
+    )  # fmt: skip
+    probe = Http(port)
+    for _ in range(200):
+        try:
+            probe.request("GET", "/")
+            break
+        except OSError:
+            time.sleep(0.05)
+    return server, port
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -105,21 +124,9 @@ def line(name: str, values: list[float]) -> str:
 def main() -> int:
     started = time.perf_counter()
     tmp = tempfile.mkdtemp(prefix="club-night-")
-    port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port),
-         "--db", str(Path(tmp) / "club.sqlite")],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
+    server, port = start_server(Path(tmp) / "club.sqlite", stderr=subprocess.PIPE)
     try:
         api = Http(port)
-        for _ in range(200):
-            try:
-                api.request("GET", "/")
-                break
-            except OSError:
-                time.sleep(0.05)
         event = api.json("POST", "/api/v1/events", {
             "name": "Preisskat Benchmark", "game": "skat", "deals": {"4": 48, "3": 36},
             "fees": {"entry_cents": 1000, "lost_game_cents": 50}})  # fmt: skip

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-from club_night import Http, free_port, line
+from club_night import Http, line, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -51,21 +50,9 @@ def main() -> int:
     clients = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
     tmp = tempfile.mkdtemp(prefix="skatcalc-load-")
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port),
-         "--db", str(Path(tmp) / "load.sqlite")],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    server, port = start_server(Path(tmp) / "load.sqlite")
     try:
         api = Http(port)
-        for _ in range(200):
-            try:
-                api.request("GET", "/")
-                break
-            except OSError:
-                time.sleep(0.05)
         sheets = []
         for s in range(SHEETS):
             sid = api.json("POST", "/api/v1/sheets", {"game": "skat", "players": PLAYERS})["id"]
