@@ -66,9 +66,10 @@ def _reject_constant(name: str) -> Any:
     raise BadJSON(f"{name} is not JSON")
 
 
-def _no_surrogates(value: Any, depth: int = 0) -> None:
-    # A lone surrogate ("\ud800") is valid JSON syntax but no character: it cannot be
-    # stored as UTF-8 nor sent back, so it is refused at the door.
+def _storable(value: Any, depth: int = 0) -> None:
+    """One walk over a parsed body: every string encodable as UTF-8 (a lone surrogate such as
+    "\\ud800" is valid JSON syntax but no character: it can neither be stored nor sent back)
+    and every number finite (1e400 parses to inf)."""
     if depth > 200:
         raise BadJSON("nested too deeply")
     if isinstance(value, str):
@@ -76,13 +77,16 @@ def _no_surrogates(value: Any, depth: int = 0) -> None:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise BadJSON("lone surrogate") from None
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise BadJSON("number out of range")
     elif isinstance(value, dict):
         for k, v in value.items():
-            _no_surrogates(k, depth + 1)
-            _no_surrogates(v, depth + 1)
+            _storable(k, depth + 1)
+            _storable(v, depth + 1)
     elif isinstance(value, list):
         for v in value:
-            _no_surrogates(v, depth + 1)
+            _storable(v, depth + 1)
 
 
 def parse_json(raw: bytes) -> Any:
@@ -91,28 +95,11 @@ def parse_json(raw: bytes) -> Any:
     Raises ``BadJSON`` (a ValueError) for anything else, so no later step meets a value it
     could not store or send back as JSON."""
     try:
-        text = raw.decode("utf-8")
-        value = json.loads(text, parse_constant=_reject_constant)
-    except (UnicodeDecodeError, RecursionError) as exc:
+        value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise BadJSON(str(exc)) from None
-    except ValueError as exc:
-        raise BadJSON(str(exc)) from None
-    _no_finite_floats_only(value)
-    _no_surrogates(value)
+    _storable(value)
     return value
-
-
-def _no_finite_floats_only(value: Any, depth: int = 0) -> None:
-    if depth > 200:
-        raise BadJSON("nested too deeply")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise BadJSON("number out of range")  # 1e400 parses to inf
-    if isinstance(value, dict):
-        for v in value.values():
-            _no_finite_floats_only(v, depth + 1)
-    elif isinstance(value, list):
-        for v in value:
-            _no_finite_floats_only(v, depth + 1)
 
 
 # --- Edit rights ------------------------------------------------------------------------------
