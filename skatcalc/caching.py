@@ -60,6 +60,7 @@ def revision_etag() -> str | None:
         sheet = store.get_sheet(store.get_db(), int(args["sheet_id"]))
     except (store.NotFound, KeyError, ValueError, OverflowError):
         return None
+    g.loaded_sheet = sheet  # the view reads it from here instead of loading it again
     if request.endpoint == "sheets.share":
         token = str(args.get("token", "")).encode("utf-8", "surrogatepass")
         if not hmac.compare_digest(token, sheet["share_token"].encode()):
@@ -99,10 +100,9 @@ def _before() -> Response | None:
 
 def _cache_headers(resp: Response, etag: str) -> None:
     resp.set_etag(etag)
-    # Always ask again (the sheet changes under other phones), but a 304 is enough; a page
-    # carrying the edit link said no-store (sheets.render_sheet) and stays so.
-    secret = g.get("carries_edit_link")
-    resp.headers["Cache-Control"] = "private, no-store" if secret else "private, no-cache"
+    # Always ask again (the sheet changes under other phones), but a 304 is enough. A page
+    # carrying the edit link is made no-store by http.py's last hook, cached or not.
+    resp.headers["Cache-Control"] = "private, no-cache"
     resp.vary.add("Cookie")
 
 

@@ -233,6 +233,9 @@ def require_edit(sheet: dict[str, Any]) -> None:
 
 
 def load_sheet(sheet_id: int) -> dict[str, Any]:
+    held = g.get("loaded_sheet")  # already read this request for its ETag (caching.py)
+    if held is not None and held["id"] == sheet_id:
+        return held  # type: ignore[no-any-return]
     try:
         return store.get_sheet(store.get_db(), sheet_id)
     except store.NotFound:
