@@ -60,7 +60,7 @@ def skat() -> str:
             form.spitzen.data = f"{'w' if result.with_ else 'o'}{result.matadors}"
     else:
         form.bid.data = "18"
-    return render_template("skat.html", form=form, result=result, general=general)
+    return render_template("calculators/skat.html", form=form, result=result, general=general)
 
 
 @bp.get("/schafkopf")
@@ -86,7 +86,7 @@ def schafkopf() -> str:
             except InvalidDeal as e:
                 exc = e
         general = attach_errors(form, exc, errors, page_lang())
-    return render_template("schafkopf.html", form=form, result=result, general=general, names=names)
+    return render_template("calculators/schafkopf.html", form=form, result=result, general=general, names=names)
 
 
 @bp.get("/sw.js")
@@ -106,7 +106,7 @@ def offline() -> str:
 @bp.get("/bids")
 def bids() -> str:
     rows = [(b, games_with_value(b)) for b in LEGAL_BIDS]
-    return render_template("bids.html", rows=rows)
+    return render_template("calculators/bids.html", rows=rows)
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -257,7 +257,7 @@ def index() -> str:
 def sheets_page(form: NewSheetForm, general: list[str] | None = None,
                 import_errors: list[str] | None = None) -> str:  # fmt: skip
     """The list of sheets with the new-sheet and the import form, each with its messages."""
-    return render_template("sheets.html", form=form, sheets=sheet_summaries(),
+    return render_template("sheets/list.html", form=form, sheets=sheet_summaries(),
                            general=general or [], import_errors=import_errors or [],
                            schafkopf_bock=SCHAFKOPF_BOCK_TRIGGERS)  # fmt: skip
 
@@ -348,7 +348,7 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         form.active.data = list(default_active(spec, proposed))
     rules = [m.text(page_lang()) for m in describe_rules(spec)]
     html = render_template(
-        "sheet.html",
+        "sheets/show.html",
         saved=None if share else saved_line(sheet, data),
         legend=legend(sheet["game"], page_lang()),
         sheet=sheet,
@@ -423,7 +423,7 @@ def sheet_view(db: Database, sheet: dict[str, Any], data: dict[str, Any], share:
         "rows_html": table_rows_html(sheet, data, share),
         "history_html": Markup(
             render_template(
-                "_sheet_history.html",
+                "sheets/_history.html",
                 history=history_rows(sheet, store.get_history(db, sheet["id"])),
             )
         ),  # fmt: skip
@@ -745,7 +745,7 @@ def edit_deal(sheet_id: int, n: int) -> Any:
     computed = model.sheet_json(store.get_db(), sheet_id, page_lang(), full=False)
     row = next((r for r in computed["deals"] if r["n"] == n), None)
     html = render_template(
-        "deal_edit.html", sheet=sheet, deal=deal, form=form, general=general, row=row,
+        "deals/edit.html", sheet=sheet, deal=deal, form=form, general=general, row=row,
         proposed=deal["dealer"], proposed_active=default_active(spec, deal["dealer"]),
     )  # fmt: skip
     return html, status
@@ -845,7 +845,7 @@ def delete(sheet_id: int) -> Any:
         store.delete_sheet(store.get_db(), sheet_id)
         flash(_("Blatt „%(name)s“ gelöscht.", name=sheet["name"]))
         return redirect(url_for("sheets.index"))
-    return render_template("sheet_delete.html", sheet=sheet)
+    return render_template("sheets/delete.html", sheet=sheet)
 
 
 @bp.get("/<int:sheet_id>/export.<fmt>")
@@ -908,7 +908,7 @@ def form_again(text: str, status: int) -> Any:
         computed = model.sheet_json(db, sheet["id"], page_lang(), full=False)
         row = next((r for r in computed["deals"] if r["n"] == args["n"]), None)
         html = render_template(
-            "deal_edit.html", sheet=sheet, deal=deal, form=deal_form(sheet, request.form),
+            "deals/edit.html", sheet=sheet, deal=deal, form=deal_form(sheet, request.form),
             general=[text], row=row, proposed=deal["dealer"],
             proposed_active=default_active(spec, deal["dealer"]),
         )  # fmt: skip
