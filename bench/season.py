@@ -17,7 +17,7 @@ from pathlib import Path
 
 from common import DEALS, PLAYERS
 
-from skatcalc import create_app, model
+from skatcalc import create_app, service
 from skatcalc import db as store
 
 EVENINGS = 50
@@ -75,8 +75,8 @@ def main() -> None:
         def cold(url: str, stored: bool = True) -> float:
             """After a restart (memory caches empty); ``stored=False``: also without the
             figures kept in the database, so every sheet is computed from its deals."""
-            model._CACHE.clear()
-            model._LATEST.clear()
+            service._CACHE.clear()
+            service._LATEST.clear()
             if not stored:
                 with app.app_context():
                     db = store.get_db()

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, g, jsonify, request
 
 from . import db as store
-from . import exports, model, players
+from . import exports, players, service
 from .http import BadJSON, can_edit, parse_json
 from .i18n import api_lang
 from .rules.common import InvalidDeal
@@ -133,12 +133,12 @@ def forbidden() -> Reply:
 
 def sheet_reply(sheet_id: int, status: int = 200) -> Reply:
     db = store.get_db()
-    return jsonify(model.sheet_json(db, sheet_id, api_lang())), status
+    return jsonify(service.sheet_json(db, sheet_id, api_lang())), status
 
 
 def created(sheet: dict[str, Any]) -> Reply:
     """201 with the new sheet and, this once, its edit token (docs/api.md)."""
-    out = model.sheet_json(store.get_db(), sheet["id"], api_lang())
+    out = service.sheet_json(store.get_db(), sheet["id"], api_lang())
     out["edit_token"] = sheet["edit_token"]
     out["share_token"] = sheet["share_token"]
     g.carries_edit_link = True  # private, no-store
@@ -153,7 +153,7 @@ def create_sheet() -> Any:
     spec = normalize_sheet(data)
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name.strip():
-        name = model.default_name(spec.game)
+        name = service.default_name(spec.game)
     db = store.get_db()
     group_id = None if group is None else players.check_group(db, group, spec.game)
     sheet = store.create_sheet(db, name.strip()[:80], spec.game, list(spec.players),
@@ -184,7 +184,7 @@ def add_deal(sheet_id: int) -> Any:
                             "Idempotency-Key: 100 characters at most."))  # fmt: skip
     db = store.get_db()
     try:
-        _n, stored = model.add_deal(db, sheet_id, body(), api_lang(), key)
+        _n, stored = service.add_deal(db, sheet_id, body(), api_lang(), key)
     except store.Taken as taken:
         return deal_number_taken(sheet_id, taken)
     resp, status = sheet_reply(sheet_id, 201)
@@ -198,7 +198,7 @@ def add_deal(sheet_id: int) -> Any:
 def preview_deal(sheet_id: int) -> Any:
     """A deal body as the sheet's next deal would count it (deltas, Bock, explanation);
     nothing is stored, so no edit right is needed."""
-    row = model.preview_deal(store.get_db(), sheet_id, body(), api_lang())
+    row = service.preview_deal(store.get_db(), sheet_id, body(), api_lang())
     return jsonify({"deal": row})
 
 
@@ -209,8 +209,8 @@ def deal_number_taken(sheet_id: int, taken: store.Taken) -> Reply:
     if taken.n > taken.next_n:
         return error(422, "n", f"Das nächste Spiel ist Nummer {taken.next_n}, nicht {taken.n}.",
                      f"The next deal is number {taken.next_n}, not {taken.n}.")  # fmt: skip
-    sheet = model.sheet_json(store.get_db(), sheet_id, lang)
-    there = model.describe_row(sheet["game"], sheet["deals"][taken.n - 1], lang)
+    sheet = service.sheet_json(store.get_db(), sheet_id, lang)
+    there = service.describe_row(sheet["game"], sheet["deals"][taken.n - 1], lang)
     msg = (
         f"Spiel {taken.n} ist schon eingetragen: {there}. Nichts gespeichert; das nächste "
         f"Spiel ist Nummer {taken.next_n}."
@@ -227,7 +227,7 @@ def correct_deal(sheet_id: int, n: int) -> Any:
     _editable(sheet_id)
     data = body()
     expected = if_match(sheet_id, n)
-    model.correct_deal(store.get_db(), sheet_id, n, data, api_lang(), expected)
+    service.correct_deal(store.get_db(), sheet_id, n, data, api_lang(), expected)
     return sheet_reply(sheet_id)
 
 

@@ -8,7 +8,7 @@ from fpdf.fonts import FontFace
 from sqlite_utils import Database
 
 from . import event_service as events
-from . import model
+from . import service
 from .pdf import GREY, SheetPDF, _money, _n, write_sheet
 from .rules.events import RankRow
 from .rules.sheet import describe_rules
@@ -82,7 +82,7 @@ def render_event_pdf(
         pdf.cell(0, 5, f"{label}: {'−' if cents < 0 else ''}{_money(cents, lang)}",
                  new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     for t in events.tables_of(db, event):
-        sheet = model.sheet_json(db, t["sheet"], lang, full=False)
-        spec = model.spec_of(t["sheet_row"])
+        sheet = service.sheet_json(db, t["sheet"], lang, full=False)
+        spec = service.spec_of(t["sheet_row"])
         write_sheet(pdf, sheet, [m.text(lang) for m in describe_rules(spec)], lang)
     return bytes(pdf.output())

@@ -3,7 +3,7 @@
 An event is a name, a day, a game, its money and its tables' sheet rules; players register
 by name; each series seats them at tables, and each table keeps an ordinary sheet. The
 ranking, the tables' progress, the fees and the prize list are derived from those sheets'
-deals on every read (the sheets' computed totals are cached per revision in ``model``).
+deals on every read (the sheets' computed totals are cached per revision in ``service``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import db as store
-from . import model
 from . import players as people
+from . import service
 from .rules.common import Errors
 from .rules.events import (
     MAX_EVENT_PLAYERS,
@@ -395,7 +395,7 @@ def tables_of(db: Database, event: dict[str, Any]) -> list[dict[str, Any]]:
     """Every table of every series with its sheet's totals and how far it has got."""
     out = []
     for sheet in _table_sheets(db, event["id"]):
-        computed = model.computed_sheet(db, sheet, "de")
+        computed = service.computed_sheet(db, sheet, "de")
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
         planned = deals_for(len(sheet["players"]), event["deals"])

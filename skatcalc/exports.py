@@ -16,7 +16,7 @@ from flask import Response
 from sqlite_utils import Database
 
 from . import db as store
-from . import model
+from . import service
 from .rules.common import Errors, InvalidDeal
 from .rules.marks import describe_row
 from .rules.sheet import MAX_DEALS, DealRecord, evaluate_deal, normalize_sheet
@@ -43,7 +43,7 @@ def _attachment(data: bytes, mimetype: str, name: str) -> Response:
 
 
 def download(db: Database, sheet_id: int, fmt: str, lang: str = "de") -> Response:
-    sheet = model.sheet_json(db, sheet_id, lang)
+    sheet = service.sheet_json(db, sheet_id, lang)
     if fmt == "json":
         data = json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
         return _attachment(data, "application/json", filename(sheet, "json"))
@@ -114,8 +114,8 @@ def pdf_bytes(db: Database, sheet_id: int, lang: str) -> bytes:
 
     def render() -> bytes:
         fresh = store.get_sheet(db, sheet_id)
-        sheet = model.sheet_json(db, sheet_id, lang)
-        rules = [m.text(lang) for m in describe_rules(model.spec_of(fresh))]
+        sheet = service.sheet_json(db, sheet_id, lang)
+        rules = [m.text(lang) for m in describe_rules(service.spec_of(fresh))]
         return render_pdf(sheet, rules, lang)
 
     return cached_pdf(key, lambda: store.get_sheet(db, sheet_id)["rev"], render)

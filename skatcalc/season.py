@@ -1,6 +1,6 @@
 """Figures across sheets: a player's statistics and a group's standings, from stored deals.
 
-Every number starts from ``model.computed_sheet`` (the rules' ``compute_sheet``) and goes
+Every number starts from ``service.computed_sheet`` (the rules' ``compute_sheet``) and goes
 through ``rules.standings``; nothing here is stored. Per sheet the figures are cached by the
 sheet's revision and its players' current names, so a correction on an old sheet or a
 renamed player is seen at once.
@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from . import model, players
+from . import players, service
 from . import rules as rules_pkg
 from .rules.standings import (
     ClubRules,
@@ -109,7 +109,7 @@ def figures_of_sheet(
                 return _decode(stored["data"])
             except (ValueError, TypeError, KeyError):
                 pass  # an unreadable row is recomputed and replaced
-        computed = model.computed_sheet(db, sheet, "de")
+        computed = service.computed_sheet(db, sheet, "de")
         typed = sheet["players"]
         canonical = {typed[i]: name for i, (_pid, name) in enumerate(seats) if i < len(typed)}
         stake = int(sheet["rules"].get("stake_cents") or 0)
@@ -141,7 +141,7 @@ def figures_of_sheet(
             pass  # a busy or read-only database: the figures are still right, just not kept
         return figs
 
-    return model.derived(sheet, "player-figures", make, seats_key)
+    return service.derived(sheet, "player-figures", make, seats_key)
 
 
 def player_figures(db: Database, player_id: int) -> list[tuple[dict[str, Any], SheetFigures]]:

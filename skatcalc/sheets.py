@@ -30,7 +30,7 @@ from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringFi
 from wtforms.validators import Optional
 
 from . import db as store
-from . import exports, model, players
+from . import exports, players, service
 from .charts import running_totals_svg
 from .forms import (
     MultiCheckboxField,
@@ -155,7 +155,7 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
               errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
     """The API deal body from the sheet's entry form."""
     players = sheet["players"]
-    spec = model.spec_of(sheet)
+    spec = service.spec_of(sheet)
     dealer, active = form_placement(spec, form, proposed_dealer)
     body: dict[str, Any]
     if form.kind.data == "passed":
@@ -269,7 +269,7 @@ def sheet_summaries() -> list[dict[str, Any]]:
     db = store.get_db()
 
     def summarize(s: dict[str, Any]) -> dict[str, Any]:
-        computed = model.computed_sheet(db, s, page_lang())
+        computed = service.computed_sheet(db, s, page_lang())
         return {"balance": computed["totals"]["balance"], "deals": len(computed["deals"])}
 
     out = []
@@ -320,7 +320,7 @@ def create() -> Any:
                 else:
                     general += msgs
         else:
-            name = (form.name.data or "").strip()[:80] or model.default_name(spec.game)
+            name = (form.name.data or "").strip()[:80] or service.default_name(spec.game)
             try:
                 group_id = players.form_group(store.get_db(), form.group.data, spec.game)
             except InvalidDeal as exc:
@@ -339,9 +339,9 @@ def create() -> Any:
 def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | None = None,
                  status: int = 200, share: bool = False) -> Any:  # fmt: skip
     db = store.get_db()
-    data = model.computed_sheet(db, sheet, page_lang())
+    data = service.computed_sheet(db, sheet, page_lang())
     proposed = data["next_dealer"]
-    spec = model.spec_of(sheet)
+    spec = service.spec_of(sheet)
     if form is None:
         form = deal_form(sheet)
         form.dealer.data = proposed
@@ -365,7 +365,7 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         proposed_active=default_active(spec, proposed),
         leaders=leaders_of(sheet["players"], data),
         event=table_of_event(db, sheet, data),
-        **model.derived(
+        **service.derived(
             sheet, "page", lambda: sheet_view(db, sheet, data, share), page_lang(), share
         ),  # fmt: skip
     )
@@ -499,7 +499,7 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
     version of a deal in words."""
     words = {"add": _("eingetragen"), "correct": _("korrigiert"),
              "strike": _("gestrichen"), "restore": _("wiederhergestellt")}  # fmt: skip
-    spec = model.spec_of(sheet)
+    spec = service.spec_of(sheet)
     lang = page_lang()
     out = []
     for h in reversed(history):
@@ -589,7 +589,7 @@ def add_deal(sheet_id: int) -> Any:
     if not form.validate_on_submit() and "csrf_token" in form.errors:
         return render_sheet(sheet, form, [_("Das Formular ist abgelaufen; bitte noch einmal.")], 400)  # fmt: skip
     db = store.get_db()
-    proposed = model.proposed_dealer(db, sheet)
+    proposed = service.proposed_dealer(db, sheet)
     errors: list[tuple[str, str]] = []
     body = deal_body(sheet, form, proposed, errors)
     exc: InvalidDeal | None = None
@@ -598,7 +598,7 @@ def add_deal(sheet_id: int) -> Any:
     if not errors:
         try:
             key = (form.idem.data or "")[:100] or None
-            n, stored = model.add_deal(db, sheet_id, body, page_lang(), key)
+            n, stored = service.add_deal(db, sheet_id, body, page_lang(), key)
         except InvalidDeal as e:
             exc = e
         except store.Taken as taken:
@@ -621,8 +621,8 @@ def taken_message(sheet: dict[str, Any], taken: store.Taken) -> str:
     if taken.n > taken.next_n:
         return _("Das nächste Spiel ist Nummer %(next)s. Bitte noch einmal speichern.",
                  next=taken.next_n)  # fmt: skip
-    data = model.computed_sheet(store.get_db(), sheet, page_lang())
-    there = model.describe_row(sheet["game"], data["deals"][taken.n - 1], page_lang())
+    data = service.computed_sheet(store.get_db(), sheet, page_lang())
+    there = service.describe_row(sheet["game"], data["deals"][taken.n - 1], page_lang())
     return _(
         "Spiel %(n)s ist schon eingetragen (von einem anderen Gerät?): %(deal)s. Nichts "
         "gespeichert. Die Eingabe steht noch unten: War es ein anderes Spiel, bitte als "
@@ -634,10 +634,10 @@ def taken_message(sheet: dict[str, Any], taken: store.Taken) -> str:
 def refresh_entry(sheet: dict[str, Any], form: Any, proposed: str) -> None:
     """A kept entry after another phone's save: it now means the next free number, and an
     untouched dealer follows the rotation as it is now."""
-    data = model.computed_sheet(store.get_db(), sheet, page_lang())
+    data = service.computed_sheet(store.get_db(), sheet, page_lang())
     form.n.data = str(len(data["deals"]) + 1)
     if form.dealer.data == form.dealer_shown.data:
-        spec = model.spec_of(sheet)
+        spec = service.spec_of(sheet)
         if set(form.active.data or []) == set(default_active(spec, form.dealer_shown.data or "")):
             form.active.data = list(default_active(spec, proposed))
         form.dealer.data = proposed
@@ -727,7 +727,7 @@ def edit_deal(sheet_id: int, n: int) -> Any:
             status = 400
         elif not errors:
             try:
-                model.correct_deal(store.get_db(), sheet_id, n, body, page_lang(), expected)
+                service.correct_deal(store.get_db(), sheet_id, n, body, page_lang(), expected)
             except InvalidDeal as e:
                 exc = e
             except store.Conflict as conflict:
@@ -741,8 +741,8 @@ def edit_deal(sheet_id: int, n: int) -> Any:
         if status == 200:
             status = 422
         general += attach_errors(form, exc, errors, page_lang())
-    spec = model.spec_of(sheet)
-    computed = model.sheet_json(store.get_db(), sheet_id, page_lang(), full=False)
+    spec = service.spec_of(sheet)
+    computed = service.sheet_json(store.get_db(), sheet_id, page_lang(), full=False)
     row = next((r for r in computed["deals"] if r["n"] == n), None)
     html = render_template(
         "deals/edit.html", sheet=sheet, deal=deal, form=form, general=general, row=row,
@@ -904,8 +904,8 @@ def form_again(text: str, status: int) -> Any:
     if endpoint == "sheets.edit_deal":
         sheet = store.get_sheet(db, args["sheet_id"])
         deal = store.get_deal(db, sheet["id"], args["n"])
-        spec = model.spec_of(sheet)
-        computed = model.sheet_json(db, sheet["id"], page_lang(), full=False)
+        spec = service.spec_of(sheet)
+        computed = service.sheet_json(db, sheet["id"], page_lang(), full=False)
         row = next((r for r in computed["deals"] if r["n"] == args["n"]), None)
         html = render_template(
             "deals/edit.html", sheet=sheet, deal=deal, form=deal_form(sheet, request.form),

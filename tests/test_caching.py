@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from skatcalc import create_app, model
+from skatcalc import create_app, service
 
 API = "/api/v1/sheets"
 GRAND = {"game": "grand", "matadors": 2, "with": True, "declarer_points": 75, "declarer": "B"}
@@ -60,7 +60,7 @@ def test_a_304_computes_and_renders_nothing(
     def boom(*_a: object, **_k: object) -> None:
         raise AssertionError("the sheet was computed for a 304")
 
-    monkeypatch.setattr(model, "computed_sheet", boom)
+    monkeypatch.setattr(service, "computed_sheet", boom)
     for path, etag in zip(paths(sheet), etags, strict=True):
         assert client.get(path, headers={"If-None-Match": etag}).status_code == 304
 
@@ -173,7 +173,7 @@ def test_derived_views_keep_only_the_latest_revision(client: FlaskClient) -> Non
         add(client, sid)
         assert client.get(f"/sheets/{sid}").status_code == 200
         assert client.get(f"/sheets/{sid}?lang=en").status_code == 200
-    rev, entries = model._CACHE[sheet["share_token"]]
+    rev, entries = service._CACHE[sheet["share_token"]]
     assert rev == client.get(f"/sheets/{sid}/rev").get_json()["rev"]
     # the computed sheet and the page pieces, per language and mode: nothing of older revisions
     assert len(entries) <= 6, list(entries)
@@ -223,7 +223,7 @@ def test_a_rendered_page_is_reused_with_fresh_tokens(
     def boom(*_a: object, **_k: object) -> None:
         raise AssertionError("rendered again")
 
-    monkeypatch.setattr(model, "computed_sheet", boom)
+    monkeypatch.setattr(service, "computed_sheet", boom)
     second = client.get(path).data.decode()
     assert _idem(first) != _idem(second)  # two pages shown, two different saves
     assert re.sub(r'value="[^"]*"', "", first) == re.sub(r'value="[^"]*"', "", second)

@@ -429,7 +429,7 @@ def test_lan_with_host_binds_what_was_asked(
 def test_sheet_list_computes_each_sheet_once_per_revision(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skatcalc import model, sheets
+    from skatcalc import service, sheets
 
     path = str(tmp_path / "list.sqlite")
     app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "x",
@@ -440,13 +440,13 @@ def test_sheet_list_computes_each_sheet_once_per_revision(
         for _ in range(5):
             c.post(f"{API}/{sid}/deals", json={"passed": True})
     calls: list[int] = []
-    real = model.computed_sheet
+    real = service.computed_sheet
 
     def counting(db: Any, sheet: dict[str, Any], lang: str) -> Any:
         calls.append(sheet["id"])
         return real(db, sheet, lang)
 
-    monkeypatch.setattr(sheets.model, "computed_sheet", counting)
+    monkeypatch.setattr(sheets.service, "computed_sheet", counting)
     store._SUMMARIES.clear()
     assert c.get("/sheets").status_code == 200
     assert sorted(calls) == sorted(ids)

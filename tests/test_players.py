@@ -381,7 +381,7 @@ def test_group_pages_create_and_show(client: FlaskClient) -> None:
 def test_figures_are_kept_per_revision_and_recomputed_when_stale(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skatcalc import model, season
+    from skatcalc import season, service
 
     gid = client.post("/api/v1/groups", json={"name": "H", "game": "skat"}).get_json()["id"]
     sheet = new_sheet(client, group=gid)
@@ -397,7 +397,7 @@ def test_figures_are_kept_per_revision_and_recomputed_when_stale(
         # A damaged row is not trusted: recomputed from the deals.
         with db.atomic():
             db.execute("update sheet_figures_cache set data = '{\"1\": {}}'")
-    model._CACHE.clear()
+    service._CACHE.clear()
     assert client.get(url).get_json()["rows"] == first
     # Figures stored by other rules code are not used either.
     with app.app_context():
@@ -405,7 +405,7 @@ def test_figures_are_kept_per_revision_and_recomputed_when_stale(
         with db.atomic():
             db.execute("update sheet_figures_cache set data = ?",
                        [season._encode({})])  # fmt: skip
-    model._CACHE.clear()
+    service._CACHE.clear()
     monkeypatch.setattr(season, "CODE_VERSION", "other-rules")
     assert client.get(url).get_json()["rows"] == first
     # A correction is seen at once.
