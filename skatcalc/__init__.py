@@ -71,7 +71,20 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     else:
         app.config.update(config)
 
-    from . import api, caching, db, forms, http, i18n, pages, players_api, players_pages, sheets
+    from . import (
+        api,
+        caching,
+        calculators,
+        db,
+        deal_forms,
+        errors,
+        http,
+        i18n,
+        players_api,
+        players_pages,
+        pwa,
+        sheets,
+    )
 
     key_folder = app.instance_path
     if not app.config.get("DATABASE"):
@@ -89,7 +102,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n
         )
 
-    app.jinja_env.globals["spitzen_choices"] = forms.spitzen_choices
+    app.jinja_env.globals["spitzen_choices"] = deal_forms.spitzen_choices
 
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.mimetype = "application/json; charset=utf-8"  # type: ignore[attr-defined]
@@ -99,7 +112,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     caching.init_app(app)  # registered after http: its answer hooks run first (ETag, gzip)
-    app.register_blueprint(pages.bp)
+    app.register_blueprint(calculators.bp)
+    app.register_blueprint(pwa.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
@@ -112,5 +126,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(events.bp)
     app.register_blueprint(events_api.bp)
     csrf.exempt(events_api.bp)
-    pages.register_error_handlers(app)
+    errors.init_app(app)
     return app

@@ -29,8 +29,8 @@ from . import db as store
 from . import event_service as events
 from . import exports
 from . import players as people
+from .deal_forms import MultiCheckboxField, TariffFields, attach_errors, parse_int
 from .exports import _attachment, cell
-from .forms import MultiCheckboxField, TariffFields, attach_errors, parse_int
 from .http import holds_token, remember_edit_token, token_matches
 from .i18n import _, money, num, page_lang
 from .rules.common import Errors, InvalidDeal

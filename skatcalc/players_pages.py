@@ -24,7 +24,7 @@ from wtforms.validators import Optional
 from . import db as store
 from . import players, season
 from .charts import running_totals_svg
-from .forms import parse_int
+from .deal_forms import parse_int
 from .i18n import _, page_lang
 from .rules.common import InvalidDeal
 from .rules.standings import SCHAFKOPF_CONTRACTS, SKAT_CONTRACTS

@@ -32,7 +32,7 @@ from wtforms.validators import Optional
 from . import db as store
 from . import exports, players, service
 from .charts import running_totals_svg
-from .forms import (
+from .deal_forms import (
     MultiCheckboxField,
     SchafkopfGameForm,
     SkatForm,
@@ -923,7 +923,7 @@ def form_again(text: str, status: int) -> Any:
 
 @bp.errorhandler(sqlite3.Error)
 def storage_fault(exc: sqlite3.Error) -> Any:
-    from .pages import storage_fault_answer
+    from .errors import storage_fault_answer
 
     answer = storage_fault_answer(exc)
     if answer is None:

@@ -67,7 +67,7 @@ def test_mapping_skips_the_config_file(instance: Path, tmp_path: Path) -> None:
 
 def test_blueprints_and_api_without_csrf(tmp_path: Path) -> None:
     app = create_app({"DATABASE": str(tmp_path / "b.sqlite"), "SECRET_KEY": "s"})
-    assert {"pages", "sheets", "api"} <= set(app.blueprints)
+    assert {"calculators", "pwa", "sheets", "api"} <= set(app.blueprints)
     # CSRF is on (no TESTING override), yet JSON API posts need no token.
     client = app.test_client()
     r = client.post("/api/v1/skat/value", json={"game": "null", "won": True})

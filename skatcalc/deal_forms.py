@@ -1,4 +1,5 @@
-"""WTForms for the pages. Forms render and read fields; the rules engine judges the values.
+"""The deal forms and both directions of the form↔body mapping. Forms render and read fields;
+the rules engine judges the values.
 
 Every form is turned into the same JSON-shaped input the API takes, so a deal entered on a
 page and one sent to the API go through one parser and one scoring function.
