@@ -1,70 +1,63 @@
-"""Sheet page latency against the floor of this stack, scaling to 1,000 deals, and page weight.
+"""Sheet page latency against the floor of this stack, in ONE process with the Flask test client.
 
-Run: python bench/latency.py   (prints figures; targets in brackets)
+Every figure is a median, taken alternately with the figure it is compared to (a shared CPU
+that speeds up or slows down meanwhile weighs on both alike):
+
+* the 48-deal sheet page against a bare Flask route of the same app returning the same bytes;
+* adding a deal and rendering the sheet against a bare POST → 303 + GET of a constant, both
+  as a phone does it (the entry form with its CSRF token and idempotency key, taken from the
+  page the phone shows, then the redirect) and through the JSON API (POST, then GET the page);
+* the 1,000-deal sheet page against the 48-deal one, cached and as the first view after a
+  change (a rename, which leaves the deals alone, and an appended deal: 999 → 1,000).
+
+Bounded (well under a minute); prints the figures with the targets of issue 11 in brackets.
+
+Run: PYTHONPATH=. python bench/latency.py
 """
 
 from __future__ import annotations
 
-import gzip
-import http.client
 import re
+import sqlite3
 import statistics
+import sys
 import tempfile
-import threading
 import time
-import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from common import DEALS, PLAYERS
 from flask import Flask, Response, redirect
-from waitress.server import create_server
+from flask.testing import FlaskClient
 
-from skatcalc import create_app
-from skatcalc import db as store
+from skatcalc import create_app, csrf
 from skatcalc.rules.sheet import SheetSpec, default_active
 
-
-def fill(app: Flask, n: int) -> int:
-    """A sheet with n deals, written straight into the database (setup, not measured)."""
-    spec = SheetSpec("skat", tuple(PLAYERS), "Anna", {"kontra_re": False, "ramsch": False,
-                                                      "bock": ["60-60"], "stake_cents": 1})  # fmt: skip
-    with app.app_context():
-        db = store.get_db()
-        sheet = store.create_sheet(db, f"{n} Spiele", "skat", PLAYERS, "Anna", dict(spec.rules))
-        deals = []
-        for k in range(n):
-            dealer = PLAYERS[k % 4]
-            active = default_active(spec, dealer)
-            body = dict(DEALS[k % len(DEALS)])
-            if "passed" not in body:
-                body["declarer"] = active[k % 3]
-            deals.append({"n": k + 1, "dealer": dealer, "active": list(active), "input": body,
-                          "struck": False})  # fmt: skip
-        with db.atomic():
-            db.execute("delete from sheets where id = ?", [sheet["id"]])
-        return store.import_sheet(db, f"{n} Spiele", "skat", PLAYERS, "Anna", dict(spec.rules),
-                                  deals, [])  # fmt: skip
+RULES = {"kontra_re": False, "ramsch": False, "bock": ["60-60"], "stake_cents": 1}
+GRAND = {"kind": "game", "game": "grand", "spitzen": "w2", "declarer_points": "75", "bid": "18"}
 
 
-def median_ms(fn: Callable[[], object], runs: int = 40,
-              setup: Callable[[], object] | None = None) -> float:  # fmt: skip
-    """Median wall time of fn(); setup() runs before each call, outside the timing."""
-    fn()
-    times = []
-    for _ in range(runs):
-        if setup is not None:
-            setup()
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1000
+def sheet_file(n: int) -> dict[str, Any]:
+    """An evening of n deals as an export file (the import route stores it)."""
+    spec = SheetSpec("skat", tuple(PLAYERS), "Anna", RULES)
+    deals = []
+    for k in range(n):
+        dealer = PLAYERS[k % 4]
+        active = default_active(spec, dealer)
+        body = dict(DEALS[k % len(DEALS)])
+        if "passed" not in body:
+            body["declarer"] = active[k % 3]
+        deals.append({"n": k + 1, "dealer": dealer, "active": list(active), "input": body})
+    return {"name": f"{n} Spiele", "game": "skat", "players": PLAYERS, "first_dealer": "Anna",
+            "rules": RULES, "deals": deals}  # fmt: skip
 
 
-def paired_ms(fn: Callable[[], object], floor: Callable[[], object], runs: int = 60,
-              setup: Callable[[], object] | None = None) -> tuple[float, float]:  # fmt: skip
-    """Medians of fn and of its floor, called alternately so that a machine that speeds up
-    or slows down meanwhile (a shared CPU) weighs on both alike."""
+def paired(fn: Callable[[], object], floor: Callable[[], object], runs: int,
+           setup: Callable[[], object] | None = None) -> tuple[float, float]:  # fmt: skip
+    """Medians (ms) of fn and of its floor, called alternately; setup() runs untimed."""
+    if setup is not None:
+        setup()
     fn()
     floor()
     a, b = [], []
@@ -80,147 +73,160 @@ def paired_ms(fn: Callable[[], object], floor: Callable[[], object], runs: int =
     return statistics.median(a) * 1000, statistics.median(b) * 1000
 
 
-class Http:
-    """A keep-alive HTTP client to the real server (waitress) on loopback."""
+def hidden(page: bytes, name: str) -> str:
+    m = re.search(rb'name="' + name.encode() + rb'"[^>]*value="([^"]*)"', page)
+    if m is None:
+        m = re.search(rb'value="([^"]*)"[^>]*name="' + name.encode() + rb'"', page)
+    return m.group(1).decode() if m else ""
 
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
-    def get(self, path: str) -> bytes:
-        self.conn.request("GET", path)
-        r = self.conn.getresponse()
-        return r.read()
-
-    def get_as_phone(self, path: str, etag: str | None = None) -> tuple[int, str, bytes]:
-        """As a browser asks: gzip accepted, and revalidating what it already has."""
-        headers = {"Accept-Encoding": "gzip, deflate"}
-        if etag:
-            headers["If-None-Match"] = etag
-        self.conn.request("GET", path, headers=headers)
-        r = self.conn.getresponse()
-        return r.status, r.getheader("ETag") or "", r.read()
-
-    def post_form(self, path: str, form: dict[str, str]) -> int:
-        body = urllib.parse.urlencode(form)
-        self.conn.request("POST", path, body=body,
-                          headers={"Content-Type": "application/x-www-form-urlencoded"})  # fmt: skip
-        r = self.conn.getresponse()
-        r.read()
-        return r.status
+def entry_form(page: bytes) -> dict[str, Any]:
+    """What the phone sends when the next deal is a Grand mit 2 by forehand: the entry form's
+    hidden fields (CSRF token, idempotency key, deal number, proposed dealer) as the page has
+    them, the proposed dealer and players left as they are."""
+    m = re.search(rb'<form[^>]*action="/sheets/[0-9]+/deals".*?</form>', page, re.S)
+    assert m is not None, "no entry form on the page"
+    page = m.group(0)
+    dealer = hidden(page, "dealer_shown")
+    spec = SheetSpec("skat", tuple(PLAYERS), "Anna", RULES)
+    active = default_active(spec, dealer)
+    return {**GRAND, "csrf_token": hidden(page, "csrf_token"), "idem": hidden(page, "idem"),
+            "n": hidden(page, "n"), "dealer_shown": dealer, "dealer": dealer,
+            "active": list(active), "declarer": active[0], "version": ""}  # fmt: skip
 
 
 def main() -> None:
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"DATABASE": str(Path(tmp) / "bench.sqlite"), "SECRET_KEY": "bench",
-                          "WTF_CSRF_ENABLED": False})  # fmt: skip
+        path = str(Path(tmp) / "bench.sqlite")
+        # CSRF on, as served: the form post carries the token of the page it came from.
+        app: Flask = create_app({"DATABASE": path, "SECRET_KEY": "bench"})
         constant: dict[str, bytes] = {}
 
-        # The floor of this stack: bare routes in the same app and server, returning the same
-        # bytes as a constant (and, for a save, a constant redirect).
+        # The floor of this stack: bare routes in the same app returning the same bytes as a
+        # constant (and, for a save, a constant redirect) through the same hooks.
         @app.get("/_floor")
-        def floor() -> bytes:
-            return constant["html"]
+        def floor() -> Response:
+            return Response(constant["html"], mimetype="text/html")
 
         @app.post("/_floor")
-        def floor_post() -> Response:
+        def floor_post() -> Any:
             return redirect("/_floor", 303)
 
-        s48, s1000 = fill(app, 48), fill(app, 1000)
-        server = create_server(app, host="127.0.0.1", port=0, threads=4)
-        threading.Thread(target=server.run, daemon=True).start()
-        client = Http(server.effective_port)
-        html48 = constant["html"] = client.get(f"/sheets/{s48}")
+        csrf.exempt(floor_post)
+        c: FlaskClient = app.test_client()
 
-        t_page, t_floor = paired_ms(lambda: client.get(f"/sheets/{s48}"),
-                                    lambda: client.get("/_floor"))  # fmt: skip
+        def make(n: int) -> int:
+            r = c.post("/api/v1/sheets/import", json=sheet_file(n))
+            assert r.status_code == 201, r.data[:300]
+            return int(r.get_json()["id"])
 
-        form = {"kind": "game", "declarer": "Bernd", "game": "grand", "with": "true",
-                "matadors": "2", "declarer_points": "75", "bid": "18"}  # fmt: skip
-        form["declarer"] = PLAYERS[1]  # forehand of deal 49, which Anna deals
+        s48, s999, s1000 = make(48), make(999), make(1000)
 
-        def add_and_render() -> None:
-            status = client.post_form(f"/sheets/{s48}/deals", form)
-            assert status in (302, 303), status
-            client.get(f"/sheets/{s48}")
+        def get(sid: int, query: str = "") -> bytes:
+            r = c.get(f"/sheets/{sid}{query}")
+            assert r.status_code == 200, r.status_code
+            return r.data
 
-        def back_to_48() -> None:
-            """Outside the timing: take deal 49 out again, so every add is 48 → 49."""
-            with app.app_context():
-                db = store.get_db()
-                with db.atomic():
-                    db.execute("delete from deals where sheet_id = ? and n > 48", [s48])
-                    db.execute("delete from history where sheet_id = ? and n > 48", [s48])
-                    db.execute("update sheets set rev = rev + 1 where id = ?", [s48])
+        html48 = constant["html"] = get(s48)
+
+        def floor_get() -> None:
+            assert c.get("/_floor").status_code == 200
+
+        # (a) the sheet page as another phone opens it
+        t_page, t_floor = paired(lambda: get(s48), floor_get, runs=300)
+
+        # (b) add a deal + render, 48 → 49. Untimed setup: deal 49 out again, and the page
+        # the phone then shows (its form carries the tokens of the next post).
+        def back_to(sid: int, n: int) -> None:
+            with sqlite3.connect(path) as conn:
+                conn.execute("delete from deals where sheet_id = ? and n > ?", [sid, n])
+                conn.execute("delete from history where sheet_id = ? and n > ?", [sid, n])
+                conn.execute("update sheets set rev = rev + 1 where id = ?", [sid])
+            conn.close()
+
+        shown: dict[str, bytes] = {}
+
+        def reset48() -> None:
+            back_to(s48, 48)
+            shown["page"] = get(s48)
+
+        def add_form() -> None:
+            r = c.post(f"/sheets/{s48}/deals", data=entry_form(shown["page"]))
+            assert r.status_code == 303 or r.status_code == 302, r.data[:2000]
+            page = get(s48, "?saved=49")  # the redirect: "Spiel 49 gespeichert", with undo
+            assert b'id="deal-49"' in page
+
+        api_deal = {"game": "grand", "with": True, "matadors": 2, "declarer_points": 75,
+                    "declarer": PLAYERS[1]}  # fmt: skip
+
+        def add_api() -> None:
+            r = c.post(f"/api/v1/sheets/{s48}/deals", json=api_deal)
+            assert r.status_code == 201, r.data[:300]
+            assert b'id="deal-49"' in get(s48)
 
         def floor_add() -> None:
-            client.post_form("/_floor", form)
-            client.get("/_floor")
+            assert c.post("/_floor", data=GRAND).status_code == 303
+            floor_get()
 
-        back_to_48()
-        t_add, t_floor2 = paired_ms(add_and_render, floor_add, runs=40, setup=back_to_48)
-        t_1000, t_48 = paired_ms(lambda: client.get(f"/sheets/{s1000}"),
-                                 lambda: client.get(f"/sheets/{s48}"), runs=20)  # fmt: skip
+        t_add, t_floor2 = paired(add_form, floor_add, runs=60, setup=reset48)
+        t_api, t_floor3 = paired(add_api, floor_add, runs=60, setup=reset48)
+        back_to(s48, 48)
+        get(s48)
 
-        # The first view after a change, when nothing derived is cached yet: the worst case.
-        def bump(sid: int) -> Callable[[], None]:
-            def run() -> None:
-                with app.app_context():
-                    db = store.get_db()
-                    with db.atomic():
-                        db.execute("update sheets set rev = rev + 1 where id = ?", [sid])
+        # (c) 1,000 deals against 48: cached, and the first view after a change
+        t_1000, t_48 = paired(lambda: get(s1000), lambda: get(s48), runs=60)
 
-            return run
+        def rename_both() -> None:
+            for sid in (s48, s1000):
+                r = c.post(f"/sheets/{sid}/rename", data={
+                    "name": f"Abend {time.perf_counter_ns()}",
+                    "csrf_token": hidden(get(sid), "csrf_token")})  # fmt: skip
+                assert r.status_code in (302, 303)
+                c.get(f"/sheets/{sid}")  # the redirect's page shows "Umbenannt." (once)
 
-        t_cold48 = median_ms(lambda: client.get(f"/sheets/{s48}"), runs=20, setup=bump(s48))
-        t_cold1000 = median_ms(lambda: client.get(f"/sheets/{s1000}"), runs=5, setup=bump(s1000))
+        t_ren1000, t_ren48 = paired(lambda: get(s1000), lambda: get(s48), runs=20,
+                                    setup=rename_both)  # fmt: skip
 
-        # A phone that already has the page asks again (the share view's reload, a back
-        # button): 304 without a body, worked out from the sheet's revision alone.
-        status, etag, packed = client.get_as_phone(f"/sheets/{s48}")
-        assert status == 200 and etag, status
-        assert client.get_as_phone(f"/sheets/{s48}", etag)[0] == 304
-        t_304, t_floor3 = paired_ms(lambda: client.get_as_phone(f"/sheets/{s48}", etag),
-                                    lambda: client.get("/_floor"))  # fmt: skip
-        t_gz, t_floor4 = paired_ms(lambda: client.get_as_phone(f"/sheets/{s48}"),
-                                   lambda: client.get("/_floor"))  # fmt: skip
+        # An appended deal: 999 → 1,000 and 48 → 49, stored untimed through the API; the
+        # timed view is the first one after it (computed and rendered from the last one).
+        def append_both() -> None:
+            for sid, n in ((s999, 999), (s48, 48)):
+                back_to(sid, n)
+                get(sid)
+                assert c.post(f"/api/v1/sheets/{sid}/deals", json=api_deal).status_code == 201
 
-        print("through waitress on loopback, one process; each figure is a median, taken")
-        print("alternately with the figure it is compared to")
-        print(f"floor: bare route, same {len(html48) // 1024} KiB:     {t_floor:7.2f} ms")
-        print(
-            f"sheet page, 48 deals:                 {t_page:7.2f} ms  ratio {t_page / t_floor:5.1f}  [≤ 10]"
-        )
-        print(f"floor: POST → 303 + GET constant:     {t_floor2:7.2f} ms")
-        print(
-            f"add a deal (form) + render, 48 → 49:    {t_add:6.2f} ms  ratio {t_add / t_floor2:5.1f}  [≤ 10]"
-        )
-        print(
-            f"sheet page, 1000 deals:               {t_1000:7.2f} ms  ratio to 48: {t_1000 / t_page:5.1f}  [≤ 21]"
-        )
-        print(f"first view after a change, 48 deals:  {t_cold48:7.2f} ms")
-        print(
-            f"first view after a change, 1000 deals:{t_cold1000:7.2f} ms  ratio to 48: {t_cold1000 / t_cold48:5.1f}  [≤ 21]"
+        t_app1000, t_app48 = paired(lambda: get(s999), lambda: get(s48), runs=20,
+                                    setup=append_both)  # fmt: skip
+
+        # A phone that has the page asks again: 304 without a body.
+        r = c.get(f"/sheets/{s48}")
+        etag = r.headers["ETag"]
+        t_304, t_floor4 = paired(
+            lambda: c.get(f"/sheets/{s48}", headers={"If-None-Match": etag}), floor_get, runs=300
         )
 
-        print(
-            f"sheet page, 48 deals, unchanged (304):  {t_304:6.2f} ms  ratio {t_304 / t_floor3:5.1f}"
-        )
-        print(f"sheet page, 48 deals, gzip ({len(packed) // 1024} KiB sent): {t_gz:6.2f} ms  "
-              f"ratio {t_gz / t_floor4:5.1f}")  # fmt: skip
-
-        page = html48.decode()
-        assets = re.findall(r'(?:href|src)="(/static/[^"]+\.(?:css|js))"', page)
-        raw = len(html48)
-        packed = len(gzip.compress(html48))
-        for a in assets:
-            body = client.get(a)
-            raw += len(body)
-            packed += len(gzip.compress(body))
-        print(f"page weight, 48 deals (HTML+CSS+JS): {raw / 1024:5.1f} KiB raw, "
-              f"{packed / 1024:5.1f} KiB as sent (gzip)  [≤ 60 KB]")  # fmt: skip
-        print(f"requests for the sheet page: {1 + len(assets)} (+ the icon), none to other hosts")
-        server.close()
+        elapsed = time.perf_counter() - started
+        print("Flask test client, one process; medians, each taken alternately with the figure")
+        print("it is compared to; targets of issue 11 in brackets")
+        print(f"floor: bare route, same {len(html48) // 1024} KiB        {t_floor:7.3f} ms")
+        print(f"(a) sheet page, 48 deals                 {t_page:7.3f} ms  "
+              f"ratio {t_page / t_floor:5.1f}   [≤ 5]")  # fmt: skip
+        print(f"floor: bare POST → 303 + GET constant    {t_floor2:7.3f} ms")
+        print(f"(b) add a deal (entry form + CSRF) + render, 48 → 49: {t_add:6.2f} ms  "
+              f"ratio {t_add / t_floor2:5.1f}   [≤ 10]")  # fmt: skip
+        print(f"    add a deal (API, JSON) + render, 48 → 49:         {t_api:6.2f} ms  "
+              f"ratio {t_api / t_floor3:5.1f}   [≤ 10]")  # fmt: skip
+        print(f"(c) sheet page 1,000 vs 48 deals, cached:             {t_1000:6.2f} ms vs "
+              f"{t_48:5.2f} ms  ratio {t_1000 / t_48:5.1f}   [≤ 21]")  # fmt: skip
+        print(f"    first view after a rename:                        {t_ren1000:6.2f} ms vs "
+              f"{t_ren48:5.2f} ms  ratio {t_ren1000 / t_ren48:5.1f}   [≤ 21]")  # fmt: skip
+        print(f"    first view after an appended deal (→1,000, →49):  {t_app1000:6.2f} ms vs "
+              f"{t_app48:5.2f} ms  ratio {t_app1000 / t_app48:5.1f}   [≤ 21]")  # fmt: skip
+        print(f"unchanged page revalidated (304)         {t_304:7.3f} ms  "
+              f"ratio {t_304 / t_floor4:5.1f}")  # fmt: skip
+        print(f"run time {elapsed:.0f} s")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
