@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+import threading
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
@@ -45,7 +47,7 @@ from .deal_forms import (
 )
 from .http import BadJSON, can_edit, parse_json, refuse, remember_edit_token, token_matches
 from .i18n import _, num, page_lang
-from .rules.common import InvalidDeal
+from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from .rules.sheet import (
     BOCK_NAMES,
@@ -437,57 +439,128 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
     here in one pass rather than in a template loop; every text from a player or the rules
     goes through ``escape``, the rest are numbers and fixed class names.
 
+    A row depends only on its deal and the deals before it (running totals, Bock), so while
+    the deals' ``(n, version, struck)`` are unchanged from the first on, the rows rendered for
+    an earlier revision are taken as they are: a save renders one new row, a correction of
+    deal 3 the rows from 3 on (the same reasoning as the computation's resume in the service).
+
     On a phone the stylesheet lays each row out as a card: number, contract, marks and the
     row's number on one line, the players' running totals in the columns of the standings
     strip below it."""
-    players = sheet["players"]
     lang = page_lang()
     base = url_for("sheets.show", sheet_id=sheet["id"])
-    trig = escape(_("löst Bock aus"))
-    calc = escape(_("Rechnung"))
-    skat = sheet["game"] == "skat"
-    out: list[str] = []
-    for d in data["deals"]:
-        n = d["n"]
-        text = describe_row(sheet["game"], d)
-        cls = " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on)
-        parts = [f'<tr id="deal-{n}"', f' class="{cls}">' if cls else ">",
-                 f'<td class=k>{n}</td><td class=d>{escape(d["dealer"])}</td>',
-                 '<td class="game">']  # fmt: skip
-        who = ""
-        if skat and d.get("kind") == "game" and d.get("declarer"):
-            who = f"<b>{escape(d['declarer'])}</b> "
-        contract = escape(text.contract.text(lang))
-        if share:
-            parts.append(f"{who}{contract}")
-        else:  # the deal's own page: its calculation, correction and strike
-            parts.append(f'<a href="{base}/deals/{n}/edit">{who}{contract}</a>')
-        for m in text.marks:
-            word = escape(m.text(lang))
-            mark = MARK_CLASS.get(m.de, "")
-            parts.append(f" <span class=mk{mark}>{word}</span>")
-        if d.get("bock_trigger"):
-            parts.append(f' <span class="mk trig" title="{trig}">→Bock</span>')
-        steps = d.get("explanation") or []
-        if steps and share:
-            items = "".join(f"<li>{escape(x)}</li>" for x in steps)
-            parts.append(f'<details class="why"><summary>{calc}</summary>'
-                         f'<ol class="steps">{items}</ol></details>')  # fmt: skip
-        value = "" if text.value is None else text.value
-        parts.append(f"</td><td class=v>{value}</td>")
-        if skat:  # the classic list: only the declarer's entry (Ramsch: the loser's)
-            entries = [num(v, True) for v in d["list"].values() if v]
-            parts.append(f"<td class=l>{' '.join(entries)}</td>")
-        for p in players:
-            # <td class=m>: the running total is negative; <i>: the deal's change, sign-coloured
-            tot, delta = d["totals"][p], d["deltas"][p]
-            small = f"<i class={'m' if delta < 0 else 'p'}>{num(delta, True)}</i>" if delta else ""
-            parts.append(f"<td{' class=m' if tot < 0 else ''}>{num(tot, True)}{small}</td>")
-        row_sum = sum(d["deltas"].values())
-        parts.append(f"<td class={'bad' if row_sum else 's'}>{row_sum}</td>")
-        parts.append("</tr>\n")
-        out.append("".join(parts))
-    return Markup("".join(out))
+    key = (sheet["share_token"], lang, share, base, tuple(sheet["players"]),
+           json.dumps(sheet["rules"], sort_keys=True), sheet["game"])  # fmt: skip
+    rows = data["deals"]
+    signature = tuple(row_signature(d) for d in rows)
+    with _ROWS_LOCK:
+        held = _ROWS.get(key)
+    done: list[str] = []
+    if held is not None:
+        old_sig, old_html = held
+        same = 0
+        for a, b in zip(old_sig, signature, strict=False):
+            if a != b:
+                break
+            same += 1
+        done = old_html[:same]
+    if len(done) < len(rows):
+        ctx = RowContext(sheet, lang, base, share)
+        done = [*done, *(table_row_html(ctx, d) for d in rows[len(done) :])]
+    _keep_rows(key, signature, done)
+    return Markup("".join(done))
+
+
+def row_signature(d: Any) -> tuple[int, int, bool]:
+    """What identifies a computed row's deal as stored: number, version and struck flag."""
+    return (d["n"], d.get("version", 0), bool(d["struck"]))
+
+
+class RowContext:
+    """What every row of one sheet page shares (computed once per page, not per row)."""
+
+    def __init__(self, sheet: dict[str, Any], lang: str, base: str, share: bool) -> None:
+        self.game = sheet["game"]
+        self.players = sheet["players"]
+        self.skat = sheet["game"] == "skat"
+        self.lang = lang
+        self.base = base
+        self.share = share
+        self.trig = escape(_("löst Bock aus"))
+        self.calc = escape(_("Rechnung"))
+
+
+def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
+    """One deal's row of the sheet table."""
+    lang = ctx.lang
+    n = d["n"]
+    text = describe_row(ctx.game, d)
+    cls = " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on)
+    parts = [f'<tr id="deal-{n}"', f' class="{cls}">' if cls else ">",
+             f'<td class=k>{n}</td><td class=d>{escape(d["dealer"])}</td>',
+             '<td class="game">']  # fmt: skip
+    who = ""
+    if ctx.skat and d.get("kind") == "game" and d.get("declarer"):
+        who = f"<b>{escape(d['declarer'])}</b> "
+    contract = escape(text.contract.text(lang))
+    if ctx.share:
+        parts.append(f"{who}{contract}")
+    else:  # the deal's own page: its calculation, correction and strike
+        parts.append(f'<a href="{ctx.base}/deals/{n}/edit">{who}{contract}</a>')
+    for m in text.marks:
+        word = escape(m.text(lang))
+        mark = MARK_CLASS.get(m.de, "")
+        parts.append(f" <span class=mk{mark}>{word}</span>")
+    if d.get("bock_trigger"):
+        parts.append(f' <span class="mk trig" title="{ctx.trig}">→Bock</span>')
+    steps = d.get("explanation") or []
+    if steps and ctx.share:
+        items = "".join(f"<li>{escape(x)}</li>" for x in steps)
+        parts.append(f'<details class="why"><summary>{ctx.calc}</summary>'
+                     f'<ol class="steps">{items}</ol></details>')  # fmt: skip
+    value = "" if text.value is None else text.value
+    parts.append(f"</td><td class=v>{value}</td>")
+    if ctx.skat:  # the classic list: only the declarer's entry (Ramsch: the loser's)
+        entries = [number(v, lang, True) for v in d["list"].values() if v]
+        parts.append(f"<td class=l>{' '.join(entries)}</td>")
+    for p in ctx.players:
+        # <td class=m>: the running total is negative; <i>: the deal's change, sign-coloured
+        tot, delta = d["totals"][p], d["deltas"][p]
+        small = (
+            f"<i class={'m' if delta < 0 else 'p'}>{number(delta, lang, True)}</i>" if delta else ""
+        )
+        parts.append(f"<td{' class=m' if tot < 0 else ''}>{number(tot, lang, True)}{small}</td>")
+    row_sum = sum(d["deltas"].values())
+    parts.append(f"<td class={'bad' if row_sum else 's'}>{row_sum}</td>")
+    parts.append("</tr>\n")
+    return "".join(parts)
+
+
+# The rows of each sheet page variant (sheet, language, share view, …) as last rendered, with
+# their deals' signatures: only the latest rendering is kept, since an older revision can no
+# longer be asked for. Bounded by bytes (a 1,000-deal sheet's rows are ~0.5 MB), least
+# recently used first.
+_ROWS: OrderedDict[tuple[Any, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
+    OrderedDict()
+)
+_ROWS_BYTES = 16 * 1024 * 1024
+_ROWS_LOCK = threading.Lock()
+_rows_size = 0
+
+
+def _keep_rows(key: tuple[Any, ...], signature: tuple[tuple[int, int, bool], ...],
+               rows: list[str]) -> None:  # fmt: skip
+    global _rows_size
+    size = sum(len(r) for r in rows)
+    with _ROWS_LOCK:
+        old = _ROWS.pop(key, None)
+        if old is not None:
+            _rows_size -= sum(len(r) for r in old[1])
+        _ROWS[key] = (signature, rows)
+        _rows_size += size
+        while _rows_size > _ROWS_BYTES and len(_ROWS) > 1:
+            _, (_, gone) = _ROWS.popitem(last=False)
+            _rows_size -= sum(len(r) for r in gone)
 
 
 # The marks that get their own colour in a row (lost, Bock, struck); the rest look alike.
