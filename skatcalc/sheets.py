@@ -164,7 +164,8 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
         body = {"passed": True}
     elif form.kind.data == "ramsch":
         # Only the three who played have points (at 4 and 5 the dealer sits out).
-        playing = active or default_active(spec, dealer)
+        # (a dealer who is not at the table is refused below, with its message)
+        playing = active or (default_active(spec, dealer) if dealer in players else ())
         points: dict[str, int] = {}
         for i, p in enumerate(players):
             raw = (getattr(form, f"r{i}").data or "").strip()
