@@ -1,0 +1,226 @@
+"""The schema as a series of migrations (sqlite-utils ``Migrations``).
+
+Every database records the names of the migrations it has had, so a migration once released
+is never edited or renamed: a change to the schema is a NEW function after the last one.
+``db.migrate`` applies them; ``skatcalc init-db`` and every start of the app call it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("skatcalc")
+
+
+@migrations(transactional=False)
+def m001_enable_wal(db: Database) -> None:
+    db.enable_wal()
+
+
+@migrations()
+def m002_sheets_deals_history(db: Database) -> None:
+    db["sheets"].create(
+        {
+            "id": int,
+            "name": str,
+            "game": str,
+            "players": str,  # JSON list, seat order
+            "first_dealer": str,
+            "rules": str,  # JSON object, every rule filled in
+            "edit_token": str,
+            "share_token": str,
+            "created": str,
+            "updated": str,
+        },
+        pk="id",
+        not_null={"name", "game", "players", "first_dealer", "rules", "created", "updated"},
+    )
+    db["deals"].create(
+        {
+            "id": int,
+            "sheet_id": int,
+            "n": int,
+            "dealer": str,
+            "active": str,  # JSON list
+            "input": str,  # JSON object, exactly as entered
+            "struck": int,
+            "version": int,
+            "created": str,
+            "updated": str,
+        },
+        pk="id",
+        foreign_keys=[("sheet_id", "sheets", "id")],
+        not_null={"sheet_id", "n", "dealer", "active", "input", "struck", "version"},
+        defaults={"struck": 0, "version": 1},
+    )
+    db["deals"].create_index(["sheet_id", "n"], unique=True)
+    db["history"].create(
+        {
+            "id": int,
+            "sheet_id": int,
+            "n": int,
+            "action": str,
+            "at": str,
+            "before": str,  # JSON of the deal before the change, or NULL for an add
+        },
+        pk="id",
+        foreign_keys=[("sheet_id", "sheets", "id")],
+        not_null={"sheet_id", "n", "action", "at"},
+    )
+    db["history"].create_index(["sheet_id"])
+
+
+@migrations()
+def m003_idempotency_keys(db: Database) -> None:
+    # A re-sent "save" carries the same key and finds the deal it already stored.
+    db["deals"].add_column("idem_key", str)
+    db["deals"].create_index(["sheet_id", "idem_key"], unique=True)
+
+
+@migrations()
+def m004_sheet_revision(db: Database) -> None:
+    # Bumped by every write to a sheet, so computed views of it can be cached by revision.
+    db["sheets"].add_column("rev", int, not_null_default=0)
+
+
+@migrations()
+def m005_players_groups(db: Database) -> None:
+    # Players across evenings and the groups (series of sheets) they play in. A sheet keeps
+    # its names as typed; each seat points at a player. Merged players stay as rows that
+    # point at the survivor, so their old ids and names still lead to the right person.
+    from .players import link_sheet_players
+
+    db.execute(
+        "create table players (id integer primary key, name text not null, "
+        "key text not null unique, created text not null, "
+        "merged_into integer references players(id))"
+    )
+    db.execute(
+        "create table sheet_players (sheet_id integer not null references sheets(id) "
+        "on delete cascade, seat integer not null, player_id integer not null "
+        "references players(id), primary key (sheet_id, seat))"
+    )
+    db.execute("create index sheet_players_player on sheet_players(player_id)")
+    db.execute(
+        "create table player_log (id integer primary key, player_id integer not null "
+        "references players(id), at text not null, action text not null, detail text)"
+    )
+    db.execute("create index player_log_player on player_log(player_id)")
+    db.execute(
+        "create table groups (id integer primary key, name text not null, "
+        "game text not null, rules text not null, created text not null)"
+    )
+    db.execute("alter table sheets add column group_id integer references groups(id)")
+    db.execute("create index sheets_group on sheets(group_id)")
+    for row in list(db.query("select id, players from sheets order by id")):
+        link_sheet_players(db, int(row["id"]), json.loads(row["players"]))
+
+
+@migrations()
+def m006_events(db: Database) -> None:
+    # Club nights and Preisskat (event_service.py): each table of a series is an ordinary
+    # sheet; rankings and fees are derived from those sheets, never stored.
+    db.execute(
+        "create table events (id integer primary key, name text not null, day text not null, "
+        "game text not null, group_id integer references groups(id), deals text not null, "
+        "rules text not null, entry_cents integer not null, lost_game_cents integer not null, "
+        "payout text not null, pot_cents integer, edit_token text not null, "
+        "created text not null, closed text, rev integer not null default 0)"
+    )
+    db.execute(
+        "create table event_players (id integer primary key, event_id integer not null "
+        "references events(id), name text not null, key text not null, "
+        "player_id integer references players(id), from_series integer not null, "
+        "away integer not null default 0, registered text not null, unique (event_id, key))"
+    )
+    db.execute(
+        "create table event_series (id integer primary key, event_id integer not null "
+        "references events(id), n integer not null, seating text not null, seed integer, "
+        "created text not null, unique (event_id, n))"
+    )
+    db.execute(
+        "create table event_tables (id integer primary key, event_id integer not null "
+        "references events(id), series integer not null, n integer not null, "
+        "sheet_id integer not null unique references sheets(id), unique (event_id, series, n))"
+    )
+
+
+@migrations()
+def m007_player_figures_cache(db: Database) -> None:
+    # Each sheet's per-player figures (season.py), kept so that the first standings after a
+    # restart need not recompute every sheet. A cache only: valid for one revision of the
+    # sheet, its seats' players and the rules code; the deals stay the source of truth.
+    db.execute(
+        "create table sheet_figures_cache (sheet_id integer primary key references sheets(id) "
+        "on delete cascade, rev integer not null, seats text not null, code text not null, "
+        "data text not null)"
+    )
+
+
+@migrations()
+def m008_idempotency_body(db: Database) -> None:
+    # A key names one body: the same key with another body is refused, not replayed.
+    db["deals"].add_column("idem_hash", str)
+
+
+@migrations(transactional=False)
+def m009_sheet_ids_never_reused(db: Database) -> None:
+    """Sheet ids from AUTOINCREMENT: a retried save for a deleted sheet 2 must not land in a
+    new sheet 2. SQLite cannot add AUTOINCREMENT to a table, so the table is rebuilt the way
+    SQLite documents (foreign keys off, rebuild in one transaction, check, keys on) keeping
+    every column, index and trigger other migrations gave it."""
+    row = db.execute("select sql from sqlite_master where type = 'table' and name = 'sheets'")
+    (create_sql,) = row.fetchone()
+    if "AUTOINCREMENT" in create_sql.upper():
+        return  # done by an earlier run that stopped before recording itself
+    new_sql, count = re.subn(
+        r"^(\s*CREATE\s+TABLE\s+)(\[sheets\]|\"sheets\"|sheets)",
+        r"\1[sheets_new]",
+        create_sql,
+        flags=re.IGNORECASE,
+    )
+    new_sql, count2 = re.subn(
+        r"((?:\[id\]|\"id\"|\bid\b)\s+INTEGER\s+PRIMARY\s+KEY)",
+        r"\1 AUTOINCREMENT",
+        new_sql,
+        count=1,
+        flags=re.IGNORECASE,
+    )
+    if count != 1 or count2 != 1:
+        raise RuntimeError(f"unexpected schema of sheets: {create_sql}")
+    extras = [
+        sql
+        for (sql,) in db.execute(
+            "select sql from sqlite_master where tbl_name = 'sheets' and type in "
+            "('index', 'trigger') and sql is not null"
+        ).fetchall()
+    ]
+    db.execute("PRAGMA foreign_keys=OFF")  # only takes effect outside a transaction
+    try:
+        with db.atomic():
+            db.execute(new_sql)
+            db.execute("insert into sheets_new select * from sheets")
+            db.execute("drop table sheets")
+            db.execute("alter table sheets_new rename to sheets")
+            for sql in extras:
+                db.execute(sql)
+            problems = db.execute("PRAGMA foreign_key_check").fetchall()
+            if problems:
+                raise RuntimeError(f"foreign keys broken by the rebuild: {problems[:5]}")
+    finally:
+        db.execute("PRAGMA foreign_keys=ON")
+
+
+@migrations()
+def m010_sheet_summaries(db: Database) -> None:
+    # What the list of sheets shows of each sheet, computed from its deals once per revision.
+    # Derived data: it can be dropped at any time and is computed again.
+    db["sheet_summaries"].create(
+        {"sheet_id": int, "rev": int, "summary": str},
+        pk="sheet_id",
+        foreign_keys=[("sheet_id", "sheets", "id")],
+        not_null={"rev", "summary"},
+    )
