@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import Blueprint, Response, g, jsonify, request
 
-from . import db as store
 from . import exports, players, service
 from .http import BadJSON, can_edit, parse_json
 from .i18n import api_lang
@@ -77,16 +76,16 @@ def json_route(fn: Callable[..., Any]) -> Callable[..., Any]:
             return exc.reply
         except InvalidDeal as exc:
             return invalid(exc)
-        except store.NotFound:
+        except service.NotFound:
             return not_found()
-        except store.KeyReused:
+        except service.KeyReused:
             return error(
                 422,
                 "_",
                 "Dieser Idempotency-Key wurde schon für ein anderes Spiel benutzt; nichts wurde gespeichert.",
                 "This Idempotency-Key was already used for a different deal; nothing was stored.",
             )
-        except store.Conflict as exc:
+        except service.Conflict as exc:
             resp = jsonify(
                 {
                     "errors": {
@@ -131,14 +130,19 @@ def forbidden() -> Reply:
     )
 
 
-def sheet_reply(sheet_id: int, status: int = 200) -> Reply:
-    db = store.get_db()
-    return jsonify(service.sheet_json(db, sheet_id, api_lang())), status
+def sheet_reply(sheet: service.Sheet, status: int = 200) -> Reply:
+    """The sheet as loaded, or as the write just made left it: never read again by id."""
+    return jsonify(service.sheet_json(service.get_db(), sheet, api_lang())), status
 
 
-def created(sheet: dict[str, Any]) -> Reply:
+def load(sheet_id: int) -> service.Sheet:
+    """The request's sheet, read once (NotFound: 404 through json_route)."""
+    return service.load_sheet(service.get_db(), sheet_id)
+
+
+def created(sheet: service.Sheet) -> Reply:
     """201 with the new sheet and, this once, its edit token (docs/api.md)."""
-    out = service.sheet_json(store.get_db(), sheet["id"], api_lang())
+    out = service.sheet_json(service.get_db(), sheet, api_lang())
     out["edit_token"] = sheet["edit_token"]
     out["share_token"] = sheet["share_token"]
     g.carries_edit_link = True  # private, no-store
@@ -152,23 +156,22 @@ def create_sheet() -> Any:
     group = data.pop("group", None) if isinstance(data, dict) else None
     spec = normalize_sheet(data)
     name = data.get("name") if isinstance(data, dict) else None
-    if not isinstance(name, str) or not name.strip():
-        name = service.default_name(spec.game)
-    db = store.get_db()
+    db = service.get_db()
     group_id = None if group is None else players.check_group(db, group, spec.game)
-    sheet = store.create_sheet(db, name.strip()[:80], spec.game, list(spec.players),
-                               spec.first_dealer, dict(spec.rules), group_id)  # fmt: skip
+    sheet = service.create_sheet(db, name, spec.game, list(spec.players), spec.first_dealer,
+                                 dict(spec.rules), group_id)  # fmt: skip
     return created(sheet)
 
 
 @bp.get("/sheets/<int:sheet_id>")
 @json_route
 def get_sheet(sheet_id: int) -> Any:
-    return sheet_reply(sheet_id)
+    return sheet_reply(load(sheet_id))
 
 
-def _editable(sheet_id: int) -> dict[str, Any]:
-    sheet = store.get_sheet(store.get_db(), sheet_id)
+def _editable(sheet_id: int) -> service.Sheet:
+    """The request's sheet, loaded once, when this client may change it; else 403."""
+    sheet = load(sheet_id)
     if not can_edit(sheet):
         raise BadBody(forbidden())
     return sheet
@@ -177,18 +180,17 @@ def _editable(sheet_id: int) -> dict[str, Any]:
 @bp.post("/sheets/<int:sheet_id>/deals")
 @json_route
 def add_deal(sheet_id: int) -> Any:
-    _editable(sheet_id)
+    sheet = _editable(sheet_id)
     key = request.headers.get("Idempotency-Key", "").strip() or None
     if key is not None and len(key) > 100:
         raise BadBody(error(422, "_", "Idempotency-Key: höchstens 100 Zeichen.",
                             "Idempotency-Key: 100 characters at most."))  # fmt: skip
-    db = store.get_db()
     try:
-        _n, stored = service.add_deal(db, sheet_id, body(), api_lang(), key)
-    except store.Taken as taken:
-        return deal_number_taken(sheet_id, taken)
-    resp, status = sheet_reply(sheet_id, 201)
-    if not stored:
+        saved = service.add_deal(service.get_db(), sheet, body(), api_lang(), key)
+    except service.Taken as taken:
+        return deal_number_taken(sheet, taken)
+    resp, status = sheet_reply(saved.sheet, 201)
+    if not saved.stored:
         resp.headers["Idempotent-Replayed"] = "true"
     return resp, status
 
@@ -198,18 +200,20 @@ def add_deal(sheet_id: int) -> Any:
 def preview_deal(sheet_id: int) -> Any:
     """A deal body as the sheet's next deal would count it (deltas, Bock, explanation);
     nothing is stored, so no edit right is needed."""
-    row = service.preview_deal(store.get_db(), sheet_id, body(), api_lang())
+    data = body()  # a bad body is told before an unknown sheet, as always
+    row = service.preview_deal(service.get_db(), load(sheet_id), data, api_lang())
     return jsonify({"deal": row})
 
 
-def deal_number_taken(sheet_id: int, taken: store.Taken) -> Reply:
+def deal_number_taken(loaded: service.Sheet, taken: service.Taken) -> Reply:
     """409 with the sheet as it is when the deal's number is already taken (another phone
     saved first); 422 for a number beyond the next one, which no sheet has shown."""
     lang = api_lang()
     if taken.n > taken.next_n:
         return error(422, "n", f"Das nächste Spiel ist Nummer {taken.next_n}, nicht {taken.n}.",
                      f"The next deal is number {taken.next_n}, not {taken.n}.")  # fmt: skip
-    sheet = service.sheet_json(store.get_db(), sheet_id, lang)
+    # The sheet as loaded: the save that was refused changed nothing of it.
+    sheet = service.sheet_json(service.get_db(), loaded, lang)
     there = service.describe_row(sheet["game"], sheet["deals"][taken.n - 1], lang)
     msg = (
         f"Spiel {taken.n} ist schon eingetragen: {there}. Nichts gespeichert; das nächste "
@@ -224,14 +228,13 @@ def deal_number_taken(sheet_id: int, taken: store.Taken) -> Reply:
 @bp.put("/sheets/<int:sheet_id>/deals/<int:n>")
 @json_route
 def correct_deal(sheet_id: int, n: int) -> Any:
-    _editable(sheet_id)
+    sheet = _editable(sheet_id)
     data = body()
-    expected = if_match(sheet_id, n)
-    service.correct_deal(store.get_db(), sheet_id, n, data, api_lang(), expected)
-    return sheet_reply(sheet_id)
+    expected = if_match(sheet, n)
+    return sheet_reply(service.correct_deal(service.get_db(), sheet, n, data, api_lang(), expected))
 
 
-def if_match(sheet_id: int, n: int) -> int | None:
+def if_match(sheet: service.Sheet, n: int) -> int | None:
     """The version a correction expects (API.md: ``If-Match`` is a bare version number).
 
     No header, or ``*``, expects nothing. Anything else that is not a bare number (``W/"3"``,
@@ -242,7 +245,7 @@ def if_match(sheet_id: int, n: int) -> int | None:
     text = raw.strip()
     if re.fullmatch(r"[0-9]{1,40}", text):
         return int(text)
-    current = store.get_deal(store.get_db(), sheet_id, n)
+    current = service.get_deal(service.get_db(), sheet, n)
     msg = (
         "If-Match must be the deal's version as a bare number; nothing was changed."
         if api_lang() == "en"
@@ -254,15 +257,14 @@ def if_match(sheet_id: int, n: int) -> int | None:
 @bp.delete("/sheets/<int:sheet_id>/deals/<int:n>")
 @json_route
 def strike_deal(sheet_id: int, n: int) -> Any:
-    _editable(sheet_id)
-    store.set_struck(store.get_db(), sheet_id, n, True)
-    return sheet_reply(sheet_id)
+    sheet = _editable(sheet_id)
+    return sheet_reply(service.strike_deal(service.get_db(), sheet, n).sheet)
 
 
 @bp.post("/sheets/<int:sheet_id>/deals/<int:n>/restore")
 @json_route
 def restore_deal(sheet_id: int, n: int) -> Any:
-    _editable(sheet_id)
+    sheet = _editable(sheet_id)
     # JSON only, like every API route: a cross-site form cannot send it (API.md additions).
     # The body may be empty or an object; there is nothing in it to read.
     if request.mimetype != "application/json":
@@ -271,18 +273,16 @@ def restore_deal(sheet_id: int, n: int) -> Any:
         raise BadBody(
             error(422, "_", "Bitte ein JSON-Objekt senden.", "Please send a JSON object.")
         )
-    store.set_struck(store.get_db(), sheet_id, n, False)
-    return sheet_reply(sheet_id)
+    return sheet_reply(service.restore_deal(service.get_db(), sheet, n).sheet)
 
 
 @bp.get("/sheets/<int:sheet_id>/export.<fmt>")
 @json_route
 def export(sheet_id: int, fmt: str) -> Any:
-    return exports.download(store.get_db(), sheet_id, fmt, api_lang())
+    return exports.download(service.get_db(), load(sheet_id), fmt, api_lang())
 
 
 @bp.post("/sheets/import")
 @json_route
 def import_sheet() -> Any:
-    db = store.get_db()
-    return created(store.get_sheet(db, exports.import_json(db, body())))
+    return created(exports.import_json(service.get_db(), body()))

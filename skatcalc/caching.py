@@ -24,7 +24,7 @@ from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from wtforms.i18n import messages_path
 
-from . import db as store
+from . import service
 from .http import can_edit
 from .i18n import page_lang
 
@@ -57,8 +57,8 @@ def revision_etag() -> str | None:
     if "_flashes" in session:
         return None
     try:
-        sheet = store.get_sheet(store.get_db(), int(args["sheet_id"]))
-    except (store.NotFound, KeyError, ValueError, OverflowError):
+        sheet = service.load_sheet(service.get_db(), int(args["sheet_id"]))
+    except (service.NotFound, KeyError, ValueError, OverflowError):
         return None
     g.loaded_sheet = sheet  # the view reads it from here instead of loading it again
     if request.endpoint == "sheets.share":

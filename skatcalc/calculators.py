@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from . import db as store
+from . import service
 from .deal_forms import (
     SchafkopfCalcForm,
     SkatForm,
@@ -23,7 +23,7 @@ bp = Blueprint("calculators", __name__)
 
 @bp.get("/")
 def index() -> str:
-    sheets = store.list_sheets(store.get_db())[:8]
+    sheets = service.list_sheets(service.get_db())[:8]
     return render_template("calculators/index.html", sheets=sheets)
 
 

@@ -234,10 +234,11 @@ def _print_qr(url: str) -> None:
 def _print_share_links(app: Flask, url: str) -> None:
     """The newest sheets' read-only links, so the phones at the table can follow along."""
     from . import db as store
+    from . import service
 
     conn = store.connect(app.config["DATABASE"])
     try:
-        sheets = store.list_sheets(conn)[:3]
+        sheets = service.list_sheets(conn)[:3]
     finally:
         conn.close()
     for s in sheets:

@@ -1,4 +1,7 @@
-"""Persistence: every read and write of the SQLite database lives here (sqlite-utils 4)."""
+"""Persistence: connections, storage faults and the low-level SQL (sqlite-utils 4).
+
+Private to the service layer: views (modules with a Blueprint) never import this module; they
+go through ``service`` (sheets) and the feature services (players, season, event_service)."""
 
 from __future__ import annotations
 
@@ -651,13 +654,30 @@ def import_sheet(
     history: list[dict[str, Any]],
 ) -> int:
     """A whole sheet in one transaction: either all of it is stored or nothing."""
-    at = now()
     with db.atomic():
         sheet = create_sheet(db, name, game, players, first_dealer, rules)
-        sid = sheet["id"]
+        fill_sheet(db, sheet["id"], deals, history)
+    return int(sheet["id"])
+
+
+def fill_sheet(
+    db: Database, sheet_id: int, deals: list[dict[str, Any]], history: list[dict[str, Any]]
+) -> None:
+    """The deals and history of an imported sheet, into the new, empty sheet ``sheet_id``;
+    inside the caller's transaction. The revision stays: nothing of the sheet was computed yet."""
+    at = now()
+    with db.atomic():
         for d in deals:
-            _insert_deal(db, sid, d["n"], d["dealer"], d["active"], d["input"], d["struck"],
+            _insert_deal(db, sheet_id, d["n"], d["dealer"], d["active"], d["input"], d["struck"],
                          int(d.get("version", 1)), at)  # fmt: skip
         for h in history:
-            _log(db, sid, h["n"], h["action"], h["at"], h.get("before"))
-    return int(sid)
+            _log(db, sheet_id, h["n"], h["action"], h["at"], h.get("before"))
+
+
+def sheet_revision(db: Database, sheet_id: int) -> tuple[int, str]:
+    """The sheet's revision and time of its last change: what a write changed of the sheet's
+    row, read inside the write's transaction instead of loading the whole sheet again."""
+    row = db.execute("select rev, updated from sheets where id = ?", [sheet_id]).fetchone()
+    if row is None:
+        raise NotFound(sheet_id)
+    return int(row[0]), str(row[1])

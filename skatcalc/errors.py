@@ -16,8 +16,7 @@ from flask import Flask, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from . import db as store
-from . import exports
+from . import exports, service
 from .http import busy_text, refuse
 from .i18n import _
 
@@ -43,7 +42,7 @@ def storage_fault_answer(exc: BaseException) -> tuple[int, str, float | None] | 
 
     Every write runs in one transaction, so when one of these comes, nothing of the write
     was kept: the messages can say so."""
-    kind = store.fault_of(exc)
+    kind = service.fault_of(exc)
     if kind == "busy":
         return 503, busy_text(), 2
     if kind == "full":

@@ -82,7 +82,7 @@ def render_event_pdf(
         pdf.cell(0, 5, f"{label}: {'−' if cents < 0 else ''}{_money(cents, lang)}",
                  new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     for t in events.tables_of(db, event):
-        sheet = service.sheet_json(db, t["sheet"], lang, full=False)
+        sheet = service.sheet_json(db, t["sheet_row"], lang, full=False)
         spec = service.spec_of(t["sheet_row"])
         write_sheet(pdf, sheet, [m.text(lang) for m in describe_rules(spec)], lang)
     return bytes(pdf.output())

@@ -165,7 +165,7 @@ def delete_event(db: Database, event_id: int) -> None:
         ]
         db.execute("delete from event_tables where event_id = ?", [event_id])
         for sid in sheet_ids:
-            store.delete_sheet(db, sid)
+            service.delete_sheet(db, sid)
         db.execute("delete from event_series where event_id = ?", [event_id])
         db.execute("delete from event_players where event_id = ?", [event_id])
         db.execute("delete from events where id = ?", [event_id])
@@ -346,8 +346,8 @@ def start_series(
         short = event["name"][:50]
         for t in tables:
             name = f"{short} · Serie {n} · Tisch {t.number}"
-            sheet = store.create_sheet(db, name, event["game"], list(t.players), t.first_dealer,
-                                       event["rules"], group_id=event["group_id"])  # fmt: skip
+            sheet = service.create_sheet(db, name, event["game"], list(t.players),
+                                         t.first_dealer, event["rules"], event["group_id"])  # fmt: skip
             db.execute(
                 "insert into event_tables (event_id, series, n, sheet_id) values (?, ?, ?, ?)",
                 [event_id, n, t.number, sheet["id"]],

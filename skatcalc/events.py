@@ -25,9 +25,8 @@ from markupsafe import Markup, escape
 from wtforms import BooleanField, RadioField, StringField, TextAreaField
 from wtforms.validators import Optional
 
-from . import db as store
 from . import event_service as events
-from . import exports
+from . import exports, service
 from . import players as people
 from .deal_forms import MultiCheckboxField, TariffFields, attach_errors, parse_int
 from .exports import _attachment, cell
@@ -73,8 +72,8 @@ def remember_event_token(resp: Any, event: dict[str, Any]) -> Any:
 
 def load_event(event_id: int) -> dict[str, Any]:
     try:
-        return events.get_event(store.get_db(), event_id)
-    except store.NotFound:
+        return events.get_event(service.get_db(), event_id)
+    except service.NotFound:
         abort(404)
 
 
@@ -178,7 +177,7 @@ class ActionForm(FlaskForm):
 
 
 def groups_for_form() -> list[dict[str, Any]]:
-    return people.list_groups(store.get_db())
+    return people.list_groups(service.get_db())
 
 
 # --- List and create --------------------------------------------------------------------------
@@ -197,7 +196,7 @@ def render_index(form: NewEventForm, general: list[str]) -> str:
         "events/index.html",
         form=form,
         general=general,
-        events=events.list_events(store.get_db()),
+        events=events.list_events(service.get_db()),
         groups=groups_for_form(),
         defaults={g: default_deals(g) for g in ("skat", "schafkopf")},
     )
@@ -259,7 +258,7 @@ def create() -> Any:
     if not errors:
         try:
             spec = normalize_event(data, events.today())
-            event = events.create_event(store.get_db(), spec)
+            event = events.create_event(service.get_db(), spec)
         except InvalidDeal as e:
             exc = e
         else:
@@ -288,7 +287,7 @@ def edit_link(event_id: int, token: str) -> Any:
 
 
 def view_data(event: dict[str, Any], screen: bool = False) -> dict[str, Any]:
-    snap = events.snapshot(store.get_db(), event)
+    snap = events.snapshot(service.get_db(), event)
     tables, rows, n_series = snap["tables"], snap["rows"], snap["n_series"]
     current = [t for t in tables if t["series"] == n_series]
     return {
@@ -366,8 +365,8 @@ def screen_part(event_id: int) -> str:
 def live(event_id: int) -> Response:
     """Polled by the ranking pages: changes whenever a table enters or corrects a deal."""
     try:
-        token = events.live_token(store.get_db(), event_id)
-    except store.NotFound:
+        token = events.live_token(service.get_db(), event_id)
+    except service.NotFound:
         abort(404)
     resp = jsonify({"live": token})
     resp.headers["Cache-Control"] = "no-store"
@@ -398,7 +397,7 @@ def players(event_id: int) -> Any:
             names = events.check_names(split_names(form.names.data or ""), e)
             try:
                 e.raise_if_any()
-                added, already = events.register(store.get_db(), event_id, names)
+                added, already = events.register(service.get_db(), event_id, names)
             except InvalidDeal as exc:
                 form.names.errors = [m for msgs in exc.by_field(page_lang()).values()
                                      for m in msgs]  # fmt: skip
@@ -409,7 +408,7 @@ def players(event_id: int) -> Any:
                 if already:
                     flash(_("Schon angemeldet: %(names)s", names=", ".join(already)), "error")
                 return redirect(url_for("events.players", event_id=event_id) + "#add")
-    db = store.get_db()
+    db = service.get_db()
     regs = events.registrations(db, event_id)
     n_series = events.series_count(db, event_id)
     present = [r for r in regs if r["from_series"] <= n_series + 1 and not r["away"]]
@@ -434,7 +433,7 @@ def player_action(event_id: int, reg_id: int, action: str) -> Response:
     editable(event_id)
     if not ActionForm().validate_on_submit():
         abort(400)
-    db = store.get_db()
+    db = service.get_db()
     reg = next((r for r in events.registrations(db, event_id) if r["id"] == reg_id), None)
     if reg is None or action not in ("away", "back", "remove"):
         abort(404)
@@ -467,7 +466,7 @@ def new_series(event_id: int) -> Any:
     if raw_seed and (seed is None or seed < 0):
         flash(_("Der Startwert ist eine ganze Zahl ab 0."), "error")
         return redirect(url_for("events.players", event_id=event_id) + "#series")
-    db = store.get_db()
+    db = service.get_db()
     offered = parse_int(form.n.data or "")
     if offered is not None and offered < 1:
         offered = None
@@ -485,14 +484,14 @@ def new_series(event_id: int) -> Any:
     resp = redirect(url_for("events.series", event_id=event_id, n=series["n"]))
     # The organiser may correct any table's list from this device.
     for t in series["tables"]:
-        remember_edit_token(resp, store.get_sheet(db, t["sheet"]))
+        remember_edit_token(resp, service.load_sheet(db, t["sheet"]))
     return resp
 
 
 @bp.get("/<int:event_id>/series/<int:n>")
 def series(event_id: int, n: int) -> Any:
     event = load_event(event_id)
-    db = store.get_db()
+    db = service.get_db()
     rows = list(db.query("select * from event_series where event_id = ? and n = ?", [event_id, n]))
     if not rows:
         abort(404)
@@ -537,7 +536,7 @@ def close(event_id: int) -> Any:
             if pot_raw and pot is None:
                 errors.append(("pot", _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
             if not errors and payout is not None:
-                db = store.get_db()
+                db = service.get_db()
                 events.set_money(db, event_id, payout, pot)
                 action = request.form.get("action")
                 if action == "close":
@@ -557,7 +556,7 @@ def close(event_id: int) -> Any:
         form.pot.data = euros(event["pot_cents"]) if event["pot_cents"] is not None else ""
     form.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
                                 ("fixed", _("feste Beträge (€)"))]  # fmt: skip
-    db = store.get_db()
+    db = service.get_db()
     rows = events.ranking_rows(db, event)
     prizes = events.prizes_json(event, rows)
     html = render_template(
@@ -575,7 +574,7 @@ def delete(event_id: int) -> Any:
     if request.method == "POST":
         if not ActionForm().validate_on_submit():
             abort(400)
-        events.delete_event(store.get_db(), event_id)
+        events.delete_event(service.get_db(), event_id)
         flash(_("Veranstaltung „%(name)s“ gelöscht.", name=event["name"]))
         return redirect(url_for("events.index"))
     return render_template("events/delete.html", event=event)
@@ -592,7 +591,7 @@ def _filename(event: dict[str, Any], ext: str) -> str:
 @bp.get("/<int:event_id>/ranking.csv")
 def export_csv(event_id: int) -> Response:
     event = load_event(event_id)
-    rows = events.ranking_rows(store.get_db(), event)
+    rows = events.ranking_rows(service.get_db(), event)
     prizes = {r["player"]: r["cents"] for r in events.prizes_json(event, rows)["rows"]}
     de = page_lang() != "en"
     out = io.StringIO()
@@ -614,7 +613,7 @@ def export_pdf(event_id: int) -> Response:
     from .event_pdf import render_event_pdf
 
     event = load_event(event_id)
-    db = store.get_db()
+    db = service.get_db()
     lang = page_lang()
 
     def render() -> bytes:

@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, g, jsonify
 
-from . import db as store
 from . import event_service as events
+from . import service
 from .api import BadBody, body, error, json_route
 from .http import holds_token
 from .i18n import api_lang
@@ -22,7 +22,7 @@ def can_edit_event(event: dict[str, Any]) -> bool:
 
 
 def _editable(event_id: int) -> dict[str, Any]:
-    event = events.get_event(store.get_db(), event_id)
+    event = events.get_event(service.get_db(), event_id)
     if not can_edit_event(event):
         raise BadBody(
             error(
@@ -39,7 +39,7 @@ def _editable(event_id: int) -> dict[str, Any]:
 @json_route
 def create() -> Any:
     spec = normalize_event(body(), events.today())
-    db = store.get_db()
+    db = service.get_db()
     event = events.create_event(db, spec)
     out = events.event_json(db, event["id"])
     out["edit_token"] = event["edit_token"]
@@ -50,7 +50,7 @@ def create() -> Any:
 @bp.get("")
 @json_route
 def index() -> Any:
-    db = store.get_db()
+    db = service.get_db()
     return jsonify(
         {
             "events": [
@@ -66,7 +66,7 @@ def index() -> Any:
 @bp.get("/<int:event_id>")
 @json_route
 def show(event_id: int) -> Any:
-    return jsonify(events.event_json(store.get_db(), event_id))
+    return jsonify(events.event_json(service.get_db(), event_id))
 
 
 @bp.post("/<int:event_id>/players")
@@ -80,7 +80,7 @@ def register(event_id: int) -> Any:
     r.reject_unknown()
     names = events.check_names(raw, e)
     e.raise_if_any()
-    db = store.get_db()
+    db = service.get_db()
     events.register(db, event_id, names)
     return jsonify(events.event_json(db, event_id))
 
@@ -99,7 +99,7 @@ def series(event_id: int) -> Any:
         r.errors.add("n", "Die Serie ist eine Nummer ab 1.", "The series is a number from 1.")
     r.reject_unknown()
     r.errors.raise_if_any()
-    db = store.get_db()
+    db = service.get_db()
     try:
         return jsonify(events.start_series(db, event_id, seating, seed, n)), 201
     except events.SeriesTaken as taken:
@@ -114,7 +114,7 @@ def series(event_id: int) -> Any:
 @bp.get("/<int:event_id>/ranking")
 @json_route
 def ranking(event_id: int) -> Any:
-    db = store.get_db()
+    db = service.get_db()
     event = events.get_event(db, event_id)
     return jsonify(events.ranking_json(events.ranking_rows(db, event)))
 
@@ -122,7 +122,7 @@ def ranking(event_id: int) -> Any:
 @bp.get("/<int:event_id>/prizes")
 @json_route
 def prizes(event_id: int) -> Any:
-    db = store.get_db()
+    db = service.get_db()
     event = events.get_event(db, event_id)
     return jsonify(events.prizes_json(event, events.ranking_rows(db, event)))
 
@@ -143,7 +143,7 @@ def close(event_id: int) -> Any:
         e.add("pot_cents", "Topf: 0 bis 1000000 €.", "Pot: 0 to 1000000 €.")
     r.reject_unknown()
     e.raise_if_any()
-    db = store.get_db()
+    db = service.get_db()
     events.set_money(db, event_id, payout, pot)
     events.set_closed(db, event_id, True)
     event = events.get_event(db, event_id)

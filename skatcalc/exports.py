@@ -15,7 +15,6 @@ from typing import Any
 from flask import Response
 from sqlite_utils import Database
 
-from . import db as store
 from . import service
 from .rules.common import Errors, InvalidDeal
 from .rules.marks import describe_row
@@ -42,18 +41,19 @@ def _attachment(data: bytes, mimetype: str, name: str) -> Response:
     return resp
 
 
-def download(db: Database, sheet_id: int, fmt: str, lang: str = "de") -> Response:
-    sheet = service.sheet_json(db, sheet_id, lang)
+def download(db: Database, loaded: service.Sheet, fmt: str, lang: str = "de") -> Response:
+    """The sheet the request loaded, as a file; NotFound for a format there is none of."""
+    sheet = service.sheet_json(db, loaded, lang)
     if fmt == "json":
         data = json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
         return _attachment(data, "application/json", filename(sheet, "json"))
     if fmt == "pdf":
-        return _attachment(pdf_bytes(db, sheet_id, lang), "application/pdf", filename(sheet, "pdf"))
+        return _attachment(pdf_bytes(db, loaded, lang), "application/pdf", filename(sheet, "pdf"))
     if fmt == "csv":
         return _attachment(
             to_csv(sheet, lang).encode("utf-8-sig"), "text/csv", filename(sheet, "csv")
         )
-    raise store.NotFound(fmt)
+    raise service.NotFound(fmt)
 
 
 # A 1,000-deal PDF takes about two seconds of CPU, and Python runs one thread at a time: eight
@@ -82,18 +82,22 @@ def _cached_pdf(key: tuple[Any, ...], version: Any) -> bytes | None:
 def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
                render: Callable[[], bytes]) -> bytes:  # fmt: skip
     """The PDF ``key`` names as of ``version()`` (a sheet's revision, an event's live token):
-    kept from an earlier render of the same version, else rendered, one render at a time."""
+    kept from an earlier render of the same version, else rendered, one render at a time.
+    ``version()`` is asked again only after waiting for another render (``render`` then
+    renders that newest version)."""
     now = version()
     data = _cached_pdf(key, now)
     if data is not None:
         return data
-    if not PDF_RENDERS.acquire(timeout=PDF_WAIT):
+    waited = not PDF_RENDERS.acquire(blocking=False)
+    if waited and not PDF_RENDERS.acquire(timeout=PDF_WAIT):
         raise RenderBusy()
     try:
-        now = version()  # the newest version, now that it is our turn
-        data = _cached_pdf(key, now)
-        if data is not None:
-            return data  # rendered by the download we waited for
+        if waited:
+            now = version()  # the newest version, now that it is our turn
+            data = _cached_pdf(key, now)
+            if data is not None:
+                return data  # rendered by the download we waited for
         data = render()
     finally:
         PDF_RENDERS.release()
@@ -105,20 +109,26 @@ def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
     return data
 
 
-def pdf_bytes(db: Database, sheet_id: int, lang: str) -> bytes:
+def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
     from .pdf import render_pdf
     from .rules.sheet import describe_rules
 
-    row = store.get_sheet(db, sheet_id)
-    key = ("sheet", row["share_token"], lang)  # the share token is random per sheet
+    key = ("sheet", loaded["share_token"], lang)  # the share token is random per sheet
+    current, asked = loaded, False
+
+    def version() -> int:
+        nonlocal current, asked
+        if asked:  # again, after waiting for another render: the sheet may have moved on
+            current = service.load_sheet(db, loaded["id"])
+        asked = True
+        return int(current["rev"])
 
     def render() -> bytes:
-        fresh = store.get_sheet(db, sheet_id)
-        sheet = service.sheet_json(db, sheet_id, lang)
-        rules = [m.text(lang) for m in describe_rules(service.spec_of(fresh))]
+        sheet = service.sheet_json(db, current, lang)
+        rules = [m.text(lang) for m in describe_rules(service.spec_of(current))]
         return render_pdf(sheet, rules, lang)
 
-    return cached_pdf(key, lambda: store.get_sheet(db, sheet_id)["rev"], render)
+    return cached_pdf(key, version, render)
 
 
 def cell(value: Any) -> Any:
@@ -178,9 +188,10 @@ def _history_time(value: object) -> str | None:
     return when.isoformat(timespec="seconds")
 
 
-def import_json(db: Database, data: object, suffix: str = "") -> int:
-    """A JSON export back in as a new sheet; a broken or hostile file changes nothing.
-    ``suffix`` is added to the sheet's name (the page's " (Import)")."""
+def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
+    """A JSON export back in as a new sheet (stored by ``service.import_sheet``); a broken or
+    hostile file changes nothing. ``suffix`` is added to the sheet's name (the page's
+    " (Import)")."""
     e = Errors()
     if not isinstance(data, dict):
         e.add("_", "Das ist kein skatcalc-Blatt.", "That is not a skatcalc sheet.")
@@ -246,10 +257,7 @@ def import_json(db: Database, data: object, suffix: str = "") -> int:
                 e.add("history", "Der Verlauf ist beschädigt.", "The history is damaged.")
                 break
     e.raise_if_any()
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        name, suffix = "Import", ""
-    return store.import_sheet(
-        db, name.strip()[: 80 - len(suffix)] + suffix, spec.game, list(spec.players),
-        spec.first_dealer, dict(spec.rules), clean, good_history,
+    return service.import_sheet(
+        db, data.get("name"), spec.game, list(spec.players), spec.first_dealer,
+        dict(spec.rules), clean, good_history, suffix,
     )  # fmt: skip

@@ -29,7 +29,7 @@ from flask import (
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.routing import IntegerConverter
 
-from . import db as store
+from .service import MAX_ID
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -42,9 +42,8 @@ LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 CALCULATORS = frozenset({"/api/v1/skat/value", "/api/v1/schafkopf/value"})
 PREVIEWS = frozenset({"api.preview_deal"})  # a deal as it would be, nothing stored
 PAGE_BODIES = ("", "application/x-www-form-urlencoded", "multipart/form-data")
-# SQLite stores signed 64-bit integers; a larger id in a URL names nothing (404), it is not
-# an error of the server (the same bound as for ids in bodies: db.is_id).
-MAX_ID = store.MAX_ID
+# MAX_ID: SQLite stores signed 64-bit integers; a larger id in a URL names nothing (404), it
+# is not an error of the server (the same bound as for ids in bodies: service.is_id).
 
 
 class BoundedIntConverter(IntegerConverter):

@@ -7,8 +7,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from . import db as store
-from . import players, season
+from . import players, season, service
 from .api import BadBody, body, error, json_route
 
 bp = Blueprint("players_api", __name__, url_prefix="/api/v1")
@@ -17,34 +16,34 @@ bp = Blueprint("players_api", __name__, url_prefix="/api/v1")
 @bp.get("/players")
 @json_route
 def list_players() -> Any:
-    return jsonify({"players": players.list_players(store.get_db())})
+    return jsonify({"players": players.list_players(service.get_db())})
 
 
 @bp.get("/players/<int:player_id>")
 @json_route
 def get_player(player_id: int) -> Any:
-    return jsonify(season.public(season.player_stats(store.get_db(), player_id)))
+    return jsonify(season.public(season.player_stats(service.get_db(), player_id)))
 
 
 @bp.post("/groups")
 @json_route
 def create_group() -> Any:
     name, game, rules = players.normalize_group(body())
-    group = players.create_group(store.get_db(), name, game, rules)
+    group = players.create_group(service.get_db(), name, game, rules)
     return jsonify(season.group_json(group)), 201
 
 
 @bp.get("/groups")
 @json_route
 def list_groups() -> Any:
-    groups = players.list_groups(store.get_db())
+    groups = players.list_groups(service.get_db())
     return jsonify({"groups": [season.group_json(g) for g in groups]})
 
 
 @bp.get("/groups/<int:group_id>")
 @json_route
 def get_group(group_id: int) -> Any:
-    return jsonify(season.group_json(players.get_group(store.get_db(), group_id)))
+    return jsonify(season.group_json(players.get_group(service.get_db(), group_id)))
 
 
 def period() -> tuple[date, date]:
@@ -76,7 +75,7 @@ def period() -> tuple[date, date]:
 @bp.get("/groups/<int:group_id>/standings")
 @json_route
 def standings(group_id: int) -> Any:
-    db = store.get_db()
+    db = service.get_db()
     group = players.get_group(db, group_id)
     start, end = period()
     rows, _sheets = season.group_standings(db, group, start, end)

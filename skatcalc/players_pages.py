@@ -21,8 +21,7 @@ from werkzeug.wrappers import Response
 from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
-from . import db as store
-from . import players, season
+from . import players, season, service
 from .charts import running_totals_svg
 from .deal_forms import parse_int
 from .i18n import _, page_lang
@@ -55,7 +54,7 @@ class MergeForm(FlaskForm):
 
 @players_bp.get("")
 def index() -> str:
-    return render_template("players/list.html", players=players.list_players(store.get_db()))
+    return render_template("players/list.html", players=players.list_players(service.get_db()))
 
 
 def _charts(stats: dict[str, Any]) -> dict[str, Markup]:
@@ -80,7 +79,7 @@ def _charts(stats: dict[str, Any]) -> dict[str, Markup]:
 
 
 def render_player(pid: int, rename: RenameForm | None = None, status: int = 200) -> Any:
-    db = store.get_db()
+    db = service.get_db()
     stats = season.player_stats(db, pid)
     merge = MergeForm()
     merge.other.choices = [
@@ -113,8 +112,8 @@ def may_manage() -> bool:
 
 def _player_or_404(player_id: int) -> int:
     try:
-        return players.resolve(store.get_db(), player_id)
-    except store.NotFound:
+        return players.resolve(service.get_db(), player_id)
+    except service.NotFound:
         abort(404)
 
 
@@ -136,7 +135,7 @@ def rename(player_id: int) -> Any:
         form.name.errors = [_("Das Formular ist abgelaufen; bitte noch einmal senden.")]
         return render_player(pid, form, 400)
     try:
-        players.rename_player(store.get_db(), pid, form.name.data or "")
+        players.rename_player(service.get_db(), pid, form.name.data or "")
     except InvalidDeal as exc:
         form.name.errors = exc.by_field(page_lang()).get("name", [])
         return render_player(pid, form, 422)
@@ -157,11 +156,11 @@ def merge(player_id: int) -> Any:
     if other is None:
         flash(_("Bitte einen Spieler wählen."), "error")
         return redirect(url_for("players.show", player_id=pid))
-    db = store.get_db()
+    db = service.get_db()
     try:
         gone = players.get_player(db, other)["name"]
         players.merge_players(db, pid, other)
-    except store.NotFound:
+    except service.NotFound:
         abort(404)
     except InvalidDeal as exc:
         for msgs in exc.by_field(page_lang()).values():
@@ -203,7 +202,7 @@ def rank_name(rank_by: str) -> str:
 
 @groups_bp.get("", endpoint="index")
 def group_list() -> str:
-    return render_template("groups/list.html", groups=players.list_groups(store.get_db()),
+    return render_template("groups/list.html", groups=players.list_groups(service.get_db()),
                            form=GroupForm(formdata=None).setup())  # fmt: skip
 
 
@@ -244,10 +243,10 @@ def create() -> Any:
         except InvalidDeal as exc:
             general += attach(form, exc)
         else:
-            group = players.create_group(store.get_db(), name, game, clean)
+            group = players.create_group(service.get_db(), name, game, clean)
             flash(_("Gruppe „%(name)s“ angelegt.", name=name))
             return redirect(url_for("groups.show", group_id=group["id"]))
-    html = render_template("groups/list.html", groups=players.list_groups(store.get_db()),
+    html = render_template("groups/list.html", groups=players.list_groups(service.get_db()),
                            form=form, general=general)  # fmt: skip
     return html, 422
 
@@ -276,15 +275,15 @@ def _period() -> tuple[date, date, list[str]]:
 
 def _group_or_404(group_id: int) -> dict[str, Any]:
     try:
-        return players.get_group(store.get_db(), group_id)
-    except store.NotFound:
+        return players.get_group(service.get_db(), group_id)
+    except service.NotFound:
         abort(404)
 
 
 def _standings_view(group_id: int) -> dict[str, Any]:
     group = _group_or_404(group_id)
     start, end, errors = _period()
-    db = store.get_db()
+    db = service.get_db()
     rows, sheets = season.group_standings(db, group, start, end)
     view: dict[str, Any] = {"group": group, "start": start, "end": end, "errors": errors,
                             "rows": rows, "sheets": sheets, "manage": may_manage(),
@@ -330,8 +329,8 @@ def add_sheet(group_id: int) -> Response:
     if not form.validate_on_submit() or sid is None:
         abort(400)
     try:
-        players.join_group(store.get_db(), sid, group["id"])
-    except store.NotFound:
+        players.join_group(service.get_db(), sid, group["id"])
+    except service.NotFound:
         abort(404)
     except InvalidDeal as exc:
         for msgs in exc.by_field(page_lang()).values():
@@ -347,10 +346,10 @@ def remove_sheet(group_id: int, sheet_id: int) -> Response:
     _manage_group(group_id)
     if not GroupSheetForm().validate_on_submit():
         abort(400)
-    db = store.get_db()
+    db = service.get_db()
     try:
-        sheet = store.get_sheet(db, sheet_id)
-    except store.NotFound:
+        sheet = service.load_sheet(db, sheet_id)
+    except service.NotFound:
         abort(404)
     if sheet.get("group_id") != group_id:
         abort(404)
@@ -375,7 +374,7 @@ def edit(group_id: int) -> Any:
         except InvalidDeal as exc:
             general += attach(form, exc)
         else:
-            players.update_group(store.get_db(), group_id, name, clean)
+            players.update_group(service.get_db(), group_id, name, clean)
             flash(_("Gruppe gespeichert."))
             return redirect(url_for("groups.show", group_id=group_id))
     view = _standings_view(group_id)

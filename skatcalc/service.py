@@ -1,6 +1,12 @@
-"""Sheets as the pages and the API see them: stored rows in, computed sheet out.
+"""The one door to the sheets: every read a view needs and every write, with their policies.
 
-Totals are never stored: every read recomputes them from the deals with the rules engine.
+Views (every module with a Blueprint) come here and never to ``db``: they load a sheet once per
+request (``load_sheet``) and hand that sheet to what they call next; every write takes the
+loaded sheet and gives back the sheet as the write left it (its new revision), so nothing is
+read again by id. The sheet-name policy is here and nowhere else (``sheet_name``).
+
+Totals are never stored: every read recomputes them from the deals with the rules engine
+(once per revision, see ``derived``).
 """
 
 from __future__ import annotations
@@ -9,11 +15,21 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import date
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlite_utils import Database
 
 from . import db as store
+from .db import (
+    MAX_ID,
+    Conflict,
+    KeyReused,
+    NotFound,
+    Taken,
+    fault_of,
+    get_db,
+    is_id,
+)
 from .rules import marks
 from .rules.common import Errors, InvalidDeal
 from .rules.sheet import (
@@ -28,6 +44,8 @@ from .rules.sheet import (
 )
 
 T = TypeVar("T")
+# A sheet as stored (db.get_sheet): id, name, game, players, first_dealer, rules, tokens, rev…
+Sheet = dict[str, Any]
 
 
 def spec_of(sheet: dict[str, Any]) -> SheetSpec:
@@ -125,9 +143,8 @@ def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, 
     return derived(sheet, "computed", make, lang)
 
 
-def sheet_json(db: Database, sheet_id: int, lang: str = "de", full: bool = True) -> dict[str, Any]:
+def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) -> dict[str, Any]:
     """The sheet exactly as docs/api.md shapes it (plus a few extra keys the pages use)."""
-    sheet = store.get_sheet(db, sheet_id)
     computed = computed_sheet(db, sheet, lang)
     out: dict[str, Any] = {
         "id": sheet["id"],
@@ -145,7 +162,7 @@ def sheet_json(db: Database, sheet_id: int, lang: str = "de", full: bool = True)
         "bock_pending": computed["bock_pending"],
     }
     if full:
-        out["history"] = store.get_history(db, sheet_id)
+        out["history"] = history(db, sheet)
     return out
 
 
@@ -179,10 +196,17 @@ def placement(
 
 
 def add_deal(
-    db: Database, sheet_id: int, body: Any, lang: str = "de", idem_key: str | None = None
-) -> tuple[int, bool]:
-    """Validate and store the next deal: (n, stored now) — False for a re-sent save."""
-    sheet = store.get_sheet(db, sheet_id)
+    db: Database,
+    sheet: Sheet,
+    body: Any,
+    lang: str = "de",
+    idem_key: str | None = None,
+    proposed: str | None = None,
+) -> Saved:
+    """Validate and store the next deal: its number, whether it was stored now (False for a
+    re-sent save) and the sheet after it. ``proposed`` is who deals next when the caller
+    already worked it out (the entry form does, to read its dealer field)."""
+    sheet_id = sheet["id"]
     spec = spec_of(sheet)
     if store.deal_count(db, sheet_id) >= MAX_DEALS:
         e = Errors()
@@ -193,16 +217,21 @@ def add_deal(
         )
         e.raise_if_any()
     expected_n, body = deal_number(body)
-    dealer, active = placement(spec, body, proposed_dealer(db, sheet))
+    if proposed is None:
+        proposed = proposed_dealer(db, sheet)
+    dealer, active = placement(spec, body, proposed)
     evaluate_deal(spec, body, active, 0, lang)
-    return store.add_deal(db, sheet_id, dealer, list(active), body, idem_key, expected_n)
+    with db.atomic():
+        n, stored = store.add_deal(db, sheet_id, dealer, list(active), body, idem_key, expected_n)
+        after = _written(db, sheet)
+    return Saved(n, stored, after)
 
 
-def preview_deal(db: Database, sheet_id: int, body: Any, lang: str = "de") -> dict[str, Any]:
+def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dict[str, Any]:
     """The row a deal body would become, Bock included, without storing anything: the entry
     form's live preview (Ramsch has no value route). As the sheet's next deal, or, with
     ``"n"`` of a stored deal, as the correction of that deal."""
-    sheet = store.get_sheet(db, sheet_id)
+    sheet_id = sheet["id"]
     spec = spec_of(sheet)
     n, body = deal_number(body)
     if n is not None:
@@ -272,19 +301,191 @@ def describe_row(game: str, row: dict[str, Any], lang: str = "de") -> str:
 
 def correct_deal(
     db: Database,
-    sheet_id: int,
+    sheet: Sheet,
     n: int,
     body: Any,
     lang: str = "de",
     expected_version: int | None = None,
-) -> None:
-    sheet = store.get_sheet(db, sheet_id)
+    current: dict[str, Any] | None = None,
+) -> Sheet:
+    """Validate and store a correction of deal ``n``; the sheet after it. ``current`` is the
+    deal as the caller already read it (its dealer and players stay unless the body names
+    them); ``expected_version`` makes a change made meanwhile a :class:`Conflict`."""
+    sheet_id = sheet["id"]
     spec = spec_of(sheet)
-    current = store.get_deal(db, sheet_id, n)
+    if current is None:
+        current = get_deal(db, sheet, n)
     _n, body = deal_number(body, must_be=n)
     dealer, active = placement(spec, body, current["dealer"], keep=current)
     evaluate_deal(spec, body, active, 0, lang)
-    store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
+    with db.atomic():
+        store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
+        return _written(db, sheet)
 
 
-__all__ = ["InvalidDeal", "add_deal", "correct_deal", "sheet_json"]
+# --- The one door: reads ----------------------------------------------------------------------
+
+
+def load_sheet(db: Database, sheet_id: int) -> Sheet:
+    """The sheet as stored; :class:`NotFound` when there is none. A request loads its sheet
+    once, here, and passes it on."""
+    return store.get_sheet(db, sheet_id)
+
+
+def list_sheets(db: Database) -> list[Sheet]:
+    """Every sheet, newest first, with its ``deal_count``."""
+    return store.list_sheets(db)
+
+
+def sheet_summaries(
+    db: Database, summarize: Callable[[Sheet], dict[str, Any]]
+) -> list[tuple[Sheet, dict[str, Any]]]:
+    """Every sheet with what the list of sheets shows of it (kept per revision, see db)."""
+    return store.sheet_summaries(db, summarize)
+
+
+def history(db: Database, sheet: Sheet) -> list[dict[str, Any]]:
+    """The sheet's changes, oldest first: add, correct, strike, restore (with the deal before)."""
+    return store.get_history(db, sheet["id"])
+
+
+def get_deal(db: Database, sheet: Sheet, n: int) -> dict[str, Any]:
+    """Deal ``n`` of the sheet as stored; :class:`NotFound` when there is none."""
+    return store.get_deal(db, sheet["id"], n)
+
+
+# --- The one door: the sheet's name -----------------------------------------------------------
+
+MAX_SHEET_NAME = 80
+IMPORT_SUFFIX = " (Import)"  # the page's import: the copy is told apart from its original
+IMPORT_NAME = "Import"  # an imported file without a name
+
+
+class BadName(ValueError):
+    """A new name for a sheet that is empty or longer than :data:`MAX_SHEET_NAME`."""
+
+
+def sheet_name(given: object, game: str, suffix: str = "", fallback: str | None = None) -> str:
+    """The one name policy for a new sheet (the page's form, the API, an import, a club
+    night's tables): the given text without surrounding blanks, cut to ``MAX_SHEET_NAME``
+    with ``suffix`` still in it; none given (or only blanks, or not text) gives ``fallback``,
+    by default the game and today's date ("Skat 21.11.2026")."""
+    if isinstance(given, str) and given.strip():
+        return given.strip()[: MAX_SHEET_NAME - len(suffix)] + suffix
+    return default_name(game) if fallback is None else fallback
+
+
+def new_name(given: str | None) -> str:
+    """A rename's name: the same policy, but refused (:class:`BadName`) rather than cut or
+    made up, since the person typed it to be the name."""
+    name = (given or "").strip()
+    if not name or len(name) > MAX_SHEET_NAME:
+        raise BadName(name)
+    return name
+
+
+# --- The one door: writes ---------------------------------------------------------------------
+
+
+class Saved(NamedTuple):
+    n: int  # the deal's number
+    stored: bool  # False: a re-sent save found the deal its key had stored
+    sheet: Sheet  # the sheet after the save
+
+
+class Changed(NamedTuple):
+    changed: bool  # False: the deal already was in that state
+    sheet: Sheet  # the sheet after the write
+
+
+def _written(db: Database, sheet: Sheet, **fields: Any) -> Sheet:
+    """The loaded sheet as a write just left it, inside the write's transaction: the new
+    revision and time (and ``fields`` the write set), without loading the sheet again."""
+    rev, updated = store.sheet_revision(db, sheet["id"])
+    return {**sheet, **fields, "rev": rev, "updated": updated}
+
+
+def create_sheet(
+    db: Database,
+    name: object,
+    game: str,
+    players: list[str],
+    first_dealer: str,
+    rules: dict[str, Any],
+    group_id: int | None = None,
+    suffix: str = "",
+    fallback: str | None = None,
+) -> Sheet:
+    """A new sheet (players and rules already checked by ``normalize_sheet``), named by
+    :func:`sheet_name` from ``name`` as given; its seats linked to players, in its group."""
+    title = sheet_name(name, game, suffix, fallback)
+    return store.create_sheet(db, title, game, players, first_dealer, rules, group_id)
+
+
+def import_sheet(
+    db: Database,
+    name: object,
+    game: str,
+    players: list[str],
+    first_dealer: str,
+    rules: dict[str, Any],
+    deals: list[dict[str, Any]],
+    history: list[dict[str, Any]],
+    suffix: str = "",
+) -> Sheet:
+    """A checked sheet file (exports.import_json) stored whole in one transaction, or nothing:
+    the name policy with ``suffix``; a file without a name gets "Import"."""
+    with db.atomic():
+        sheet = create_sheet(db, name, game, players, first_dealer, rules,
+                             suffix=suffix, fallback=IMPORT_NAME)  # fmt: skip
+        store.fill_sheet(db, sheet["id"], deals, history)
+    return sheet
+
+
+def strike_deal(db: Database, sheet: Sheet, n: int) -> Changed:
+    """Strike deal ``n`` (it stays on the sheet, counting nothing); :class:`NotFound` when the
+    sheet has no such deal."""
+    with db.atomic():
+        changed = store.set_struck(db, sheet["id"], n, True)
+        return Changed(changed, _written(db, sheet))
+
+
+def restore_deal(db: Database, sheet: Sheet, n: int) -> Changed:
+    """Take back the strike of deal ``n``."""
+    with db.atomic():
+        changed = store.set_struck(db, sheet["id"], n, False)
+        return Changed(changed, _written(db, sheet))
+
+
+def undo_save(db: Database, sheet: Sheet, n: int) -> Changed:
+    """Take back a save: strike deal ``n``, the one the undo named, and nothing else. A
+    second tap, or one from a page that was out of date, finds it struck and changes
+    nothing (``changed`` False), rather than striking whichever deal is last by then."""
+    return strike_deal(db, sheet, n)
+
+
+def rename_sheet(db: Database, sheet: Sheet, name: str | None) -> Sheet:
+    """Rename the sheet (:func:`new_name`: :class:`BadName` for an empty or too long name)."""
+    title = new_name(name)
+    with db.atomic():
+        store.rename_sheet(db, sheet["id"], title)
+        return _written(db, sheet, name=title)
+
+
+def delete_sheet(db: Database, sheet_id: int) -> None:
+    """The sheet with its deals, history and summary (its id is never given out again).
+    Callers decide whether it may go: a club night's table goes with its event only."""
+    store.delete_sheet(db, sheet_id)
+
+
+__all__ = [
+    "MAX_ID",
+    "Conflict",
+    "InvalidDeal",
+    "KeyReused",
+    "NotFound",
+    "Taken",
+    "fault_of",
+    "get_db",
+    "is_id",
+]

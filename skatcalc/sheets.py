@@ -31,7 +31,6 @@ from werkzeug.wrappers import Response
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
-from . import db as store
 from . import exports, players, service
 from .charts import running_totals_svg
 from .deal_forms import (
@@ -91,10 +90,10 @@ class NewSheetForm(FlaskForm, TariffFields):
         self.bock.choices = [(b, BOCK_NAMES[b].text(page_lang())) for b in SKAT_BOCK_TRIGGERS]
         self.group.choices = [("", "—")] + [
             (str(g["id"]), f"{g['name']} ({'Skat' if g['game'] == 'skat' else 'Schafkopf'})")
-            for g in players.list_groups(store.get_db())
+            for g in players.list_groups(service.get_db())
         ]
         # The seats offer the known players (a <datalist>: suggestions without JavaScript).
-        self.known_players = [p["name"] for p in players.list_players(store.get_db())]
+        self.known_players = [p["name"] for p in players.list_players(service.get_db())]
         return self
 
     def names(self) -> list[str]:
@@ -236,13 +235,17 @@ def require_edit(sheet: dict[str, Any]) -> None:
 
 
 def load_sheet(sheet_id: int) -> dict[str, Any]:
-    held = g.get("loaded_sheet")  # already read this request for its ETag (caching.py)
+    """The request's sheet, read once: kept in ``g`` for whatever else of the request asks
+    (caching.py reads it first for its ETag; the error handlers below ask again)."""
+    held = g.get("loaded_sheet")
     if held is not None and held["id"] == sheet_id:
         return held  # type: ignore[no-any-return]
     try:
-        return store.get_sheet(store.get_db(), sheet_id)
-    except store.NotFound:
+        sheet = service.load_sheet(service.get_db(), sheet_id)
+    except service.NotFound:
         abort(404)
+    g.loaded_sheet = sheet
+    return sheet
 
 
 # --- Routes -----------------------------------------------------------------------------------
@@ -253,7 +256,7 @@ def index() -> str:
     form = NewSheetForm().setup()
     if not form.p1.data:
         form.p1.data, form.p2.data, form.p3.data = "", "", ""
-    players.preselect_group(store.get_db(), form, request.args.get("group"))
+    players.preselect_group(service.get_db(), form, request.args.get("group"))
     return sheets_page(form)
 
 
@@ -269,14 +272,14 @@ def sheet_summaries() -> list[dict[str, Any]]:
     """Each sheet with its deal count and leader. The figures come from the summary cache
     (one row per sheet and revision, derived from the deals); only sheets changed since
     their summary was made are computed again."""
-    db = store.get_db()
+    db = service.get_db()
 
     def summarize(s: dict[str, Any]) -> dict[str, Any]:
         computed = service.computed_sheet(db, s, page_lang())
         return {"balance": computed["totals"]["balance"], "deals": len(computed["deals"])}
 
     out = []
-    for s, summary in store.sheet_summaries(db, summarize):
+    for s, summary in service.sheet_summaries(db, summarize):
         out.append({**s, **summary, "leader": leader_of(s["players"], summary)})
     return out
 
@@ -323,14 +326,14 @@ def create() -> Any:
                 else:
                     general += msgs
         else:
-            name = (form.name.data or "").strip()[:80] or service.default_name(spec.game)
+            db = service.get_db()
             try:
-                group_id = players.form_group(store.get_db(), form.group.data, spec.game)
+                group_id = players.form_group(db, form.group.data, spec.game)
             except InvalidDeal as exc:
                 form.group.errors = exc.by_field(page_lang()).get("group", [])
             else:
-                sheet = store.create_sheet(
-                    store.get_db(), name, spec.game, list(spec.players), spec.first_dealer,
+                sheet = service.create_sheet(
+                    db, form.name.data, spec.game, list(spec.players), spec.first_dealer,
                     dict(spec.rules), group_id,
                 )  # fmt: skip
                 return remember_edit_token(
@@ -341,7 +344,7 @@ def create() -> Any:
 
 def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | None = None,
                  status: int = 200, share: bool = False) -> Any:  # fmt: skip
-    db = store.get_db()
+    db = service.get_db()
     data = service.computed_sheet(db, sheet, page_lang())
     proposed = data["next_dealer"]
     spec = service.spec_of(sheet)
@@ -427,7 +430,7 @@ def sheet_view(db: Database, sheet: dict[str, Any], data: dict[str, Any], share:
         "history_html": Markup(
             render_template(
                 "sheets/_history.html",
-                history=history_rows(sheet, store.get_history(db, sheet["id"])),
+                history=history_rows(sheet, service.history(db, sheet)),
             )
         ),  # fmt: skip
         "chart": chart,
@@ -662,8 +665,8 @@ def add_deal(sheet_id: int) -> Any:
     form = deal_form(sheet, request.form)
     if not form.validate_on_submit() and "csrf_token" in form.errors:
         return render_sheet(sheet, form, [_("Das Formular ist abgelaufen; bitte noch einmal.")], 400)  # fmt: skip
-    db = store.get_db()
-    proposed = service.proposed_dealer(db, sheet)
+    db = service.get_db()
+    proposed = service.proposed_dealer(db, sheet)  # worked out once: the form and the save
     errors: list[tuple[str, str]] = []
     body = deal_body(sheet, form, proposed, errors)
     exc: InvalidDeal | None = None
@@ -672,10 +675,10 @@ def add_deal(sheet_id: int) -> Any:
     if not errors:
         try:
             key = (form.idem.data or "")[:100] or None
-            n, stored = service.add_deal(db, sheet_id, body, page_lang(), key)
+            n, stored, _after = service.add_deal(db, sheet, body, page_lang(), key, proposed)
         except InvalidDeal as e:
             exc = e
-        except store.Taken as taken:
+        except service.Taken as taken:
             general.append(taken_message(sheet, taken))
             refresh_entry(sheet, form, proposed)
             status = 409
@@ -690,12 +693,12 @@ def add_deal(sheet_id: int) -> Any:
     return render_sheet(sheet, form, general, status)
 
 
-def taken_message(sheet: dict[str, Any], taken: store.Taken) -> str:
+def taken_message(sheet: dict[str, Any], taken: service.Taken) -> str:
     """What the page says when another phone saved this deal's number first."""
     if taken.n > taken.next_n:
         return _("Das nächste Spiel ist Nummer %(next)s. Bitte noch einmal speichern.",
                  next=taken.next_n)  # fmt: skip
-    data = service.computed_sheet(store.get_db(), sheet, page_lang())
+    data = service.computed_sheet(service.get_db(), sheet, page_lang())
     there = service.describe_row(sheet["game"], data["deals"][taken.n - 1], page_lang())
     return _(
         "Spiel %(n)s ist schon eingetragen (von einem anderen Gerät?): %(deal)s. Nichts "
@@ -708,7 +711,7 @@ def taken_message(sheet: dict[str, Any], taken: store.Taken) -> str:
 def refresh_entry(sheet: dict[str, Any], form: Any, proposed: str) -> None:
     """A kept entry after another phone's save: it now means the next free number, and an
     untouched dealer follows the rotation as it is now."""
-    data = service.computed_sheet(store.get_db(), sheet, page_lang())
+    data = service.computed_sheet(service.get_db(), sheet, page_lang())
     form.n.data = str(len(data["deals"]) + 1)
     if form.dealer.data == form.dealer_shown.data:
         spec = service.spec_of(sheet)
@@ -770,10 +773,10 @@ def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
     return form
 
 
-def find_deal(sheet_id: int, n: int) -> dict[str, Any]:
+def find_deal(sheet: dict[str, Any], n: int) -> dict[str, Any]:
     try:
-        return store.get_deal(store.get_db(), sheet_id, n)
-    except store.NotFound:
+        return service.get_deal(service.get_db(), sheet, n)
+    except service.NotFound:
         abort(404)
 
 
@@ -781,7 +784,7 @@ def find_deal(sheet_id: int, n: int) -> dict[str, Any]:
 def edit_deal(sheet_id: int, n: int) -> Any:
     sheet = load_sheet(sheet_id)
     require_edit(sheet)
-    deal = find_deal(sheet_id, n)
+    deal = find_deal(sheet, n)
     general: list[str] = []
     status = 200
     if request.method == "GET":
@@ -801,10 +804,11 @@ def edit_deal(sheet_id: int, n: int) -> Any:
             status = 400
         elif not errors:
             try:
-                service.correct_deal(store.get_db(), sheet_id, n, body, page_lang(), expected)
+                service.correct_deal(service.get_db(), sheet, n, body, page_lang(), expected,
+                                     current=deal)  # fmt: skip
             except InvalidDeal as e:
                 exc = e
-            except store.Conflict as conflict:
+            except service.Conflict as conflict:
                 general.append(_("Dieses Spiel wurde inzwischen auf einem anderen Gerät geändert. Unten steht der aktuelle Stand; bitte noch einmal korrigieren.",
                 ))  # fmt: skip
                 form = form_from_deal(sheet, conflict.current)
@@ -816,7 +820,7 @@ def edit_deal(sheet_id: int, n: int) -> Any:
             status = 422
         general += attach_errors(form, exc, errors, page_lang())
     spec = service.spec_of(sheet)
-    computed = service.sheet_json(store.get_db(), sheet_id, page_lang(), full=False)
+    computed = service.sheet_json(service.get_db(), sheet, page_lang(), full=False)
     row = next((r for r in computed["deals"] if r["n"] == n), None)
     html = render_template(
         "deals/edit.html", sheet=sheet, deal=deal, form=form, general=general, row=row,
@@ -840,8 +844,8 @@ def strike(sheet_id: int, n: int) -> Response:
     sheet = load_sheet(sheet_id)
     _checked_post(sheet)
     try:
-        store.set_struck(store.get_db(), sheet_id, n, True)
-    except store.NotFound:
+        service.strike_deal(service.get_db(), sheet, n)
+    except service.NotFound:
         abort(404)
     flash(_("Spiel %(n)s gestrichen.", n=n))
     return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
@@ -852,8 +856,8 @@ def restore(sheet_id: int, n: int) -> Response:
     sheet = load_sheet(sheet_id)
     _checked_post(sheet)
     try:
-        store.set_struck(store.get_db(), sheet_id, n, False)
-    except store.NotFound:
+        service.restore_deal(service.get_db(), sheet, n)
+    except service.NotFound:
         abort(404)
     flash(_("Spiel %(n)s wiederhergestellt.", n=n))
     return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
@@ -865,14 +869,14 @@ def undo(sheet_id: int) -> Response:
     tap on a page that was out of date, strikes nothing more."""
     sheet = load_sheet(sheet_id)
     _checked_post(sheet)
-    db = store.get_db()
+    db = service.get_db()
     n = parse_int(request.form.get("n", ""))
     if n is None:
         flash(_("Welches Spiel? Bitte die Seite neu laden und noch einmal tippen."), "error")
         return redirect(url_for("sheets.show", sheet_id=sheet_id))
     try:
-        struck = store.set_struck(db, sheet_id, n, True)
-    except store.NotFound:
+        struck = service.undo_save(db, sheet, n).changed
+    except service.NotFound:
         flash(_("Spiel %(n)s gibt es nicht.", n=n), "error")
         return redirect(url_for("sheets.show", sheet_id=sheet_id))
     if struck:
@@ -891,14 +895,14 @@ def rename(sheet_id: int) -> Any:
     sheet = load_sheet(sheet_id)
     require_edit(sheet)
     form = RenameForm()
-    name = (form.name.data or "").strip()
     if not form.validate_on_submit():
         abort(400)
-    if not name or len(name) > 80:
+    try:
+        service.rename_sheet(service.get_db(), sheet, form.name.data)
+    except service.BadName:
         flash(_("Der Name muss 1 bis 80 Zeichen haben."),
               "error")  # fmt: skip
     else:
-        store.rename_sheet(store.get_db(), sheet_id, name)
         flash(_("Umbenannt."))
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
@@ -909,14 +913,14 @@ def delete(sheet_id: int) -> Any:
     require_edit(sheet)
     from .event_service import event_of_sheet
 
-    event = event_of_sheet(store.get_db(), sheet_id)
+    event = event_of_sheet(service.get_db(), sheet_id)
     if event is not None:  # a table's list is part of its event's ranking and printout
         flash(_("Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr gelöscht.",
                 name=event["name"]), "error")  # fmt: skip
         return redirect(url_for("sheets.show", sheet_id=sheet_id))
     if request.method == "POST":
         _checked_post(sheet)
-        store.delete_sheet(store.get_db(), sheet_id)
+        service.delete_sheet(service.get_db(), sheet_id)
         flash(_("Blatt „%(name)s“ gelöscht.", name=sheet["name"]))
         return redirect(url_for("sheets.index"))
     return render_template("sheets/delete.html", sheet=sheet)
@@ -924,10 +928,10 @@ def delete(sheet_id: int) -> Any:
 
 @bp.get("/<int:sheet_id>/export.<fmt>")
 def export(sheet_id: int, fmt: str) -> Any:
-    load_sheet(sheet_id)
+    sheet = load_sheet(sheet_id)
     try:
-        return exports.download(store.get_db(), sheet_id, fmt, page_lang())
-    except store.NotFound:
+        return exports.download(service.get_db(), sheet, fmt, page_lang())
+    except service.NotFound:
         abort(404)
 
 
@@ -947,7 +951,7 @@ def import_file() -> Any:
         try:
             data = parse_json(upload.read())
             # "… (Import)": in the list the copy is told apart from the sheet it came from
-            sheet_id = exports.import_json(store.get_db(), data, " (Import)")
+            sheet = exports.import_json(service.get_db(), data, service.IMPORT_SUFFIX)
         except BadJSON:
             general.append(_("Die Datei ist kein gültiges JSON."))
         except InvalidDeal as exc:
@@ -956,8 +960,8 @@ def import_file() -> Any:
         else:
             flash(_("Blatt importiert."))
             # Whoever imports the evening may keep it, on the network too (the edit cookie).
-            sheet = store.get_sheet(store.get_db(), sheet_id)
-            return remember_edit_token(redirect(url_for("sheets.show", sheet_id=sheet_id)), sheet)
+            url = url_for("sheets.show", sheet_id=sheet["id"])
+            return remember_edit_token(redirect(url), sheet)
     form = NewSheetForm(formdata=None).setup()
     return make_response(sheets_page(form, import_errors=general), 422)
 
@@ -971,15 +975,15 @@ def form_again(text: str, status: int) -> Any:
     endpoint, args = request.endpoint, request.view_args or {}
     if request.method != "POST":
         return None
-    db = store.get_db()
+    db = service.get_db()
     if endpoint == "sheets.add_deal":
-        sheet = store.get_sheet(db, args["sheet_id"])
+        sheet = load_sheet(args["sheet_id"])
         return render_sheet(sheet, deal_form(sheet, request.form), [text], status)
     if endpoint == "sheets.edit_deal":
-        sheet = store.get_sheet(db, args["sheet_id"])
-        deal = store.get_deal(db, sheet["id"], args["n"])
+        sheet = load_sheet(args["sheet_id"])
+        deal = service.get_deal(db, sheet, args["n"])
         spec = service.spec_of(sheet)
-        computed = service.sheet_json(db, sheet["id"], page_lang(), full=False)
+        computed = service.sheet_json(db, sheet, page_lang(), full=False)
         row = next((r for r in computed["deals"] if r["n"] == args["n"]), None)
         html = render_template(
             "deals/edit.html", sheet=sheet, deal=deal, form=deal_form(sheet, request.form),
@@ -1016,10 +1020,10 @@ def storage_fault(exc: sqlite3.Error) -> Any:
     return resp
 
 
-@bp.errorhandler(store.KeyReused)
-def key_reused(exc: store.KeyReused) -> Any:
+@bp.errorhandler(service.KeyReused)
+def key_reused(exc: service.KeyReused) -> Any:
     text = _("Dieses Formular war schon als Spiel %(n)s gespeichert, seither wurde es geändert. Bitte prüfen und noch einmal speichern.", n=exc.n)  # fmt: skip
-    sheet = store.get_sheet(store.get_db(), (request.view_args or {})["sheet_id"])
+    sheet = load_sheet((request.view_args or {})["sheet_id"])
     form = deal_form(sheet, request.form)
     form.idem.data = secrets.token_urlsafe(12)  # a new save, with a key of its own
     return render_sheet(sheet, form, [text], 409)
