@@ -90,12 +90,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, stderr: int = subprocess.DEVNULL) -> tuple[subprocess.Popen[bytes], int]:
-    """``skatcalc serve`` of this checkout on a free loopback port with its own database,
-    returned once it answers."""
+def start_server(db: Path, stderr: int = subprocess.DEVNULL, threads: str | None = None
+                 ) -> tuple[subprocess.Popen[bytes], int]:  # fmt: skip
+    """``skatcalc serve`` of this checkout on a free loopback port with its own database
+    (and ``--threads`` when given), returned once it answers."""
     port = free_port()
+    extra = ["--threads", str(threads)] if threads else []
     server = subprocess.Popen(
-        [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port), "--db", str(db)],
+        [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port), "--db", str(db),
+         *extra],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.DEVNULL, stderr=stderr,
     )  # fmt: skip
