@@ -14,7 +14,9 @@ import hashlib
 import hmac
 import re
 import secrets
+import struct
 import threading
+import zlib
 from collections import OrderedDict
 from typing import Any
 
@@ -95,7 +97,10 @@ def _before() -> Response | None:
         resp = Response(status=304)
         _cache_headers(resp, etag)
         return resp
-    return cached_page(g.page_variant, etag)
+    held = cached_page(g.page_variant, etag)
+    if held is not None:
+        g.page_kept = True  # nothing to keep again after it
+    return held
 
 
 def _cache_headers(resp: Response, etag: str) -> None:
@@ -110,23 +115,45 @@ def _after(resp: Response) -> Response:
     etag = g.pop("revision_etag", None)
     if etag is not None and resp.status_code == 200:
         _cache_headers(resp, etag)
-        keep_page(g.get("page_variant"), etag, resp)
+        if not g.get("page_kept"):
+            keep_page(g.get("page_variant"), etag, resp)
     return compress(resp)
 
 
 # --- Rendered pages per revision ---------------------------------------------------------------
 
 # The rendered page per variant (sheet, view, language, …) for its latest revision only, with
-# the per-request tokens cut out: another phone's first view, or a reload, costs a string
-# join instead of a render. Bounded by bytes (1,000-deal pages are large), oldest use first.
-_PAGES: OrderedDict[tuple[Any, ...], tuple[str, list[str], bool]] = OrderedDict()
+# the per-request tokens cut out: another phone's first view, or a reload, costs a join instead
+# of a render. The text between the tokens is kept as UTF-8 and also deflated, each piece on
+# its own (a full flush resets the compressor), so a gzipped answer is the kept pieces plus the
+# two tokens deflated: no page is compressed per request. Bounded by bytes (1,000-deal pages
+# are large), oldest use first.
+_PAGES: OrderedDict[tuple[Any, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
+    OrderedDict()
+)
 _PAGES_BYTES = 16 * 1024 * 1024
 _pages_size = 0
 _PAGES_LOCK = threading.Lock()
 CSRF, IDEM = "\x00csrf\x00", "\x00idem\x00"
+TOKENS = (CSRF.encode(), IDEM.encode())
 # The deal form's idempotency key: new for every page shown, so two saves are two deals.
 IDEM_FIELD = re.compile(r'(name="idem" value=")([^"]*)(")')
 TOKEN = re.compile("(\x00csrf\x00|\x00idem\x00)")
+# A gzip member (RFC 1952): header (deflate, no name, no time), the deflate blocks, a final
+# empty block, then CRC-32 and length of the plain bytes.
+GZIP_HEAD = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+DEFLATE_END = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -15).flush()
+
+
+def deflate_piece(data: bytes) -> bytes:
+    """Raw deflate blocks of ``data`` that stand on their own: byte-aligned and with the
+    compressor's history reset, so they can be joined with other such pieces."""
+    c = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -15)
+    return c.compress(data) + c.flush(zlib.Z_FULL_FLUSH)
+
+
+def _size(pieces: list[bytes], packed: list[bytes | None]) -> int:
+    return sum(len(p) for p in pieces) + sum(len(p) for p in packed if p is not None)
 
 
 def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> None:
@@ -143,17 +170,18 @@ def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> Non
     if token:
         html = html.replace(token, CSRF)
     html = IDEM_FIELD.sub(lambda m: m.group(1) + IDEM + m.group(3), html)
-    pieces = TOKEN.split(html)
-    size = len(html)
+    pieces = [p.encode() for p in TOKEN.split(html)]
+    packed = [None if p in TOKENS else deflate_piece(p) for p in pieces]
+    size = _size(pieces, packed)
     with _PAGES_LOCK:
         old = _PAGES.pop(variant, None)
         if old is not None:
-            _pages_size -= sum(len(p) for p in old[1])
-        _PAGES[variant] = (etag, pieces, bool(g.get("carries_edit_link")))
+            _pages_size -= _size(old[1], old[2])
+        _PAGES[variant] = (etag, pieces, packed, bool(g.get("carries_edit_link")))
         _pages_size += size
         while _pages_size > _PAGES_BYTES and _PAGES:
-            _, (_, gone, _) = _PAGES.popitem(last=False)
-            _pages_size -= sum(len(p) for p in gone)
+            _, (_, gone, gone_packed, _) = _PAGES.popitem(last=False)
+            _pages_size -= _size(gone, gone_packed)
 
 
 def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
@@ -162,13 +190,22 @@ def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
         if held is None or held[0] != etag:
             return None
         _PAGES.move_to_end(variant)
-        pieces = held[1]
-    if held[2]:
+    _, pieces, packed, edit_link = held
+    if edit_link:
         g.carries_edit_link = True  # as the render that made it said
-    fresh = {IDEM: secrets.token_urlsafe(12)}
-    if CSRF in pieces:
-        fresh[CSRF] = generate_csrf()  # this client's session, as a render would
-    return Response("".join(fresh.get(p, p) for p in pieces), mimetype="text/html")
+    fresh = {TOKENS[1]: secrets.token_urlsafe(12).encode()}
+    if TOKENS[0] in pieces:
+        fresh[TOKENS[0]] = generate_csrf().encode()  # this client's session, as a render would
+    body = [fresh.get(p, p) for p in pieces]
+    data = b"".join(body)
+    if request.accept_encodings["gzip"] <= 0 or len(data) < MIN_GZIP:
+        return Response(data, mimetype="text/html")
+    deflated = [z if z is not None else deflate_piece(b) for b, z in zip(body, packed, strict=True)]
+    trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
+    resp = Response(GZIP_HEAD + b"".join(deflated) + DEFLATE_END + trailer, mimetype="text/html")
+    resp.headers["Content-Encoding"] = "gzip"
+    g.prepacked = True  # compress() adds what it adds to a packed answer, and packs nothing
+    return resp
 
 
 _WTF: dict[str, Any] = {}
@@ -192,6 +229,12 @@ _PACKED_LOCK = threading.Lock()
 def compress(resp: Response) -> Response:
     """gzip a text answer of 1 KB or more for a client that takes it; pub Wi-Fi is slow, and
     text shrinks five- to tenfold (waitress itself never compresses)."""
+    if g.pop("prepacked", False) and resp.status_code == 200:  # a kept page, packed already
+        resp.vary.add("Accept-Encoding")
+        etag, weak = resp.get_etag()
+        if etag is not None and not weak:
+            resp.set_etag(etag, weak=True)
+        return resp
     if not (resp.mimetype or "").startswith(COMPRESSIBLE) or "Content-Encoding" in resp.headers:
         return resp
     resp.vary.add("Accept-Encoding")

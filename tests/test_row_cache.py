@@ -112,7 +112,9 @@ def _rows(html: str) -> str:
 
 def _page(client: FlaskClient, path: str) -> str:
     html = client.get(path).data.decode()
-    return re.sub(r'name="idem" value="[^"]*"', "", html)  # new per page shown
+    # new per page shown, and signed with the time
+    html = re.sub(r'name="idem" value="[^"]*"', "", html)
+    return re.sub(r'(name="csrf_token"[^>]*value=")[^"]*"', r"\1", html)
 
 
 CHANGES: list[tuple[str, Any]] = [
@@ -155,3 +157,28 @@ def test_the_page_from_kept_rows_is_the_freshly_rendered_page(
         assert _rows(kept) == _rows(fresh), what
         assert kept == fresh, what
         assert again == fresh, what
+
+
+def test_a_kept_page_is_sent_gzipped_from_its_packed_pieces(client: FlaskClient) -> None:
+    import gzip
+    import zlib
+
+    sheet = sheet_with(client, 30)
+    path = f"/sheets/{sheet['id']}"
+    plain = _page(client, path)
+    caching_before = len(caching._PAGES)
+    r = client.get(path, headers={"Accept-Encoding": "gzip"})
+    assert len(caching._PAGES) == caching_before  # from the cache, not rendered again
+    assert r.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in r.headers["Vary"]
+    assert r.headers["ETag"].startswith('W/"')
+    assert int(r.headers["Content-Length"]) == len(r.data)
+    one = zlib.decompressobj(31)  # one gzip member, nothing after it
+    text = one.decompress(r.data)
+    assert one.eof and not one.unused_data
+    assert text == gzip.decompress(r.data)
+    again = re.sub(r'name="idem" value="[^"]*"', "", text.decode())
+    assert re.sub(r'(name="csrf_token"[^>]*value=")[^"]*"', r"\1", again) == plain
+    # and it is revalidated like any other answer
+    etag = r.headers["ETag"]
+    assert client.get(path, headers={"If-None-Match": etag}).status_code == 304
