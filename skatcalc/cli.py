@@ -178,6 +178,7 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         connection_limit=_connection_limit(connection_limit),
         channel_timeout=channel_timeout, cleanup_interval=max(1, min(10, channel_timeout // 3)),
         asyncore_use_poll=True,  # select() cannot watch more than 1024 sockets
+        _server=keep_alive_server,
     )  # fmt: skip
 
 
@@ -196,6 +197,40 @@ def _connection_limit(wanted: int) -> int:
     except (ImportError, ValueError, OSError):
         pass
     return wanted
+
+
+def keep_alive_server(app: Flask, **kw: object) -> object:
+    """waitress's ``create_server``, whose connections stay open after an answer without a
+    body. waitress 3.0 closes the connection after every 304 and 204 on HTTP/1.1 (they carry
+    no Content-Length, and it takes a missing length for an unknown one), so each phone that
+    revalidates its sheet page would open a new connection for its next request. Such an
+    answer ends with its header (RFC 9112, 6.3): the connection is kept, as after a 200."""
+    from waitress.channel import HTTPChannel
+    from waitress.server import create_server
+    from waitress.task import WSGITask
+
+    class Task(WSGITask):  # type: ignore[misc]
+        def build_response_header(self) -> bytes:
+            keep = (
+                not self.has_body
+                and self.version == "1.1"
+                and not self.close_on_finish
+                and self.request.headers.get("CONNECTION", "").lower() != "close"
+            )
+            head: bytes = super().build_response_header()
+            if keep and self.close_on_finish:
+                self.close_on_finish = False
+                head = head.replace(b"\r\nConnection: close", b"", 1)
+            return head
+
+    class Channel(HTTPChannel):  # type: ignore[misc]
+        task_class = Task
+
+    server = create_server(app, **kw)
+    for s in (server, *getattr(server, "map", {}).values()):
+        if hasattr(s, "channel_class"):
+            s.channel_class = Channel
+    return server
 
 
 class QueueWarningFilter:
