@@ -32,6 +32,12 @@ from .i18n import page_lang
 
 # Pages whose whole content follows from the sheet's revision (plus language and edit rights).
 REVISION_PAGES = frozenset({"sheets.show", "sheets.share", "sheets.revision"})
+RENDERED_PAGES = frozenset({"sheets.show", "sheets.share"})
+# Renders of one page wait for each other at most this long (then render on their own).
+RENDER_WAIT = 2.0
+# A fixed set of locks, a page's by its hash: bounded, and two pages that share one merely
+# render one after the other (CPU-bound renders do not run in parallel under the GIL anyway).
+_RENDER_LOCKS = [threading.Lock() for _ in range(64)]
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
 MIN_GZIP = 1024
 # Level 1 packs a sheet page to about the same size as level 6 (within ~15 %) in a fraction of
@@ -44,6 +50,7 @@ def init_app(app: Flask) -> None:
     app.extensions["skatcalc_build"] = secrets.token_hex(6)
     app.before_request(_before)
     app.after_request(_after)
+    app.teardown_request(_release)
 
 
 # --- ETag per sheet revision ------------------------------------------------------------------
@@ -98,9 +105,24 @@ def _before() -> Response | None:
         _cache_headers(resp, etag)
         return resp
     held = cached_page(g.page_variant, etag)
+    if held is None and request.endpoint in RENDERED_PAGES:
+        # One render per page and revision: after a save, the phones at the table ask for
+        # the new page at about the same time; rendering it once each would only share one
+        # CPU (and the GIL) between copies of the same work. The others wait for the first
+        # and take its result (or render themselves if it kept none).
+        lock = _RENDER_LOCKS[hash(g.page_variant) % len(_RENDER_LOCKS)]
+        if lock.acquire(timeout=RENDER_WAIT):
+            g.render_lock = lock
+            held = cached_page(g.page_variant, etag)
     if held is not None:
         g.page_kept = True  # nothing to keep again after it
     return held
+
+
+def _release(_exc: BaseException | None = None) -> None:
+    lock = g.pop("render_lock", None)
+    if lock is not None:
+        lock.release()
 
 
 def _cache_headers(resp: Response, etag: str) -> None:

@@ -182,3 +182,35 @@ def test_a_kept_page_is_sent_gzipped_from_its_packed_pieces(client: FlaskClient)
     # and it is revalidated like any other answer
     etag = r.headers["ETag"]
     assert client.get(path, headers={"If-None-Match": etag}).status_code == 304
+
+
+def test_phones_asking_at_once_after_a_save_share_one_render(
+    app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+    import time
+
+    client = app.test_client()
+    sid = sheet_with(client, 10)["id"]
+    assert client.post(f"{API}/{sid}/deals", json=DEALS[0]).status_code == 201
+    renders: list[int] = []
+    real = sheets.render_sheet
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        renders.append(1)
+        time.sleep(0.3)  # the others arrive while the first renders
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sheets, "render_sheet", slow)
+    pages: list[str] = []
+
+    def phone() -> None:
+        pages.append(_page(app.test_client(), f"/sheets/{sid}"))
+
+    phones = [threading.Thread(target=phone) for _ in range(4)]
+    for t in phones:
+        t.start()
+    for t in phones:
+        t.join(10)
+    assert len(pages) == 4 and len(set(pages)) == 1
+    assert len(renders) == 1
