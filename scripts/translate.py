@@ -16,14 +16,16 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[1]
 PO = ROOT / "skatcalc" / "translations" / "en" / "LC_MESSAGES" / "messages.po"
+# skatcalc/i18n.py's translation functions: the text (and a context) pybabel collects
+KEYWORDS = ["-k", "_", "-k", "pgettext:1c,2", "-k", "translate", "-k", "ptranslate:1c,2"]
 
 
 def main(pairs: list[str]) -> int:
     pot = ROOT / "build" / "messages.pot"
     pot.parent.mkdir(exist_ok=True)
     run = ["pybabel"]
-    subprocess.run([*run, "extract", "-F", "babel.cfg", "-k", "_", "-k", "pgettext:1c,2",
-                    "-o", str(pot), "."], cwd=ROOT, check=True, capture_output=True)  # fmt: skip
+    subprocess.run([*run, "extract", "-F", "babel.cfg", *KEYWORDS, "-o", str(pot), "."],
+                   cwd=ROOT, check=True, capture_output=True)  # fmt: skip
     subprocess.run([*run, "update", "-i", str(pot), "-d", "skatcalc/translations",
                     "--no-fuzzy-matching"], cwd=ROOT, check=True, capture_output=True)  # fmt: skip
     given = dict(p.split("=", 1) for p in pairs)

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, g, jsonify, request
 
 from . import exports, players, service
 from .http import BadJSON, can_edit, parse_json
-from .i18n import api_lang
+from .i18n import _, api_lang
 from .rules.common import InvalidDeal
 from .rules.inputs import (
     schafkopf_deal_from_input,
@@ -27,9 +27,9 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 Reply = tuple[Response, int]
 
 
-def error(status: int, field: str, de: str, en: str) -> Reply:
-    msg = en if api_lang() == "en" else de
-    return jsonify({"errors": {field: [msg]}}), status
+def error(status: int, field: str, text: str) -> Reply:
+    """``text`` already in the request's language (``_()``)."""
+    return jsonify({"errors": {field: [text]}}), status
 
 
 def invalid(exc: InvalidDeal) -> Reply:
@@ -37,7 +37,7 @@ def invalid(exc: InvalidDeal) -> Reply:
 
 
 def not_found() -> Reply:
-    return error(404, "_", "Nicht gefunden.", "Not found.")
+    return error(404, "_", _("Nicht gefunden."))
 
 
 class BadBody(Exception):
@@ -49,21 +49,12 @@ class BadBody(Exception):
 def body() -> Any:
     """The request's JSON; only JSON is accepted (415), and it must parse (422)."""
     if request.mimetype != "application/json":
-        raise BadBody(
-            error(
-                415,
-                "_",
-                "Bitte JSON senden (Content-Type: application/json).",
-                "Please send JSON (Content-Type: application/json).",
-            )
-        )
+        raise BadBody(error(415, "_", _("Bitte JSON senden (Content-Type: application/json).")))
     raw = request.get_data(cache=True)
     try:
         return parse_json(raw)
     except BadJSON:
-        raise BadBody(
-            error(422, "_", "Das ist kein gültiges JSON.", "That is not valid JSON.")
-        ) from None
+        raise BadBody(error(422, "_", _("Das ist kein gültiges JSON."))) from None
 
 
 def json_route(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -82,19 +73,14 @@ def json_route(fn: Callable[..., Any]) -> Callable[..., Any]:
             return error(
                 422,
                 "_",
-                "Dieser Idempotency-Key wurde schon für ein anderes Spiel benutzt; nichts wurde gespeichert.",
-                "This Idempotency-Key was already used for a different deal; nothing was stored.",
+                _(
+                    "Dieser Idempotency-Key wurde schon für ein anderes Spiel benutzt; nichts wurde gespeichert."
+                ),
             )
         except service.Conflict as exc:
             resp = jsonify(
                 {
-                    "errors": {
-                        "_": [
-                            "Dieses Spiel wurde inzwischen anders geändert."
-                            if api_lang() == "de"
-                            else "This deal was changed meanwhile."
-                        ]
-                    },
+                    "errors": {"_": [_("Dieses Spiel wurde inzwischen anders geändert.")]},
                     "current": exc.current,
                 }
             )
@@ -122,12 +108,7 @@ def schafkopf_value_route() -> Any:
 
 
 def forbidden() -> Reply:
-    return error(
-        403,
-        "_",
-        "Ändern nur mit dem Bearbeitungs-Link dieses Blatts.",
-        "Changes need this sheet's edit link.",
-    )
+    return error(403, "_", _("Ändern nur mit dem Bearbeitungs-Link dieses Blatts."))
 
 
 def sheet_reply(sheet: service.Sheet, status: int = 200) -> Reply:
@@ -183,8 +164,7 @@ def add_deal(sheet_id: int) -> Any:
     sheet = _editable(sheet_id)
     key = request.headers.get("Idempotency-Key", "").strip() or None
     if key is not None and len(key) > 100:
-        raise BadBody(error(422, "_", "Idempotency-Key: höchstens 100 Zeichen.",
-                            "Idempotency-Key: 100 characters at most."))  # fmt: skip
+        raise BadBody(error(422, "_", _("Idempotency-Key: höchstens 100 Zeichen.")))  # fmt: skip
     try:
         saved = service.add_deal(service.get_db(), sheet, body(), api_lang(), key)
     except service.Taken as taken:
@@ -210,17 +190,15 @@ def deal_number_taken(loaded: service.Sheet, taken: service.Taken) -> Reply:
     saved first); 422 for a number beyond the next one, which no sheet has shown."""
     lang = api_lang()
     if taken.n > taken.next_n:
-        return error(422, "n", f"Das nächste Spiel ist Nummer {taken.next_n}, nicht {taken.n}.",
-                     f"The next deal is number {taken.next_n}, not {taken.n}.")  # fmt: skip
+        return error(422, "n", _("Das nächste Spiel ist Nummer %(next_n)s, nicht %(n)s.", next_n=taken.next_n, n=taken.n))  # fmt: skip
     # The sheet as loaded: the save that was refused changed nothing of it.
     sheet = service.sheet_json(service.get_db(), loaded, lang)
     there = service.describe_row(sheet["game"], sheet["deals"][taken.n - 1], lang)
-    msg = (
-        f"Spiel {taken.n} ist schon eingetragen: {there}. Nichts gespeichert; das nächste "
-        f"Spiel ist Nummer {taken.next_n}."
-        if lang == "de"
-        else f"Deal {taken.n} is already on the sheet: {there}. Nothing stored; the next deal "
-        f"is number {taken.next_n}."
+    msg = _(
+        "Spiel %(n)s ist schon eingetragen: %(there)s. Nichts gespeichert; das nächste Spiel ist Nummer %(next_n)s.",
+        n=taken.n,
+        there=there,
+        next_n=taken.next_n,
     )
     return jsonify({"errors": {"n": [msg]}, "sheet": sheet}), 409
 
@@ -246,11 +224,7 @@ def if_match(sheet: service.Sheet, n: int) -> int | None:
     if re.fullmatch(r"[0-9]{1,40}", text):
         return int(text)
     current = service.get_deal(service.get_db(), sheet, n)
-    msg = (
-        "If-Match must be the deal's version as a bare number; nothing was changed."
-        if api_lang() == "en"
-        else "If-Match muss die Version des Spiels als bloße Zahl sein; nichts wurde geändert."
-    )
+    msg = _("If-Match muss die Version des Spiels als bloße Zahl sein; nichts wurde geändert.")
     raise BadBody((jsonify({"errors": {"_": [msg]}, "current": current}), 412))
 
 
@@ -270,9 +244,7 @@ def restore_deal(sheet_id: int, n: int) -> Any:
     if request.mimetype != "application/json":
         body()
     if request.get_data(cache=True).strip() and not isinstance(body(), dict):
-        raise BadBody(
-            error(422, "_", "Bitte ein JSON-Objekt senden.", "Please send a JSON object.")
-        )
+        raise BadBody(error(422, "_", _("Bitte ein JSON-Objekt senden.")))
     return sheet_reply(service.restore_deal(service.get_db(), sheet, n).sheet)
 
 

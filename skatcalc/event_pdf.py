@@ -9,6 +9,7 @@ from sqlite_utils import Database
 
 from . import event_service as events
 from . import service
+from .i18n import ptranslate, translate
 from .pdf import GREY, SheetPDF, _money, _n, write_sheet
 from .rules.events import RankRow
 from .rules.sheet import describe_rules
@@ -18,7 +19,6 @@ def render_event_pdf(
     db: Database, event: dict[str, Any], rows: tuple[RankRow, ...], prizes: dict[str, Any],
     lang: str = "de",
 ) -> bytes:  # fmt: skip
-    de = lang != "en"
     pdf = SheetPDF(event["name"], lang, landscape=False)
     pdf.set_title(event["name"])
     pdf.set_creator("skatcalc")
@@ -27,18 +27,19 @@ def render_event_pdf(
     pdf.multi_cell(0, 8, event["name"], new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
     game = "Skat" if event["game"] == "skat" else "Schafkopf"
-    what = "Seeger-Fabian" if event["game"] == "skat" else ("Bilanz" if de else "balance")
-    fees = (
-        f"{'Startgeld' if de else 'Entry'} {_money(event['entry_cents'], lang)} · "
-        f"{'je verlorenes Spiel' if de else 'per lost game'} "
-        f"{_money(event['lost_game_cents'], lang)}"
+    what = "Seeger-Fabian" if event["game"] == "skat" else ptranslate("ranked by", "Bilanz", lang)
+    fees = translate(
+        "Startgeld %(entry)s · je verlorenes Spiel %(per_lost)s",
+        lang,
+        entry=_money(event["entry_cents"], lang),
+        per_lost=_money(event["lost_game_cents"], lang),
     )
     pdf.multi_cell(0, 5, f"{game} · {event['day']} · {what} · {fees}",
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     if event["closed"] is None:
         pdf.set_text_color(*GREY)
-        pdf.multi_cell(0, 5, "Vorläufig: noch nicht abgeschlossen." if de
-                       else "Provisional: not closed yet.", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+        pdf.multi_cell(0, 5, translate("Vorläufig: noch nicht abgeschlossen.", lang),
+                       new_x="LMARGIN", new_y="NEXT")  # fmt: skip
         pdf.set_text_color(0, 0, 0)
     pdf.ln(2)
     n_series = len(rows[0].series) if rows else 0
@@ -53,10 +54,10 @@ def render_event_pdf(
                    headings_style=head, line_height=4.6, padding=(0.8, 1.2),
                    borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
         row = table.row()
-        for h in ["Platz" if de else "Rank", "Name", "Punkte" if de else "Score",
+        for h in [ptranslate("rank", "Platz", lang), translate("Name", lang), translate("Punkte", lang),
                   *[f"S{i}" for i in range(1, n_series + 1)],
-                  "gew./verl." if de else "won/lost", "Gebühr" if de else "Fees",
-                  "Preis" if de else "Prize"]:  # fmt: skip
+                  translate("gew./verl.", lang), translate("Gebühr", lang),
+                  translate("Preis", lang)]:  # fmt: skip
             row.cell(h)
         for r in rows:
             row = table.row()
@@ -70,13 +71,13 @@ def render_event_pdf(
             row.cell(_money(prize_of.get(r.player, 0), lang) if prize_of.get(r.player) else "")
     pdf.ln(3)
     pdf.set_font("DejaVu", "B", 10)
-    pdf.cell(0, 6, "Kasse" if de else "Money", new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 6, translate("Kasse", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
     lines = [
-        ("Gebühren eingenommen" if de else "Fees collected", prizes["fees_total_cents"]),
-        ("Topf" if de else "Pot", prizes["pot_cents"]),
-        ("ausgezahlt" if de else "Paid out", prizes["paid_cents"]),
-        ("Rest" if de else "Left over", prizes["rest_cents"]),
+        (translate("Gebühren eingenommen", lang), prizes["fees_total_cents"]),
+        (translate("Topf", lang), prizes["pot_cents"]),
+        (translate("ausgezahlt", lang), prizes["paid_cents"]),
+        (translate("Rest", lang), prizes["rest_cents"]),
     ]
     for label, cents in lines:
         pdf.cell(0, 5, f"{label}: {'−' if cents < 0 else ''}{_money(cents, lang)}",

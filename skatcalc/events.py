@@ -31,7 +31,7 @@ from . import players as people
 from .deal_forms import MultiCheckboxField, TariffFields, attach_errors, parse_int
 from .exports import _attachment, cell
 from .http import holds_token, remember_edit_token, token_matches
-from .i18n import _, money, num, page_lang
+from .i18n import _, money, num, page_lang, pgettext
 from .rules.common import Errors, InvalidDeal
 from .rules.events import (
     MAX_SERIES_DEALS,
@@ -593,14 +593,13 @@ def export_csv(event_id: int) -> Response:
     event = load_event(event_id)
     rows = events.ranking_rows(service.get_db(), event)
     prizes = {r["player"]: r["cents"] for r in events.prizes_json(event, rows)["rows"]}
-    de = page_lang() != "en"
     out = io.StringIO()
-    w = csv.writer(out, delimiter=";" if de else ",", lineterminator="\r\n")
+    # the separator a spreadsheet of the language expects (German decimals take the comma)
+    w = csv.writer(out, delimiter=";" if page_lang() != "en" else ",", lineterminator="\r\n")
     n = len(rows[0].series) if rows else 0
-    head = ["Platz", "Name", "Punkte"] if de else ["Rank", "Name", "Score"]
-    head += [f"{'Serie' if de else 'Series'} {i}" for i in range(1, n + 1)]
-    head += (["gewonnen", "verloren", "Gebühren (Cent)", "Preis (Cent)"] if de
-             else ["won", "lost", "fees (cents)", "prize (cents)"])  # fmt: skip
+    head = [pgettext("rank", "Platz"), _("Name"), _("Punkte")]
+    head += [_("Serie %(n)s", n=i) for i in range(1, n + 1)]
+    head += [_("gewonnen"), _("verloren"), _("Gebühren (Cent)"), _("Preis (Cent)")]
     w.writerow(head)
     for r in rows:
         w.writerow([r.rank, cell(r.player), r.score, *r.series, r.won, r.lost, r.fees_cents,

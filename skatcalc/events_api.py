@@ -10,7 +10,7 @@ from . import event_service as events
 from . import service
 from .api import BadBody, body, error, json_route
 from .http import holds_token
-from .i18n import api_lang
+from .i18n import _
 from .rules.events import Seating, normalize_event, read_payout
 from .rules.inputs import Reader
 
@@ -26,10 +26,7 @@ def _editable(event_id: int) -> dict[str, Any]:
     if not can_edit_event(event):
         raise BadBody(
             error(
-                403,
-                "_",
-                "Ändern nur mit dem Bearbeitungs-Link dieser Veranstaltung.",
-                "Changes need this event's edit link.",
+                403, "_", _("Ändern nur mit dem Bearbeitungs-Link dieser Veranstaltung.")
             )  # fmt: skip
         )
     return event
@@ -103,11 +100,7 @@ def series(event_id: int) -> Any:
     try:
         return jsonify(events.start_series(db, event_id, seating, seed, n)), 201
     except events.SeriesTaken as taken:
-        msg = (
-            f"Serie {taken.n} ist schon gesetzt. Nichts geändert."
-            if api_lang() == "de"
-            else f"Series {taken.n} is seated already. Nothing changed."
-        )
+        msg = _("Serie %(n)s ist schon gesetzt. Nichts geändert.", n=taken.n)
         return jsonify({"errors": {"n": [msg]}, "event": events.event_json(db, event_id)}), 409
 
 

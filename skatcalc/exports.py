@@ -16,6 +16,7 @@ from flask import Response
 from sqlite_utils import Database
 
 from . import service
+from .i18n import ptranslate, translate
 from .rules.common import Errors, InvalidDeal
 from .rules.marks import describe_row
 from .rules.sheet import MAX_DEALS, DealRecord, evaluate_deal, normalize_sheet
@@ -139,31 +140,30 @@ def cell(value: Any) -> Any:
 
 
 def to_csv(sheet: dict[str, Any], lang: str = "de") -> str:
-    de = lang != "en"
     players = sheet["players"]
     out = io.StringIO()
-    w = csv.writer(out, delimiter=";" if de else ",", lineterminator="\r\n")
-    head = (
-        ["Nr", "Geber", "Spieler", "Spiel", "Wert", "gestrichen"]
-        if de
-        else ["No", "Dealer", "Declarer", "Game", "Value", "Struck"]
-    )
-    head += [f"{p} ±" for p in players] + [f"{p} {'Stand' if de else 'total'}" for p in players]
+    # the separator a spreadsheet of the language expects (German decimals take the comma)
+    w = csv.writer(out, delimiter=";" if lang != "en" else ",", lineterminator="\r\n")
+    head = [translate("Nr", lang), translate("Geber", lang), ptranslate("column", "Spieler", lang),
+            translate("Spiel", lang), translate("Wert", lang),
+            ptranslate("column", "gestrichen", lang)]  # fmt: skip
+    head += [f"{p} ±" for p in players]
+    head += [translate("%(player)s Stand", lang, player=p) for p in players]
     w.writerow([cell(h) for h in head])
     for d in sheet["deals"]:
         party = "+".join(d.get("party") or []) or ""
         text = describe_row(sheet["game"], d)  # the same words and marks as the page's row
         value = "" if text.value is None else text.value
         row = [d["n"], cell(d["dealer"]), cell(party), cell(text.line(lang)), value]
-        row.append(("ja" if de else "yes") if d["struck"] else "")
+        row.append(translate("ja", lang) if d["struck"] else "")
         row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
         w.writerow(row)
     t = sheet["totals"]
     w.writerow([])
-    w.writerow([cell("Endstand" if de else "Final"), "", "", "", "", ""] + [""] * len(players)
+    w.writerow([cell(translate("Endstand", lang)), "", "", "", "", ""] + [""] * len(players)
                + [t["balance"][p] for p in players])  # fmt: skip
     if "list" in t:
-        w.writerow([cell("Liste" if de else "List"), "", "", "", "", ""] + [""] * len(players)
+        w.writerow([cell(translate("Liste", lang)), "", "", "", "", ""] + [""] * len(players)
                    + [t["list"][p] for p in players])  # fmt: skip
     if "seeger_fabian" in t:
         w.writerow(["Seeger-Fabian", "", "", "", "", ""] + [""] * len(players)

@@ -1,9 +1,11 @@
 """German first, English second, through Flask-Babel message catalogues.
 
 The msgids are the German texts (the default language); ``translations/en`` holds English.
-Pages take the language from ?lang=, then a cookie; the API from Accept-Language. The rules
-engine's explanations are bilingual data of their own (``Msg``) and are picked by the same
-language.
+Pages take the language from ?lang=, then a cookie; the API from Accept-Language.
+
+Every text a person reads goes through ``translate(text, lang, **params)``: pages, API answers,
+CSV, PDF and the command line. ``_()`` and ``pgettext()`` are that function with the current
+request's language (templates keep ``_()``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from .rules.common import number
 
 LANGS = ("de", "en")
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
-__all__ = ["LANGS", "_", "api_lang", "day", "init_app", "money", "num", "page_lang", "pgettext"]
+__all__ = ["LANGS", "_", "api_lang", "day", "init_app", "money", "num", "page_lang", "pgettext",
+           "ptranslate", "translate"]  # fmt: skip
 
 # One parsed catalogue per language for the life of the process (Flask-Babel would parse the
 # .mo file again on every request and look up its context on every one of ~250 calls a page).
@@ -46,14 +49,31 @@ def current_lang() -> str:
     return str(g.ui_lang)
 
 
+def translate(text: str, lang: str, /, *, context: str | None = None, **params: Any) -> str:
+    """The one translation path: ``text`` is the German msgid, looked up in ``lang``'s
+    catalogue (German: the msgid itself) and its ``%(name)s`` placeholders filled from
+    ``params`` (a text without params is taken as it is, so a lone "%" needs no escaping).
+    ``context`` tells msgids apart that read alike in German but not in English (written
+    ``ptranslate(context, text, lang)`` so that pybabel finds it).
+
+    >>> translate("Liste", "en"), translate("Spiel %(n)s", "de", n=3)
+    ('List', 'Spiel 3')
+    """
+    cat = catalog(lang)
+    out = cat.ugettext(text) if context is None else cat.upgettext(context, text)
+    return out % params if params else out
+
+
+def ptranslate(context: str, text: str, lang: str, /, **params: Any) -> str:
+    return translate(text, lang, context=context, **params)
+
+
 def _(text: str, **variables: Any) -> str:
-    out = catalog(current_lang()).ugettext(text)
-    return out % variables if variables else out
+    return translate(text, current_lang(), **variables)
 
 
 def pgettext(context: str, text: str, **variables: Any) -> str:
-    out = catalog(current_lang()).upgettext(context, text)
-    return out % variables if variables else out
+    return translate(text, current_lang(), context=context, **variables)
 
 
 def page_lang() -> str:

@@ -10,6 +10,7 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from .charts import running_totals_svg
+from .i18n import ptranslate, translate
 from .rules.common import number
 from .rules.marks import describe_row
 from .rules.stats import statistics
@@ -43,7 +44,7 @@ class SheetPDF(FPDF):
         self.set_y(-10)
         self.set_font("DejaVu", size=7)
         self.set_text_color(*GREY)
-        page = "Seite" if self.lang != "en" else "Page"
+        page = translate("Seite", self.lang)
         self.cell(0, 4, f"{self.sheet_title} · skatcalc · {page} {self.page_no()}/{{nb}}",
                   align="C")  # fmt: skip
         self.set_text_color(0, 0, 0)
@@ -61,7 +62,6 @@ def render_pdf(sheet: dict[str, Any], rules: list[str], lang: str = "de") -> byt
 
 def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: str) -> None:
     """One sheet from a new page on; an event's PDF puts every table's list after another."""
-    de = lang != "en"
     players: list[str] = sheet["players"]
     pdf.add_page()
     pdf.set_font("DejaVu", "B", 16)
@@ -87,8 +87,8 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
                    line_height=4.2, padding=(0.8, 1.2), borders_layout="HORIZONTAL_LINES",
                    first_row_as_headings=True) as table:  # fmt: skip
         row = table.row()
-        for h in ["#", "Geber" if de else "Dealer", "Spiel" if de else "Game",
-                  "Wert" if de else "Value", *players]:  # fmt: skip
+        for h in ["#", translate("Geber", lang), translate("Spiel", lang),
+                  translate("Wert", lang), *players]:  # fmt: skip
             row.cell(h)
         for d in sheet["deals"]:
             style = FontFace(color=GREY) if d["struck"] else None
@@ -107,9 +107,9 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
                 row.cell(f"{total}\n{_n(delta, signed=True)}" if delta else total)
         bold = FontFace(emphasis="BOLD")
         totals = sheet["totals"]
-        lines = [("Stand (Nullsumme)" if de else "Balance (zero-sum)", totals["balance"], True)]
+        lines = [(translate("Stand (Nullsumme)", lang), totals["balance"], True)]
         if "list" in totals:
-            lines.append(("Liste" if de else "List", totals["list"], False))
+            lines.append((translate("Liste", lang), totals["list"], False))
         if "seeger_fabian" in totals:
             lines.append(("Seeger-Fabian", totals["seeger_fabian"], False))
         for label, values, signed in lines:
@@ -118,13 +118,13 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
             for p in players:
                 row.cell(_n(values[p], signed=signed))
         row = table.row()
-        row.cell("gewonnen / verloren" if de else "won / lost", colspan=4, align="LEFT")
+        row.cell(translate("gewonnen / verloren", lang), colspan=4, align="LEFT")
         for p in players:
             row.cell(f"{totals['won'][p]} / {totals['lost'][p]}")
 
     pdf.ln(3)
     if sheet["deals"]:
-        title = "Verlauf der Stände" if de else "Running totals"
+        title = translate("Verlauf der Stände", lang)
         svg = running_totals_svg(players, sheet["deals"], title=title, font="DejaVu", for_pdf=True)
         if pdf.will_page_break(70):
             pdf.add_page()
@@ -137,18 +137,18 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
     if pdf.will_page_break(40):
         pdf.add_page()
     pdf.set_font("DejaVu", "B", 10)
-    pdf.cell(0, 6, "Statistik" if de else "Statistics", new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 6, translate("Statistik", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=8)
     kinds = (("Grand", "grands"), ("Null", "nulls")) if sheet["game"] == "skat" else (
-        ("Soli" if de else "Solos", "solos"), ("Sauspiele", "sauspiele"))  # fmt: skip
+        (translate("Soli", lang), "solos"), ("Sauspiele", "sauspiele"))  # fmt: skip
     stat_widths = (30, 12, 15, 12, 12, 12, 22, 27, 12, 18)
     with pdf.table(col_widths=stat_widths, width=sum(stat_widths), align="LEFT",
                    text_align="RIGHT", line_height=4.2, padding=(0.8, 1.2), headings_style=head,
                    borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
         row = table.row()
-        for h in ["", "dabei" if de else "played", "eigene" if de else "own",
-                  "gew." if de else "won", "verl." if de else "lost", "%",
-                  "bestes Spiel" if de else "best deal", "schlechtestes" if de else "worst deal",
+        for h in ["", translate("dabei", lang), translate("eigene", lang),
+                  translate("gew.", lang), translate("verl.", lang), "%",
+                  translate("bestes Spiel", lang), ptranslate("statistics", "schlechtestes", lang),
                   kinds[0][0], kinds[1][0]]:  # fmt: skip
             row.cell(h)
         for p in players:
@@ -170,7 +170,7 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
         if pdf.will_page_break(10 + 5 * len(settlement)):
             pdf.add_page()
         pdf.set_font("DejaVu", "B", 10)
-        pdf.cell(0, 6, "Abrechnung" if de else "Settlement", new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(0, 6, translate("Abrechnung", lang), new_x="LMARGIN", new_y="NEXT")
         pdf.set_font("DejaVu", size=9)
         for t in settlement:
             pdf.cell(0, 5, f"{t['from']} → {t['to']}: {_money(t['cents'], lang)}",

@@ -9,6 +9,7 @@ from flask import Blueprint, jsonify, request
 
 from . import players, season, service
 from .api import BadBody, body, error, json_route
+from .i18n import _
 
 bp = Blueprint("players_api", __name__, url_prefix="/api/v1")
 
@@ -58,17 +59,13 @@ def period() -> tuple[date, date]:
             if len(raw) != 10:
                 raise ValueError(raw)
         except ValueError:
-            raise BadBody(
-                error(
-                    422, key, "Ein Datum wie 2026-01-31, bitte.", "A date like 2026-01-31, please."
-                )
-            ) from None
+            raise BadBody(error(422, key, _("Ein Datum wie 2026-01-31, bitte."))) from None
         if key == "from":
             start = day
         else:
             end = day
     if start > end:
-        raise BadBody(error(422, "to", "„bis“ liegt vor „von“.", "“to” is before “from”."))
+        raise BadBody(error(422, "to", _("„bis“ liegt vor „von“.")))
     return start, end
 
 

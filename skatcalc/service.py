@@ -30,6 +30,7 @@ from .db import (
     get_db,
     is_id,
 )
+from .i18n import translate
 from .rules import marks
 from .rules.common import Errors, InvalidDeal
 from .rules.sheet import (
@@ -295,7 +296,7 @@ def describe_row(game: str, row: dict[str, Any], lang: str = "de") -> str:
     shown = [m for m in text.marks if m is not marks.STRUCK]
     flags = "".join(f" {m.text(lang)}" for m in shown)
     value = f" ({text.value})" if text.value else ""
-    struck = (" — gestrichen" if lang == "de" else " — struck") if row.get("struck") else ""
+    struck = " — " + translate("gestrichen", lang) if row.get("struck") else ""
     return f"{who}{text.contract.text(lang)}{flags}{value}{struck}"
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from fpdf.fonts import FontFace
 
+from .i18n import ptranslate, translate
 from .pdf import GREY, SheetPDF, _money, _n
 
 
@@ -13,7 +14,7 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
     """``view``: group, start, end, rows (StandingRow), sheets, rank_name."""
     de = lang != "en"
     group = view["group"]
-    title = f"{group['name']} · {'Tabelle' if de else 'Standings'}"
+    title = translate("%(group)s · Tabelle", lang, group=group["name"])
     pdf = SheetPDF(title, lang, landscape=False)
     pdf.set_title(title)
     pdf.set_creator("skatcalc")
@@ -24,24 +25,23 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
     rules = group["rules"]
     game = "Skat" if group["game"] == "skat" else "Schafkopf"
     parts = [game, f"{view['start'].isoformat()} – {view['end'].isoformat()}",
-             ("Wertung: " if de else "Ranked by: ") + view["rank_name"],
-             f"{len(view['sheets'])} " + ("Abende" if de else "evenings")]  # fmt: skip
+             translate("Wertung: %(rank_by)s", lang, rank_by=view["rank_name"]),
+             translate("%(n)s Abende", lang, n=len(view["sheets"]))]  # fmt: skip
     if rules.get("min_sheets"):
-        parts.append(("mindestens " if de else "at least ") + str(rules["min_sheets"]) +
-                     (" Abende für einen Platz" if de else " evenings to be ranked"))  # fmt: skip
+        parts.append(translate("mindestens %(n)s Abende für einen Platz", lang,
+                               n=rules["min_sheets"]))  # fmt: skip
     if rules.get("best"):
-        parts.append(("die besten " if de else "best ") + str(rules["best"]) +
-                     (" Abende zählen" if de else " evenings count"))  # fmt: skip
+        parts.append(ptranslate("short", "die besten %(n)s Abende zählen", lang, n=rules["best"]))
     pdf.set_text_color(*GREY)
     pdf.multi_cell(0, 5, " · ".join(parts), new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(0, 0, 0)
     pdf.ln(2)
     head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
-    heads = ["Platz" if de else "Rank", "Spieler" if de else "Player",
-             "Abende" if de else "Evenings", "gewertet" if de else "counted",
-             "Wertung" if de else "Score", "Schnitt" if de else "Average",
-             "gew./verl." if de else "won/lost", "Bilanz" if de else "Balance",
-             "Geld" if de else "Money"]  # fmt: skip
+    heads = [ptranslate("rank", "Platz", lang), ptranslate("player", "Spieler", lang),
+             translate("Abende", lang), translate("gewertet", lang),
+             ptranslate("score", "Wertung", lang), translate("Schnitt", lang),
+             translate("gew./verl.", lang), translate("Bilanz", lang),
+             translate("Geld", lang)]  # fmt: skip
     widths = (12, 46, 16, 18, 20, 18, 20, 18, 22)
     pdf.set_font("DejaVu", size=9)
     with pdf.table(col_widths=widths, text_align=("RIGHT", "LEFT") + ("RIGHT",) * 7,
@@ -67,6 +67,6 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
         pdf.ln(2)
         pdf.set_font("DejaVu", size=8)
         pdf.set_text_color(*GREY)
-        pdf.multi_cell(0, 4, "Grau: zu wenige Abende für einen Platz." if de else
-                       "Grey: too few evenings to be ranked.", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+        pdf.multi_cell(0, 4, translate("Grau: zu wenige Abende für einen Platz.", lang),
+                       new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     return bytes(pdf.output())
