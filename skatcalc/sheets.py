@@ -513,7 +513,7 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
         parts.append(f'<a href="{ctx.base}/deals/{n}/edit">{who}{contract}</a>')
     for m in text.marks:
         word = escape(m.text(lang))
-        mark = MARK_CLASS.get(m.de, "")
+        mark = MARK_CLASS.get(m, "")
         parts.append(f" <span class=mk{mark}>{word}</span>")
     if d.get("bock_trigger"):
         parts.append(f' <span class="mk trig" title="{ctx.trig}">→Bock</span>')
@@ -568,7 +568,7 @@ def _keep_rows(key: tuple[Any, ...], signature: tuple[tuple[int, int, bool], ...
 
 
 # The marks that get their own colour in a row (lost, Bock, struck); the rest look alike.
-MARK_CLASS = {LOST.de: " lost", BOCK.de: " bock", STRUCK.de: " lost"}
+MARK_CLASS = {LOST: " lost", BOCK: " bock", STRUCK: " lost"}
 
 
 def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[dict[str, str]]:
