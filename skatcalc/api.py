@@ -190,7 +190,8 @@ def deal_number_taken(loaded: service.Sheet, taken: service.Taken) -> Reply:
     saved first); 422 for a number beyond the next one, which no sheet has shown."""
     lang = api_lang()
     if taken.n > taken.next_n:
-        return error(422, "n", _("Das nächste Spiel ist Nummer %(next_n)s, nicht %(n)s.", next_n=taken.next_n, n=taken.n))  # fmt: skip
+        return error(422, "n", _("Das nächste Spiel ist Nummer %(next_n)s, nicht %(n)s.",
+                                 next_n=taken.next_n, n=taken.n))  # fmt: skip
     # The sheet as loaded: the save that was refused changed nothing of it.
     sheet = service.sheet_json(service.get_db(), loaded, lang)
     there = service.describe_row(sheet["game"], sheet["deals"][taken.n - 1], lang)
