@@ -168,7 +168,8 @@ def add_deal(sheet_id: int) -> Any:
     try:
         saved = service.add_deal(service.get_db(), sheet, body(), api_lang(), key)
     except service.Taken as taken:
-        return deal_number_taken(sheet, taken)
+        # Another client saved this number while the request ran: answer with the sheet as it is.
+        return deal_number_taken(load(sheet_id), taken)
     resp, status = sheet_reply(saved.sheet, 201)
     if not saved.stored:
         resp.headers["Idempotent-Replayed"] = "true"
@@ -192,7 +193,6 @@ def deal_number_taken(loaded: service.Sheet, taken: service.Taken) -> Reply:
     if taken.n > taken.next_n:
         return error(422, "n", _("Das nächste Spiel ist Nummer %(next_n)s, nicht %(n)s.",
                                  next_n=taken.next_n, n=taken.n))  # fmt: skip
-    # The sheet as loaded: the save that was refused changed nothing of it.
     sheet = service.sheet_json(service.get_db(), loaded, lang)
     there = service.describe_row(sheet["game"], sheet["deals"][taken.n - 1], lang)
     msg = _(

@@ -240,6 +240,11 @@ def load_sheet(sheet_id: int) -> dict[str, Any]:
     held = g.get("loaded_sheet")
     if held is not None and held["id"] == sheet_id:
         return held  # type: ignore[no-any-return]
+    return reload_sheet(sheet_id)
+
+
+def reload_sheet(sheet_id: int) -> dict[str, Any]:
+    """The sheet read (again): on a 409 another device changed it while this request ran."""
     try:
         sheet = service.load_sheet(service.get_db(), sheet_id)
     except service.NotFound:
@@ -679,6 +684,9 @@ def add_deal(sheet_id: int) -> Any:
         except InvalidDeal as e:
             exc = e
         except service.Taken as taken:
+            # Another phone saved this number while the request ran: show the sheet as it is.
+            sheet = reload_sheet(sheet_id)
+            proposed = service.proposed_dealer(db, sheet)
             general.append(taken_message(sheet, taken))
             refresh_entry(sheet, form, proposed)
             status = 409
@@ -715,7 +723,10 @@ def refresh_entry(sheet: dict[str, Any], form: Any, proposed: str) -> None:
     form.n.data = str(len(data["deals"]) + 1)
     if form.dealer.data == form.dealer_shown.data:
         spec = service.spec_of(sheet)
-        if set(form.active.data or []) == set(default_active(spec, form.dealer_shown.data or "")):
+        shown = form.dealer_shown.data
+        # (a post without the proposed dealer, not from the page, has no rotation to follow)
+        chosen = set(form.active.data or [])
+        if shown in spec.players and chosen == set(default_active(spec, shown)):
             form.active.data = list(default_active(spec, proposed))
         form.dealer.data = proposed
         form.dealer_shown.data = proposed

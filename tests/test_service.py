@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, current_app
 from flask.testing import FlaskClient
 
 from skatcalc import db as store
@@ -247,3 +247,54 @@ def test_page_api_and_import_name_alike(client: FlaskClient) -> None:
     exported = client.get(f"{API}/{api['id']}/export.json").data
     copy = client.post(f"{API}/import", json=json.loads(exported)).get_json()
     assert copy["name"] == "Ä" * 80
+
+
+def _other_phone_saves_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next save finds that another phone stored a deal after this request read the sheet
+    and before its own write (the race the 409 is for)."""
+    real = store.add_deal
+    done: list[bool] = []
+
+    def racing(db: Any, sheet_id: int, *args: Any, **kwargs: Any) -> tuple[int, bool]:
+        if not done:
+            done.append(True)
+            other = store.connect(current_app.config["DATABASE"])  # the other phone's request
+            try:
+                real(other, sheet_id, "C", ["A", "B", "C"], {"passed": True})
+            finally:
+                other.close()
+        return real(db, sheet_id, *args, **kwargs)
+
+    monkeypatch.setattr(store, "add_deal", racing)
+
+
+def test_a_number_taken_meanwhile_answers_with_the_sheet_as_it_is(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sid = _sheet(client)
+    client.get(f"{API}/{sid}")  # the sheet as read is computed and kept
+    _other_phone_saves_first(monkeypatch)
+    r = client.post(f"{API}/{sid}/deals", json={"n": 3, "passed": True})
+    assert r.status_code == 409
+    assert len(r.get_json()["sheet"]["deals"]) == 3
+    assert "Spiel 3 ist schon eingetragen" in r.get_json()["errors"]["n"][0]
+
+
+def test_a_number_taken_meanwhile_on_the_page(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sid = _sheet(client)
+    client.get(f"/sheets/{sid}")
+    _other_phone_saves_first(monkeypatch)
+    # as the page sends it: deal 3, dealt by C (A and B dealt the first two)
+    form = {"kind": "passed", "n": "3", "dealer": "C", "dealer_shown": "C",
+            "active": ["A", "B", "C"]}  # fmt: skip
+    r = client.post(f"/sheets/{sid}/deals", data=form)
+    assert r.status_code == 409
+    page = r.data.decode()
+    assert "Spiel 3 ist schon eingetragen" in page
+    assert '<input type="hidden" name="n" value="4">' in page
+    assert '<tr id="deal-3"' in page  # the sheet as it is now, the other phone's deal on it
+    # the same without the form's dealer fields (not the page's own post): 409, not 500
+    r = client.post(f"/sheets/{sid}/deals", data={"kind": "passed", "n": "3"})
+    assert r.status_code == 409
