@@ -13,7 +13,6 @@ from .common import Errors, InvalidDeal, Msg
 from .schafkopf import (
     SUITS,
     SchafkopfDeal,
-    SchafkopfResult,
     SKGame,
     full_laufende_min,
     full_tariffs,
@@ -22,7 +21,6 @@ from .skat import (
     Game,
     Party,
     SkatDeal,
-    SkatResult,
     check_cards,
     matadors_from_cards,
     matadors_note,
@@ -241,22 +239,6 @@ def skat_outcome_conflict(data: object, won: bool | None, schneider: bool) -> Ms
     return None
 
 
-def skat_result_json(res: SkatResult, lang: str = "de") -> dict[str, Any]:
-    return {
-        "won": res.won,
-        "overbid": res.overbid,
-        "base": res.base,
-        "matadors": res.matadors,
-        "with": res.with_,
-        "multiplier": res.multiplier,
-        "schneider": res.schneider,
-        "schwarz": res.schwarz,
-        "value": res.value,
-        "score": res.score,
-        "explanation": res.explanation(lang),
-    }
-
-
 def read_schafkopf(
     r: Reader,
     players: tuple[str, ...] | None = None,
@@ -319,12 +301,3 @@ def schafkopf_deal_from_input(data: object) -> SchafkopfDeal:
     r.errors.raise_if_any()
     assert deal is not None
     return deal
-
-
-def schafkopf_result_json(res: SchafkopfResult, lang: str = "de") -> dict[str, Any]:
-    return {
-        "won": res.won,
-        "value": res.value,
-        "deltas": dict(res.deltas),
-        "explanation": res.explanation(lang),
-    }

@@ -1,0 +1,468 @@
+"""The types every sheet shares, whatever its game, and the seat rotation (docs/rules.md 1.8).
+
+A sheet is a :class:`SheetSpec` (game, players, first dealer, typed house rules) and its stored
+:class:`DealRecord` s. Scoring one deal gives a :class:`DealOutcome`; the whole pass gives a
+:class:`ComputedSheet` of :class:`Row` s and :class:`Totals`. Every text in them is a
+:class:`~skatcalc.rules.common.Msg`: the language is chosen when the sheet is shown
+(``skatcalc/serialize.py``), not when it is computed, so one computation serves both.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
+
+from ..common import Errors, FieldError, InvalidDeal, Msg
+from ..inputs import Reader
+
+if TYPE_CHECKING:
+    from ..schafkopf import SchafkopfResult
+    from ..skat import SkatResult
+
+MAX_DEALS = 1000
+MAX_NAME = 40
+BAD_NAME_MSG = Msg("Namen ohne Steuerzeichen, bitte.", "Names without control characters, please.")
+
+#: The JSON-shaped deal body as stored and as the API takes it (docs/api.md).
+Body: TypeAlias = Mapping[str, Any]
+
+
+def bad_name_char(name: str) -> bool:
+    """A control character (C0 but tab and line breaks, DEL, C1) or a Unicode noncharacter:
+    nothing a player is called, and not allowed in XML (the PDF's chart would break on it).
+
+    >>> bad_name_char("Anna"), bad_name_char("An\\x07na")
+    (False, True)
+    """
+    for ch in name:
+        c = ord(ch)
+        if (
+            (c < 0x20 and ch not in "\t\n\r")
+            or 0x7F <= c <= 0x9F
+            or 0xFDD0 <= c <= 0xFDEF
+            or (c & 0xFFFE) == 0xFFFE
+        ):
+            return True
+    return False
+
+
+class BockTrigger(enum.StrEnum):
+    """What starts a Bock round (docs/rules.md 1.10, 2.6); the values are the stored and API
+    strings, so a trigger compares equal to its string.
+
+    >>> BockTrigger("60-60") == "60-60", BockTrigger.VALUE_100.label.en
+    (True, 'a game value of 100 or more')
+    """
+
+    SIXTY_SIXTY = "60-60"
+    GRAND_HAND_WON = "grand-hand-won"
+    KONTRA_LOST = "kontra-lost"
+    VALUE_100 = "value-100"
+
+    @property
+    def label(self) -> Msg:
+        return BOCK_NAMES[self]
+
+
+BOCK_NAMES: dict[str, Msg] = {
+    BockTrigger.SIXTY_SIXTY: Msg("verlorenes Spiel mit 60:60", "a game lost 60:60"),
+    BockTrigger.GRAND_HAND_WON: Msg("gewonnener Grand Hand", "a grand hand won"),
+    BockTrigger.KONTRA_LOST: Msg("verlorenes Spiel mit Kontra/Re", "a game lost with Kontra/Re"),
+    BockTrigger.VALUE_100: Msg("Spielwert 100 oder mehr", "a game value of 100 or more"),
+}
+
+
+class DealKind(enum.StrEnum):
+    GAME = "game"
+    PASSED = "passed"
+    RAMSCH = "ramsch"
+
+
+# --- House rules ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The rules every game's table agrees on; each game's rules class adds its own fields.
+
+    ``from_json`` checks a JSON object field by field (every error at once, under
+    ``rules.<field>``), ``to_json`` gives the dict that is stored and shown by the API, and
+    ``describe`` the rules in words for the sheet's heading and the printout."""
+
+    ramsch: bool = False
+    bock: tuple[BockTrigger, ...] = ()
+    stake_cents: int = 0
+
+    #: the Bock triggers this game knows, in the order they are offered
+    TRIGGERS: ClassVar[tuple[BockTrigger, ...]] = ()
+    #: the stake when none is given
+    DEFAULT_STAKE: ClassVar[int] = 0
+
+    @classmethod
+    def from_json(cls, data: object, e: Errors) -> Self:
+        """The rules in ``data`` (None: all defaults); problems are added to ``e`` as
+        ``rules.<field>``, and the rules returned then hold defaults in their place."""
+        r = Reader({} if data is None else data, Errors())
+        ramsch = r.boolean("ramsch")
+        bock = r.str_list("bock")
+        triggers = cls.TRIGGERS
+        if bock is not None and any(b not in triggers for b in bock):
+            names = ", ".join(triggers)
+            r.errors.add("bock", f"Bock-Auslöser: {names}.", f"Bock triggers: {names}.")
+            bock = None
+        stake = r.integer("stake_cents", cls.DEFAULT_STAKE)
+        if stake is not None and not 0 <= stake <= 100_000:
+            r.errors.add("stake_cents", "Einsatz: 0 bis 100000 Cent.", "Stake: 0 to 100000 cents.")
+        rules = cls._read(
+            r,
+            ramsch=bool(ramsch),
+            bock=tuple(BockTrigger(b) for b in bock or ()),
+            stake_cents=stake or 0,
+        )
+        r.reject_unknown()
+        for err in r.errors.items:
+            e.items.append(FieldError(f"rules.{err.field}" if err.field != "_" else "rules", err.msg))
+        return rules
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any]) -> Self:
+        """Rules as a sheet stored them (complete, from ``to_json``), or a partial mapping,
+        read as a sheet always read them: what is missing is the default, the stake 0."""
+        return cls.from_json({"stake_cents": 0, **data}, Errors())
+
+    @classmethod
+    def _read(cls, r: Reader, *, ramsch: bool, bock: tuple[BockTrigger, ...],
+              stake_cents: int) -> Self:  # fmt: skip
+        """The game's own fields, read from ``r`` after the common ones."""
+        return cls(ramsch=ramsch, bock=bock, stake_cents=stake_cents)
+
+    def _own_json(self) -> dict[str, Any]:
+        return {}
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored and API form: the game's own fields first, then the common ones."""
+        return {
+            **self._own_json(),
+            "ramsch": self.ramsch,
+            "bock": [b.value for b in self.bock],
+            "stake_cents": self.stake_cents,
+        }
+
+    def _own_describe(self) -> list[Msg]:
+        return []
+
+    def describe(self) -> list[Msg]:
+        """The house rules in force, for the sheet's heading and the printout."""
+        out = self._own_describe()
+        if self.bock:
+            out.append(Msg("Bock nach: " + ", ".join(b.label.de for b in self.bock),
+                           "Bock after: " + ", ".join(b.label.en for b in self.bock)))  # fmt: skip
+        else:
+            out.append(Msg("keine Bockrunden", "no Bock rounds"))
+        stake = self.stake_cents
+        out.append(Msg(f"Einsatz: {stake} Cent je Punkt", f"Stake: {stake} cents per point"))
+        return out
+
+
+# --- A sheet and its deals --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, init=False)
+class SheetSpec:
+    """What a sheet is played by: its game (a registry key), players in seat order, the
+    first dealer and the house rules.
+
+    The rules may be given as a mapping (as stored, or partial); they are read by the
+    game's rules class.
+
+    >>> spec = SheetSpec("skat", ("A", "B", "C"), "A", {"kontra_re": True})
+    >>> spec.rules.kontra_re, spec.rules.to_json()
+    (True, {'kontra_re': True, 'ramsch': False, 'bock': [], 'stake_cents': 0})
+    """
+
+    game: str
+    players: tuple[str, ...]
+    first_dealer: str
+    rules: HouseRules
+
+    def __init__(
+        self,
+        game: str,
+        players: tuple[str, ...],
+        first_dealer: str,
+        rules: HouseRules | Mapping[str, Any] | None = None,
+    ) -> None:
+        if not isinstance(rules, HouseRules):
+            from .registry import game as kind
+
+            rules = kind(game).rules_class.from_stored(rules or {})
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "players", tuple(players))
+        object.__setattr__(self, "first_dealer", first_dealer)
+        object.__setattr__(self, "rules", rules)
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """A deal as stored: its number, who dealt, who played (from forehand on), the body as
+    entered, and whether it was struck. ``version`` counts its corrections (None: not known)."""
+
+    n: int
+    dealer: str
+    active: tuple[str, ...]
+    input: Body
+    struck: bool = False
+    version: int | None = None
+
+
+Result: TypeAlias = "SkatResult | SchafkopfResult"
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """One deal scored on its sheet: the list entries (the paper list) and the zero-sum
+    deltas, the title and explanation as messages, and the Bock triggers it met."""
+
+    kind: DealKind
+    declarer: str | None
+    party: tuple[str, ...]
+    result: Result | None
+    list: Mapping[str, int]
+    deltas: Mapping[str, int]
+    won: bool | None
+    value: int
+    title: Msg
+    steps: tuple[Msg, ...]
+    triggers: tuple[BockTrigger, ...]
+
+
+UNREADABLE = Msg("?", "?")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One computed row of the sheet.
+
+    ``outcome`` is None when the stored deal no longer evaluates (then ``error`` says why,
+    unless the deal is struck anyway). A struck row shows its deal but counts nothing: its
+    entries are zero, and it met no Bock trigger (``bock_trigger`` is None)."""
+
+    n: int
+    dealer: str
+    active: tuple[str, ...]
+    input: Body
+    struck: bool
+    bock: bool
+    outcome: DealOutcome | None
+    list: Mapping[str, int]
+    deltas: Mapping[str, int]
+    totals: Mapping[str, int]
+    bock_trigger: tuple[BockTrigger, ...] | None = None
+    error: InvalidDeal | None = None
+    version: int | None = None
+
+    @property
+    def title(self) -> Msg:
+        return self.outcome.title if self.outcome else UNREADABLE
+
+    @property
+    def steps(self) -> tuple[Msg, ...]:
+        return self.outcome.steps if self.outcome else ()
+
+    @property
+    def kind(self) -> DealKind:
+        return self.outcome.kind if self.outcome else DealKind.GAME
+
+    @property
+    def declarer(self) -> str | None:
+        return self.outcome.declarer if self.outcome else None
+
+    @property
+    def party(self) -> tuple[str, ...]:
+        return self.outcome.party if self.outcome else ()
+
+    @property
+    def won(self) -> bool | None:
+        return self.outcome.won if self.outcome else None
+
+    @property
+    def value(self) -> int:
+        return self.outcome.value if self.outcome else 0
+
+    @property
+    def result(self) -> Result | None:
+        """The game's result where it counts (not on struck rows)."""
+        return None if self.struck or self.outcome is None else self.outcome.result
+
+    @property
+    def counts(self) -> bool:
+        return not self.struck and self.error is None
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One payment of the settlement."""
+
+    frm: str
+    to: str
+    cents: int
+
+
+@dataclass(frozen=True)
+class Totals:
+    """The final figures: the zero-sum balance, the game's extra figures in order (Skat: the
+    list and Seeger-Fabian), games won and lost, and who pays whom."""
+
+    balance: Mapping[str, int]
+    extra: tuple[tuple[str, Mapping[str, int]], ...]
+    won: Mapping[str, int]
+    lost: Mapping[str, int]
+    settlement: tuple[Transfer, ...]
+
+    def get(self, name: str) -> Mapping[str, int] | None:
+        """An extra figure by name ("list", "seeger_fabian"), None where the game has none."""
+        return dict(self.extra).get(name)
+
+
+@dataclass(frozen=True)
+class Tallies:
+    """The running counts a pass keeps besides the balance, read by a game's extra totals."""
+
+    list: Mapping[str, int]
+    won: Mapping[str, int]
+    lost: Mapping[str, int]
+    lost_by_others: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class SheetState:
+    """Where a pass over the deals stands after ``count`` of them; lets a sheet that only
+    grew by appended deals go on from there instead of starting over."""
+
+    count: int
+    rows: tuple[Row, ...]
+    balance: Mapping[str, int]
+    list_tot: Mapping[str, int]
+    won: Mapping[str, int]
+    lost: Mapping[str, int]
+    lost_by_others: Mapping[str, int]
+    bock_queue: int
+
+
+@dataclass(frozen=True)
+class ComputedSheet:
+    """Every row, the totals, the Bock deals still to come and who deals next; ``state``
+    lets an append-only change resume (see :func:`compute_sheet`)."""
+
+    rows: tuple[Row, ...]
+    totals: Totals
+    bock_pending: int
+    next_dealer: str
+    state: SheetState = field(repr=False)
+
+
+# --- Rotation (docs/rules.md 1.8) -------------------------------------------------------------
+
+
+def seat_after(players: Sequence[str], name: str, step: int = 1) -> str:
+    """
+    >>> seat_after(("A", "B", "C"), "C"), seat_after(("A", "B", "C"), "A", -1)
+    ('A', 'C')
+    """
+    return players[(players.index(name) + step) % len(players)]
+
+
+def default_active(spec: SheetSpec, dealer: str) -> tuple[str, ...]:
+    """Who plays when ``dealer`` deals: when the table has more players than a deal needs,
+    the dealer sits out, at 5 also the one two seats to his right; listed from forehand on.
+
+    >>> default_active(SheetSpec("skat", ("A", "B", "C", "D"), "A", {}), "A")
+    ('B', 'C', 'D')
+    >>> default_active(SheetSpec("skat", ("A", "B", "C", "D", "E"), "A", {}), "A")
+    ('B', 'C', 'E')
+    >>> default_active(SheetSpec("schafkopf", ("A", "B", "C", "D"), "A", {}), "A")
+    ('B', 'C', 'D', 'A')
+    """
+    from .registry import game
+
+    p = spec.players
+    n = len(p)
+    if n <= game(spec.game).players_per_deal:
+        return tuple(seat_after(p, dealer, k) for k in range(1, n + 1))
+    out = {dealer}
+    if n == 5:
+        out.add(seat_after(p, dealer, -2))
+    return tuple(
+        seat_after(p, dealer, k) for k in range(1, n) if seat_after(p, dealer, k) not in out
+    )
+
+
+def forehand(players: Sequence[str], dealer: str, active: Sequence[str]) -> str | None:
+    """Vorhand: the first player on the dealer's left who plays this deal (the stored list
+    of who played need not start with him).
+
+    >>> forehand(("A", "B", "C", "D"), "A", ("C", "D", "B"))
+    'B'
+    """
+    if dealer not in players:
+        return active[0] if active else None
+    return next(
+        (seat_after(players, dealer, k) for k in range(1, len(players) + 1)
+         if seat_after(players, dealer, k) in active),
+        None,
+    )  # fmt: skip
+
+
+def dealer_after(spec: SheetSpec, last_dealer: str | None) -> str:
+    """Who deals next: the seat after whoever dealt the last deal that counts, else the first
+    dealer."""
+    return seat_after(spec.players, last_dealer) if last_dealer else spec.first_dealer
+
+
+def next_dealer(spec: SheetSpec, deals: Sequence[DealRecord]) -> str:
+    """The seat after the last deal that counts; struck deals were never really dealt."""
+    last = next((d.dealer for d in reversed(deals) if not d.struck), None)
+    return dealer_after(spec, last)
+
+
+def zero_sum(players: Sequence[str], entries: Mapping[str, int]) -> dict[str, int]:
+    """docs/rules.md 1.9: delta_i = n × list_i − sum of the deal's list entries.
+
+    >>> zero_sum(("A", "B", "C"), {"A": 24})
+    {'A': 48, 'B': -24, 'C': -24}
+    """
+    total = sum(entries.values())
+    n = len(players)
+    return {p: n * entries.get(p, 0) - total for p in players}
+
+
+def check_placement(
+    spec: SheetSpec, body: Mapping[str, Any], e: Errors
+) -> tuple[str | None, tuple[str, ...] | None]:
+    """The optional ``dealer`` and ``active`` fields of a deal body."""
+    from .registry import game
+
+    dealer = body.get("dealer")
+    if dealer is not None and (not isinstance(dealer, str) or dealer not in spec.players):
+        e.add("dealer", "Der Geber muss am Tisch sitzen.", "The dealer must sit at the table.")
+        dealer = None
+    active = body.get("active")
+    if active is not None:
+        need = game(spec.game).players_per_deal
+        if (
+            not isinstance(active, list)
+            or len(active) != need
+            or not all(isinstance(a, str) and a in spec.players for a in active)
+            or len(set(active)) != need
+        ):
+            e.add(
+                "active",
+                f"Es spielen genau {need} verschiedene Spieler vom Tisch mit.",
+                f"Exactly {need} different players of the table take part.",
+            )
+            active = None
+        else:
+            active = tuple(active)
+    return dealer, active

@@ -1,0 +1,162 @@
+"""An evening's sheet, computed from its deals (docs/rules.md 1.7-1.10, 2.5, 2.6).
+
+Deals are the source of truth: :func:`compute_sheet` recomputes every result, running total,
+Bock round, the game's extra figures (Seeger-Fabian) and the settlement in one pass over the
+stored deals, so an old sheet always gives the same totals and a correction ripples forward.
+What is game-specific comes from the game's :class:`~.registry.GameKind`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..common import InvalidDeal, Msg
+from ..inputs import Reader
+from .base import (
+    ComputedSheet,
+    DealKind,
+    DealOutcome,
+    DealRecord,
+    Row,
+    SheetSpec,
+    SheetState,
+    Tallies,
+    Totals,
+    Transfer,
+    next_dealer,
+)
+from .registry import game
+
+PASSED_TITLE = Msg("eingepasst", "passed")
+PASSED_STEP = Msg("eingepasst: keine Wertung", "all passed: no score")
+
+
+def evaluate_deal(
+    spec: SheetSpec, body: object, active: tuple[str, ...], bock: int = 0
+) -> DealOutcome:
+    """Score one deal of this sheet; raises :class:`InvalidDeal` for input that cannot be."""
+    r = Reader(body)
+    r.seen.update({"dealer", "active"})
+    if r.data.get("passed") is not None:
+        passed = r.boolean("passed")
+        r.reject_unknown()
+        if passed is not True and not r.errors:
+            r.errors.add("passed", "Nur „passed: true“ ist möglich.", "Only “passed: true” works.")
+        r.errors.raise_if_any()
+        zero = dict.fromkeys(spec.players, 0)
+        return DealOutcome(DealKind.PASSED, None, (), None, zero, dict(zero), None, 0,
+                           PASSED_TITLE, (PASSED_STEP,), ())  # fmt: skip
+    return game(spec.game).evaluate(spec, r, active, bock)
+
+
+def compute_sheet(
+    spec: SheetSpec,
+    deals: Sequence[DealRecord],
+    resume: SheetState | None = None,
+) -> ComputedSheet:
+    """Every deal's row and the running and final totals, in one pass.
+
+    With ``resume`` (the ``state`` of an earlier result whose deals are, unchanged, the first
+    ``resume.count`` of these), only the deals after them are evaluated: of the earlier ones
+    only the dealer and struck flag are still read (who deals next). The result's ``state``
+    can be passed on the same way."""
+    kind = game(spec.game)
+    players = spec.players
+    zero = dict.fromkeys(players, 0)
+    if resume is not None and resume.count <= len(deals):
+        balance = dict(resume.balance)
+        list_tot = dict(resume.list_tot)
+        won = dict(resume.won)
+        lost = dict(resume.lost)
+        lost_by_others = dict(resume.lost_by_others)
+        bock_queue = resume.bock_queue
+        rows: list[Row] = list(resume.rows)
+        todo = deals[resume.count :]
+    else:
+        balance = dict(zero)
+        list_tot = dict(zero)
+        won = dict(zero)
+        lost = dict(zero)
+        lost_by_others = dict(zero)
+        bock_queue = 0
+        rows = []
+        todo = deals
+    round_len = kind.bock_round(len(players))
+    triggers_on = set(spec.rules.bock)
+    for d in todo:
+        if d.struck:
+            # A struck deal shows what it was (as if dealt without Bock) and counts nothing.
+            try:
+                shown: DealOutcome | None = evaluate_deal(spec, d.input, d.active, 0)
+            except InvalidDeal:
+                shown = None
+            rows.append(Row(d.n, d.dealer, d.active, d.input, True, False, shown, zero, zero,
+                            dict(balance), version=d.version))  # fmt: skip
+            continue
+        bock = bock_queue > 0
+        if bock:
+            bock_queue -= 1
+        try:
+            out = evaluate_deal(spec, d.input, d.active, 1 if bock else 0)
+        except InvalidDeal as exc:
+            # A stored deal that no longer evaluates must not take the sheet down.
+            rows.append(Row(d.n, d.dealer, d.active, d.input, False, False, None, zero, zero,
+                            dict(balance), error=exc, version=d.version))  # fmt: skip
+            continue
+        for p in players:
+            balance[p] += out.deltas[p]
+            list_tot[p] += out.list[p]
+        if out.kind is DealKind.GAME and out.won is not None:
+            for p in out.party:
+                (won if out.won else lost)[p] += 1
+            if not out.won and kind.counts_lost_by_others:
+                for p in players:
+                    if p not in out.party:
+                        lost_by_others[p] += 1
+        met = tuple(t for t in out.triggers if t in triggers_on)
+        if met:
+            bock_queue += round_len
+        rows.append(Row(d.n, d.dealer, d.active, d.input, False, bock, out, out.list, out.deltas,
+                        dict(balance), met, version=d.version))  # fmt: skip
+    tallies = Tallies(dict(list_tot), dict(won), dict(lost), dict(lost_by_others))
+    stake = spec.rules.stake_cents
+    totals = Totals(
+        dict(balance),
+        kind.extra_totals(players, tallies),
+        dict(won),
+        dict(lost),
+        settle({p: balance[p] * stake for p in players}),
+    )
+    state = SheetState(len(deals), tuple(rows), dict(balance), dict(list_tot), dict(won),
+                       dict(lost), dict(lost_by_others), bock_queue)  # fmt: skip
+    return ComputedSheet(tuple(rows), totals, bock_queue, next_dealer(spec, deals), state)
+
+
+def settle(net: Mapping[str, int]) -> tuple[Transfer, ...]:
+    """Who pays whom: largest debtor to largest creditor; at most n − 1 transfers.
+
+    >>> [(t.frm, t.to, t.cents) for t in settle({"A": 360, "B": 0, "C": -560, "D": 200})]
+    [('C', 'A', 360), ('C', 'D', 200)]
+    """
+    debtors = sorted(((-v, p) for p, v in net.items() if v < 0), reverse=True)
+    creditors = sorted(((v, p) for p, v in net.items() if v > 0), reverse=True)
+    owe = [amount for amount, _ in debtors]
+    due = [amount for amount, _ in creditors]
+    out: list[Transfer] = []
+    i = j = 0
+    while i < len(owe) and j < len(due):
+        amount = min(owe[i], due[j])
+        if amount > 0:
+            out.append(Transfer(debtors[i][1], creditors[j][1], amount))
+        owe[i] -= amount
+        due[j] -= amount
+        if owe[i] == 0:
+            i += 1
+        if due[j] == 0:
+            j += 1
+    return tuple(out)
+
+
+def describe_rules(spec: SheetSpec) -> list[Msg]:
+    """The house rules in force, for the sheet's heading and the printout."""
+    return spec.rules.describe()

@@ -1,0 +1,63 @@
+"""Reading a new sheet: its game, players in seat order, first dealer and house rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..common import Errors
+from ..inputs import Reader
+from .base import BAD_NAME_MSG, MAX_NAME, HouseRules, SheetSpec, bad_name_char
+from .registry import GAMES, game
+
+
+def normalize_sheet(data: object) -> SheetSpec:
+    """Check a new sheet's game, players, first dealer and rules; fill in every rule."""
+    r = Reader(data)
+    key = r.choice("game", {k: k for k in GAMES})
+    kind = game(key) if key is not None else None
+    players = r.str_list("players", MAX_NAME)
+    first = r.data.get("first_dealer") if isinstance(r.data, Mapping) else None
+    r.seen.add("first_dealer")
+    rules_in = r.data.get("rules") if isinstance(r.data, Mapping) else None
+    r.seen.add("rules")
+    r.seen.add("name")
+    e = r.errors
+    if players is None and not e.has("players"):
+        e.add("players", "Bitte die Spieler in Sitzreihenfolge nennen.", "Name the players.")
+    if players is not None:
+        players = [p.strip() for p in players]
+        if any(not p for p in players):
+            e.add("players", "Ein Spielername ist leer.", "A player name is empty.")
+        elif any(bad_name_char(p) for p in players):
+            e.add("players", BAD_NAME_MSG.de, BAD_NAME_MSG.en)
+        elif len(set(p.casefold() for p in players)) != len(players):
+            e.add("players", "Jeder Name nur einmal, bitte.", "Each name only once, please.")
+        elif kind is not None and len(players) not in kind.player_counts:
+            e.add("players", kind.player_count_msg.de, kind.player_count_msg.en)
+    if first is None and players:
+        first = players[0]
+    if not isinstance(first, str) or (players is not None and first not in players):
+        e.add(
+            "first_dealer",
+            "Der erste Geber muss einer der Spieler sein.",
+            "The first dealer must be one of the players.",
+        )
+    rules: HouseRules | None = None
+    if kind is not None:
+        rules = kind.rules_class.from_json(rules_in, e)
+    r.reject_unknown()
+    e.raise_if_any()
+    assert key is not None and rules is not None and players is not None
+    assert isinstance(first, str)
+    return SheetSpec(key, tuple(players), first, rules)
+
+
+def read_rules(key: str, data: object, e: Errors) -> HouseRules:
+    """The house rules of game ``key`` in ``data``; problems go to ``e`` as ``rules.<field>``."""
+    return game(key).rules_class.from_json(data, e)
+
+
+def normalize_rules(key: str, data: object, e: Errors) -> dict[str, Any]:
+    """:func:`read_rules` in their stored form (an event keeps the rules its sheets get)."""
+    return read_rules(key, data, e).to_json()

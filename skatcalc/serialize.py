@@ -1,0 +1,150 @@
+"""The JSON shapes of the rules' objects (docs/api.md), in one place.
+
+The rules compute language-free objects (``skatcalc.rules``: results, rows, the computed
+sheet, house rules, all texts as ``Msg``); the API, the pages, CSV, PDF, seasons and events
+read them as the dicts made here, in the language asked for. Pure: no Flask, no database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .rules.schafkopf import SchafkopfResult
+from .rules.sheet import ComputedSheet, HouseRules, Row, Totals, Transfer
+from .rules.skat import SkatResult
+
+JSON = dict[str, Any]
+
+
+def skat_result_json(res: SkatResult, lang: str = "de") -> JSON:
+    """POST /api/v1/skat/value's answer, and a Skat row's ``result``."""
+    return {
+        "won": res.won,
+        "overbid": res.overbid,
+        "base": res.base,
+        "matadors": res.matadors,
+        "with": res.with_,
+        "multiplier": res.multiplier,
+        "schneider": res.schneider,
+        "schwarz": res.schwarz,
+        "value": res.value,
+        "score": res.score,
+        "explanation": res.explanation(lang),
+    }
+
+
+def schafkopf_result_json(res: SchafkopfResult, lang: str = "de") -> JSON:
+    """POST /api/v1/schafkopf/value's answer, and a Schafkopf row's ``result``."""
+    return {
+        "won": res.won,
+        "value": res.value,
+        "deltas": dict(res.deltas),
+        "explanation": res.explanation(lang),
+    }
+
+
+def result_json(res: SkatResult | SchafkopfResult | None, lang: str = "de") -> JSON | None:
+    if res is None:
+        return None
+    if isinstance(res, SkatResult):
+        return skat_result_json(res, lang)
+    return schafkopf_result_json(res, lang)
+
+
+def rules_json(rules: HouseRules) -> JSON:
+    """A sheet's house rules as stored and as the API shows them."""
+    return rules.to_json()
+
+
+def row_json(row: Row, lang: str = "de") -> JSON:
+    """One row of ``deals`` in a sheet (docs/api.md), texts in ``lang``.
+
+    The keys a row has depend on what it is, exactly as the API has always shaped them: a
+    counted row names the Bock triggers it met, a struck one shows its deal without them, and
+    a stored deal that no longer evaluates carries ``error`` instead of a description."""
+    out: JSON = {
+        "n": row.n,
+        "dealer": row.dealer,
+        "active": list(row.active),
+        "declarer": row.declarer if row.error is None else None,
+        "passed": row.outcome is not None and row.outcome.kind == "passed",
+        "struck": row.struck,
+        "bock": row.bock,
+        "input": dict(row.input),
+    }
+    counted = {
+        "result": result_json(row.result, lang),
+        "list": dict(row.list),
+        "deltas": dict(row.deltas),
+        "totals": dict(row.totals),
+    }
+    if row.error is not None:
+        out.update(counted)
+        out.update(error=row.error.by_field(lang), title="?", explanation=[])
+    elif row.struck:
+        out.update(counted)
+        out.update(_described(row, lang))
+    else:
+        out.update(_described(row, lang))
+        out.update(counted)
+        out["bock_trigger"] = [t.value for t in row.bock_trigger or ()]
+    if row.version is not None:
+        out["version"] = row.version
+    return out
+
+
+def _described(row: Row, lang: str) -> JSON:
+    """What a row says about its deal: the same for counted and for struck deals."""
+    return {
+        "title": row.title.text(lang),
+        "explanation": [s.text(lang) for s in row.steps],
+        "kind": row.kind.value,
+        "declarer": row.declarer,
+        "passed": row.outcome is not None and row.outcome.kind == "passed",
+        "party": list(row.party),
+        "won": row.won,
+        "value": row.value,
+    }
+
+
+def settlement_json(settlement: Sequence[Transfer]) -> list[JSON]:
+    return [{"from": t.frm, "to": t.to, "cents": t.cents} for t in settlement]
+
+
+def totals_json(totals: Totals) -> JSON:
+    """``totals`` of a sheet: balance, the game's extra figures (Skat: list, Seeger-Fabian),
+    games won and lost, and the settlement."""
+    out: JSON = {"balance": dict(totals.balance)}
+    for name, figures in totals.extra:
+        out[name] = dict(figures)
+    out["won"] = dict(totals.won)
+    out["lost"] = dict(totals.lost)
+    out["settlement"] = settlement_json(totals.settlement)
+    return out
+
+
+def computed_json(
+    computed: ComputedSheet,
+    lang: str = "de",
+    before: tuple[Sequence[Row], Sequence[JSON]] | None = None,
+) -> JSON:
+    """The computed part of a sheet: ``deals``, ``totals``, ``bock_pending``, ``next_dealer``.
+
+    ``before`` is an earlier serialisation in the same language (its rows and their dicts):
+    the dicts of rows that are the very same objects (a computation resumed after appended
+    deals keeps them) are reused, so an added deal is serialised once, not the whole sheet."""
+    done = 0
+    old: Sequence[JSON] = ()
+    if before is not None:
+        old_rows, old = before
+        limit = min(len(old_rows), len(computed.rows), len(old))
+        while done < limit and old_rows[done] is computed.rows[done]:
+            done += 1
+    deals = [*old[:done], *(row_json(r, lang) for r in computed.rows[done:])]
+    return {
+        "deals": deals,
+        "totals": totals_json(computed.totals),
+        "bock_pending": computed.bock_pending,
+        "next_dealer": computed.next_dealer,
+    }
