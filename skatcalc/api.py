@@ -12,15 +12,11 @@ from . import exports, players, service
 from .http import BadJSON, can_edit, parse_json
 from .i18n import _, api_lang
 from .rules.common import InvalidDeal
-from .rules.inputs import (
-    schafkopf_deal_from_input,
-    schafkopf_result_json,
-    skat_deal_from_input,
-    skat_result_json,
-)
+from .rules.inputs import schafkopf_deal_from_input, skat_deal_from_input
 from .rules.schafkopf import schafkopf_value
 from .rules.sheet import normalize_sheet
 from .rules.skat import skat_value
+from .serialize import schafkopf_result_json, skat_result_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -140,7 +136,7 @@ def create_sheet() -> Any:
     db = service.get_db()
     group_id = None if group is None else players.check_group(db, group, spec.game)
     sheet = service.create_sheet(db, name, spec.game, list(spec.players), spec.first_dealer,
-                                 dict(spec.rules), group_id)  # fmt: skip
+                                 spec.rules.to_json(), group_id)  # fmt: skip
     return created(sheet)
 
 

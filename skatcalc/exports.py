@@ -259,5 +259,5 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
     e.raise_if_any()
     return service.import_sheet(
         db, data.get("name"), spec.game, list(spec.players), spec.first_dealer,
-        dict(spec.rules), clean, good_history, suffix,
+        spec.rules.to_json(), clean, good_history, suffix,
     )  # fmt: skip

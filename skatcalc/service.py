@@ -20,6 +20,7 @@ from typing import Any, NamedTuple, TypeVar
 from sqlite_utils import Database
 
 from . import db as store
+from . import serialize
 from .db import (
     MAX_ID,
     Conflict,
@@ -35,7 +36,9 @@ from .rules import marks
 from .rules.common import Errors, InvalidDeal
 from .rules.sheet import (
     MAX_DEALS,
+    ComputedSheet,
     DealRecord,
+    Row,
     SheetSpec,
     check_placement,
     compute_sheet,
@@ -58,10 +61,14 @@ def head_records(heads: list[dict[str, Any]]) -> list[DealRecord]:
     return [DealRecord(h["n"], h["dealer"], (), {}, h["struck"]) for h in heads]
 
 
-def records(deals: list[dict[str, Any]]) -> list[DealRecord]:
+def records(deals: list[dict[str, Any]], versions: bool = False) -> list[DealRecord]:
+    """Stored deals as the rules read them; with ``versions`` their rows carry the version
+    (the sheet as stored does, a preview of a deal that is not stored does not)."""
     return [
-        DealRecord(d["n"], d["dealer"], tuple(d["active"]), d["input"], d["struck"]) for d in deals
-    ]
+        DealRecord(d["n"], d["dealer"], tuple(d["active"]), d["input"], d["struck"],
+                   d["version"] if versions else None)
+        for d in deals
+    ]  # fmt: skip
 
 
 # Per sheet (by its random share token): the revision the entries belong to, and the entries.
@@ -101,52 +108,75 @@ def derived(sheet: dict[str, Any], what: str, make: Callable[[], T], *key: Any) 
     return value
 
 
-# The last computed sheet per sheet and language, whatever its revision: an append-only change
-# continues from it. Same bound as above, for the same reason.
-_LATEST: OrderedDict[tuple[str, str], tuple[tuple[tuple[int, int, bool], ...], dict[str, Any]]] = (
+# The last computed sheet per sheet, whatever its revision: an append-only change continues
+# from it. Language-free: both languages share one computation. Same bound as above, for the
+# same reason.
+_LATEST: OrderedDict[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = OrderedDict()
+# The last serialisation per sheet and language (its rows and their dicts): rows that a resumed
+# computation kept are not serialised again.
+_LATEST_JSON: OrderedDict[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]]]] = (
     OrderedDict()
 )
 
 
-def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, Any]:
-    """compute_sheet for the sheet's current revision.
+def computed(db: Database, sheet: dict[str, Any]) -> ComputedSheet:
+    """compute_sheet for the sheet's current revision, once for both languages.
 
     After deals were only appended (the usual save), the pass goes on from the last result
     instead of starting over; any other change (a correction, a strike) starts from deal 1.
     Which it is comes from the stored deals themselves: number, version and struck flag."""
 
-    def make() -> dict[str, Any]:
+    def make() -> ComputedSheet:
+        token = sheet["share_token"]
         heads = store.deal_heads(db, sheet["id"])
         signature = tuple((h["n"], h["version"], h["struck"]) for h in heads)
         resume = None
         with _CACHE_LOCK:
-            latest = _LATEST.get((sheet["share_token"], lang))
+            latest = _LATEST.get(token)
         if latest is not None:
             old_sig, old = latest
             if signature[: len(old_sig)] == old_sig:
-                resume = old["state"]
+                resume = old.state
         done = resume.count if resume is not None else 0
         # Only the deals after the resume point are read in full and evaluated; of the others
         # only the dealer and struck flag still count (who deals next).
         tail = store.get_deals(db, sheet["id"], after=heads[done - 1]["n"] if done else 0)
-        deals = [*head_records(heads[:done]), *records(tail)]
+        deals = [*head_records(heads[:done]), *records(tail, versions=True)]
         signature = signature[:done] + tuple((d["n"], d["version"], d["struck"]) for d in tail)
-        computed = compute_sheet(spec_of(sheet), deals, lang, resume)
-        for row, sig in zip(computed["deals"], signature, strict=True):
-            row.setdefault("version", sig[1])
+        result = compute_sheet(spec_of(sheet), deals, resume)
         with _CACHE_LOCK:
-            _LATEST[(sheet["share_token"], lang)] = (signature, computed)
-            _LATEST.move_to_end((sheet["share_token"], lang))
-            while len(_LATEST) > 2 * _CACHE_SHEETS:
+            _LATEST[token] = (signature, result)
+            _LATEST.move_to_end(token)
+            while len(_LATEST) > _CACHE_SHEETS:
                 _LATEST.popitem(last=False)
-        return computed
+        return result
 
-    return derived(sheet, "computed", make, lang)
+    return derived(sheet, "computed", make)
+
+
+def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The computed sheet as JSON in ``lang`` (serialize.computed_json), once per revision and
+    language: deals, totals, bock_pending, next_dealer."""
+
+    def make() -> dict[str, Any]:
+        result = computed(db, sheet)
+        key = (sheet["share_token"], lang)
+        with _CACHE_LOCK:
+            before = _LATEST_JSON.get(key)
+        out = serialize.computed_json(result, lang, before)
+        with _CACHE_LOCK:
+            _LATEST_JSON[key] = (result.rows, out["deals"])
+            _LATEST_JSON.move_to_end(key)
+            while len(_LATEST_JSON) > 2 * _CACHE_SHEETS:
+                _LATEST_JSON.popitem(last=False)
+        return out
+
+    return derived(sheet, "computed-json", make, lang)
 
 
 def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) -> dict[str, Any]:
     """The sheet exactly as docs/api.md shapes it (plus a few extra keys the pages use)."""
-    computed = computed_sheet(db, sheet, lang)
+    data = computed_sheet(db, sheet, lang)
     out: dict[str, Any] = {
         "id": sheet["id"],
         "name": sheet["name"],
@@ -157,10 +187,10 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
         "created": sheet["created"],
         "updated": sheet["updated"],
         "group": sheet.get("group_id"),
-        "deals": computed["deals"],
-        "totals": computed["totals"],
-        "next_dealer": computed["next_dealer"],
-        "bock_pending": computed["bock_pending"],
+        "deals": data["deals"],
+        "totals": data["totals"],
+        "next_dealer": data["next_dealer"],
+        "bock_pending": data["bock_pending"],
     }
     if full:
         out["history"] = history(db, sheet)
@@ -221,7 +251,7 @@ def add_deal(
     if proposed is None:
         proposed = proposed_dealer(db, sheet)
     dealer, active = placement(spec, body, proposed)
-    evaluate_deal(spec, body, active, 0, lang)
+    evaluate_deal(spec, body, active)
     with db.atomic():
         n, stored = store.add_deal(db, sheet_id, dealer, list(active), body, idem_key, expected_n)
         after = _written(db, sheet)
@@ -245,17 +275,16 @@ def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dic
                   f"The next deal is number {count + 1}, not {n}.")  # fmt: skip
             e.raise_if_any()
     dealer, active = placement(spec, body, proposed_dealer(db, sheet))
-    evaluate_deal(spec, body, active, 0, lang)
-    current = computed_sheet(db, sheet, lang)
+    evaluate_deal(spec, body, active)
+    current = computed(db, sheet)
     heads = store.deal_heads(db, sheet_id)
-    if current["state"].count == len(heads):  # the current result covers every deal
+    if current.state.count == len(heads):  # the current result covers every deal
         before = head_records(heads)
     else:  # a deal came in meanwhile: read them all
         before = records(store.get_deals(db, sheet_id))
     nxt = DealRecord(len(before) + 1, dealer, active, body)
-    out = compute_sheet(spec, [*before, nxt], lang, current["state"])
-    row: dict[str, Any] = out["deals"][-1]
-    return row
+    out = compute_sheet(spec, [*before, nxt], current.state)
+    return serialize.row_json(out.rows[-1], lang)
 
 
 def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, body: Any,
@@ -264,11 +293,10 @@ def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, bo
     deals = store.get_deals(db, sheet_id)
     old = deals[n - 1]
     dealer, active = placement(spec, body, old["dealer"], keep=old)
-    evaluate_deal(spec, body, active, 0, lang)
+    evaluate_deal(spec, body, active)
     recs = records(deals)
     recs[n - 1] = DealRecord(n, dealer, active, body, old["struck"])
-    row: dict[str, Any] = compute_sheet(spec, recs[:n], lang)["deals"][n - 1]
-    return row
+    return serialize.row_json(compute_sheet(spec, recs[:n]).rows[n - 1], lang)
 
 
 def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]:
@@ -318,7 +346,7 @@ def correct_deal(
         current = get_deal(db, sheet, n)
     _n, body = deal_number(body, must_be=n)
     dealer, active = placement(spec, body, current["dealer"], keep=current)
-    evaluate_deal(spec, body, active, 0, lang)
+    evaluate_deal(spec, body, active)
     with db.atomic():
         store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
         return _written(db, sheet)

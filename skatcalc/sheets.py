@@ -339,7 +339,7 @@ def create() -> Any:
             else:
                 sheet = service.create_sheet(
                     db, form.name.data, spec.game, list(spec.players), spec.first_dealer,
-                    dict(spec.rules), group_id,
+                    spec.rules.to_json(), group_id,
                 )  # fmt: skip
                 return remember_edit_token(
                     redirect(url_for("sheets.show", sheet_id=sheet["id"])), sheet
@@ -593,7 +593,7 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
         b = h.get("before")
         if b and h["action"] == "correct":
             try:
-                o = evaluate_deal(spec, b["input"], tuple(b["active"]), 0, lang)
+                o = evaluate_deal(spec, b["input"], tuple(b["active"]))
                 who = f"{o.declarer}: " if o.declarer and sheet["game"] == "skat" else ""
                 before = f"{who}{o.title.text(lang)}" + (
                     f" ({o.value})" if o.kind == "game" else ""

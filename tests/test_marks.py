@@ -12,6 +12,7 @@ from pypdf import PdfReader
 
 from skatcalc.rules.marks import describe_row
 from skatcalc.rules.sheet import DealRecord, SheetSpec, compute_sheet, default_active
+from skatcalc.serialize import computed_json
 
 SKAT = SheetSpec("skat", ("A", "B", "C", "D"), "A",
                  {"kontra_re": True, "ramsch": True, "bock": ["kontra-lost"], "stake_cents": 0})  # fmt: skip
@@ -31,7 +32,7 @@ def rows(spec: SheetSpec, bodies: list[dict[str, Any]], struck: int | None = Non
         active = default_active(spec, dealer)
         deals.append(DealRecord(n, dealer, active, body, n == struck))
         dealer = spec.players[(spec.players.index(dealer) + 1) % len(spec.players)]
-    return list(compute_sheet(spec, deals)["deals"])
+    return list(computed_json(compute_sheet(spec, deals))["deals"])
 
 
 # deal bodies at four (A deals first and sits out: B, C, D play deal 1; C, D, A deal 2 …)

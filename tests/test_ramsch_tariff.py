@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from skatcalc.rules.schafkopf import schafkopf_ramsch
 from skatcalc.rules.sheet import DealRecord, SheetSpec, compute_sheet, normalize_sheet
+from skatcalc.serialize import computed_json
 
 API = "/api/v1/sheets"
 PLAYERS = ["A", "B", "C", "D"]
@@ -55,13 +56,15 @@ def test_a_sheet_stored_without_the_key_computes_as_before() -> None:
                  "tout_counts_schneider_schwarz": True, "laufende_min": {}, "ramsch": True,
                  "bock": [], "stake_cents": 1}  # fmt: skip
     spec = SheetSpec("schafkopf", tuple(PLAYERS), "A", old_rules)
-    out = compute_sheet(spec, [DealRecord(1, "A", ("B", "C", "D", "A"), RAMSCH)])
+    out = computed_json(compute_sheet(spec, [DealRecord(1, "A", ("B", "C", "D", "A"), RAMSCH)]))
     assert out["deals"][0]["deltas"] == {"A": -80, "B": 20, "C": 20, "D": 40}
     # Normalising the same rules again (an import) states the tariff it already used.
     again = normalize_sheet({"game": "schafkopf", "players": PLAYERS, "rules": old_rules})
-    assert again.rules["tariffs"]["ramsch"] == 20
+    assert again.rules.to_json()["tariffs"]["ramsch"] == 20
     assert (
-        compute_sheet(again, [DealRecord(1, "A", ("B", "C", "D", "A"), RAMSCH)])["totals"]
+        computed_json(compute_sheet(again, [DealRecord(1, "A", ("B", "C", "D", "A"), RAMSCH)]))[
+            "totals"
+        ]
         == out["totals"]
     )
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcalc.rules.sheet import DealRecord, SheetSpec, compute_sheet, default_active
+from skatcalc.serialize import computed_json
 from tests.known_good import evening
 
 SEED = evening("seed_schafkopf")
@@ -256,7 +257,7 @@ def test_rows_sum_to_zero(n: int, deals: list[tuple[dict[str, Any], int]]) -> No
             b["declarer"] = active[who]
         records.append(DealRecord(i, dealer, active, b))
         dealer = players[(players.index(dealer) + 1) % n]
-    out = compute_sheet(spec, records)
+    out = computed_json(compute_sheet(spec, records))
     for row in out["deals"]:
         assert sum(row["deltas"].values()) == 0
     bal, lst = out["totals"]["balance"], out["totals"]["list"]

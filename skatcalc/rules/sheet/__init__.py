@@ -39,10 +39,16 @@ from .base import (
     seat_after,
 )
 from .registry import GAMES, GameKind, game, register
-from .skat import SKAT, Skat, SkatHouseRules, skat_title  # registers Skat
-from .schafkopf import SCHAFKOPF, Schafkopf, SchafkopfHouseRules, schafkopf_title  # isort: skip
-from .compute import compute_sheet, describe_rules, evaluate_deal, settle  # noqa: E402
-from .spec import normalize_rules, normalize_sheet, read_rules  # noqa: E402
+
+# isort: off
+# The games register themselves on import, in this order (the order forms and messages list
+# them in): Skat, then Schafkopf.
+from .skat import SKAT, Skat, SkatHouseRules, skat_title
+from .schafkopf import SCHAFKOPF, Schafkopf, SchafkopfHouseRules, schafkopf_title
+# isort: on
+
+from .compute import compute_sheet, describe_rules, evaluate_deal, settle
+from .spec import normalize_rules, normalize_sheet, read_rules
 
 #: the Bock triggers each game offers, as their stored strings (forms list them in this order)
 SKAT_BOCK_TRIGGERS: tuple[str, ...] = tuple(t.value for t in SKAT.bock_triggers)

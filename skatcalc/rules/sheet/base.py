@@ -123,7 +123,9 @@ class HouseRules:
         )
         r.reject_unknown()
         for err in r.errors.items:
-            e.items.append(FieldError(f"rules.{err.field}" if err.field != "_" else "rules", err.msg))
+            e.items.append(
+                FieldError(f"rules.{err.field}" if err.field != "_" else "rules", err.msg)
+            )
         return rules
 
     @classmethod

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Self
 
-from ..common import Errors, Msg, check_ramsch
+from ..common import Msg, check_ramsch
 from ..inputs import Reader, read_schafkopf
 from ..schafkopf import (
     DEFAULT_LAUFENDE_MIN,
@@ -37,6 +37,7 @@ class SchafkopfHouseRules(HouseRules):
     ``tariffs`` and ``laufende_min`` are complete (every key, in the stored order); the
     ``"ramsch"`` tariff is there only where it was set or Ramsch is played.
 
+    >>> from skatcalc.rules.common import Errors
     >>> r = SchafkopfHouseRules.from_json({"ramsch": True, "tariffs": {"solo": 50}}, Errors())
     >>> r.to_json()["tariffs"], r.ramsch_tariff
     ({'sauspiel': 10, 'solo': 50, 'bettel': 50, 'extra': 10, 'ramsch': 10}, 10)
