@@ -1,8 +1,9 @@
 """What a sheet row says about its deal: the contract, short marks and the value shown.
 
 One place for the sheet page, the CSV and the PDF, so the three never disagree about why a
-row's number is what it is. Works on a computed row of :func:`compute_sheet` (its ``input``,
-``result``, ``bock``, ``won``, ``party``), so struck rows read the same as counted ones.
+row's number is what it is. Works on a computed row of :func:`compute_sheet` as
+``skatcalc/serialize.py`` shapes it (its ``input``, ``result``, ``bock``, ``won``, ``party``),
+so struck rows read the same as counted ones.
 
 >>> row = {"kind": "game", "declarer": "Anna", "won": True, "bock": False,
 ...        "input": {"game": "grand", "hand": True, "kontra": True},

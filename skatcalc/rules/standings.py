@@ -1,6 +1,7 @@
 """Players across sheets: a player's figures per sheet, their sums, and a group's standings.
 
-Pure: everything comes in as the figures ``compute_sheet`` produced for each sheet, so a
+Pure: everything comes in as the figures ``compute_sheet`` produced for each sheet (in the JSON
+shape of ``skatcalc/serialize.py``: rows and totals as the API shows them), so a
 correction on any sheet changes what comes out here. Decisions where the rule book is silent:
 
 * A series is 36 deals at a three-table and 48 at a four-table (RULES.md 1.9); "per series"

@@ -1,4 +1,5 @@
-"""Per-player statistics of a computed sheet (pure: reads what compute_sheet produced)."""
+"""Per-player statistics of a computed sheet (pure: reads what compute_sheet produced, as
+``skatcalc/serialize.py`` shapes its rows)."""
 
 from __future__ import annotations
 
