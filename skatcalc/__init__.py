@@ -102,7 +102,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n
         )
 
-    app.jinja_env.globals["spitzen_choices"] = deal_forms.spitzen_choices
+    deal_forms.init_app(app)
 
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.mimetype = "application/json; charset=utf-8"  # type: ignore[attr-defined]

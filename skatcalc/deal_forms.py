@@ -1,5 +1,12 @@
-"""The deal forms and both directions of the form↔body mapping. Forms render and read fields;
-the rules engine judges the values.
+"""Every form that holds a deal or a sheet's house rules, and both directions of the mapping
+between such a form and the API's JSON body. Forms render and read fields; the rules engine
+judges the values.
+
+* form → body: ``skat_input``/``schafkopf_input`` (a calculator or a sheet's game),
+  ``deal_body`` (a sheet's entry: game, Ramsch or passed, dealer and who played),
+  ``rules_body`` (a new sheet's or a club night's house rules);
+* body → form: ``form_from_deal`` (a stored deal, for its correction);
+* the rules engine's messages back onto the fields: ``attach_errors``.
 
 Every form is turned into the same JSON-shaped input the API takes, so a deal entered on a
 page and one sent to the API go through one parser and one scoring function.
@@ -8,8 +15,10 @@ page and one sent to the API go through one parser and one scoring function.
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Any
 
+from flask import Flask
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -23,11 +32,21 @@ from wtforms import (
 from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from . import service
 from .i18n import _, page_lang
 from .rules.common import InvalidDeal
 from .rules.inputs import skat_outcome_conflict
 from .rules.schafkopf import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES
 from .rules.schafkopf import SUITS as SK_SUITS
+from .rules.sheet import (
+    BOCK_NAMES,
+    SCHAFKOPF_BOCK_TRIGGERS,
+    SKAT_BOCK_TRIGGERS,
+    SheetSpec,
+    default_active,
+    forehand,
+    seat_after,
+)
 from .rules.skat import LEGAL_BIDS, SUITS
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -331,3 +350,238 @@ class SchafkopfCalcForm(SchafkopfGameForm, TariffFields):
 
     def player_names(self) -> list[str]:
         return [(f.data or "").strip() for f in (self.p1, self.p2, self.p3, self.p4)]
+
+
+# --- House rules of a new sheet (and of a club night's tables) --------------------------------
+
+
+class SheetRulesFields(TariffFields):
+    """The house rules chosen when a sheet (or a club night, for all its tables) is made:
+    Skat's Kontra/Re, Ramsch for an all-pass deal, the Bock triggers, and Schafkopf's tariffs
+    and Tout setting. A new house rule is a field here, its line in ``rules_body`` and its
+    control in ``templates/sheets/list.html`` (and ``events/index.html``)."""
+
+    kontra_re = BooleanField()
+    ramsch = BooleanField()
+    bock = MultiCheckboxField(validators=[Optional()])
+
+    def setup_rules(self) -> None:
+        # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
+        self.bock.choices = [(b, BOCK_NAMES[b].text(page_lang())) for b in SKAT_BOCK_TRIGGERS]
+
+
+def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> dict[str, Any]:
+    """The API's ``rules`` from a form with ``SheetRulesFields``, for ``game``; the rules
+    engine (``normalize_sheet``) judges them."""
+    triggers = SKAT_BOCK_TRIGGERS if game == "skat" else SCHAFKOPF_BOCK_TRIGGERS
+    rules: dict[str, Any] = {
+        "ramsch": bool(form.ramsch.data),
+        "bock": [b for b in (form.bock.data or []) if b in triggers],
+    }
+    if game == "skat":
+        rules["kontra_re"] = bool(form.kontra_re.data)
+    else:
+        rules["tariffs"] = form.tariff_values(errors)
+        rules["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
+    return rules
+
+
+# --- A sheet's entry and correction forms -----------------------------------------------------
+
+
+class DealMeta(FlaskForm):
+    kind = RadioField(validators=[Optional()], validate_choice=False, default="game")
+    declarer = RadioField(validators=[Optional()], validate_choice=False)
+    dealer = SelectField(validators=[Optional()], validate_choice=False)
+    active = MultiCheckboxField(validators=[Optional()])
+    r0 = StringField()
+    r1 = StringField()
+    r2 = StringField()
+    r3 = StringField()
+    r4 = StringField()
+    jungfrau = MultiCheckboxField(validators=[Optional()])
+    ramsch_points = HiddenField()  # no input of its own: carries the messages about r0…r4
+    durchmarsch = RadioField(validators=[Optional()], validate_choice=False)
+    version = HiddenField()
+    idem = HiddenField()
+    n = HiddenField()  # the deal number the entry form showed
+    dealer_shown = HiddenField()  # the dealer it proposed: unchanged means "the rotation"
+
+
+class SkatDealForm(SkatForm, DealMeta):
+    pass
+
+
+class SchafkopfDealForm(SchafkopfGameForm, DealMeta):
+    pass
+
+
+def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any:
+    players = sheet["players"]
+    if sheet["game"] == "skat":
+        form: Any = SkatDealForm(formdata, **kwargs).setup()
+    else:
+        form = SchafkopfDealForm(formdata, **kwargs).setup(players)
+    # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
+    if sheet["rules"].get("ramsch"):
+        kinds = [("game", _("Spiel")), ("ramsch", "Ramsch")]
+    else:
+        kinds = [("game", _("Spiel")), ("passed", _("eingepasst"))]
+    form.kind.choices = kinds
+    form.declarer.choices = [(p, p) for p in players]
+    form.dealer.choices = [(p, p) for p in players]
+    form.active.choices = [(p, p) for p in players]
+    form.jungfrau.choices = [(p, p) for p in players]
+    form.durchmarsch.choices = [("", "—")] + [(p, p) for p in players]
+    if not form.kind.data:
+        form.kind.data = "game"
+    if not form.idem.data:
+        form.idem.data = secrets.token_urlsafe(12)
+    return form
+
+
+def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
+              errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
+    """The API deal body from the sheet's entry form."""
+    players = sheet["players"]
+    spec = service.spec_of(sheet)
+    dealer, active = form_placement(spec, form, proposed_dealer)
+    body: dict[str, Any]
+    if form.kind.data == "passed":
+        body = {"passed": True}
+    elif form.kind.data == "ramsch":
+        # Only the three who played have points (at 4 and 5 the dealer sits out).
+        # (a dealer who is not at the table is refused below, with its message)
+        playing = active or (default_active(spec, dealer) if dealer in players else ())
+        points: dict[str, int] = {}
+        for i, p in enumerate(players):
+            raw = (getattr(form, f"r{i}").data or "").strip()
+            if raw and p in playing:
+                value = parse_int(raw)
+                if value is None:
+                    errors.append((f"r{i}", _("Bitte eine ganze Zahl eingeben.")))
+                else:
+                    points[p] = value
+        ramsch = {
+            "points": points,
+            "jungfrau": list(form.jungfrau.data or []),
+            "durchmarsch": form.durchmarsch.data or None,
+        }
+        if sheet["game"] == "skat":
+            body = {"ramsch": ramsch}
+        else:
+            body = {"game": "ramsch", **ramsch}
+    elif sheet["game"] == "skat":
+        body = skat_input(form, errors)
+        if form.declarer.data:
+            body["declarer"] = form.declarer.data
+    else:
+        body = schafkopf_input(form, errors)
+    if dealer != proposed_dealer:
+        body["dealer"] = dealer
+    if active is not None:
+        body["active"] = list(active)
+    n = parse_int(form.n.data or "") if hasattr(form, "n") else None
+    if n is not None and n > 0:
+        body["n"] = n
+    return body
+
+
+def form_placement(spec: SheetSpec, form: Any, proposed_dealer: str
+                   ) -> tuple[str, tuple[str, ...] | None]:  # fmt: skip
+    """The dealer of the form's deal, and who played when that is not the rotation's."""
+    players = spec.players
+    dealer = form.dealer.data or proposed_dealer
+    chosen = list(form.active.data or [])
+    shown = form.dealer_shown.data
+    if shown in players and dealer == shown:
+        # The person left the proposed dealer alone: the dealer is whoever the rotation says
+        # now (another phone may have saved or struck a deal meanwhile), and so are the
+        # players unless they were changed on this form.
+        dealer = proposed_dealer
+        if set(chosen) == set(default_active(spec, shown)):
+            chosen = []
+    if chosen and dealer in players and set(chosen) != set(default_active(spec, dealer)):
+        # from forehand on, as the rotation lists them
+        return dealer, tuple(p for k in range(1, len(players) + 1)
+                             if (p := seat_after(players, dealer, k)) in chosen)  # fmt: skip
+    return dealer, None
+
+
+def forehand_of(players: list[str], dealer: str, active: list[str]) -> str | None:
+    """Vorhand of a deal for the entry and correction forms."""
+    return forehand(players, dealer, active)
+
+
+def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
+    """The entry form filled in with a stored deal, for a correction."""
+    inp = deal["input"]
+    form = deal_form(sheet)
+    form.dealer.data = deal["dealer"]
+    form.active.data = list(deal["active"])
+    form.version.data = str(deal["version"])
+    if inp.get("passed"):
+        if not any(k == "passed" for k, _label in form.kind.choices):
+            form.kind.choices.append(("passed", _("eingepasst")))  # an old or imported deal
+        form.kind.data = "passed"
+        return form
+    ramsch = inp.get("ramsch") if sheet["game"] == "skat" else (
+        inp if inp.get("game") == "ramsch" else None)  # fmt: skip
+    if ramsch:
+        form.kind.data = "ramsch"
+        for i, p in enumerate(sheet["players"]):
+            getattr(form, f"r{i}").data = str(ramsch.get("points", {}).get(p, ""))
+        form.jungfrau.data = list(ramsch.get("jungfrau") or [])
+        form.durchmarsch.data = ramsch.get("durchmarsch") or ""
+        return form
+    form.kind.data = "game"
+    if sheet["game"] == "skat":
+        form.game.data = inp.get("game")
+        form.declarer.data = inp.get("declarer")
+        if "with" in inp and "matadors" in inp:
+            form.spitzen.data = f"{'w' if inp['with'] else 'o'}{inp['matadors']}"
+        form.cards.data = list(inp.get("cards") or [])
+        for flag in ("hand", "ouvert", "schneider_announced", "schwarz_announced", "kontra", "re"):
+            getattr(form, flag).data = bool(inp.get(flag))
+        form.bid.data = str(inp.get("bid", 18))
+        pts = inp.get("declarer_points")
+        form.declarer_points.data = "" if pts is None else str(pts)
+        form.all_tricks.data = inp.get("all_tricks") or ""
+        if "won" in inp:
+            form.won.data = "true" if inp["won"] else "false"
+    else:
+        form.game.data = inp.get("game")
+        form.suit.data = inp.get("suit")
+        form.declarers.data = list(inp.get("declarers") or [])
+        if "won" in inp:
+            form.outcome.data = "won" if inp["won"] else "lost"
+        else:
+            form.outcome.data = "points"
+            form.player_points.data = str(inp.get("player_points", ""))
+        for flag in ("schneider", "schwarz", "tout", "sie"):
+            getattr(form, flag).data = bool(inp.get(flag))
+        for name in ("laufende", "gestellt", "kontra"):
+            getattr(form, name).data = str(inp.get(name, 0))
+    return form
+
+
+def refresh_entry(sheet: dict[str, Any], form: Any, proposed: str) -> None:
+    """A kept entry after another phone's save: it now means the next free number, and an
+    untouched dealer follows the rotation as it is now."""
+    data = service.computed_sheet(service.get_db(), sheet, page_lang())
+    form.n.data = str(len(data["deals"]) + 1)
+    if form.dealer.data == form.dealer_shown.data:
+        spec = service.spec_of(sheet)
+        shown = form.dealer_shown.data
+        # (a post without the proposed dealer, not from the page, has no rotation to follow)
+        chosen = set(form.active.data or [])
+        if shown in spec.players and chosen == set(default_active(spec, shown)):
+            form.active.data = list(default_active(spec, proposed))
+        form.dealer.data = proposed
+        form.dealer_shown.data = proposed
+
+
+def init_app(app: Flask) -> None:
+    """The helpers the deal forms' templates (``templates/deals/``) call."""
+    app.jinja_env.globals["spitzen_choices"] = spitzen_choices
+    app.jinja_env.globals["forehand"] = forehand_of

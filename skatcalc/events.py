@@ -22,13 +22,13 @@ from flask import (
 )
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
-from wtforms import BooleanField, RadioField, StringField, TextAreaField
+from wtforms import RadioField, StringField, TextAreaField
 from wtforms.validators import Optional
 
 from . import event_service as events
 from . import exports, service
 from . import players as people
-from .deal_forms import MultiCheckboxField, TariffFields, attach_errors, parse_int
+from .deal_forms import SheetRulesFields, attach_errors, parse_int, rules_body
 from .exports import _attachment, cell
 from .http import holds_token, remember_edit_token, token_matches
 from .i18n import _, money, num, page_lang, pgettext
@@ -44,14 +44,8 @@ from .rules.events import (
     normalize_event,
     table_sizes,
 )
-from .rules.sheet import (
-    BOCK_NAMES,
-    SCHAFKOPF_BOCK_TRIGGERS,
-    SKAT_BOCK_TRIGGERS,
-    SheetSpec,
-    describe_rules,
-)
-from .sheets import public_url, qr_svg
+from .rules.sheet import SheetSpec, describe_rules
+from .sheet_view import public_url, qr_svg
 
 bp = Blueprint("events", __name__, url_prefix="/events")
 
@@ -133,7 +127,7 @@ def read_payout_fields(kind: str, text: str, errors: list[tuple[str, str]]) -> P
 # --- Forms ------------------------------------------------------------------------------------
 
 
-class NewEventForm(FlaskForm, TariffFields):
+class NewEventForm(FlaskForm, SheetRulesFields):
     name = StringField(validators=[Optional()])
     day = StringField(validators=[Optional()])
     game = RadioField(default="skat", validate_choice=False)
@@ -142,15 +136,12 @@ class NewEventForm(FlaskForm, TariffFields):
     deals3 = StringField(validators=[Optional()])
     entry = StringField(validators=[Optional()])
     lost_fee = StringField(validators=[Optional()])
-    kontra_re = BooleanField()
-    ramsch = BooleanField()
-    bock = MultiCheckboxField(validators=[Optional()])
     payout_kind = RadioField(default="shares", validate_choice=False)
     payout = StringField(validators=[Optional()])
 
     def setup(self) -> NewEventForm:
         self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
-        self.bock.choices = [(b, BOCK_NAMES[b].text(page_lang())) for b in SKAT_BOCK_TRIGGERS]
+        self.setup_rules()
         self.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
                                     ("fixed", _("feste Beträge (€)"))]  # fmt: skip
         return self
@@ -241,15 +232,7 @@ def create() -> Any:
         else:
             fees[key] = v
     data["fees"] = fees
-    rules: dict[str, Any] = {"ramsch": bool(form.ramsch.data)}
-    triggers = SKAT_BOCK_TRIGGERS if game == "skat" else SCHAFKOPF_BOCK_TRIGGERS
-    rules["bock"] = [b for b in (form.bock.data or []) if b in triggers]
-    if game == "skat":
-        rules["kontra_re"] = bool(form.kontra_re.data)
-    else:
-        rules["tariffs"] = form.tariff_values(errors)
-        rules["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
-    data["rules"] = rules
+    data["rules"] = rules_body(form, game, errors)
     kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else "shares"
     payout = read_payout_fields(kind, form.payout.data or "", errors)
     if payout is not None and (form.payout.data or "").strip():

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from skatcalc import create_app
-from skatcalc.sheets import qr_svg
+from skatcalc.sheet_view import qr_svg
 from tests.support import live_server
 
 pytestmark = pytest.mark.browser

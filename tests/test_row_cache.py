@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from skatcalc import caching, sheets
+from skatcalc import caching, sheet_view, sheets
 
 API = "/api/v1/sheets"
 PLAYERS = ["A", "B", "C"]
@@ -43,13 +43,13 @@ def sheet_with(client: FlaskClient, n: int) -> dict[str, Any]:
 def rendered(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The numbers of the rows rendered, in order."""
     calls: list[int] = []
-    real = sheets.table_row_html
+    real = sheet_view.table_row_html
 
     def counting(ctx: Any, d: Any) -> str:
         calls.append(d["n"])
         return real(ctx, d)
 
-    monkeypatch.setattr(sheets, "table_row_html", counting)
+    monkeypatch.setattr(sheet_view, "table_row_html", counting)
     return calls
 
 
@@ -94,7 +94,7 @@ def test_a_rename_or_another_view_renders_no_row_again(
 
 def _clear_caches() -> None:
     """Forget everything kept between requests, so the next page is rendered from scratch."""
-    sheets._ROWS.clear()
+    sheet_view._ROWS.clear()
     caching._PAGES.clear()
     for name in ("skatcalc.model", "skatcalc.service"):
         module = sys.modules.get(name)

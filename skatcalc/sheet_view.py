@@ -1,0 +1,374 @@
+"""Building the sheet pages: the sheet (rows, standings strip and leaders, the saved line,
+history, chart, statistics, share and edit links with their QR codes, a club-night table's
+progress), a deal's correction page and the list of sheets. Routes call these; nothing here
+writes."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from datetime import datetime
+from typing import Any
+
+import segno
+from flask import (
+    current_app,
+    g,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
+from flask_wtf import FlaskForm
+from markupsafe import Markup, escape
+from sqlite_utils import Database
+from werkzeug.wrappers import Response
+
+from . import service
+from .charts import running_totals_svg
+from .deal_forms import deal_form, parse_int
+from .i18n import _, num, page_lang
+from .rules.common import InvalidDeal, number
+from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
+from .rules.sheet import SCHAFKOPF_BOCK_TRIGGERS, default_active, describe_rules, evaluate_deal
+from .rules.stats import statistics
+
+
+def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | None = None,
+                 status: int = 200, share: bool = False) -> Any:  # fmt: skip
+    """The sheet page: the edit view (entry ``form``, or a fresh one for the next deal, with
+    ``general`` messages above it) or the read-only ``share`` view."""
+    db = service.get_db()
+    data = service.computed_sheet(db, sheet, page_lang())
+    proposed = data["next_dealer"]
+    spec = service.spec_of(sheet)
+    if form is None:
+        form = deal_form(sheet)
+        form.dealer.data = proposed
+        form.active.data = list(default_active(spec, proposed))
+    rules = [m.text(page_lang()) for m in describe_rules(spec)]
+    html = render_template(
+        "sheets/show.html",
+        saved=None if share else saved_line(sheet, data),
+        legend=legend(sheet["game"], page_lang()),
+        sheet=sheet,
+        data=data,
+        form=form,
+        general=general or [],
+        rules=rules,
+        share=share,
+        lan=bool(current_app.config.get("LAN")),
+        share_url=public_url("sheets.share", sheet_id=sheet["id"], token=sheet["share_token"]),
+        edit_url=public_url("sheets.edit_link", sheet_id=sheet["id"], token=sheet["edit_token"]),
+        qr=qr_svg,
+        proposed=proposed,
+        proposed_active=default_active(spec, proposed),
+        leaders=leaders_of(sheet["players"], data),
+        event=table_of_event(db, sheet, data),
+        **service.derived(
+            sheet, "page", lambda: revision_parts(db, sheet, data, share), page_lang(), share
+        ),  # fmt: skip
+    )
+    resp = make_response(html, status)
+    if not share and current_app.config.get("LAN"):
+        # This page carries the edit link, a key to the sheet: no cache may keep it.
+        resp.headers["Cache-Control"] = "private, no-store"
+        g.carries_edit_link = True
+    return resp
+
+
+def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | None:
+    """The deal a save just stored (``?saved=<n>`` after the redirect), for the one-line
+    confirmation with its undo; None when there is none or it is struck already."""
+    n = parse_int(request.args.get("saved", ""))
+    row = next((d for d in data["deals"] if d["n"] == n), None) if n else None
+    if row is None or row["struck"]:
+        return None
+    lang = page_lang()
+    text = describe_row(sheet["game"], row)
+    who = row.get("declarer") if sheet["game"] == "skat" and row.get("kind") == "game" else None
+    if sheet["game"] == "skat":  # the list entry, as on paper
+        amount = " ".join(num(v, True) for v in row["list"].values() if v)
+    elif row.get("kind") == "game" and row.get("party"):
+        # like Skat: who played and what it brought each of them, signed (Solo lost: C −60)
+        who = "+".join(row["party"])
+        amount = num(row["deltas"][row["party"][0]], True)
+    else:
+        amount = "" if text.value is None else str(text.value)
+    return {"n": row["n"], "who": who, "contract": text.contract.text(lang),
+            "marks": [m.text(lang) for m in text.marks], "amount": amount}  # fmt: skip
+
+
+def leaders_of(players: list[str], computed: dict[str, Any]) -> list[str]:
+    """Everyone who shares the lead (a tie marks them all); nobody while all are at 0."""
+    bal = computed["totals"]["balance"]
+    if not any(bal.values()):
+        return []
+    top = max(bal[p] for p in players)
+    return [p for p in players if bal[p] == top]
+
+
+def leader_of(players: list[str], computed: dict[str, Any]) -> str | None:
+    bal = computed["totals"]["balance"] if "totals" in computed else computed["balance"]
+    if not any(bal.values()):
+        return None
+    return max(players, key=lambda p: bal[p])
+
+
+def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
+                   ) -> dict[str, Any] | None:  # fmt: skip
+    """For a table's sheet at a club night: its event, series, table and deals left."""
+    from .event_service import event_of_sheet
+
+    event = event_of_sheet(db, sheet["id"])
+    if event is not None:
+        played = sum(1 for d in data["deals"] if not d["struck"])
+        event["left"] = max(0, event["deals"].get(str(len(sheet["players"])), 0) - played)
+    return event
+
+
+def revision_parts(db: Database, sheet: dict[str, Any], data: dict[str, Any], share: bool
+                   ) -> dict[str, Any]:  # fmt: skip
+    """Everything on the sheet page that follows from the deals alone, rendered once per
+    revision of the sheet (the row loop is most of the page's work)."""
+    chart = None
+    if data["deals"]:
+        title = _("Verlauf der Stände")
+        chart = Markup(running_totals_svg(sheet["players"], data["deals"], title=title))
+    return {
+        "rows_html": table_rows_html(sheet, data, share),
+        "history_html": Markup(
+            render_template(
+                "sheets/_history.html",
+                history=history_rows(sheet, service.history(db, sheet)),
+            )
+        ),  # fmt: skip
+        "chart": chart,
+        "stats": statistics(sheet["game"], sheet["players"], data["deals"]),
+    }
+
+
+def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) -> Markup:
+    """The sheet's rows as HTML. This is the page's hot path (a row per deal), so it is built
+    here in one pass rather than in a template loop; every text from a player or the rules
+    goes through ``escape``, the rest are numbers and fixed class names.
+
+    A row depends only on its deal and the deals before it (running totals, Bock), so while
+    the deals' ``(n, version, struck)`` are unchanged from the first on, the rows rendered for
+    an earlier revision are taken as they are: a save renders one new row, a correction of
+    deal 3 the rows from 3 on (the same reasoning as the computation's resume in the service).
+
+    On a phone the stylesheet lays each row out as a card: number, contract, marks and the
+    row's number on one line, the players' running totals in the columns of the standings
+    strip below it."""
+    lang = page_lang()
+    base = url_for("sheets.show", sheet_id=sheet["id"])
+    key = (sheet["share_token"], lang, share, base, tuple(sheet["players"]),
+           json.dumps(sheet["rules"], sort_keys=True), sheet["game"])  # fmt: skip
+    rows = data["deals"]
+    signature = tuple(row_signature(d) for d in rows)
+    with _ROWS_LOCK:
+        held = _ROWS.get(key)
+    done: list[str] = []
+    if held is not None:
+        old_sig, old_html = held
+        same = 0
+        for a, b in zip(old_sig, signature, strict=False):
+            if a != b:
+                break
+            same += 1
+        done = old_html[:same]
+    if len(done) < len(rows):
+        ctx = RowContext(sheet, lang, base, share)
+        done = [*done, *(table_row_html(ctx, d) for d in rows[len(done) :])]
+    _keep_rows(key, signature, done)
+    return Markup("".join(done))
+
+
+def row_signature(d: Any) -> tuple[int, int, bool]:
+    """What identifies a computed row's deal as stored: number, version and struck flag."""
+    return (d["n"], d.get("version", 0), bool(d["struck"]))
+
+
+class RowContext:
+    """What every row of one sheet page shares (computed once per page, not per row)."""
+
+    def __init__(self, sheet: dict[str, Any], lang: str, base: str, share: bool) -> None:
+        self.game = sheet["game"]
+        self.players = sheet["players"]
+        self.skat = sheet["game"] == "skat"
+        self.lang = lang
+        self.base = base
+        self.share = share
+        self.trig = escape(_("löst Bock aus"))
+        self.calc = escape(_("Rechnung"))
+
+
+def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
+    """One deal's row of the sheet table."""
+    lang = ctx.lang
+    n = d["n"]
+    text = describe_row(ctx.game, d)
+    cls = " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on)
+    parts = [f'<tr id="deal-{n}"', f' class="{cls}">' if cls else ">",
+             f'<td class=k>{n}</td><td class=d>{escape(d["dealer"])}</td>',
+             '<td class="game">']  # fmt: skip
+    who = ""
+    if ctx.skat and d.get("kind") == "game" and d.get("declarer"):
+        who = f"<b>{escape(d['declarer'])}</b> "
+    contract = escape(text.contract.text(lang))
+    if ctx.share:
+        parts.append(f"{who}{contract}")
+    else:  # the deal's own page: its calculation, correction and strike
+        parts.append(f'<a href="{ctx.base}/deals/{n}/edit">{who}{contract}</a>')
+    for m in text.marks:
+        word = escape(m.text(lang))
+        mark = MARK_CLASS.get(m, "")
+        parts.append(f" <span class=mk{mark}>{word}</span>")
+    if d.get("bock_trigger"):
+        parts.append(f' <span class="mk trig" title="{ctx.trig}">→Bock</span>')
+    steps = d.get("explanation") or []
+    if steps and ctx.share:
+        items = "".join(f"<li>{escape(x)}</li>" for x in steps)
+        parts.append(f'<details class="why"><summary>{ctx.calc}</summary>'
+                     f'<ol class="steps">{items}</ol></details>')  # fmt: skip
+    value = "" if text.value is None else text.value
+    parts.append(f"</td><td class=v>{value}</td>")
+    if ctx.skat:  # the classic list: only the declarer's entry (Ramsch: the loser's)
+        entries = [number(v, lang, True) for v in d["list"].values() if v]
+        parts.append(f"<td class=l>{' '.join(entries)}</td>")
+    for p in ctx.players:
+        # <td class=m>: the running total is negative; <i>: the deal's change, sign-coloured
+        tot, delta = d["totals"][p], d["deltas"][p]
+        small = (
+            f"<i class={'m' if delta < 0 else 'p'}>{number(delta, lang, True)}</i>" if delta else ""
+        )
+        parts.append(f"<td{' class=m' if tot < 0 else ''}>{number(tot, lang, True)}{small}</td>")
+    row_sum = sum(d["deltas"].values())
+    parts.append(f"<td class={'bad' if row_sum else 's'}>{row_sum}</td>")
+    parts.append("</tr>\n")
+    return "".join(parts)
+
+
+# The rows of each sheet page variant (sheet, language, share view, …) as last rendered, with
+# their deals' signatures: only the latest rendering is kept, since an older revision can no
+# longer be asked for. Bounded by bytes (a 1,000-deal sheet's rows are ~0.5 MB), least
+# recently used first.
+_ROWS: OrderedDict[tuple[Any, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
+    OrderedDict()
+)
+_ROWS_BYTES = 16 * 1024 * 1024
+_ROWS_LOCK = threading.Lock()
+_rows_size = 0
+
+
+def _keep_rows(key: tuple[Any, ...], signature: tuple[tuple[int, int, bool], ...],
+               rows: list[str]) -> None:  # fmt: skip
+    global _rows_size
+    size = sum(len(r) for r in rows)
+    with _ROWS_LOCK:
+        old = _ROWS.pop(key, None)
+        if old is not None:
+            _rows_size -= sum(len(r) for r in old[1])
+        _ROWS[key] = (signature, rows)
+        _rows_size += size
+        while _rows_size > _ROWS_BYTES and len(_ROWS) > 1:
+            _, (_, gone) = _ROWS.popitem(last=False)
+            _rows_size -= sum(len(r) for r in gone)
+
+
+# The marks that get their own colour in a row (lost, Bock, struck); the rest look alike.
+MARK_CLASS = {LOST: " lost", BOCK: " bock", STRUCK: " lost"}
+
+
+def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Newest first, in the server's local time (the laptop on the table), with the previous
+    version of a deal in words."""
+    words = {"add": _("eingetragen"), "correct": _("korrigiert"),
+             "strike": _("gestrichen"), "restore": _("wiederhergestellt")}  # fmt: skip
+    spec = service.spec_of(sheet)
+    lang = page_lang()
+    out = []
+    for h in reversed(history):
+        try:
+            when = datetime.fromisoformat(h["at"]).astimezone().strftime("%d.%m. %H:%M")
+        except (ValueError, OverflowError):
+            when = h["at"][:16]
+        before = ""
+        b = h.get("before")
+        if b and h["action"] == "correct":
+            try:
+                o = evaluate_deal(spec, b["input"], tuple(b["active"]))
+                who = f"{o.declarer}: " if o.declarer and sheet["game"] == "skat" else ""
+                before = f"{who}{o.title.text(lang)}" + (
+                    f" ({o.value})" if o.kind == "game" else ""
+                )
+            except (InvalidDeal, KeyError, TypeError):
+                before = json.dumps(b.get("input"), ensure_ascii=False)[:200]
+        out.append({"when": when, "what": words.get(h["action"], h["action"]), "n": str(h["n"]),
+                    "before": before})  # fmt: skip
+    return out
+
+
+def public_url(endpoint: str, **values: Any) -> str:
+    """A link other phones can open: on the network the server's address, not localhost."""
+    base = current_app.config.get("PUBLIC_URL")
+    path = url_for(endpoint, **values)
+    return f"{base.rstrip('/')}{path}" if base else url_for(endpoint, _external=True, **values)
+
+
+def qr_svg(url: str) -> Markup:
+    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b", light="#fff"))
+
+
+def taken_message(sheet: dict[str, Any], taken: service.Taken) -> str:
+    """What the page says when another phone saved this deal's number first."""
+    if taken.n > taken.next_n:
+        return _("Das nächste Spiel ist Nummer %(next)s. Bitte noch einmal speichern.",
+                 next=taken.next_n)  # fmt: skip
+    data = service.computed_sheet(service.get_db(), sheet, page_lang())
+    there = service.describe_row(sheet["game"], data["deals"][taken.n - 1], page_lang())
+    return _(
+        "Spiel %(n)s ist schon eingetragen (von einem anderen Gerät?): %(deal)s. Nichts "
+        "gespeichert. Die Eingabe steht noch unten: War es ein anderes Spiel, bitte als "
+        "Spiel %(next)s speichern; sonst nichts tun.",
+        n=taken.n, deal=there, next=taken.next_n,
+    )  # fmt: skip
+
+
+def sheets_page(form: FlaskForm, general: list[str] | None = None,
+                import_errors: list[str] | None = None) -> str:  # fmt: skip
+    """The list of sheets with the new-sheet and the import form, each with its messages."""
+    return render_template("sheets/list.html", form=form, sheets=sheet_summaries(),
+                           general=general or [], import_errors=import_errors or [],
+                           schafkopf_bock=SCHAFKOPF_BOCK_TRIGGERS)  # fmt: skip
+
+
+def sheet_summaries() -> list[dict[str, Any]]:
+    """Each sheet with its deal count and leader. The figures come from the summary cache
+    (one row per sheet and revision, derived from the deals); only sheets changed since
+    their summary was made are computed again."""
+    db = service.get_db()
+
+    def summarize(s: dict[str, Any]) -> dict[str, Any]:
+        computed = service.computed_sheet(db, s, page_lang())
+        return {"balance": computed["totals"]["balance"], "deals": len(computed["deals"])}
+
+    out = []
+    for s, summary in service.sheet_summaries(db, summarize):
+        out.append({**s, **summary, "leader": leader_of(s["players"], summary)})
+    return out
+
+
+def render_deal(sheet: dict[str, Any], deal: dict[str, Any], form: Any, general: list[str],
+                status: int = 200) -> Response:  # fmt: skip
+    """A deal's own page: its calculation step by step and the correction form."""
+    spec = service.spec_of(sheet)
+    computed = service.sheet_json(service.get_db(), sheet, page_lang(), full=False)
+    row = next((r for r in computed["deals"] if r["n"] == deal["n"]), None)
+    html = render_template(
+        "deals/edit.html", sheet=sheet, deal=deal, form=form, general=general, row=row,
+        proposed=deal["dealer"], proposed_active=default_active(spec, deal["dealer"]),
+    )  # fmt: skip
+    return make_response(html, status)
