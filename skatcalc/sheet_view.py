@@ -15,13 +15,14 @@ import segno
 from flask import (
     current_app,
     g,
+    get_template_attribute,
     make_response,
     render_template,
     request,
     url_for,
 )
 from flask_wtf import FlaskForm
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
@@ -150,18 +151,14 @@ def revision_parts(db: Database, sheet: dict[str, Any], data: dict[str, Any], sh
 
 
 def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) -> Markup:
-    """The sheet's rows as HTML. This is the page's hot path (a row per deal), so it is built
-    here in one pass rather than in a template loop; every text from a player or the rules
-    goes through ``escape``, the rest are numbers and fixed class names.
+    """The sheet's rows as HTML. This is the page's hot path (a row per deal), so each row is
+    drawn once (``table_row_html``) and kept as HTML, not drawn again in a template loop on
+    every view.
 
     A row depends only on its deal and the deals before it (running totals, Bock), so while
     the deals' ``(n, version, struck)`` are unchanged from the first on, the rows rendered for
     an earlier revision are taken as they are: a save renders one new row, a correction of
-    deal 3 the rows from 3 on (the same reasoning as the computation's resume in the service).
-
-    On a phone the stylesheet lays each row out as a card: number, contract, marks and the
-    row's number on one line, the players' running totals in the columns of the standings
-    strip below it."""
+    deal 3 the rows from 3 on (the same reasoning as the computation's resume in the service)."""
     lang = page_lang()
     base = url_for("sheets.show", sheet_id=sheet["id"])
     key = (sheet["share_token"], lang, share, base, tuple(sheet["players"]),
@@ -201,54 +198,42 @@ class RowContext:
         self.lang = lang
         self.base = base
         self.share = share
-        self.trig = escape(_("löst Bock aus"))
-        self.calc = escape(_("Rechnung"))
+        self.trig = _("löst Bock aus")
+        self.calc = _("Rechnung")
+        self.row = get_template_attribute("sheets/_row.html", "row")
 
 
 def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
-    """One deal's row of the sheet table."""
+    """One deal's row of the sheet table: its texts and numbers here, its markup in the
+    macro ``row`` of ``templates/sheets/_row.html``."""
     lang = ctx.lang
     n = d["n"]
     text = describe_row(ctx.game, d)
-    cls = " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on)
-    parts = [f'<tr id="deal-{n}"', f' class="{cls}">' if cls else ">",
-             f'<td class=k>{n}</td><td class=d>{escape(d["dealer"])}</td>',
-             '<td class="game">']  # fmt: skip
-    who = ""
-    if ctx.skat and d.get("kind") == "game" and d.get("declarer"):
-        who = f"<b>{escape(d['declarer'])}</b> "
-    contract = escape(text.contract.text(lang))
-    if ctx.share:
-        parts.append(f"{who}{contract}")
-    else:  # the deal's own page: its calculation, correction and strike
-        parts.append(f'<a href="{ctx.base}/deals/{n}/edit">{who}{contract}</a>')
-    for m in text.marks:
-        word = escape(m.text(lang))
-        mark = MARK_CLASS.get(m, "")
-        parts.append(f" <span class=mk{mark}>{word}</span>")
-    if d.get("bock_trigger"):
-        parts.append(f' <span class="mk trig" title="{ctx.trig}">→Bock</span>')
-    steps = d.get("explanation") or []
-    if steps and ctx.share:
-        items = "".join(f"<li>{escape(x)}</li>" for x in steps)
-        parts.append(f'<details class="why"><summary>{ctx.calc}</summary>'
-                     f'<ol class="steps">{items}</ol></details>')  # fmt: skip
-    value = "" if text.value is None else text.value
-    parts.append(f"</td><td class=v>{value}</td>")
-    if ctx.skat:  # the classic list: only the declarer's entry (Ramsch: the loser's)
-        entries = [number(v, lang, True) for v in d["list"].values() if v]
-        parts.append(f"<td class=l>{' '.join(entries)}</td>")
+    cells = []
     for p in ctx.players:
-        # <td class=m>: the running total is negative; <i>: the deal's change, sign-coloured
         tot, delta = d["totals"][p], d["deltas"][p]
-        small = (
-            f"<i class={'m' if delta < 0 else 'p'}>{number(delta, lang, True)}</i>" if delta else ""
+        cells.append((number(tot, lang, True), tot < 0,
+                      number(delta, lang, True) if delta else "", "m" if delta < 0 else "p"))  # fmt: skip
+    return str(
+        ctx.row(
+            n,
+            d["dealer"],
+            " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on),
+            d["declarer"] if ctx.skat and d.get("kind") == "game" and d.get("declarer") else "",
+            text.contract.text(lang),
+            # the deal's own page: its calculation, correction and strike (not on a share view)
+            None if ctx.share else f"{ctx.base}/deals/{n}/edit",
+            [(m.text(lang), MARK_CLASS.get(m, "")) for m in text.marks],
+            ctx.trig if d.get("bock_trigger") else "",
+            (d.get("explanation") or []) if ctx.share else [],
+            ctx.calc,
+            "" if text.value is None else text.value,
+            # the classic list: only the declarer's entry (Ramsch: the loser's)
+            " ".join(number(v, lang, True) for v in d["list"].values() if v) if ctx.skat else None,
+            cells,
+            sum(d["deltas"].values()),
         )
-        parts.append(f"<td{' class=m' if tot < 0 else ''}>{number(tot, lang, True)}{small}</td>")
-    row_sum = sum(d["deltas"].values())
-    parts.append(f"<td class={'bad' if row_sum else 's'}>{row_sum}</td>")
-    parts.append("</tr>\n")
-    return "".join(parts)
+    )
 
 
 # The rows of each sheet page variant (sheet, language, share view, …) as last rendered, with
