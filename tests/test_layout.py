@@ -1,0 +1,98 @@
+"""The pages are laid out by feature, the way Flask's tutorial (flaskr) is: these tests keep
+it that way, so a newcomer finds each thing in the one place the README names.
+
+* Every form field that holds a deal or a sheet's house rules is declared in
+  ``skatcalc/deal_forms.py``; a feature module with a Blueprint keeps only its own small
+  forms (a new sheet's name, players and group; a rename; a club night's fees …) and takes
+  the deal and rules fields from there (``game`` — which card game — and ``n`` are names
+  several forms use for their own things).
+* The page modules build no HTML in Python strings: markup is in templates (the sheet's rows
+  are drawn by a macro and kept as HTML per revision).
+* Templates sit in a folder per feature; only the shared frame is at the top.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pkgutil
+import re
+from pathlib import Path
+
+from flask import Blueprint
+from flask_wtf import FlaskForm
+from wtforms.fields.core import UnboundField
+
+import skatcalc
+from skatcalc import deal_forms
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE_MODULES = ("calculators", "pwa", "errors", "sheets", "sheet_view", "deal_forms")
+SHARED_NAMES = {"game", "n"}
+
+
+def modules() -> list[object]:
+    names = [m.name for m in pkgutil.iter_modules(skatcalc.__path__) if not m.ispkg]
+    return [importlib.import_module(f"skatcalc.{name}") for name in names]
+
+
+def own_fields(cls: type) -> set[str]:
+    return {k for k, v in vars(cls).items() if isinstance(v, UnboundField)}
+
+
+def deal_field_names() -> set[str]:
+    forms = (deal_forms.SkatForm, deal_forms.SchafkopfGameForm, deal_forms.DealMeta,
+             deal_forms.TariffFields, deal_forms.SheetRulesFields)  # fmt: skip
+    return set().union(*(own_fields(f) for f in forms)) - SHARED_NAMES
+
+
+def test_deal_and_rules_fields_are_declared_in_deal_forms_only() -> None:
+    deal_fields = deal_field_names()
+    assert {"spitzen", "declarers", "kontra_re", "bock", "t_sauspiel", "dealer"} <= deal_fields
+    seen_views = []
+    for module in modules():
+        if not any(isinstance(v, Blueprint) for v in vars(module).values()):
+            continue
+        seen_views.append(module.__name__)
+        assert module is not deal_forms, "deal_forms holds forms, not routes"
+        for name, cls in vars(module).items():
+            if not (inspect.isclass(cls) and issubclass(cls, FlaskForm)):
+                continue
+            if cls.__module__ != module.__name__:
+                continue  # imported, e.g. from deal_forms
+            clash = own_fields(cls) & deal_fields
+            assert not clash, f"{module.__name__}.{name} declares {sorted(clash)}: see deal_forms"
+    assert {"skatcalc.sheets", "skatcalc.calculators", "skatcalc.events"} <= set(seen_views)
+
+
+def test_page_modules_build_no_html_in_python() -> None:
+    tag = re.compile(r"<(tr|td|th|span|a|b|i|li|ol|ul|p|div|details|table|form|input)[\s>]")
+    for name in PAGE_MODULES:
+        tree = ast.parse((ROOT / "skatcalc" / f"{name}.py").read_text(encoding="utf-8"))
+        docstrings = {
+            id(n.body[0].value)
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef))
+            and n.body and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)
+        }  # fmt: skip
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) not in docstrings:
+                    assert not tag.search(node.value), f"{name}.py: HTML {node.value[:60]!r}"
+
+
+def test_templates_sit_in_a_folder_per_feature() -> None:
+    top = sorted(p.name for p in (ROOT / "templates").glob("*.html"))
+    assert top == ["_macros.html", "base.html", "error.html"]
+    folders = {p.name for p in (ROOT / "templates").iterdir() if p.is_dir()}
+    assert {"calculators", "sheets", "deals", "players", "groups", "events", "pwa"} == folders
+
+
+def test_every_blueprint_is_registered(tmp_path: Path) -> None:
+    app = skatcalc.create_app({"DATABASE": str(tmp_path / "l.sqlite"), "SECRET_KEY": "s"})
+    for module in modules():
+        for value in vars(module).values():
+            if isinstance(value, Blueprint):
+                assert app.blueprints.get(value.name) is value, value.name
