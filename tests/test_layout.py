@@ -9,6 +9,8 @@ it that way, so a newcomer finds each thing in the one place the README names.
 * The page modules build no HTML in Python strings: markup is in templates (the sheet's rows
   are drawn by a macro and kept as HTML per revision).
 * Templates sit in a folder per feature; only the shared frame is at the top.
+* The page modules (routes and what they call to read forms and draw pages) reach storage
+  through ``service`` only, like every module with a Blueprint (tests/test_service.py).
 """
 
 from __future__ import annotations
@@ -96,3 +98,16 @@ def test_every_blueprint_is_registered(tmp_path: Path) -> None:
         for value in vars(module).values():
             if isinstance(value, Blueprint):
                 assert app.blueprints.get(value.name) is value, value.name
+
+
+def test_page_modules_reach_storage_through_service_only() -> None:
+    for name in PAGE_MODULES:
+        tree = ast.parse((ROOT / "skatcalc" / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module == "db" or (
+                    node.module is None and any(a.name == "db" for a in node.names)
+                ):
+                    raise AssertionError(f"{name}.py imports the db module: use service")
+            if isinstance(node, ast.Import):
+                assert all(a.name != "skatcalc.db" for a in node.names), name
