@@ -17,6 +17,7 @@ Run: PYTHONPATH=. python bench/latency.py
 
 from __future__ import annotations
 
+import gzip
 import re
 import sqlite3
 import statistics
@@ -206,6 +207,13 @@ def main() -> None:
             lambda: c.get(f"/sheets/{s48}", headers={"If-None-Match": etag}), floor_get, runs=300
         )
 
+        # Page weight: the HTML and the CSS and JS it loads, raw and as sent (gzip).
+        assets = re.findall(rb'(?:href|src)="(/static/[^"]+\.(?:css|js))"', html48)
+        raw, packed = len(html48), len(gzip.compress(html48))
+        for a in assets:
+            body = c.get(a.decode()).data
+            raw, packed = raw + len(body), packed + len(gzip.compress(body))
+
         elapsed = time.perf_counter() - started
         print("Flask test client, one process; medians, each taken alternately with the figure")
         print("it is compared to; targets of issue 11 in brackets")
@@ -225,6 +233,9 @@ def main() -> None:
               f"{t_app48:5.2f} ms  ratio {t_app1000 / t_app48:5.1f}   [≤ 21]")  # fmt: skip
         print(f"unchanged page revalidated (304)         {t_304:7.3f} ms  "
               f"ratio {t_304 / t_floor4:5.1f}")  # fmt: skip
+        print(f"page weight, 48 deals (HTML+CSS+JS): {raw / 1024:5.1f} KiB raw, "
+              f"{packed / 1024:5.1f} KiB as sent (gzip)  [≤ 60 KB]; "
+              f"{1 + len(assets)} requests (+ the icon), none to other hosts")  # fmt: skip
         print(f"run time {elapsed:.0f} s")
 
 
