@@ -217,6 +217,8 @@ def main() -> int:
         print(f"  connections the server closed (a new one opened): {reconnects}")
         print(f"  CPU: server {server_cpu:.1f} s, this load generator {own_cpu:.1f} s "
               f"({100 * own_cpu / elapsed:.0f} % of one core) in {elapsed:.1f} s")  # fmt: skip
+        # What a shared machine's other work moves least: the server's CPU per answer.
+        print(f"  server CPU per request: {1000 * server_cpu / max(1, total):.2f} ms")
         print(f"  server resident size after the run: {rss_mb(server.pid):.0f} MB")
         print(f"  machine load average (1 min) at the end: {load1:.1f} on {os.cpu_count()} cores")
         ok = pct(reads, 99) <= 100
