@@ -146,14 +146,14 @@ def main() -> None:
                 conn.execute("update sheets set rev = rev + 1 where id = ?", [sid])
             conn.close()
 
-        shown: dict[str, bytes] = {}
+        shown: dict[str, dict[str, Any]] = {}
 
         def reset48() -> None:
             back_to(s48, 48)
-            shown["page"] = get(s48)
+            shown["form"] = entry_form(get(s48))  # what the phone fills in: not timed
 
         def add_form() -> None:
-            r = c.post(f"/sheets/{s48}/deals", data=entry_form(shown["page"]))
+            r = c.post(f"/sheets/{s48}/deals", data=shown["form"])
             assert r.status_code == 303 or r.status_code == 302, r.data[:2000]
             page = get(s48, "?saved=49")  # the redirect: "Spiel 49 gespeichert", with undo
             assert b'id="deal-49"' in page

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+from functools import lru_cache
 from collections import OrderedDict
 from datetime import datetime
 from typing import Any
@@ -303,7 +304,9 @@ def public_url(endpoint: str, **values: Any) -> str:
     return f"{base.rstrip('/')}{path}" if base else url_for(endpoint, _external=True, **values)
 
 
+@lru_cache(maxsize=256)
 def qr_svg(url: str) -> Markup:
+    # ~5 ms a code, two on every page of a sheet on the network; a sheet's links never change
     return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b", light="#fff"))
 
 
