@@ -14,7 +14,14 @@ from skatcalc.cli import keep_alive_server
 def test_a_304_keeps_the_connection(tmp_path: Path) -> None:
     app = create_app({"DATABASE": str(tmp_path / "k.sqlite"), "SECRET_KEY": "k"})
     server = keep_alive_server(app, host="127.0.0.1", port=0, threads=2)
-    threading.Thread(target=server.run, daemon=True).start()  # type: ignore[attr-defined]
+    stop = threading.Event()
+
+    def run() -> None:  # server.run() until told to stop, so the test ends it cleanly
+        while not stop.is_set():
+            server.asyncore.loop(timeout=0.05, map=server._map, count=1)  # type: ignore[attr-defined]
+
+    loop = threading.Thread(target=run, daemon=True)
+    loop.start()
     try:
         port = server.effective_port  # type: ignore[attr-defined]
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -42,4 +49,7 @@ def test_a_304_keeps_the_connection(tmp_path: Path) -> None:
         assert r.status == 304 and r.will_close  # asked to close: closed
         conn.close()
     finally:
-        server.close()  # type: ignore[attr-defined]
+        stop.set()
+        loop.join(10)
+        server.task_dispatcher.shutdown()  # type: ignore[attr-defined]
+        server.asyncore.close_all(server._map)  # type: ignore[attr-defined]  # its connections too
