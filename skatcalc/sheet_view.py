@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 import threading
-from functools import lru_cache
 from collections import OrderedDict
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import segno
