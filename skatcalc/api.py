@@ -10,7 +10,7 @@ from flask import Blueprint, Response, g, jsonify, request
 
 from . import exports, players, service
 from .http import BadJSON, can_edit, parse_json
-from .i18n import _, api_lang
+from .i18n import _, api_lang, field_errors
 from .rules.common import InvalidDeal
 from .rules.inputs import schafkopf_deal_from_input, skat_deal_from_input
 from .rules.schafkopf import schafkopf_value
@@ -29,7 +29,7 @@ def error(status: int, field: str, text: str) -> Reply:
 
 
 def invalid(exc: InvalidDeal) -> Reply:
-    return jsonify({"errors": exc.by_field(api_lang())}), 422
+    return jsonify({"errors": field_errors(exc, api_lang())}), 422
 
 
 def not_found() -> Reply:

@@ -33,7 +33,7 @@ from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from . import service
-from .i18n import _, page_lang
+from .i18n import _, field_errors, page_lang, translate
 from .rules.common import InvalidDeal
 from .rules.inputs import skat_outcome_conflict
 from .rules.schafkopf import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES
@@ -202,7 +202,7 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
     if game != "null" and "declarer_points" in data and (won is not None or form.schneider.data):
         conflict = skat_outcome_conflict(data, won, bool(form.schneider.data))
         if conflict is not None:
-            errors.append(("declarer_points", conflict.text(page_lang())))
+            errors.append(("declarer_points", translate(conflict, page_lang())))
     return data
 
 
@@ -218,7 +218,7 @@ def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[st
     general: list[str] = []
     pairs = list(extra)
     if exc is not None:
-        pairs += [(k, m) for k, msgs in exc.by_field(lang).items() for m in msgs]
+        pairs += [(k, m) for k, msgs in field_errors(exc, lang).items() for m in msgs]
     for name, message in pairs:
         attr = FIELD_ALIASES.get(name) or RAMSCH_ALIASES.get(name, name).replace(".", "_")
         field = getattr(form, attr, None) if attr != "_" else None
@@ -367,7 +367,7 @@ class SheetRulesFields(TariffFields):
 
     def setup_rules(self) -> None:
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
-        self.bock.choices = [(b, BOCK_NAMES[b].text(page_lang())) for b in SKAT_BOCK_TRIGGERS]
+        self.bock.choices = [(b, translate(BOCK_NAMES[b], page_lang())) for b in SKAT_BOCK_TRIGGERS]
 
 
 def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> dict[str, Any]:

@@ -85,5 +85,5 @@ def render_event_pdf(
     for t in events.tables_of(db, event):
         sheet = service.sheet_json(db, t["sheet_row"], lang, full=False)
         spec = service.spec_of(t["sheet_row"])
-        write_sheet(pdf, sheet, [m.text(lang) for m in describe_rules(spec)], lang)
+        write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang)
     return bytes(pdf.output())

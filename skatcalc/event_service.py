@@ -133,7 +133,7 @@ def _bump(db: Database, event_id: int) -> None:
 def _refuse_if_closed(event: dict[str, Any]) -> None:
     if event["closed"]:
         e = Errors()
-        e.add("_", "Die Veranstaltung ist abgeschlossen.", "The event is closed.")
+        e.add("_", "Die Veranstaltung ist abgeschlossen.")
         e.raise_if_any()
 
 
@@ -208,21 +208,20 @@ def known_names(db: Database) -> list[str]:
 
 def check_names(raw: object, e: Errors, field: str = "names") -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
-        e.add(field, "Erwartet: eine Liste von Namen.", "Expected a list of names.")
+        e.add(field, "Erwartet: eine Liste von Namen.")
         return []
     bad = any(bad_name_char(x) for x in raw)
     names = [" ".join(x.split()) for x in raw]
     names = [n for n in names if n]
     if not names:
-        e.add(field, "Bitte mindestens einen Namen.", "Please give at least one name.")
+        e.add(field, "Bitte mindestens einen Namen.")
     elif len(names) > MAX_EVENT_PLAYERS:
-        e.add(field, f"Höchstens {MAX_EVENT_PLAYERS} Namen.", f"At most {MAX_EVENT_PLAYERS} names.")
+        e.add(field, "Höchstens %(MAX_EVENT_PLAYERS)s Namen.", MAX_EVENT_PLAYERS=MAX_EVENT_PLAYERS)
     if bad:
-        e.add(field, BAD_NAME_MSG.de, BAD_NAME_MSG.en)
+        e.add(field, BAD_NAME_MSG)
     too_long = [n for n in names if len(n) > MAX_NAME]
     if too_long:
-        e.add(field, f"Höchstens {MAX_NAME} Zeichen je Name: „{too_long[0][:50]}…“.",
-              f"At most {MAX_NAME} characters a name: “{too_long[0][:50]}…”.")  # fmt: skip
+        e.add(field, "Höchstens %(MAX_NAME)s Zeichen je Name: „%(v)s…“.", MAX_NAME=MAX_NAME, v=too_long[0][:50])  # fmt: skip
     return names
 
 
@@ -240,8 +239,7 @@ def register(db: Database, event_id: int, names: list[str]) -> tuple[list[str], 
             "select count(*) from event_series where event_id = ?", [event_id])))  # fmt: skip
         if len(have) + len(names) > MAX_EVENT_PLAYERS:
             e = Errors()
-            e.add("names", f"Höchstens {MAX_EVENT_PLAYERS} Spieler je Veranstaltung.",
-                  f"At most {MAX_EVENT_PLAYERS} players an event.")  # fmt: skip
+            e.add("names", "Höchstens %(MAX_EVENT_PLAYERS)s Spieler je Veranstaltung.", MAX_EVENT_PLAYERS=MAX_EVENT_PLAYERS)  # fmt: skip
             e.raise_if_any()
         for name in names:
             key = people.name_key(name)
@@ -284,8 +282,7 @@ def unregister(db: Database, event_id: int, name: str) -> None:
             raise NotFound(name)
         if any(rows[0]["name"] in t.players for t in _seated_tables(db, event_id)):
             e = Errors()
-            e.add("_", f"{rows[0]['name']} hat schon an einem Tisch gespielt.",
-                  f"{rows[0]['name']} has already sat at a table.")  # fmt: skip
+            e.add("_", "%(name)s hat schon an einem Tisch gespielt.", name=rows[0]['name'])  # fmt: skip
             e.raise_if_any()
         db.execute("delete from event_players where id = ?", [rows[0]["id"]])
 
@@ -326,7 +323,7 @@ def start_series(
             raise SeriesTaken(expected)
         if expected is not None and expected > n:
             e = Errors()
-            e.add("n", f"Die nächste Serie ist Nummer {n}.", f"The next series is number {n}.")
+            e.add("n", "Die nächste Serie ist Nummer %(n)s.", n=n)
             e.raise_if_any()
         regs = registrations(db, event_id)
         present = [r["name"] for r in regs if r["from_series"] <= n and not r["away"]]

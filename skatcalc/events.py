@@ -31,7 +31,7 @@ from . import players as people
 from .deal_forms import SheetRulesFields, attach_errors, parse_int, rules_body
 from .exports import _attachment, cell
 from .http import holds_token, remember_edit_token, token_matches
-from .i18n import _, money, num, page_lang, pgettext
+from .i18n import _, field_errors, money, num, page_lang, pgettext, translate
 from .rules.common import Errors, InvalidDeal
 from .rules.events import (
     MAX_SERIES_DEALS,
@@ -119,7 +119,7 @@ def read_payout_fields(kind: str, text: str, errors: list[tuple[str, str]]) -> P
     check_payout(kind, values, e, "payout")
     if e:
         exc = InvalidDeal(list(e.items))
-        errors += [("payout", m) for m in exc.by_field(page_lang())["payout"]]
+        errors += [("payout", m) for m in field_errors(exc, page_lang())["payout"]]
         return None
     return Payout(PayoutKind(kind), tuple(values))
 
@@ -252,7 +252,7 @@ def create() -> Any:
                "fees.lost_game_cents": "lost_fee", "date": "day"}  # fmt: skip
     if exc is not None:
         renamed = [(aliases.get(k, k.replace("rules.", "")), m)
-                   for k, msgs in exc.by_field(page_lang()).items() for m in msgs]  # fmt: skip
+                   for k, msgs in field_errors(exc, page_lang()).items() for m in msgs]  # fmt: skip
         errors += renamed
     general += attach_errors(form, None, errors, page_lang())
     return render_index(form, general), 422
@@ -317,7 +317,7 @@ def ranking_rows_html(rows: tuple[RankRow, ...], n_series: int, screen: bool) ->
 @bp.get("/<int:event_id>")
 def show(event_id: int) -> str:
     event = load_event(event_id)
-    rules = [m.text(page_lang()) for m in describe_rules(_spec(event))]
+    rules = [translate(m, page_lang()) for m in describe_rules(_spec(event))]
     return render_template("events/show.html", rules=rules, **view_data(event))
 
 
@@ -382,7 +382,7 @@ def players(event_id: int) -> Any:
                 e.raise_if_any()
                 added, already = events.register(service.get_db(), event_id, names)
             except InvalidDeal as exc:
-                form.names.errors = [m for msgs in exc.by_field(page_lang()).values()
+                form.names.errors = [m for msgs in field_errors(exc, page_lang()).values()
                                      for m in msgs]  # fmt: skip
                 status = 422
             else:
@@ -399,7 +399,7 @@ def players(event_id: int) -> Any:
         sizes: tuple[int, ...] | None = table_sizes(event["game"], len(present))
         refusal = None
     except InvalidDeal as exc:
-        sizes, refusal = None, exc.by_field(page_lang())["players"][0]
+        sizes, refusal = None, field_errors(exc, page_lang())["players"][0]
     tables = events.snapshot(db, event)["tables"]
     seated = {p for t in tables for p in t["players"]}
     playing = [t for t in tables if t["series"] == n_series and t["left"] > 0]
@@ -427,7 +427,7 @@ def player_action(event_id: int, reg_id: int, action: str) -> Response:
         else:
             events.set_away(db, event_id, reg["name"], action == "away")
     except InvalidDeal as exc:
-        for msgs in exc.by_field(page_lang()).values():
+        for msgs in field_errors(exc, page_lang()).values():
             for m in msgs:
                 flash(m, "error")
     return redirect(url_for("events.players", event_id=event_id))
@@ -459,7 +459,7 @@ def new_series(event_id: int) -> Any:
         flash(_("Serie %(n)s ist schon gesetzt.", n=taken.n))
         return redirect(url_for("events.series", event_id=event_id, n=taken.n))
     except InvalidDeal as exc:
-        for msgs in exc.by_field(page_lang()).values():
+        for msgs in field_errors(exc, page_lang()).values():
             for m in msgs:
                 flash(m, "error")
         return redirect(url_for("events.players", event_id=event_id) + "#series")

@@ -90,10 +90,10 @@ def series(event_id: int) -> Any:
     seating = r.choice("seating", {"draw": Seating.DRAW, "ranking": Seating.RANKING})
     seed = r.integer("seed")
     if seed is not None and not 0 <= seed <= 2**31:
-        r.errors.add("seed", "Startwert: 0 bis 2147483648.", "Seed: 0 to 2147483648.")
+        r.errors.add("seed", "Startwert: 0 bis 2147483648.")
     n = r.integer("n")
     if n is not None and n < 1:
-        r.errors.add("n", "Die Serie ist eine Nummer ab 1.", "The series is a number from 1.")
+        r.errors.add("n", "Die Serie ist eine Nummer ab 1.")
     r.reject_unknown()
     r.errors.raise_if_any()
     db = service.get_db()
@@ -133,7 +133,7 @@ def close(event_id: int) -> Any:
     # "pot_cents": null goes back to the fees collected; left out keeps what was set
     pot = r.integer("pot_cents") if "pot_cents" in r.data else event["pot_cents"]
     if pot is not None and not 0 <= pot <= 100_000_000:
-        e.add("pot_cents", "Topf: 0 bis 1000000 €.", "Pot: 0 to 1000000 €.")
+        e.add("pot_cents", "Topf: 0 bis 1000000 €.")
     r.reject_unknown()
     e.raise_if_any()
     db = service.get_db()

@@ -126,7 +126,7 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
 
     def render() -> bytes:
         sheet = service.sheet_json(db, current, lang)
-        rules = [m.text(lang) for m in describe_rules(service.spec_of(current))]
+        rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
         return render_pdf(sheet, rules, lang)
 
     return cached_pdf(key, version, render)
@@ -154,7 +154,7 @@ def to_csv(sheet: dict[str, Any], lang: str = "de") -> str:
         party = "+".join(d.get("party") or []) or ""
         text = describe_row(sheet["game"], d)  # the same words and marks as the page's row
         value = "" if text.value is None else text.value
-        row = [d["n"], cell(d["dealer"]), cell(party), cell(text.line(lang)), value]
+        row = [d["n"], cell(d["dealer"]), cell(party), cell(translate(text.line(), lang)), value]
         row.append(translate("ja", lang) if d["struck"] else "")
         row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
         w.writerow(row)
@@ -194,7 +194,7 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
     " (Import)")."""
     e = Errors()
     if not isinstance(data, dict):
-        e.add("_", "Das ist kein skatcalc-Blatt.", "That is not a skatcalc sheet.")
+        e.add("_", "Das ist kein skatcalc-Blatt.")
         e.raise_if_any()
     assert isinstance(data, dict)
     spec = normalize_sheet(
@@ -202,9 +202,7 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
     )
     deals = data.get("deals")
     if not isinstance(deals, list) or len(deals) > MAX_DEALS:
-        e.add(
-            "deals", "Die Spiele fehlen oder sind zu viele.", "The deals are missing or too many."
-        )
+        e.add("deals", "Die Spiele fehlen oder sind zu viele.")
         e.raise_if_any()
     assert isinstance(deals, list)
     clean: list[dict[str, Any]] = []
@@ -222,14 +220,14 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
             or isinstance(d.get("version", 1), bool)
             or not 1 <= d.get("version", 1) <= 1_000_000
         ):
-            e.add(where, f"Spiel {i} ist unvollständig.", f"Deal {i} is incomplete.")
+            e.add(where, "Spiel %(i)s ist unvollständig.", i=i)
             continue
         record = DealRecord(i, d["dealer"], tuple(d["active"]), d["input"], d.get("struck", False))
         try:
             evaluate_deal(spec, record.input, record.active)
         except InvalidDeal as exc:
             first = exc.errors[0].msg
-            e.add(where, f"Spiel {i}: {first.de}", f"Deal {i}: {first.en}")
+            e.add(where, "Spiel %(i)s: %(first)s", i=i, first=first)
             continue
         clean.append(
             {"n": i, "dealer": record.dealer, "active": list(record.active),
@@ -239,7 +237,7 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
     history = data.get("history") or []
     good_history: list[dict[str, Any]] = []
     if not isinstance(history, list):
-        e.add("history", "Der Verlauf ist beschädigt.", "The history is damaged.")
+        e.add("history", "Der Verlauf ist beschädigt.")
     else:
         for h in history[: 20 * MAX_DEALS]:
             at = _history_time(h.get("at")) if isinstance(h, dict) else None
@@ -254,7 +252,7 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
             ):
                 good_history.append({**h, "at": at})
             else:
-                e.add("history", "Der Verlauf ist beschädigt.", "The history is damaged.")
+                e.add("history", "Der Verlauf ist beschädigt.")
                 break
     e.raise_if_any()
     return service.import_sheet(

@@ -355,7 +355,8 @@ def init_app(app: Flask) -> None:
             if cookies:
                 del h["Set-Cookie"]
                 for c in cookies:
-                    h.add("Set-Cookie", c if "; secure" in c.lower() else f"{c}; Secure")
+                    secure = c if "; secure" in c.lower() else f"{c}; Secure"
+                    h.add("Set-Cookie", secure)
         hsts = app.config.get("HSTS_SECONDS")
         if hsts and request.is_secure:
             h.setdefault("Strict-Transport-Security", f"max-age={int(hsts)}")

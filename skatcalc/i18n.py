@@ -22,12 +22,12 @@ from babel.support import NullTranslations, Translations
 from flask import Flask, Response, g, request
 from flask_babel import Babel
 
-from .rules.common import number
+from .rules.common import InvalidDeal, Msg, number
 
 LANGS = ("de", "en")
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 __all__ = ["LANGS", "_", "api_lang", "day", "init_app", "money", "num", "page_lang", "pgettext",
-           "ptranslate", "translate"]  # fmt: skip
+           "ptranslate", "translate", "field_errors"]  # fmt: skip
 
 # One parsed catalogue per language for the life of the process (Flask-Babel would parse the
 # .mo file again on every request and look up its context on every one of ~250 calls a page).
@@ -49,26 +49,44 @@ def current_lang() -> str:
     return str(g.ui_lang)
 
 
-def translate(text: str, lang: str, /, *, context: str | None = None, **params: Any) -> str:
+def translate(text: str | Msg, lang: str, /, *, context: str | None = None, **params: Any) -> str:
     """The one translation path: ``text`` is the German msgid, looked up in ``lang``'s
     catalogue (German: the msgid itself) and its ``%(name)s`` placeholders filled from
     ``params`` (a text without params is taken as it is, so a lone "%" needs no escaping).
     ``context`` tells msgids apart that read alike in German but not in English (written
-    ``ptranslate(context, text, lang)`` so that pybabel finds it).
+    ``ptranslate(context, text, lang)`` so that pybabel finds it). A rules message
+    (``rules.common.Msg``) brings its msgid, context and params along; messages among its
+    params are translated the same way.
 
     >>> translate("Liste", "en"), translate("Spiel %(n)s", "de", n=3)
     ('List', 'Spiel 3')
+    >>> translate(Msg("%(what)s: %(n)s", what=Msg("verloren"), n="−54"), "en")
+    'lost: −54'
     """
     cat = catalog(lang)
-    out = cat.ugettext(text) if context is None else cat.upgettext(context, text)
+    if isinstance(text, Msg):
+        return text.render(lambda m: _lookup(cat, m.id, m.context))
+    out = _lookup(cat, text, context)
     return out % params if params else out
+
+
+def _lookup(cat: NullTranslations, text: str, context: str | None) -> str:
+    return cat.ugettext(text) if context is None else cat.upgettext(context, text)
+
+
+def field_errors(exc: InvalidDeal, lang: str) -> dict[str, list[str]]:
+    """Every problem of an input, by field, in ``lang`` (the 422 answer's ``errors``)."""
+    out: dict[str, list[str]] = {}
+    for err in exc.errors:
+        out.setdefault(err.field, []).append(translate(err.msg, lang))
+    return out
 
 
 def ptranslate(context: str, text: str, lang: str, /, **params: Any) -> str:
     return translate(text, lang, context=context, **params)
 
 
-def _(text: str, **variables: Any) -> str:
+def _(text: str | Msg, **variables: Any) -> str:
     return translate(text, current_lang(), **variables)
 
 
@@ -136,6 +154,8 @@ def init_app(app: Flask) -> None:
         newstyle=True,
     )
     app.jinja_env.filters["day"] = day
+    # a rules message (Msg) in a template: {{ g.name|tr }}
+    app.jinja_env.filters["tr"] = lambda msg: translate(msg, current_lang())
 
     @app.context_processor
     def inject() -> dict[str, object]:

@@ -96,7 +96,7 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
             row.cell(str(d["n"]))
             row.cell(d["dealer"])
             text = describe_row(sheet["game"], d)  # the same words and marks as the page's row
-            game_text = text.line(lang)
+            game_text = translate(text.line(), lang)
             if d.get("kind") == "game" and sheet["game"] == "skat" and d.get("declarer"):
                 game_text = f"{d['declarer']}: {game_text}"
             row.cell(game_text)

@@ -158,11 +158,11 @@ def _log(db: Database, player_id: int, action: str, detail: dict[str, Any]) -> N
 def _name_errors(name: str) -> Errors:
     e = Errors()
     if not clean_name(name):
-        e.add("name", "Bitte einen Namen angeben.", "Please give a name.")
+        e.add("name", "Bitte einen Namen angeben.")
     elif len(clean_name(name)) > MAX_NAME:
-        e.add("name", f"Höchstens {MAX_NAME} Zeichen.", f"{MAX_NAME} characters at most.")
+        e.add("name", "Höchstens %(MAX_NAME)s Zeichen.", MAX_NAME=MAX_NAME)
     elif bad_name_char(name):
-        e.add("name", BAD_NAME_MSG.de, BAD_NAME_MSG.en)
+        e.add("name", BAD_NAME_MSG)
     return e
 
 
@@ -178,11 +178,7 @@ def rename_player(db: Database, player_id: int, name: str) -> None:
         other = list(db.query("select id from players where key = ? and id != ?", [key, player_id]))
         if other:
             if resolve(db, int(other[0]["id"])) != player_id:
-                e.add(
-                    "name",
-                    "Diesen Namen hat schon ein anderer Spieler; zusammenführen statt umbenennen.",
-                    "Another player has this name; merge them instead of renaming.",
-                )
+                e.add("name", "Diesen Namen hat schon ein anderer Spieler; zusammenführen statt umbenennen.")
                 e.raise_if_any()
             # The name of an entry merged into this one: that entry gives the name up.
             db.execute(
@@ -202,8 +198,7 @@ def merge_players(db: Database, keep_id: int, drop_id: int) -> None:
         drop = get_player(db, drop_id)
         e = Errors()
         if keep_id == drop_id:
-            e.add("other", "Ein Spieler mit sich selbst? Bitte einen anderen wählen.",
-                  "A player with himself? Please choose another one.")  # fmt: skip
+            e.add("other", "Ein Spieler mit sich selbst? Bitte einen anderen wählen.")  # fmt: skip
         elif keep["merged_into"] is not None or drop["merged_into"] is not None:
             raise NotFound(drop_id)
         else:
@@ -216,8 +211,7 @@ def merge_players(db: Database, keep_id: int, drop_id: int) -> None:
                 )
             )
             if shared:
-                e.add("other", "Die beiden saßen am selben Blatt: das sind zwei Personen.",
-                      "Both sat at the same sheet: they are two people.")  # fmt: skip
+                e.add("other", "Die beiden saßen am selben Blatt: das sind zwei Personen.")  # fmt: skip
         e.raise_if_any()
         moved = int(
             db.execute(
@@ -256,21 +250,21 @@ def normalize_group(data: object) -> tuple[str, str, dict[str, Any]]:
     """A new group's name, game and club rules (defaults filled in); InvalidDeal otherwise."""
     e = Errors()
     if not isinstance(data, dict):
-        e.add("_", "Bitte ein JSON-Objekt senden.", "Please send a JSON object.")
+        e.add("_", "Bitte ein JSON-Objekt senden.")
         e.raise_if_any()
     assert isinstance(data, dict)
     for k in data:
         if k not in ("name", "game", "rules"):
-            e.add(k, "Unbekanntes Feld.", "Unknown field.")
+            e.add(k, "Unbekanntes Feld.")
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        e.add("name", "Bitte der Gruppe einen Namen geben.", "Please name the group.")
+        e.add("name", "Bitte der Gruppe einen Namen geben.")
         name = ""
     elif len(name.strip()) > 80:
-        e.add("name", "Höchstens 80 Zeichen.", "80 characters at most.")
+        e.add("name", "Höchstens 80 Zeichen.")
     game = data.get("game")
     if game not in ("skat", "schafkopf"):
-        e.add("game", "Bitte „skat“ oder „schafkopf“.", "Please “skat” or “schafkopf”.")
+        e.add("game", "Bitte „skat“ oder „schafkopf“.")
         game = None
     rules = normalize_group_rules(game or "skat", data.get("rules"), e)
     e.raise_if_any()
@@ -317,7 +311,7 @@ def check_group(db: Database, group: object, game: str) -> int:
     """The id of a group a new sheet of ``game`` may join; InvalidDeal("group") otherwise."""
     e = Errors()
     if isinstance(group, bool) or not isinstance(group, int):
-        e.add("group", "Die Gruppe ist eine Nummer.", "The group is a number.")
+        e.add("group", "Die Gruppe ist eine Nummer.")
         e.raise_if_any()
     assert isinstance(group, int)
     try:
@@ -325,15 +319,11 @@ def check_group(db: Database, group: object, game: str) -> int:
             raise NotFound(group)
         found = get_group(db, group)
     except NotFound:
-        e.add("group", "Diese Gruppe gibt es nicht.", "There is no such group.")
+        e.add("group", "Diese Gruppe gibt es nicht.")
         e.raise_if_any()
         raise
     if found["game"] != game:
-        e.add(
-            "group",
-            "Die Gruppe spielt ein anderes Spiel als dieses Blatt.",
-            "The group plays another game than this sheet.",
-        )
+        e.add("group", "Die Gruppe spielt ein anderes Spiel als dieses Blatt.")
         e.raise_if_any()
     return group
 

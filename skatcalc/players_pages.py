@@ -24,7 +24,7 @@ from wtforms.validators import Optional
 from . import players, season, service
 from .charts import running_totals_svg
 from .deal_forms import parse_int
-from .i18n import _, page_lang
+from .i18n import _, field_errors, page_lang
 from .rules.common import InvalidDeal
 from .rules.standings import SCHAFKOPF_CONTRACTS, SKAT_CONTRACTS
 
@@ -137,7 +137,7 @@ def rename(player_id: int) -> Any:
     try:
         players.rename_player(service.get_db(), pid, form.name.data or "")
     except InvalidDeal as exc:
-        form.name.errors = exc.by_field(page_lang()).get("name", [])
+        form.name.errors = field_errors(exc, page_lang()).get("name", [])
         return render_player(pid, form, 422)
     flash(_("Umbenannt. Die Blätter behalten die Namen, wie sie eingetragen wurden."))
     return redirect(url_for("players.show", player_id=pid))
@@ -163,7 +163,7 @@ def merge(player_id: int) -> Any:
     except service.NotFound:
         abort(404)
     except InvalidDeal as exc:
-        for msgs in exc.by_field(page_lang()).values():
+        for msgs in field_errors(exc, page_lang()).values():
             for m in msgs:
                 flash(m, "error")
         return redirect(url_for("players.show", player_id=pid))
@@ -221,7 +221,7 @@ def form_rules(form: GroupForm) -> dict[str, Any]:
 def attach(form: GroupForm, exc: InvalidDeal) -> list[str]:
     """Each message next to its field; the rest for the top of the form."""
     general: list[str] = []
-    for k, msgs in exc.by_field(page_lang()).items():
+    for k, msgs in field_errors(exc, page_lang()).items():
         field = getattr(form, k.replace("rules.", ""), None)
         if field is not None:
             field.errors = list(field.errors or []) + msgs
@@ -333,7 +333,7 @@ def add_sheet(group_id: int) -> Response:
     except service.NotFound:
         abort(404)
     except InvalidDeal as exc:
-        for msgs in exc.by_field(page_lang()).values():
+        for msgs in field_errors(exc, page_lang()).values():
             for m in msgs:
                 flash(m, "error")
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .i18n import field_errors, translate
 from .rules.schafkopf import SchafkopfResult
 from .rules.sheet import ComputedSheet, HouseRules, Row, Totals, Transfer
 from .rules.skat import SkatResult
@@ -30,7 +31,7 @@ def skat_result_json(res: SkatResult, lang: str = "de") -> JSON:
         "schwarz": res.schwarz,
         "value": res.value,
         "score": res.score,
-        "explanation": res.explanation(lang),
+        "explanation": [translate(s, lang) for s in res.steps],
     }
 
 
@@ -40,7 +41,7 @@ def schafkopf_result_json(res: SchafkopfResult, lang: str = "de") -> JSON:
         "won": res.won,
         "value": res.value,
         "deltas": dict(res.deltas),
-        "explanation": res.explanation(lang),
+        "explanation": [translate(s, lang) for s in res.steps],
     }
 
 
@@ -81,7 +82,7 @@ def row_json(row: Row, lang: str = "de") -> JSON:
     }
     if row.error is not None:
         out.update(counted)
-        out.update(error=row.error.by_field(lang), title="?", explanation=[])
+        out.update(error=field_errors(row.error, lang), title="?", explanation=[])
     elif row.struck:
         out.update(counted)
         out.update(_described(row, lang))
@@ -97,8 +98,8 @@ def row_json(row: Row, lang: str = "de") -> JSON:
 def _described(row: Row, lang: str) -> JSON:
     """What a row says about its deal: the same for counted and for struck deals."""
     return {
-        "title": row.title.text(lang),
-        "explanation": [s.text(lang) for s in row.steps],
+        "title": translate(row.title, lang),
+        "explanation": [translate(s, lang) for s in row.steps],
         "kind": row.kind.value,
         "declarer": row.declarer,
         "passed": row.outcome is not None and row.outcome.kind == "passed",

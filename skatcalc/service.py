@@ -241,11 +241,7 @@ def add_deal(
     spec = spec_of(sheet)
     if store.deal_count(db, sheet_id) >= MAX_DEALS:
         e = Errors()
-        e.add(
-            "_",
-            f"Ein Blatt hat höchstens {MAX_DEALS} Spiele; bitte ein neues Blatt anlegen.",
-            f"A sheet holds at most {MAX_DEALS} deals; please start a new sheet.",
-        )
+        e.add("_", "Ein Blatt hat höchstens %(MAX_DEALS)s Spiele; bitte ein neues Blatt anlegen.", MAX_DEALS=MAX_DEALS)
         e.raise_if_any()
     expected_n, body = deal_number(body)
     if proposed is None:
@@ -271,8 +267,7 @@ def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dic
             return _preview_correction(db, spec, sheet_id, n, body, lang)
         if n > count + 1:
             e = Errors()
-            e.add("n", f"Das nächste Spiel ist Nummer {count + 1}, nicht {n}.",
-                  f"The next deal is number {count + 1}, not {n}.")  # fmt: skip
+            e.add("n", "Das nächste Spiel ist Nummer %(count)s, nicht %(n)s.", count=count + 1, n=n)  # fmt: skip
             e.raise_if_any()
     dealer, active = placement(spec, body, proposed_dealer(db, sheet))
     evaluate_deal(spec, body, active)
@@ -308,10 +303,9 @@ def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]
     n = body["n"]
     e = Errors()
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_DEALS:
-        e.add("n", f"„n“ ist die Nummer des Spiels: 1 bis {MAX_DEALS}.",
-              f"“n” is the deal's number: 1 to {MAX_DEALS}.")  # fmt: skip
+        e.add("n", "„n“ ist die Nummer des Spiels: 1 bis %(MAX_DEALS)s.", MAX_DEALS=MAX_DEALS)  # fmt: skip
     elif must_be is not None and n != must_be:
-        e.add("n", f"Dies ist Spiel {must_be}, nicht {n}.", f"This is deal {must_be}, not {n}.")
+        e.add("n", "Dies ist Spiel %(must_be)s, nicht %(n)s.", must_be=must_be, n=n)
     e.raise_if_any()
     return n, rest
 
@@ -322,10 +316,10 @@ def describe_row(game: str, row: dict[str, Any], lang: str = "de") -> str:
     text = marks.describe_row(game, row)
     who = f"{row['declarer']}: " if game == "skat" and row.get("declarer") else ""
     shown = [m for m in text.marks if m is not marks.STRUCK]
-    flags = "".join(f" {m.text(lang)}" for m in shown)
+    flags = "".join(f" {translate(m, lang)}" for m in shown)
     value = f" ({text.value})" if text.value else ""
     struck = " — " + translate("gestrichen", lang) if row.get("struck") else ""
-    return f"{who}{text.contract.text(lang)}{flags}{value}{struck}"
+    return f"{who}{translate(text.contract, lang)}{flags}{value}{struck}"
 
 
 def correct_deal(

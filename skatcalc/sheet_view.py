@@ -30,7 +30,7 @@ from werkzeug.wrappers import Response
 from . import service
 from .charts import running_totals_svg
 from .deal_forms import deal_form, parse_int
-from .i18n import _, num, page_lang
+from .i18n import _, num, page_lang, translate
 from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from .rules.sheet import SCHAFKOPF_BOCK_TRIGGERS, default_active, describe_rules, evaluate_deal
@@ -49,11 +49,11 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         form = deal_form(sheet)
         form.dealer.data = proposed
         form.active.data = list(default_active(spec, proposed))
-    rules = [m.text(page_lang()) for m in describe_rules(spec)]
+    rules = [translate(m, page_lang()) for m in describe_rules(spec)]
     html = render_template(
         "sheets/show.html",
         saved=None if share else saved_line(sheet, data),
-        legend=legend(sheet["game"], page_lang()),
+        legend=legend(sheet["game"], _),
         sheet=sheet,
         data=data,
         form=form,
@@ -98,8 +98,8 @@ def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | 
         amount = num(row["deltas"][row["party"][0]], True)
     else:
         amount = "" if text.value is None else str(text.value)
-    return {"n": row["n"], "who": who, "contract": text.contract.text(lang),
-            "marks": [m.text(lang) for m in text.marks], "amount": amount}  # fmt: skip
+    return {"n": row["n"], "who": who, "contract": translate(text.contract, lang),
+            "marks": [translate(m, lang) for m in text.marks], "amount": amount}  # fmt: skip
 
 
 def leaders_of(players: list[str], computed: dict[str, Any]) -> list[str]:
@@ -221,10 +221,10 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
             d["dealer"],
             " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on),
             d["declarer"] if ctx.skat and d.get("kind") == "game" and d.get("declarer") else "",
-            text.contract.text(lang),
+            translate(text.contract, lang),
             # the deal's own page: its calculation, correction and strike (not on a share view)
             None if ctx.share else f"{ctx.base}/deals/{n}/edit",
-            [(m.text(lang), MARK_CLASS.get(m, "")) for m in text.marks],
+            [(translate(m, lang), MARK_CLASS.get(m, "")) for m in text.marks],
             ctx.trig if d.get("bock_trigger") else "",
             (d.get("explanation") or []) if ctx.share else [],
             ctx.calc,
@@ -287,7 +287,7 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
             try:
                 o = evaluate_deal(spec, b["input"], tuple(b["active"]))
                 who = f"{o.declarer}: " if o.declarer and sheet["game"] == "skat" else ""
-                before = f"{who}{o.title.text(lang)}" + (
+                before = f"{who}{translate(o.title, lang)}" + (
                     f" ({o.value})" if o.kind == "game" else ""
                 )
             except (InvalidDeal, KeyError, TypeError):

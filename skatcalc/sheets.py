@@ -36,7 +36,7 @@ from .deal_forms import (
 )
 from .errors import resend_form_on_fault
 from .http import BadJSON, can_edit, parse_json, remember_edit_token, token_matches
-from .i18n import _, page_lang
+from .i18n import _, field_errors, page_lang
 from .rules.common import InvalidDeal
 from .rules.sheet import normalize_sheet
 from .sheet_view import render_deal, render_sheet, sheets_page, taken_message
@@ -141,7 +141,7 @@ def create() -> Any:
             spec = normalize_sheet(data)
         except InvalidDeal as exc:
             aliases = {"players": "p1", "first_dealer": "first_dealer"}
-            for k, msgs in exc.by_field(page_lang()).items():
+            for k, msgs in field_errors(exc, page_lang()).items():
                 field = getattr(form, aliases.get(k, k.replace("rules.", "")), None)
                 if field is not None and k != "_":
                     field.errors = list(field.errors or []) + msgs
@@ -152,7 +152,7 @@ def create() -> Any:
             try:
                 group_id = players.form_group(db, form.group.data, spec.game)
             except InvalidDeal as exc:
-                form.group.errors = exc.by_field(page_lang()).get("group", [])
+                form.group.errors = field_errors(exc, page_lang()).get("group", [])
             else:
                 sheet = service.create_sheet(
                     db, form.name.data, spec.game, list(spec.players), spec.first_dealer,
@@ -412,7 +412,7 @@ def import_file() -> Any:
         except BadJSON:
             general.append(_("Die Datei ist kein gültiges JSON."))
         except InvalidDeal as exc:
-            for msgs in exc.by_field(page_lang()).values():
+            for msgs in field_errors(exc, page_lang()).values():
                 general += msgs
         else:
             flash(_("Blatt importiert."))

@@ -1,10 +1,11 @@
-"""Helpers the browser tests share (fixtures live in conftest.py)."""
+"""Helpers the tests share (fixtures live in conftest.py)."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from flask import Flask
 from werkzeug.serving import make_server
@@ -23,3 +24,10 @@ def live_server(app: Flask) -> Iterator[str]:
     finally:
         srv.shutdown()
         thread.join()
+
+
+def explanation(result: Any, lang: str = "de") -> list[str]:
+    """A result's steps as the API writes them in ``lang`` (through the one translation path)."""
+    from skatcalc.i18n import translate
+
+    return [translate(s, lang) for s in result.steps]

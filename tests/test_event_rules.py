@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from skatcalc.i18n import field_errors
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.events import (
     Fees,
@@ -52,8 +53,8 @@ def test_skat_tables_of_four_and_three_only_where_needed(
 def test_skat_refuses_counts_that_cannot_all_play(count: int) -> None:
     with pytest.raises(InvalidDeal) as exc:
         table_sizes("skat", count)
-    assert "players" in exc.value.by_field()
-    assert str(count) in exc.value.by_field("en")["players"][0]
+    assert "players" in field_errors(exc.value, "de")
+    assert str(count) in field_errors(exc.value, "en")["players"][0]
 
 
 @pytest.mark.parametrize(("count", "tables"), [(4, 1), (8, 2), (12, 3), (112, 28)])
@@ -65,7 +66,7 @@ def test_schafkopf_tables_of_four(count: int, tables: int) -> None:
 def test_schafkopf_refuses_counts_not_a_multiple_of_four(count: int) -> None:
     with pytest.raises(InvalidDeal) as exc:
         table_sizes("schafkopf", count)
-    assert "vier" in exc.value.by_field()["players"][0]
+    assert "vier" in field_errors(exc.value, "de")["players"][0]
 
 
 @given(st.integers(min_value=3, max_value=300).filter(lambda n: n != 5), st.integers())

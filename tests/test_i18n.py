@@ -14,9 +14,11 @@ from flask.testing import FlaskClient
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = ROOT / "skatcalc" / "translations" / "en" / "LC_MESSAGES"
 METHODS = [("skatcalc/**.py", "python"), ("templates/**.html", "jinja2")]
-# the translation functions of skatcalc/i18n.py (as in scripts/translate.py and the README)
+# the translation functions of skatcalc/i18n.py and the rules' messages (Msg, pmsg,
+# Errors.add), as in scripts/translate.py and the README
 KEYWORDS = {"_": None, "gettext": None, "pgettext": ((1, "c"), 2), "ngettext": (1, 2),
-            "translate": None, "ptranslate": ((1, "c"), 2)}  # fmt: skip
+            "translate": None, "ptranslate": ((1, "c"), 2), "Msg": None,
+            "pmsg": ((1, "c"), 2), "add": (2,)}  # fmt: skip
 
 
 def extracted() -> set[tuple[str | None, Any]]:

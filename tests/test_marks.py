@@ -10,6 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
+from skatcalc.i18n import translate
 from skatcalc.rules.marks import describe_row
 from skatcalc.rules.sheet import DealRecord, SheetSpec, compute_sheet, default_active
 from skatcalc.serialize import computed_json
@@ -96,7 +97,7 @@ def test_schafkopf_rows_and_ramsch_losers() -> None:
     assert solo.contract.de == "Solo Tout C"
     assert [m.de for m in saus.marks] == ["Schn.", "5 Laufende", "2× gestellt", "gestrichen"]
     assert ramsch.contract.de == "Ramsch: A, B verlieren (40 Augen)" and ramsch.value is None
-    assert ramsch.line("en") == "Ramsch: A, B lose (40 points)"
+    assert translate(ramsch.line(), "en") == "Ramsch: A, B lose (40 points)"
 
 
 def test_page_csv_and_pdf_show_the_same_marks(client: FlaskClient) -> None:
@@ -122,11 +123,14 @@ def test_page_csv_and_pdf_show_the_same_marks(client: FlaskClient) -> None:
 def test_the_legend_explains_only_the_marks_of_its_game_without_repeating_words() -> None:
     from skatcalc.rules.marks import legend
 
-    sk = dict(legend("schafkopf", "de"))
+    sk = dict(legend("schafkopf", lambda m: translate(m, "de")))
     assert set(sk) == {"Schn.", "Schw.", "verl."}
-    assert [s for s, _ in legend("skat", "de")] == [
+    assert [s for s, _ in legend("skat", lambda m: translate(m, "de"))] == [
         "Schn.", "Schw.", "Schn. ang.", "Schw. ang.", "überr.", "verl."]  # fmt: skip
-    en = legend("skat", "en")
+    en = legend("skat", lambda m: translate(m, "en"))
     assert all(short != long for short, long in en)
     assert ("overbid", "overbid") not in en and ("lost", "lost") not in en
-    assert dict(legend("schafkopf", "en")) == {"schn.": "schneider", "schw.": "schwarz"}
+    assert dict(legend("schafkopf", lambda m: translate(m, "en"))) == {
+        "schn.": "schneider",
+        "schw.": "schwarz",
+    }

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 
 from skatcalc import db as store
 from skatcalc import players
+from skatcalc.i18n import field_errors
 from skatcalc.rules.common import InvalidDeal
 
 SKAT = {"game": "skat", "players": ["Anna", "Bernd", "Carla"]}
@@ -132,7 +133,7 @@ def test_group_rules_are_checked(app: Flask) -> None:
     with pytest.raises(InvalidDeal) as exc:
         players.normalize_group({"name": "", "game": "doppelkopf",
                                  "rules": {"rank_by": "x", "best": 0, "z": 1}})  # fmt: skip
-    fields = set(exc.value.by_field())
+    fields = set(field_errors(exc.value, "de"))
     assert fields == {"name", "game", "rules.rank_by", "rules.best", "rules.z"}
 
 

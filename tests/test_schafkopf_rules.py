@@ -6,9 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from skatcalc.i18n import field_errors
 from skatcalc.rules import InvalidDeal
 from skatcalc.rules.schafkopf import SchafkopfDeal, SKGame, schafkopf_ramsch, schafkopf_value
 from tests.known_good import evening
+from tests.support import explanation
 
 SAU, HOCH, SOLO, WENZ, GEIER = (
     SKGame.SAUSPIEL,
@@ -42,7 +44,7 @@ def test_seed_sheet_to_the_cent() -> None:
 
 def test_seed_explanation() -> None:
     r = schafkopf_value(SEED[1][0])
-    assert r.explanation() == [
+    assert explanation(r) == [
         "Wenz: 20 [Solo] + 10 [Schneider] + 3 × 10 [Laufende] = 60",
         "gestellt × 2 = 120",
         "gewonnen: B",
@@ -135,7 +137,7 @@ INVALID = [
 def test_invalid(deal: SchafkopfDeal, field: str) -> None:
     with pytest.raises(InvalidDeal) as info:
         schafkopf_value(deal)
-    assert field in info.value.by_field()
+    assert field in field_errors(info.value, "de")
 
 
 @st.composite
@@ -215,7 +217,7 @@ def test_suits_name_the_game_and_never_change_a_value() -> None:
     plain = schafkopf_value(sk(SOLO, ("C",), won=True, tout=True))
     gras = schafkopf_value(sk(SOLO, ("C",), won=True, tout=True, suit="gras"))
     assert gras.value == plain.value and gras.deltas == plain.deltas
-    assert gras.explanation()[0].startswith("Gras-Solo: ")
+    assert explanation(gras)[0].startswith("Gras-Solo: ")
     assert schafkopf_title(sk(SOLO, ("C",), won=True, suit="gras")).de == "Gras-Solo C"
     assert (
         schafkopf_title(sk(SAU, ("A", "D"), won=True, suit="eichel")).de
@@ -225,4 +227,4 @@ def test_suits_name_the_game_and_never_change_a_value() -> None:
                 sk(SOLO, won=True, suit="karo")):  # fmt: skip
         with pytest.raises(InvalidDeal) as info:
             schafkopf_value(bad)
-        assert "suit" in info.value.by_field()
+        assert "suit" in field_errors(info.value, "de")

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcalc import serialize
+from skatcalc.i18n import catalog, field_errors, translate
 from skatcalc.rules.common import Errors, InvalidDeal, Msg
 from skatcalc.rules.inputs import Reader
 from skatcalc.rules.sheet import (
@@ -78,9 +79,9 @@ class DuelRules(HouseRules):
 
 class Duel(GameKind):
     key = "duel"
-    label = Msg("Duell", "Duel")
+    label = Msg("Duell")
     player_counts = (2,)
-    player_count_msg = Msg("Zu zweit.", "Two players.")
+    player_count_msg = Msg("Zu zweit.")
     players_per_deal = 2
     rules_class = DuelRules
 
@@ -98,11 +99,22 @@ class Duel(GameKind):
         triggers = (BockTrigger.VALUE_100,) if value >= 100 else ()
         return DealOutcome(DealKind.GAME, winner, (winner,), None, entries,
                            zero_sum(spec.players, entries), True, value,
-                           Msg(f"{winner} gewinnt", f"{winner} wins"), (), triggers)  # fmt: skip
+                           Msg("%(winner)s gewinnt", winner=winner), (), triggers)  # fmt: skip
+
+
+# A new game brings its English along, as a real one adds it to messages.po.
+DUEL_ENGLISH = {
+    "Duell": "Duel",
+    "Zu zweit.": "Two players.",
+    "%(winner)s gewinnt": "%(winner)s wins",
+}
 
 
 @pytest.fixture
-def duel() -> Iterator[GameKind]:
+def duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[GameKind]:
+    english = catalog("en")._catalog  # type: ignore[attr-defined]
+    for de, en in DUEL_ENGLISH.items():
+        monkeypatch.setitem(english, de, en)
     kind = register(Duel())
     try:
         yield kind
@@ -126,16 +138,16 @@ def test_a_new_game_is_a_module_that_registers_itself(duel: GameKind) -> None:
     assert out["next_dealer"] == "A"
     with pytest.raises(InvalidDeal) as exc:
         normalize_sheet({"game": "duel", "players": ["A", "B", "C"]})
-    assert exc.value.by_field("en") == {"players": ["Two players."]}
+    assert field_errors(exc.value, "en") == {"players": ["Two players."]}
     with pytest.raises(InvalidDeal) as exc:
         normalize_sheet({"game": "duel", "players": ["A", "B"], "rules": {"bock": ["60-60"]}})
-    assert exc.value.by_field("en") == {"rules.bock": ["Bock triggers: value-100."]}
+    assert field_errors(exc.value, "en") == {"rules.bock": ["Bock triggers: value-100."]}
 
 
 def test_an_unregistered_game_is_refused_with_the_registered_ones() -> None:
     with pytest.raises(InvalidDeal) as exc:
         normalize_sheet({"game": "duel", "players": ["A", "B"]})
-    assert exc.value.by_field("en")["game"] == ["Allowed values: skat, schafkopf."]
+    assert field_errors(exc.value, "en")["game"] == ["Allowed values: skat, schafkopf."]
 
 
 # --- House rules ------------------------------------------------------------------------------
@@ -192,7 +204,7 @@ def test_house_rules_round_trip(case: tuple[str, dict[str, Any]]) -> None:
 def test_house_rules_refused_field_by_field() -> None:
     e = Errors()
     SkatHouseRules.from_json({"bock": ["x"], "stake_cents": -1, "kontra_re": 3, "zz": 1}, e)
-    assert [(x.field, x.msg.en) for x in e.items] == [
+    assert [(x.field, translate(x.msg, "en")) for x in e.items] == [
         ("rules.bock", "Bock triggers: 60-60, grand-hand-won, kontra-lost, value-100."),
         ("rules.stake_cents", "Stake: 0 to 100000 cents."),
         ("rules.kontra_re", "Expected true or false."),
@@ -217,7 +229,7 @@ def test_house_rules_describe() -> None:
         "Einsatz: 5 Cent je Punkt",
     ]  # fmt: skip
     sk = SchafkopfHouseRules.from_json({"ramsch": True, "tariffs": {"ramsch": 30}}, Errors())
-    assert [m.en for m in sk.describe()] == [
+    assert [translate(m, "en") for m in sk.describe()] == [
         "Tariffs: Sauspiel 10, solo 20, Bettel 20, extra 10",
         "Laufende from 3 (Wenz/Geier from 2)",
         "Tout: schneider/schwarz count extra",

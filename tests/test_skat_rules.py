@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from skatcalc.i18n import field_errors
 from skatcalc.rules import LEGAL_BIDS, Game, InvalidDeal, Party, SkatDeal, skat_value
 from skatcalc.rules.skat import (
     MAX_LEVELS_ABOVE_MATADORS,
@@ -13,6 +14,7 @@ from skatcalc.rules.skat import (
     games_with_value,
     matadors_from_cards,
 )
+from tests.support import explanation
 
 D, H, S, C, G, N = Game.DIAMONDS, Game.HEARTS, Game.SPADES, Game.CLUBS, Game.GRAND, Game.NULL
 
@@ -104,17 +106,17 @@ def test_worked_examples(deal: SkatDeal, value: int, score: int, won: bool, over
 def test_explanation_shows_the_levels_in_german_and_english() -> None:
     deal = SkatDeal(G, 2, True, hand=True, schneider_announced=True, declarer_points=95)
     r = skat_value(deal)
-    assert "mit 2, Spiel 3, Hand 4, Schneider 5, Schneider angesagt 6 × 24 = 144" in r.explanation()
-    assert "with 2, game 3, hand 4, schneider 5, schneider announced 6 × 24 = 144" in r.explanation(
-        "en"
+    assert "mit 2, Spiel 3, Hand 4, Schneider 5, Schneider angesagt 6 × 24 = 144" in explanation(r)
+    assert "with 2, game 3, hand 4, schneider 5, schneider announced 6 × 24 = 144" in explanation(
+        r, "en"
     )
 
 
 def test_overbid_explanation() -> None:
     r = skat_value(SkatDeal(D, 1, True, bid=24, declarer_points=70))
-    assert "überreizt: Reizwert 24 → nächstes Vielfaches von 9 = 27" in r.explanation()
-    assert "verloren doppelt: −54" in r.explanation()
-    assert "overbid: bid 24 → next multiple of 9 = 27" in r.explanation("en")
+    assert "überreizt: Reizwert 24 → nächstes Vielfaches von 9 = 27" in explanation(r)
+    assert "verloren doppelt: −54" in explanation(r)
+    assert "overbid: bid 24 → next multiple of 9 = 27" in explanation(r, "en")
 
 
 # (description, deal, field)
@@ -144,14 +146,14 @@ INVALID = [
 def test_invalid_input_is_refused_with_a_reason(deal: SkatDeal, field: str) -> None:
     with pytest.raises(InvalidDeal) as info:
         skat_value(deal)
-    assert field in info.value.by_field()
-    assert all(msgs for msgs in info.value.by_field("en").values())
+    assert field in field_errors(info.value, "de")
+    assert all(msgs for msgs in field_errors(info.value, "en").values())
 
 
 def test_null_below_bid_names_the_variants_that_reach_it() -> None:
     with pytest.raises(InvalidDeal) as info:
         skat_value(SkatDeal(N, won=True, bid=36))
-    msg = info.value.by_field()["bid"][0]
+    msg = field_errors(info.value, "de")["bid"][0]
     assert "Null ouvert (46)" in msg and "Null ouvert Hand (59)" in msg
     assert "Null Hand (35)" not in msg
 
@@ -256,9 +258,9 @@ def test_every_legal_bid_is_the_value_of_some_game() -> None:
 def test_lost_by_the_buttons_is_explained_as_entered_not_by_points() -> None:
     """Without card points nothing is known about 61: the explanation says lost as entered."""
     r = skat_value(SkatDeal(game=Game.GRAND, matadors=1, with_=True, won=False))
-    assert "verloren: so eingetragen (ohne Augen)" in r.explanation()
-    assert "lost: as entered (no card points)" in r.explanation("en")
-    assert not any("61" in s for s in r.explanation() + r.explanation("en"))
+    assert "verloren: so eingetragen (ohne Augen)" in explanation(r)
+    assert "lost: as entered (no card points)" in explanation(r, "en")
+    assert not any("61" in s for s in explanation(r) + explanation(r, "en"))
     # with card points the reason is still the points
     p = skat_value(SkatDeal(game=Game.GRAND, matadors=1, with_=True, declarer_points=50))
-    assert any("61 sind nötig" in s for s in p.explanation())
+    assert any("61 sind nötig" in s for s in explanation(p))

@@ -1,22 +1,88 @@
-"""Building blocks shared by the Skat and Schafkopf rules: bilingual text and input errors."""
+"""Building blocks shared by the Skat and Schafkopf rules: texts for people, input errors."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 LANGUAGES = ("de", "en")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Msg:
-    """A sentence in both languages of the table; German is the default."""
+    """A text for a person, as data: the German msgid (German is the source language; its
+    ``%(name)s`` placeholders filled from ``params``) and, where the same German reads
+    differently in English, a ``context``. The rules never translate: the edges (API, pages,
+    CSV, PDF) hand a Msg to ``skatcalc.i18n.translate``, which looks it up in the catalogue.
 
-    de: str
-    en: str
+    >>> Msg("Zusammen %(n)s Augen", n=110).de
+    'Zusammen 110 Augen'
+    >>> Msg("%(what)s: %(n)s", what=Msg("verloren"), n="−54").de
+    'verloren: −54'
+    """
 
-    def text(self, lang: str = "de") -> str:
-        return self.en if lang == "en" else self.de
+    id: str
+    params: tuple[tuple[str, str | int | Msg], ...]
+    context: str | None
+
+    def __init__(
+        self, id: str, /, *, context: str | None = None, **params: str | int | Msg
+    ) -> None:
+        self._set(id, context, params)
+
+    def _set(self, id: str, context: str | None, params: Mapping[str, str | int | Msg]) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "params", tuple(params.items()))
+        object.__setattr__(self, "context", context)
+
+    @classmethod
+    def of(cls, id: str, params: Mapping[str, str | int | Msg], context: str | None = None) -> Msg:
+        """A message with its parameters given as a mapping."""
+        msg = cls.__new__(cls)
+        msg._set(id, context, params)
+        return msg
+
+    def render(self, template: Callable[[Msg], str]) -> str:
+        """The text with ``template(msg)`` as the (translated) form of every message in it."""
+        text = template(self)
+        if not self.params:
+            return text
+        return text % {k: v.render(template) if isinstance(v, Msg) else v for k, v in self.params}
+
+    @property
+    def de(self) -> str:
+        """The German text: the msgid itself, filled in (no catalogue needed)."""
+        return self.render(_msgid)
+
+    def __str__(self) -> str:
+        return self.de
+
+
+def _msgid(msg: Msg) -> str:
+    return msg.id
+
+
+def pmsg(context: str, id: str, /, **params: str | int | Msg) -> Msg:
+    """A message whose German reads like another one's but not its English (``pybabel``
+    collects the context from here)."""
+    return Msg.of(id, params, context)
+
+
+def joined(sep: str, items: Sequence[str | int | Msg]) -> Msg:
+    """A list of messages (or names) as one, the same separator in every language. Its msgid
+    holds placeholders only and is no catalogue entry: the lookup leaves it as it is."""
+    ids = sep.replace("%", "%%").join(f"%({i})s" for i in range(len(items)))
+    return Msg.of(ids, {str(i): v for i, v in enumerate(items)})
+
+
+# A msgid of one placeholder and no catalogue entry: the lookup leaves it as it is.
+_VERBATIM = "%(text)s"
+
+
+def verbatim(text: str) -> Msg:
+    """A text shown as it is in every language (a stored title, "Kontra"): never looked up
+    in the catalogue, where the same German word might mean something else."""
+    return Msg(_VERBATIM, text=text)
 
 
 @dataclass(frozen=True)
@@ -27,18 +93,13 @@ class FieldError:
 
 @dataclass
 class InvalidDeal(Exception):
-    """Raised with every problem of an input at once, keyed by field name ("_" = whole input)."""
+    """Raised with every problem of an input at once, keyed by field name ("_" = whole input);
+    ``skatcalc.i18n.field_errors`` gives the texts in a language."""
 
     errors: list[FieldError] = field(default_factory=list)
 
     def __str__(self) -> str:
-        return "; ".join(f"{e.field}: {e.msg.en}" for e in self.errors)
-
-    def by_field(self, lang: str = "de") -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for err in self.errors:
-            out.setdefault(err.field, []).append(err.msg.text(lang))
-        return out
+        return "; ".join(f"{e.field}: {e.msg.de}" for e in self.errors)
 
 
 class Errors:
@@ -47,8 +108,12 @@ class Errors:
     def __init__(self) -> None:
         self.items: list[FieldError] = []
 
-    def add(self, field_name: str, de: str, en: str) -> None:
-        self.items.append(FieldError(field_name, Msg(de, en)))
+    def add(self, field_name: str, text: str | Msg, /, **params: str | int | Msg) -> None:
+        """``text``: a German msgid with ``%(name)s`` placeholders filled from ``params``, or a
+        message made already."""
+        self.items.append(
+            FieldError(field_name, text if isinstance(text, Msg) else Msg.of(text, params))
+        )
 
     def has(self, field_name: str) -> bool:
         return any(e.field == field_name for e in self.items)
@@ -75,28 +140,23 @@ def check_ramsch(
     n = len(players)
     if points is None:
         if not e.has(f_points):
-            e.add(f_points, "Bitte die Augen angeben.", "Give the card points.")
+            e.add(f_points, "Bitte die Augen angeben.")
     elif set(points) != set(players):
-        e.add(f_points, f"Bitte die Augen aller {n} Mitspieler angeben.",
-              f"Give the card points of all {n} who played.")  # fmt: skip
+        e.add(f_points, "Bitte die Augen aller %(n)s Mitspieler angeben.", n=n)  # fmt: skip
     elif any(not 0 <= v <= 120 for v in points.values()):
-        e.add(f_points, "Augen je Spieler: 0 bis 120.", "Points per player: 0 to 120.")
+        e.add(f_points, "Augen je Spieler: 0 bis 120.")
     elif sum(points.values()) != 120:
-        e.add(f_points, f"Zusammen {sum(points.values())} Augen, es müssen 120 sein.",
-              f"Together {sum(points.values())} points; they must make 120.")  # fmt: skip
+        e.add(f_points, "Zusammen %(sum)s Augen, es müssen 120 sein.", sum=sum(points.values()))
     if any(j not in players for j in jungfrau) or len(set(jungfrau)) != len(jungfrau):
-        e.add(f_jungfrau, "Jungfrau: nur Mitspieler, jeder einmal.",
-              "Jungfrau: players of the deal, each once.")  # fmt: skip
+        e.add(f_jungfrau, "Jungfrau: nur Mitspieler, jeder einmal.")  # fmt: skip
     if durchmarsch is not None and (not isinstance(durchmarsch, str) or durchmarsch not in players):
-        e.add(f_durch, "Durchmarsch: nur ein Mitspieler.", "Durchmarsch: a player of the deal.")
+        e.add(f_durch, "Durchmarsch: nur ein Mitspieler.")
     if points is None or e.has(f_points):
         return
     if not e.has(f_jungfrau) and any(points[j] != 0 for j in jungfrau):
-        e.add(f_jungfrau, "Wer keinen Stich bekam, hat 0 Augen.",
-              "A player who took no trick has 0 points.")  # fmt: skip
+        e.add(f_jungfrau, "Wer keinen Stich bekam, hat 0 Augen.")  # fmt: skip
     if isinstance(durchmarsch, str) and not e.has(f_durch) and points[durchmarsch] != 120:
-        e.add(f_durch, "Durchmarsch heißt alle Stiche, also 120 Augen.",
-              "Durchmarsch means every trick, so 120 points.")  # fmt: skip
+        e.add(f_durch, "Durchmarsch heißt alle Stiche, also 120 Augen.")  # fmt: skip
 
 
 # Thousands separators by language, used from 10,000 on (a four-digit score stays ungrouped).

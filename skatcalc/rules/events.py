@@ -50,17 +50,13 @@ def table_sizes(game: str, count: int) -> tuple[int, ...]:
     if game == "schafkopf":
         if count < 4 or count % 4:
             short = 4 - count % 4
-            more = (
-                (f" oder {count % 4} weniger" if count > 4 else ""),
-                (f" or {count % 4} fewer" if count > 4 else ""),
-            )
-            e.add(
-                "players",
-                f"Schafkopf braucht Tische zu viert: {count} Spieler gehen nicht auf "
-                f"(es fehlen {short}{more[0]}).",
-                f"Schafkopf needs tables of four: {count} players do not fit "
-                f"({short} more needed{more[1]}).",
-            )
+            if count > 4:
+                e.add("players", "Schafkopf braucht Tische zu viert: %(count)s Spieler gehen "
+                      "nicht auf (es fehlen %(short)s oder %(fewer)s weniger).",
+                      count=count, short=short, fewer=count % 4)  # fmt: skip
+            else:
+                e.add("players", "Schafkopf braucht Tische zu viert: %(count)s Spieler gehen "
+                      "nicht auf (es fehlen %(short)s).", count=count, short=short)  # fmt: skip
             e.raise_if_any()
         return (4,) * (count // 4)
     # 4a + 3b = count with the fewest tables of three: b ≡ −count (mod 4)
@@ -68,10 +64,8 @@ def table_sizes(game: str, count: int) -> tuple[int, ...]:
     if count < 3 or 3 * threes > count:
         e.add(
             "players",
-            f"Mit {count} Spielern geht es nicht auf: Skat braucht Tische zu dritt oder zu "
-            "viert (mindestens 3 Spieler, und 5 lassen sich nicht teilen).",
-            f"{count} players cannot all play: Skat needs tables of three or four "
-            "(at least 3 players, and 5 cannot be split).",
+            "Mit %(count)s Spielern geht es nicht auf: Skat braucht Tische zu dritt oder zu viert (mindestens 3 Spieler, und 5 lassen sich nicht teilen).",
+            count=count,
         )
         e.raise_if_any()
     fours = (count - 3 * threes) // 4
@@ -235,20 +229,16 @@ class PrizeList:
 
 def check_payout(kind: str, values: Sequence[int], e: Errors, field: str = "payout") -> None:
     if kind not in ("fixed", "shares"):
-        e.add(field, "Auszahlung: fest oder Anteile.", "Payout: fixed or shares.")
+        e.add(field, "Auszahlung: fest oder Anteile.")
         return
     if len(values) > 100:
-        e.add(field, "Höchstens 100 Preise.", "At most 100 prizes.")
+        e.add(field, "Höchstens 100 Preise.")
     if any(v < 0 for v in values):
-        e.add(field, "Preise sind nicht negativ.", "Prizes cannot be negative.")
+        e.add(field, "Preise sind nicht negativ.")
     if kind == "shares" and sum(values) > 100:
-        e.add(
-            field,
-            f"Die Anteile ergeben {sum(values)} %, mehr als der ganze Topf.",
-            f"The shares add up to {sum(values)} %, more than the whole pot.",
-        )
+        e.add(field, "Die Anteile ergeben %(sum)s %%, mehr als der ganze Topf.", sum=sum(values))
     if kind == "fixed" and any(v > 10_000_000 for v in values):
-        e.add(field, "Ein Preis ist zu hoch.", "A prize is too high.")
+        e.add(field, "Ein Preis ist zu hoch.")
 
 
 def prize_list(rows: Sequence[RankRow], payout: Payout, pot_cents: int) -> PrizeList:
@@ -306,12 +296,11 @@ def normalize_event(data: object, today: str) -> EventSpec:
     r.seen.add("name")
     name = ""
     if raw_name is not None and not isinstance(raw_name, str):
-        e.add("name", "Der Name ist Text.", "The name is text.")
+        e.add("name", "Der Name ist Text.")
     elif isinstance(raw_name, str):
         name = " ".join(raw_name.split())
         if len(name) > MAX_EVENT_NAME:
-            e.add("name", f"Höchstens {MAX_EVENT_NAME} Zeichen.",
-                  f"At most {MAX_EVENT_NAME} characters.")  # fmt: skip
+            e.add("name", "Höchstens %(MAX_EVENT_NAME)s Zeichen.", MAX_EVENT_NAME=MAX_EVENT_NAME)
     day = today
     raw_day = r.data.get("date")
     r.seen.add("date")
@@ -321,17 +310,20 @@ def normalize_event(data: object, today: str) -> EventSpec:
         except ValueError:
             day = ""
         if not day:
-            e.add("date", "Datum als JJJJ-MM-TT.", "Date as YYYY-MM-DD.")
+            e.add("date", "Datum als JJJJ-MM-TT.")
     group = r.integer("group")
     deals = default_deals(game or "skat")
     raw_deals = r.int_map("deals")
     if raw_deals is not None:
         for key, value in raw_deals.items():
             if key not in ("3", "4"):
-                e.add("deals", "Spiele je Serie: „4“ und „3“.", "Deals per series: “4” and “3”.")
+                e.add("deals", "Spiele je Serie: „4“ und „3“.")
             elif not 1 <= value <= MAX_SERIES_DEALS:
-                e.add(f"deals.{key}", f"Spiele je Serie: 1 bis {MAX_SERIES_DEALS}.",
-                      f"Deals per series: 1 to {MAX_SERIES_DEALS}.")  # fmt: skip
+                e.add(
+                    f"deals.{key}",
+                    "Spiele je Serie: 1 bis %(MAX_SERIES_DEALS)s.",
+                    MAX_SERIES_DEALS=MAX_SERIES_DEALS,
+                )
             else:
                 deals[int(key)] = value
     if game == "schafkopf":
@@ -339,10 +331,9 @@ def normalize_event(data: object, today: str) -> EventSpec:
     fee_map = r.int_map("fees") or {}
     for key, value in fee_map.items():
         if key not in ("entry_cents", "lost_game_cents"):
-            e.add("fees", "Gebühren: entry_cents, lost_game_cents.",
-                  "Fees: entry_cents, lost_game_cents.")  # fmt: skip
+            e.add("fees", "Gebühren: entry_cents, lost_game_cents.")  # fmt: skip
         elif not 0 <= value <= MAX_FEE_CENTS:
-            e.add(f"fees.{key}", "Gebühr: 0 bis 10000 €.", "Fee: 0 to 10000 €.")
+            e.add(f"fees.{key}", "Gebühr: 0 bis 10000 €.")
     fees = Fees(max(0, fee_map.get("entry_cents", 0)), max(0, fee_map.get("lost_game_cents", 0)))
     rules_in = r.data.get("rules")
     r.seen.add("rules")
@@ -351,7 +342,7 @@ def normalize_event(data: object, today: str) -> EventSpec:
     r.seen.add("payout")
     pot = r.integer("pot_cents")
     if pot is not None and not 0 <= pot <= 100 * MAX_FEE_CENTS:
-        e.add("pot_cents", "Topf: 0 bis 1000000 €.", "Pot: 0 to 1000000 €.")
+        e.add("pot_cents", "Topf: 0 bis 1000000 €.")
     r.reject_unknown()
     e.raise_if_any()
     assert game is not None
@@ -372,7 +363,7 @@ def read_payout(data: object, e: Errors, field: str = "payout") -> Payout:
     if not isinstance(raw, list) or not all(
         isinstance(v, int) and not isinstance(v, bool) for v in raw
     ):
-        r.errors.add("values", "Erwartet: eine Liste ganzer Zahlen.", "Expected a list of whole numbers.")  # fmt: skip
+        r.errors.add("values", "Erwartet: eine Liste ganzer Zahlen.")  # fmt: skip
     else:
         values = list(raw)
     r.reject_unknown()

@@ -29,7 +29,7 @@ from .skat import (
 )
 
 BIG = 1_000_000_000
-FIELD_MISSING = Msg("Dieses Feld fehlt.", "This field is missing.")
+FIELD_MISSING = Msg("Dieses Feld fehlt.")
 _MISSING = object()
 
 
@@ -39,11 +39,7 @@ class Reader:
     def __init__(self, data: object, errors: Errors | None = None) -> None:
         self.errors = errors if errors is not None else Errors()
         if not isinstance(data, Mapping):
-            self.errors.add(
-                "_",
-                "Erwartet wird ein JSON-Objekt mit Feldern.",
-                "Expected a JSON object with fields.",
-            )
+            self.errors.add("_", "Erwartet wird ein JSON-Objekt mit Feldern.")
             data = {}
         self.data: Mapping[str, Any] = data
         self.seen: set[str] = set()
@@ -61,7 +57,7 @@ class Reader:
         if v is _MISSING:
             return default
         if not isinstance(v, bool):
-            self.errors.add(name, "Erwartet: wahr oder falsch.", "Expected true or false.")
+            self.errors.add(name, "Erwartet: wahr oder falsch.")
             return default
         return v
 
@@ -70,10 +66,10 @@ class Reader:
         if v is _MISSING:
             return default
         if isinstance(v, bool) or not isinstance(v, int):
-            self.errors.add(name, "Erwartet: eine ganze Zahl.", "Expected a whole number.")
+            self.errors.add(name, "Erwartet: eine ganze Zahl.")
             return default
         if abs(v) > BIG:
-            self.errors.add(name, "Diese Zahl ist viel zu groß.", "That number is far too large.")
+            self.errors.add(name, "Diese Zahl ist viel zu groß.")
             return default
         return v
 
@@ -88,11 +84,11 @@ class Reader:
         if v is _MISSING:
             if required:
                 m = missing or FIELD_MISSING
-                self.errors.add(name, m.de, m.en)
+                self.errors.add(name, m)
             return None
         if not isinstance(v, str) or v not in choices:
             allowed = ", ".join(choices)
-            self.errors.add(name, f"Erlaubt sind: {allowed}.", f"Allowed values: {allowed}.")
+            self.errors.add(name, "Erlaubt sind: %(allowed)s.", allowed=allowed)
             return None
         return choices[v]
 
@@ -101,13 +97,11 @@ class Reader:
         if v is _MISSING:
             return None
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            self.errors.add(name, "Erwartet: eine Liste von Namen.", "Expected a list of names.")
+            self.errors.add(name, "Erwartet: eine Liste von Namen.")
             return None
         if len(v) > 100 or any(len(x) > max_len for x in v):
             self.errors.add(
-                name,
-                f"Zu lang: höchstens {max_len} Zeichen je Eintrag.",
-                f"Too long: at most {max_len} characters each.",
+                name, "Zu lang: höchstens %(max_len)s Zeichen je Eintrag.", max_len=max_len
             )
             return None
         return v
@@ -120,11 +114,7 @@ class Reader:
             isinstance(k, str) and isinstance(x, int) and not isinstance(x, bool) and abs(x) <= BIG
             for k, x in v.items()
         ):
-            self.errors.add(
-                name,
-                "Erwartet: ein Objekt mit ganzen Zahlen.",
-                "Expected an object of whole numbers.",
-            )
+            self.errors.add(name, "Erwartet: ein Objekt mit ganzen Zahlen.")
             return None
         return dict(v)
 
@@ -132,10 +122,10 @@ class Reader:
         known = self.seen | (allowed or set())
         for key in self.data:
             if key not in known:
-                self.errors.add(str(key)[:60], "Unbekanntes Feld.", "Unknown field.")
+                self.errors.add(str(key)[:60], "Unbekanntes Feld.")
 
 
-NO_GAME = Msg("Bitte ein Spiel wählen.", "Please choose a game.")
+NO_GAME = Msg("Bitte ein Spiel wählen.")
 GAMES = {g.value: g for g in Game}
 PARTIES = {p.value: p for p in Party}
 SK_GAMES = {g.value: g for g in SKGame}
@@ -165,12 +155,10 @@ def read_skat(r: Reader) -> SkatDeal | None:
     note: Msg | None = None
     if cards is not _MISSING and game is not None:
         if not isinstance(cards, list):
-            r.errors.add("cards", "Erwartet: eine Liste von Karten.", "Expected a list of cards.")
+            r.errors.add("cards", "Erwartet: eine Liste von Karten.")
         elif matadors is not None or with_ is not None:
             r.errors.add(
-                "cards",
-                "Entweder Karten oder Spitzen („mit/ohne N“) angeben, nicht beides.",
-                "Give either the cards or the matadors (“with/without N”), not both.",
+                "cards", "Entweder Karten oder Spitzen („mit/ohne N“) angeben, nicht beides."
             )
         else:
             before = len(r.errors.items)
@@ -223,18 +211,17 @@ def skat_outcome_conflict(data: object, won: bool | None, schneider: bool) -> Ms
     pts = deal.declarer_points
     played = won_in_play(deal)
     if won is not None and won != played:
-        said = Msg("gewonnen", "won") if won else Msg("verloren", "lost")
-        is_ = Msg("gewonnen", "won") if played else Msg("verloren", "lost")
+        said = Msg("gewonnen") if won else Msg("verloren")
+        is_ = Msg("gewonnen") if played else Msg("verloren")
         return Msg(
-            f"Mit {pts} Augen ist das Spiel {is_.de}, angetippt ist „{said.de}“. "
-            "Bitte die Augen oder den Knopf ändern (oder die Augen leeren).",
-            f"With {pts} card points the game is {is_.en}, but “{said.en}” is tapped. "
-            "Change the points or the button (or clear the points).",
+            "Mit %(pts)s Augen ist das Spiel %(is_)s, angetippt ist „%(said)s“. Bitte die Augen oder den Knopf ändern (oder die Augen leeren).",
+            pts=pts,
+            is_=is_,
+            said=said,
         )
     if schneider and 30 < pts < 90:
         return Msg(
-            f"{pts} Augen sind kein Schneider (dafür 90 oder mehr, oder 30 oder weniger).",
-            f"{pts} card points are not schneider (that takes 90 or more, or 30 or fewer).",
+            "%(pts)s Augen sind kein Schneider (dafür 90 oder mehr, oder 30 oder weniger).", pts=pts
         )
     return None
 
@@ -252,7 +239,7 @@ def read_schafkopf(
         players = tuple(plist) if plist is not None else ("A", "B", "C", "D")
     declarers = r.str_list("declarers")
     if declarers is None and not r.errors.has("declarers"):
-        r.errors.add("declarers", "Bitte die Spielerpartei nennen.", "Name the player party.")
+        r.errors.add("declarers", "Bitte die Spielerpartei nennen.")
     points = r.integer("player_points")
     won = r.boolean("won", None)
     schneider = r.boolean("schneider")

@@ -16,42 +16,43 @@ so struck rows read the same as counted ones.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .common import Msg
+from .common import Msg, joined, pmsg, verbatim
 from .skat import GAME_NAMES, Game
 
-HAND = Msg("Hand", "hand")
-OUVERT = Msg("ouvert", "ouvert")
-SCHNEIDER = Msg("Schn.", "schn.")
-SCHWARZ = Msg("Schw.", "schw.")
-SCHNEIDER_ANN = Msg("Schn. ang.", "schn. ann.")
-SCHWARZ_ANN = Msg("Schw. ang.", "schw. ann.")
-OVERBID = Msg("überr.", "overbid")
-BOCK = Msg("Bock", "Bock")
-LOST = Msg("verl.", "lost")
-STRUCK = Msg("gestrichen", "struck")
+HAND = Msg("Hand")
+OUVERT = Msg("ouvert")
+SCHNEIDER = Msg("Schn.")
+SCHWARZ = Msg("Schw.")
+SCHNEIDER_ANN = Msg("Schn. ang.")
+SCHWARZ_ANN = Msg("Schw. ang.")
+OVERBID = Msg("überr.")
+BOCK = Msg("Bock")
+LOST = Msg("verl.")
+STRUCK = Msg("gestrichen")
 KONTRA_WORDS = ("Kontra", "Re", "Sub", "Hirsch")
 
 #: every short mark with its long meaning, for the legend under the list
 LEGEND: tuple[tuple[Msg, Msg], ...] = (
-    (SCHNEIDER, Msg("Schneider", "schneider")),
-    (SCHWARZ, Msg("Schwarz", "schwarz")),
-    (SCHNEIDER_ANN, Msg("Schneider angesagt", "schneider announced")),
-    (SCHWARZ_ANN, Msg("Schwarz angesagt", "schwarz announced")),
-    (OVERBID, Msg("überreizt", "overbid")),
-    (LOST, Msg("verloren", "lost")),
+    (SCHNEIDER, Msg("Schneider")),
+    (SCHWARZ, Msg("Schwarz")),
+    (SCHNEIDER_ANN, pmsg("mark", "Schneider angesagt")),
+    (SCHWARZ_ANN, pmsg("mark", "Schwarz angesagt")),
+    (OVERBID, Msg("überreizt")),
+    (LOST, Msg("verloren")),
 )
 #: the marks a Schafkopf row can carry (no announcements, no overbidding)
 SCHAFKOPF_MARKS = (SCHNEIDER, SCHWARZ, LOST)
 
 
-def legend(game: str, lang: str = "de") -> list[tuple[str, str]]:
+def legend(game: str, text: Callable[[Msg], str]) -> list[tuple[str, str]]:
     """The legend under a sheet's list: only the marks this game uses, and only those whose
-    short form differs from its meaning in this language (English "lost" needs no "lost")."""
-    pairs = [(a.text(lang), b.text(lang)) for a, b in LEGEND
+    short form differs from its meaning in the language ``text`` translates to (English
+    "lost" needs no "lost")."""
+    pairs = [(text(a), text(b)) for a, b in LEGEND
              if game == "skat" or a in SCHAFKOPF_MARKS]  # fmt: skip
     return [(short, long) for short, long in pairs if short != long]
 
@@ -65,10 +66,12 @@ class RowText:
     value: int | None
     """The value shown in the row ("Wert"), None for Ramsch and passed deals."""
 
-    def line(self, lang: str = "de") -> str:
+    def line(self) -> Msg:
         """Contract and marks in one line, for the CSV and the PDF."""
-        marks = ", ".join(m.text(lang) for m in self.marks)
-        return f"{self.contract.text(lang)} ({marks})" if marks else self.contract.text(lang)
+        if not self.marks:
+            return self.contract
+        return Msg("%(contract)s (%(marks)s)", contract=self.contract,
+                   marks=joined(", ", self.marks))  # fmt: skip
 
 
 def describe_row(game: str, row: Mapping[str, Any]) -> RowText:
@@ -82,7 +85,7 @@ def describe_row(game: str, row: Mapping[str, Any]) -> RowText:
     kind = row.get("kind")
     marks: list[Msg] = []
     if kind == "passed" or inp.get("passed"):
-        return RowText(Msg("eingepasst", "passed"), _tail(row, marks), None)
+        return RowText(Msg("eingepasst"), _tail(row, marks), None)
     ramsch = _ramsch_input(game, inp)
     if kind == "ramsch" or ramsch is not None:
         return RowText(_ramsch_contract(ramsch or {}, row.get("party") or ()),
@@ -113,24 +116,24 @@ def _tail(row: Mapping[str, Any], marks: list[Msg]) -> tuple[Msg, ...]:
 
 
 def _as_msg(title: object) -> Msg:
-    text = title if isinstance(title, str) else "?"
-    return Msg(text, text)
+    return verbatim(title if isinstance(title, str) else "?")
 
 
 def _skat(inp: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[Msg, list[Msg], int | None]:
     try:
         g = Game(inp.get("game"))
     except ValueError:
-        return Msg("?", "?"), [], None
+        return Msg("?"), [], None
     name = GAME_NAMES[g]
     marks: list[Msg] = []
     contract = name
     matadors = result.get("matadors")
     if g is not Game.NULL and isinstance(matadors, int):
         with_ = bool(result.get("with"))
-        contract = Msg(
-            f"{name.de} {'mit' if with_ else 'ohne'} {matadors}",
-            f"{name.en} {'with' if with_ else 'without'} {matadors}",
+        contract = (
+            Msg("%(game)s mit %(matadors)s", game=name, matadors=matadors)
+            if with_
+            else Msg("%(game)s ohne %(matadors)s", game=name, matadors=matadors)
         )
     if inp.get("hand"):
         marks.append(HAND)
@@ -154,7 +157,7 @@ def _skat(inp: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[Msg, list[
         marks.append(OVERBID)
     for flag, word in (("kontra", "Kontra"), ("re", "Re")):
         if inp.get(flag):
-            marks.append(Msg(word, word))
+            marks.append(verbatim(word))
             if shown is not None:
                 shown *= 2
     return contract, marks, shown
@@ -168,15 +171,15 @@ def _schafkopf(inp: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[list[
         marks.append(SCHNEIDER)
     laufende = inp.get("laufende")
     if isinstance(laufende, int) and laufende > 0:
-        marks.append(Msg(f"{laufende} Laufende", f"{laufende} Laufende"))
+        marks.append(Msg("%(laufende)s Laufende", laufende=laufende))
     gestellt = inp.get("gestellt")
     if isinstance(gestellt, int) and gestellt > 0:
         times = f"{gestellt}× " if gestellt > 1 else ""
-        marks.append(Msg(f"{times}gestellt", f"{times}gestellt"))
+        marks.append(Msg("%(times)sgestellt", times=times))
     kontra = inp.get("kontra")
     if isinstance(kontra, int) and 0 < kontra <= len(KONTRA_WORDS):
         word = KONTRA_WORDS[kontra - 1]
-        marks.append(Msg(word, word))
+        marks.append(verbatim(word))
     value = result.get("value")
     return marks, value if isinstance(value, int) else None
 
@@ -191,23 +194,24 @@ def _ramsch_input(game: str, inp: Mapping[str, Any]) -> Mapping[str, Any] | None
 def _ramsch_contract(ramsch: Mapping[str, Any], losers: Sequence[str]) -> Msg:
     durch = ramsch.get("durchmarsch")
     if isinstance(durch, str) and durch:
-        return Msg(f"Ramsch: Durchmarsch {durch}", f"Ramsch: Durchmarsch {durch}")
+        return Msg("Ramsch: Durchmarsch %(durch)s", durch=durch)
     points = ramsch.get("points")
     pts = points if isinstance(points, Mapping) else {}
     if not losers:
-        return Msg("Ramsch", "Ramsch")
+        return Msg("Ramsch")
     top = pts.get(losers[0])
     who = ", ".join(losers)
-    verb_de = "verliert" if len(losers) == 1 else "verlieren"
-    verb_en = "loses" if len(losers) == 1 else "lose"
+    one = len(losers) == 1
     if isinstance(top, int):
-        return Msg(
-            f"Ramsch: {who} {verb_de} ({top} Augen)", f"Ramsch: {who} {verb_en} ({top} points)"
-        )
-    return Msg(f"Ramsch: {who} {verb_de}", f"Ramsch: {who} {verb_en}")
+        if one:
+            return Msg("Ramsch: %(who)s verliert (%(top)s Augen)", who=who, top=top)
+        return Msg("Ramsch: %(who)s verlieren (%(top)s Augen)", who=who, top=top)
+    if one:
+        return Msg("Ramsch: %(who)s verliert", who=who)
+    return Msg("Ramsch: %(who)s verlieren", who=who)
 
 
 def _ramsch_marks(ramsch: Mapping[str, Any]) -> list[Msg]:
     jungfrau = ramsch.get("jungfrau")
     names = [j for j in jungfrau if isinstance(j, str)] if isinstance(jungfrau, list) else []
-    return [Msg(f"Jungfrau {j}", f"Jungfrau {j}") for j in dict.fromkeys(names)]
+    return [Msg("Jungfrau %(j)s", j=j) for j in dict.fromkeys(names)]

@@ -14,7 +14,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .common import Errors, Msg, check_ramsch, signed
+from .common import Errors, Msg, check_ramsch, joined, pmsg, signed, verbatim
 
 
 class SKGame(enum.Enum):
@@ -49,14 +49,14 @@ class SKGame(enum.Enum):
 
 
 SK_GAME_NAMES = {
-    SKGame.SAUSPIEL: Msg("Sauspiel", "Sauspiel (partner game)"),
-    SKGame.HOCHZEIT: Msg("Hochzeit", "Hochzeit (wedding)"),
-    SKGame.SOLO: Msg("Solo", "Solo"),
-    SKGame.WENZ: Msg("Wenz", "Wenz"),
-    SKGame.GEIER: Msg("Geier", "Geier"),
-    SKGame.FARBWENZ: Msg("Farbwenz", "Farbwenz"),
-    SKGame.FARBGEIER: Msg("Farbgeier", "Farbgeier"),
-    SKGame.BETTEL: Msg("Bettel", "Bettel"),
+    SKGame.SAUSPIEL: Msg("Sauspiel"),
+    SKGame.HOCHZEIT: Msg("Hochzeit"),
+    SKGame.SOLO: Msg("Solo"),
+    SKGame.WENZ: Msg("Wenz"),
+    SKGame.GEIER: Msg("Geier"),
+    SKGame.FARBWENZ: Msg("Farbwenz"),
+    SKGame.FARBGEIER: Msg("Farbgeier"),
+    SKGame.BETTEL: Msg("Bettel"),
 }
 
 LAUFENDE_MAX = {
@@ -81,7 +81,11 @@ def game_name(game: SKGame, suit: str | None) -> Msg:
     if suit is None or game is SKGame.SAUSPIEL:
         return game.label
     name = SUIT_NAMES[suit]
-    return Msg(f"{name}-{game.label.de}", f"{name} {game.label.en.lower()}")
+    if game is SKGame.FARBWENZ:
+        return Msg("%(suit)s-Farbwenz", suit=name)
+    if game is SKGame.FARBGEIER:
+        return Msg("%(suit)s-Farbgeier", suit=name)
+    return Msg("%(suit)s-Solo", suit=name)
 
 
 DEFAULT_TARIFFS: dict[str, int] = {"sauspiel": 10, "solo": 20, "bettel": 20, "extra": 10}
@@ -128,9 +132,6 @@ class SchafkopfResult:
     deltas: dict[str, int]
     steps: tuple[Msg, ...]
 
-    def explanation(self, lang: str = "de") -> list[str]:
-        return [s.text(lang) for s in self.steps]
-
 
 def full_tariffs(overrides: Mapping[str, int] | None = None) -> dict[str, int]:
     """Defaults with overrides; Bettel follows the Solo tariff unless set on its own.
@@ -168,60 +169,40 @@ def validate(deal: SchafkopfDeal) -> None:
     g = deal.game
     players = deal.players
     if len(players) != 4:
-        e.add("players", "Schafkopf spielen genau vier.", "Schafkopf is played by exactly four.")
+        e.add("players", "Schafkopf spielen genau vier.")
     elif len(set(players)) != 4:
-        e.add(
-            "players",
-            "Jeder Spieler darf nur einmal vorkommen.",
-            "Each player may appear only once.",
-        )
+        e.add("players", "Jeder Spieler darf nur einmal vorkommen.")
     elif any(not p.strip() for p in players):
-        e.add("players", "Ein Spielername ist leer.", "A player name is empty.")
+        e.add("players", "Ein Spielername ist leer.")
     need = 2 if g.partner_game else 1
     if len(deal.declarers) != need:
         if need == 2:
             e.add(
                 "declarers",
-                f"Im {g.label.de} spielen zwei zusammen: bitte beide nennen.",
-                f"In a {g.label.en} two play together: name both.",
+                "Im %(label)s spielen zwei zusammen: bitte beide nennen.",
+                label=g.label,
             )
         else:
             e.add(
                 "declarers",
-                f"Ein {g.label.de} wird allein gespielt: bitte genau einen Spieler nennen.",
-                f"A {g.label.en} is played alone: name exactly one player.",
+                "Ein %(label)s wird allein gespielt: bitte genau einen Spieler nennen.",
+                label=g.label,
             )
     elif len(set(deal.declarers)) != len(deal.declarers):
-        e.add(
-            "declarers",
-            "Derselbe Spieler steht zweimal in der Spielerpartei.",
-            "The same player is named twice in the player party.",
-        )
+        e.add("declarers", "Derselbe Spieler steht zweimal in der Spielerpartei.")
     elif not e.has("players") and any(d not in players for d in deal.declarers):
         unknown = ", ".join(d for d in deal.declarers if d not in players)
-        e.add(
-            "declarers",
-            f"{unknown} sitzt nicht am Tisch.",
-            f"{unknown} is not at the table.",
-        )
+        e.add("declarers", "%(unknown)s sitzt nicht am Tisch.", unknown=unknown)
     if (deal.player_points is None) == (deal.won is None):
-        e.add(
-            "_",
-            "Bitte entweder die Augen der Spielerpartei oder gewonnen/verloren angeben.",
-            "Give either the player party's card points or won/lost, not both.",
-        )
+        e.add("_", "Bitte entweder die Augen der Spielerpartei oder gewonnen/verloren angeben.")
     if deal.player_points is not None:
         if g is SKGame.BETTEL:
-            e.add(
-                "player_points",
-                "Beim Bettel zählen keine Augen: nur gewonnen oder verloren.",
-                "A Bettel counts no card points: only won or lost.",
-            )
+            e.add("player_points", "Beim Bettel zählen keine Augen: nur gewonnen oder verloren.")
         elif not 0 <= deal.player_points <= 120:
             e.add(
                 "player_points",
-                f"{deal.player_points} Augen gibt es nicht: es sind 0 bis 120.",
-                f"{deal.player_points} card points is impossible: there are 0 to 120.",
+                "%(player_points)s Augen gibt es nicht: es sind 0 bis 120.",
+                player_points=deal.player_points,
             )
     if g is SKGame.BETTEL:
         for name, present in (
@@ -231,68 +212,52 @@ def validate(deal: SchafkopfDeal) -> None:
         ):
             if present:
                 e.add(
-                    name,
-                    "Beim Bettel gibt es keinen Schneider, kein Schwarz und keine Laufenden.",
-                    "A Bettel has no schneider, schwarz or Laufende.",
+                    name, "Beim Bettel gibt es keinen Schneider, kein Schwarz und keine Laufenden."
                 )
     if deal.laufende < 0:
-        e.add("laufende", "Laufende können nicht negativ sein.", "Laufende cannot be negative.")
+        e.add("laufende", "Laufende können nicht negativ sein.")
     elif g is not SKGame.BETTEL and deal.laufende > g.max_laufende:
         e.add(
             "laufende",
-            f"Im {g.label.de} gibt es höchstens {g.max_laufende} Laufende.",
-            f"A {g.label.en} has at most {g.max_laufende} Laufende.",
+            "Im %(label)s gibt es höchstens %(max_laufende)s Laufende.",
+            label=g.label,
+            max_laufende=g.max_laufende,
         )
     if deal.tout or deal.sie:
         if g.partner_game or g is SKGame.BETTEL:
             e.add(
                 "sie" if deal.sie and not deal.tout else "tout",
-                f"Tout und Sie gibt es nur bei Soli, nicht im {g.label.de}.",
-                f"Tout and Sie exist only in solo games, not in a {g.label.en}.",
+                "Tout und Sie gibt es nur bei Soli, nicht im %(label)s.",
+                label=g.label,
             )
         elif deal.sie and g is not SKGame.SOLO:
             e.add(
                 "sie",
-                f"Ein Sie (alle Ober und Unter) gibt es nur im Farbsolo, nicht im {g.label.de}.",
-                f"A Sie (all Ober and Unter) exists only in a Farbsolo, not in a {g.label.en}.",
+                "Ein Sie (alle Ober und Unter) gibt es nur im Farbsolo, nicht im %(label)s.",
+                label=g.label,
             )
     if deal.suit is not None:
         if deal.suit not in SUITS:
-            e.add(
-                "suit",
-                "Farben: eichel, gras, herz, schellen.",
-                "Suits: eichel, gras, herz, schellen.",
-            )
+            e.add("suit", "Farben: eichel, gras, herz, schellen.")
         elif g.value not in SUIT_GAMES:
-            e.add(
-                "suit",
-                f"Im {g.label.de} gibt es keine Farbe anzusagen.",
-                f"A {g.label.en} has no suit to name.",
-            )
+            e.add("suit", "Im %(label)s gibt es keine Farbe anzusagen.", label=g.label)
         elif g is SKGame.SAUSPIEL and deal.suit == "herz":
-            e.add(
-                "suit",
-                "Die Herz-Sau kann man nicht rufen (Herz ist Trumpf).",
-                "The Herz Sau cannot be called (Herz is trump).",
-            )
+            e.add("suit", "Die Herz-Sau kann man nicht rufen (Herz ist Trumpf).")
     for name, count, what in (
-        ("gestellt", deal.gestellt, Msg("gestellt", "gestellt")),
-        ("kontra", deal.kontra, Msg("Kontra/Re/Sub/Hirsch", "Kontra/Re/Sub/Hirsch")),
+        ("gestellt", deal.gestellt, Msg("gestellt")),
+        ("kontra", deal.kontra, Msg("Kontra/Re/Sub/Hirsch")),
     ):
         if not 0 <= count <= 4:
-            e.add(
-                name,
-                f"{what.de}: 0 bis 4 Mal, nicht {count}.",
-                f"{what.en}: 0 to 4 times, not {count}.",
-            )
+            e.add(name, "%(what)s: 0 bis 4 Mal, nicht %(count)s.", what=what, count=count)
     for key, amount in deal.tariffs.items():
         if key not in TARIFF_KEYS:
-            e.add("tariffs", f"Unbekannter Tarif „{key}“.", f"Unknown tariff “{key}”.")
+            e.add("tariffs", "Unbekannter Tarif „%(key)s“.", key=key)
         elif not 0 <= amount <= 100_000:
             e.add(
                 "tariffs",
-                f"Tarif {key}: 0 bis 100000 Cent, nicht {amount}.",
-                f"Tariff {key}: 0 to 100000 cents, not {amount}.",
+                "Tarif %(key)s: 0 bis 100000 Cent, nicht %(amount)s.",
+                key=key,
+                amount=amount,
             )
     for key, amount in deal.laufende_min.items():
         try:
@@ -300,25 +265,21 @@ def validate(deal: SchafkopfDeal) -> None:
         except ValueError:
             top = 0
         if key not in DEFAULT_LAUFENDE_MIN:
-            e.add(
-                "laufende_min",
-                f"Unbekanntes Spiel „{key}“ für Laufende.",
-                f"Unknown game “{key}” for Laufende.",
-            )
+            e.add("laufende_min", "Unbekanntes Spiel „%(key)s“ für Laufende.", key=key)
         elif not 1 <= amount <= top:
             e.add(
                 "laufende_min",
-                f"Laufende im {key}: ab 1 bis {top}, nicht {amount}.",
-                f"Laufende in {key}: from 1 to {top}, not {amount}.",
+                "Laufende im %(key)s: ab 1 bis %(top)s, nicht %(amount)s.",
+                key=key,
+                top=top,
+                amount=amount,
             )
     pts = deal.player_points
     if deal.schwarz and pts is not None and 0 <= pts <= 120 and pts not in (0, 120):
         e.add(
             "schwarz",
-            f"Schwarz heißt: eine Partei bekam keinen Stich, dann hat die andere 120 oder 0 Augen, "
-            f"nicht {pts}.",
-            f"Schwarz means one party took no trick, so the other has 120 or 0 card points, "
-            f"not {pts}.",
+            "Schwarz heißt: eine Partei bekam keinen Stich, dann hat die andere 120 oder 0 Augen, nicht %(pts)s.",
+            pts=pts,
         )
     e.raise_if_any()
 
@@ -342,17 +303,12 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
             won = pts >= 61
         schneider = pts >= 91 or pts <= 30
         schwarz = deal.schwarz
-        party = Msg("Spielerpartei", "player party")
-        steps.append(
-            Msg(
-                f"{party.de}: {pts} Augen → {'gewonnen' if won else 'verloren'}"
-                + (" (60:60 ist verloren)" if pts == 60 else "")
-                + (", Schneider" if schneider else ""),
-                f"{party.en}: {pts} card points → {'won' if won else 'lost'}"
-                + (" (60:60 is lost)" if pts == 60 else "")
-                + (", schneider" if schneider else ""),
-            )
-        )
+        verdict = Msg("gewonnen") if won else Msg("verloren")
+        if pts == 60:
+            verdict = Msg("verloren (60:60 ist verloren)")
+        if schneider:
+            verdict = Msg("%(verdict)s, Schneider", verdict=verdict)
+        steps.append(Msg("Spielerpartei: %(pts)s Augen → %(verdict)s", pts=pts, verdict=verdict))
     else:
         won = bool(deal.won)
         schneider = deal.schneider or deal.schwarz
@@ -364,60 +320,56 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
         schneider = schwarz = False
     if tout and not deal.tout_counts_schneider_schwarz:
         if schneider or schwarz:
-            steps.append(
-                Msg(
-                    "Tout: Schneider und Schwarz sind im Tout enthalten (Hausregel)",
-                    "Tout: schneider and schwarz are included in the Tout (house rule)",
-                )
-            )
+            steps.append(Msg("Tout: Schneider und Schwarz sind im Tout enthalten (Hausregel)"))
         schneider = schwarz = False
 
     tclass = g.tariff_class
     tariff = tariffs[tclass]
-    tname = {"sauspiel": Msg("Sauspiel", "Sauspiel"), "solo": Msg("Solo", "Solo"),
-             "bettel": Msg("Bettel", "Bettel")}[tclass]  # fmt: skip
-    parts_de = [f"{tariff} [{tname.de}]"]
-    parts_en = [f"{tariff} [{tname.en}]"]
+    tname = {"sauspiel": pmsg("tariff", "Sauspiel"), "solo": pmsg("tariff", "Solo"),
+             "bettel": pmsg("tariff", "Bettel")}[tclass]  # fmt: skip
+    parts = [Msg("%(tariff)s [%(name)s]", tariff=tariff, name=tname)]
     value = tariff
     if schneider:
         value += extra
-        parts_de.append(f"{extra} [Schneider]")
-        parts_en.append(f"{extra} [schneider]")
+        parts.append(Msg("%(extra)s [Schneider]", extra=extra))
     if schwarz:
         value += extra
-        parts_de.append(f"{extra} [Schwarz]")
-        parts_en.append(f"{extra} [schwarz]")
+        parts.append(Msg("%(extra)s [Schwarz]", extra=extra))
     minimum = lmin.get(g.value, 3)
     if deal.laufende >= minimum and deal.laufende > 0:
         value += deal.laufende * extra
-        parts_de.append(f"{deal.laufende} × {extra} [Laufende]")
-        parts_en.append(f"{deal.laufende} × {extra} [Laufende]")
+        parts.append(Msg("%(laufende)s × %(extra)s [Laufende]", laufende=deal.laufende,
+                         extra=extra))  # fmt: skip
     elif deal.laufende > 0:
         steps.append(
             Msg(
-                f"{deal.laufende} Laufende zählen im {g.label.de} erst ab {minimum}",
-                f"{deal.laufende} Laufende count in a {g.label.en} only from {minimum}",
+                "%(laufende)s Laufende zählen im %(label)s erst ab %(minimum)s",
+                laufende=deal.laufende,
+                label=g.label,
+                minimum=minimum,
             )
         )
     label = game_name(g, deal.suit)
-    steps.append(Msg(f"{label.de}: " + " + ".join(parts_de) + f" = {value}",
-                     f"{label.en}: " + " + ".join(parts_en) + f" = {value}"))  # fmt: skip
+    steps.append(Msg("%(label)s: %(parts)s = %(value)s", label=label,
+                     parts=joined(" + ", parts), value=value))  # fmt: skip
 
-    def double(times: int, de: str, en: str, factor: int = 2) -> None:
+    def double(times: int, word: str, factor: int = 2) -> None:
+        # the words (gestellt, Kontra, Re, Sub, Hirsch, Sie, Tout, Bock) read alike in English
         nonlocal value
         for _ in range(times):
             value *= factor
-            steps.append(Msg(f"{de} × {factor} = {value}", f"{en} × {factor} = {value}"))
+            steps.append(Msg("%(word)s × %(factor)s = %(value)s", word=word, factor=factor,
+                             value=value))  # fmt: skip
 
-    double(deal.gestellt, "gestellt", "gestellt")
+    double(deal.gestellt, "gestellt")
     kontra_names = ("Kontra", "Re", "Sub", "Hirsch")
     for i in range(deal.kontra):
-        double(1, kontra_names[i], kontra_names[i])
+        double(1, kontra_names[i])
     if deal.sie:
-        double(1, "Sie", "Sie", 4)
+        double(1, "Sie", 4)
     elif deal.tout:
-        double(1, "Tout", "Tout")
-    double(deal.bock, "Bock", "Bock")
+        double(1, "Tout")
+    double(deal.bock, "Bock")
 
     players = deal.players
     in_party = set(deal.declarers)
@@ -433,14 +385,15 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
 
     names = "+".join(deal.declarers)
     if won:
-        steps.append(Msg(f"gewonnen: {names}", f"won: {names}"))
+        steps.append(Msg("gewonnen: %(names)s", names=names))
     else:
-        steps.append(Msg(f"verloren: {names}", f"lost: {names}"))
+        steps.append(Msg("verloren: %(names)s", names=names))
     if g.partner_game:
         steps.append(
             Msg(
-                f"jeder Gewinner {signed(value)}, jeder Verlierer {signed(-value)}",
-                f"each winner {signed(value)}, each loser {signed(-value)}",
+                "jeder Gewinner %(value)s, jeder Verlierer %(minus_value)s",
+                value=signed(value),
+                minus_value=signed(-value),
             )
         )
     else:
@@ -448,15 +401,19 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
         if won:
             steps.append(
                 Msg(
-                    f"{solo} erhält 3 × {value} = {3 * value}, jeder Gegner zahlt {value}",
-                    f"{solo} receives 3 × {value} = {3 * value}, each defender pays {value}",
+                    "%(solo)s erhält 3 × %(value)s = %(v)s, jeder Gegner zahlt %(value)s",
+                    solo=solo,
+                    value=value,
+                    v=3 * value,
                 )
             )
         else:
             steps.append(
                 Msg(
-                    f"{solo} zahlt 3 × {value} = {3 * value}, jeder Gegner erhält {value}",
-                    f"{solo} pays 3 × {value} = {3 * value}, each defender receives {value}",
+                    "%(solo)s zahlt 3 × %(value)s = %(v)s, jeder Gegner erhält %(value)s",
+                    solo=solo,
+                    value=value,
+                    v=3 * value,
                 )
             )
     return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps))
@@ -470,9 +427,6 @@ class RamschResult:
     deltas: dict[str, int]
     losers: tuple[str, ...]
     steps: tuple[Msg, ...]
-
-    def explanation(self, lang: str = "de") -> list[str]:
-        return [s.text(lang) for s in self.steps]
 
 
 def schafkopf_ramsch(
@@ -495,8 +449,9 @@ def schafkopf_ramsch(
         value = (t["solo"] + 2 * t["extra"]) * factor
         steps.append(
             Msg(
-                f"Durchmarsch {durchmarsch}: wie ein Solo schwarz, {value} von jedem",
-                f"Durchmarsch {durchmarsch}: like a solo won schwarz, {value} from each",
+                "Durchmarsch %(durchmarsch)s: wie ein Solo schwarz, %(value)s von jedem",
+                durchmarsch=durchmarsch,
+                value=value,
             )
         )
         for p in players:
@@ -507,8 +462,10 @@ def schafkopf_ramsch(
     losers = tuple(p for p in players if points[p] == top)
     steps.append(
         Msg(
-            f"Ramsch: die meisten Augen ({top}) hat {', '.join(losers)}; Tarif {tariff}",
-            f"Ramsch: most points ({top}): {', '.join(losers)}; tariff {tariff}",
+            "Ramsch: die meisten Augen (%(top)s) hat %(losers)s; Tarif %(tariff)s",
+            top=top,
+            losers=", ".join(losers),
+            tariff=tariff,
         )
     )
     for loser in losers:
@@ -519,12 +476,7 @@ def schafkopf_ramsch(
             deltas[loser] -= amount
             deltas[p] += amount
     for j in jungfrau:
-        steps.append(Msg(f"Jungfrau {j}: erhält doppelt", f"Jungfrau {j}: receives double"))
-    steps.append(
-        Msg(
-            ", ".join(f"{p} {signed(d)}" for p, d in deltas.items()),
-            ", ".join(f"{p} {signed(d)}" for p, d in deltas.items()),
-        )
-    )
+        steps.append(Msg("Jungfrau %(j)s: erhält doppelt", j=j))
+    steps.append(verbatim(", ".join(f"{p} {signed(d)}" for p, d in deltas.items())))
     assert sum(deltas.values()) == 0
     return RamschResult(deltas, losers, tuple(steps))

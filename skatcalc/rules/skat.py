@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .common import Errors, Msg, signed
+from .common import Errors, Msg, joined, pmsg, signed
 
 
 class Game(enum.Enum):
@@ -52,12 +52,12 @@ BASE_VALUES = {
 }
 
 GAME_NAMES = {
-    Game.DIAMONDS: Msg("Karo", "Diamonds"),
-    Game.HEARTS: Msg("Herz", "Hearts"),
-    Game.SPADES: Msg("Pik", "Spades"),
-    Game.CLUBS: Msg("Kreuz", "Clubs"),
-    Game.GRAND: Msg("Grand", "Grand"),
-    Game.NULL: Msg("Null", "Null"),
+    Game.DIAMONDS: Msg("Karo"),
+    Game.HEARTS: Msg("Herz"),
+    Game.SPADES: Msg("Pik"),
+    Game.CLUBS: Msg("Kreuz"),
+    Game.GRAND: Msg("Grand"),
+    Game.NULL: Msg("Null"),
 }
 
 SUIT_OF_GAME = {Game.DIAMONDS: "D", Game.HEARTS: "H", Game.SPADES: "S", Game.CLUBS: "C"}
@@ -90,10 +90,10 @@ class NullVariant:
 
 
 NULL_VARIANTS: tuple[NullVariant, ...] = (
-    NullVariant(False, False, 23, Msg("Null", "Null")),
-    NullVariant(True, False, 35, Msg("Null Hand", "Null hand")),
-    NullVariant(False, True, 46, Msg("Null ouvert", "Null ouvert")),
-    NullVariant(True, True, 59, Msg("Null ouvert Hand", "Null ouvert hand")),
+    NullVariant(False, False, 23, Msg("Null")),
+    NullVariant(True, False, 35, Msg("Null Hand")),
+    NullVariant(False, True, 46, Msg("Null ouvert")),
+    NullVariant(True, True, 59, Msg("Null ouvert Hand")),
 )
 
 
@@ -146,9 +146,6 @@ class SkatResult:
     steps: tuple[Msg, ...]
     lost_reason: Msg | None
 
-    def explanation(self, lang: str = "de") -> list[str]:
-        return [s.text(lang) for s in self.steps]
-
 
 def validate(deal: SkatDeal) -> None:
     """Refuse every invalid combination at once, each with a reason a card player understands."""
@@ -157,114 +154,72 @@ def validate(deal: SkatDeal) -> None:
     if deal.bid not in LEGAL_BIDS:
         e.add(
             "bid",
-            f"{deal.bid} ist kein Reizwert. Reizwerte sind 18, 20, 22, 23, 24, 27, 30 … 264.",
-            f"{deal.bid} is not a bid value. Bid values are 18, 20, 22, 23, 24, 27, 30 … 264.",
+            "%(bid)s ist kein Reizwert. Reizwerte sind 18, 20, 22, 23, 24, 27, 30 … 264.",
+            bid=deal.bid,
         )
     if deal.re and not deal.kontra:
-        e.add("re", "Re gibt es nur nach einem Kontra.", "Re can only follow a Kontra.")
+        e.add("re", "Re gibt es nur nach einem Kontra.")
     if g.is_null:
         for name, present in (
             ("matadors", deal.matadors is not None),
             ("with", deal.with_ is not None),
         ):
             if present:
-                e.add(
-                    name,
-                    "Null-Spiele haben keine Spitzen.",
-                    "Null games have no matadors.",
-                )
+                e.add(name, "Null-Spiele haben keine Spitzen.")
         if deal.declarer_points is not None:
             e.add(
                 "declarer_points",
                 "Bei Null zählen keine Augen, nur ob der Alleinspieler einen Stich bekam.",
-                "Null games count no card points, only whether the declarer took a trick.",
             )
         if deal.all_tricks is not None:
             e.add(
                 "all_tricks",
                 "Bei Null zählt nur, ob der Alleinspieler einen Stich bekam (gewonnen ja/nein).",
-                "In a Null game only whether the declarer took a trick counts (won yes/no).",
             )
         for name, present in (
             ("schneider_announced", deal.schneider_announced),
             ("schwarz_announced", deal.schwarz_announced),
         ):
             if present:
-                e.add(
-                    name,
-                    "Bei Null kann nichts angesagt werden.",
-                    "Nothing can be announced in a Null game.",
-                )
+                e.add(name, "Bei Null kann nichts angesagt werden.")
         if deal.schneider:
-            e.add(
-                "schneider",
-                "Bei Null gibt es keinen Schneider, nur gewonnen oder verloren.",
-                "A Null game has no schneider, only won or lost.",
-            )
+            e.add("schneider", "Bei Null gibt es keinen Schneider, nur gewonnen oder verloren.")
         if deal.won is None:
-            e.add(
-                "won",
-                "Bei Null bitte angeben, ob gewonnen (kein Stich) oder verloren.",
-                "For a Null game, say whether it was won (no trick) or lost.",
-            )
+            e.add("won", "Bei Null bitte angeben, ob gewonnen (kein Stich) oder verloren.")
         if deal.bid in LEGAL_BIDS:
             variant = null_variant(deal.hand, deal.ouvert)
             if variant.value < deal.bid:
                 reach = [v for v in NULL_VARIANTS if v.value >= deal.bid]
                 if reach:
-                    de_alt = ", ".join(f"{v.name.de} ({v.value})" for v in reach)
-                    en_alt = ", ".join(f"{v.name.en} ({v.value})" for v in reach)
-                    e.add(
-                        "bid",
-                        f"{variant.name.de} ist {variant.value} wert und erreicht den Reizwert "
-                        f"{deal.bid} nicht; angesagt werden kann nur: {de_alt}.",
-                        f"{variant.name.en} is worth {variant.value} and does not reach the bid "
-                        f"{deal.bid}; only these can be declared: {en_alt}.",
-                    )
+                    alts = joined(", ", [Msg("%(name)s (%(value)s)", name=v.name, value=v.value)
+                                         for v in reach])  # fmt: skip
+                    e.add("bid", "%(name)s ist %(value)s wert und erreicht den Reizwert %(bid)s "
+                          "nicht; angesagt werden kann nur: %(alts)s.", name=variant.name,
+                          value=variant.value, bid=deal.bid, alts=alts)  # fmt: skip
                 else:
                     e.add(
                         "bid",
-                        f"Kein Nullspiel erreicht den Reizwert {deal.bid} (höchstens 59).",
-                        f"No Null game reaches the bid {deal.bid} (59 at most).",
+                        "Kein Nullspiel erreicht den Reizwert %(bid)s (höchstens 59).",
+                        bid=deal.bid,
                     )
         e.raise_if_any()
         return
 
     if deal.matadors is None:
-        e.add(
-            "matadors",
-            "Bitte angeben, mit oder ohne wie viele Spitzen gespielt wurde.",
-            "Say with or without how many matadors the game was played.",
-        )
+        e.add("matadors", "Bitte angeben, mit oder ohne wie viele Spitzen gespielt wurde.")
     elif not 1 <= deal.matadors <= g.max_matadors:
         if g is Game.GRAND:
-            e.add(
-                "matadors",
-                "Im Grand gibt es 1 bis 4 Spitzen (nur die Buben sind Trumpf).",
-                "A grand has 1 to 4 matadors (only the jacks are trumps).",
-            )
+            e.add("matadors", "Im Grand gibt es 1 bis 4 Spitzen (nur die Buben sind Trumpf).")
         else:
-            e.add(
-                "matadors",
-                "Im Farbspiel gibt es 1 bis 11 Spitzen.",
-                "A suit game has 1 to 11 matadors.",
-            )
+            e.add("matadors", "Im Farbspiel gibt es 1 bis 11 Spitzen.")
     if deal.with_ is None and deal.matadors is not None:  # both missing: one message
-        e.add("with", "Bitte „mit“ oder „ohne“ wählen.", "Choose “with” or “without”.")
+        e.add("with", "Bitte „mit“ oder „ohne“ wählen.")
     hand = deal.hand or deal.ouvert
     if not hand:
         if deal.schneider_announced:
-            e.add(
-                "schneider_announced",
-                "Schneider ansagen geht nur im Handspiel.",
-                "Schneider can only be announced in a hand game.",
-            )
+            e.add("schneider_announced", "Schneider ansagen geht nur im Handspiel.")
         if deal.schwarz_announced:
-            e.add(
-                "schwarz_announced",
-                "Schwarz ansagen geht nur im Handspiel.",
-                "Schwarz can only be announced in a hand game.",
-            )
+            e.add("schwarz_announced", "Schwarz ansagen geht nur im Handspiel.")
     _validate_outcome(deal, e)
     e.raise_if_any()
 
@@ -274,57 +229,37 @@ def _validate_outcome(deal: SkatDeal, e: Errors) -> None:
     two), plus who took every trick; the two must not contradict each other."""
     pts = deal.declarer_points
     if deal.won is not None and pts is not None:
-        e.add(
-            "won",
-            "Entweder „gewonnen“/„verloren“ oder die Augen angeben, nicht beides.",
-            "Give either “won”/“lost” or the card points, not both.",
-        )
+        e.add("won", "Entweder „gewonnen“/„verloren“ oder die Augen angeben, nicht beides.")
         return
     if deal.won is None and pts is None:
         e.add(
             "declarer_points",
-            "Bitte „gewonnen“ oder „verloren“ wählen oder die Augen des Alleinspielers angeben "
-            "(0 bis 120, Skat mitgezählt).",
-            "Choose “won” or “lost”, or give the declarer's card points (0 to 120, skat included).",
+            "Bitte „gewonnen“ oder „verloren“ wählen oder die Augen des Alleinspielers angeben (0 bis 120, Skat mitgezählt).",
         )
         return
     if pts is None:
         if deal.won and deal.all_tricks is Party.OPPONENTS:
-            e.add(
-                "all_tricks",
-                "Ohne einen Stich ist das Spiel nicht gewonnen.",
-                "Without a trick the game is not won.",
-            )
+            e.add("all_tricks", "Ohne einen Stich ist das Spiel nicht gewonnen.")
         elif deal.won is False and deal.all_tricks is Party.DECLARER:
             e.add(
                 "all_tricks",
                 "Wer alle Stiche macht, hat gewonnen (ob überreizt, wird trotzdem geprüft).",
-                "Taking every trick wins the game (overbidding is still checked).",
             )
         return
     if deal.schneider:
         e.add(
             "schneider",
             "Mit Augen ergibt sich Schneider von selbst; „schneider“ nur mit „gewonnen“/„verloren“.",
-            "With card points schneider follows from them; “schneider” only goes with won/lost.",
         )
     if not 0 <= pts <= 120:
-        e.add(
-            "declarer_points",
-            f"{pts} Augen gibt es nicht: es sind 0 bis 120.",
-            f"{pts} card points is impossible: there are 0 to 120.",
-        )
+        e.add("declarer_points", "%(pts)s Augen gibt es nicht: es sind 0 bis 120.", pts=pts)
     elif deal.all_tricks is Party.DECLARER and pts != 120:
-        e.add(
-            "all_tricks",
-            f"Wer alle Stiche hat, hat alle 120 Augen, nicht {pts}.",
-            f"Taking every trick means all 120 card points, not {pts}.",
-        )
+        e.add("all_tricks", "Wer alle Stiche hat, hat alle 120 Augen, nicht %(pts)s.", pts=pts)
     elif deal.all_tricks is Party.OPPONENTS and pts > 22:
         e.add(
             "all_tricks",
-            f"Ohne einen Stich hat der Alleinspieler höchstens die 22 Augen des Skats, nicht {pts}.",
-            f"Without a trick the declarer has at most the skat's 22 card points, not {pts}.",
+            "Ohne einen Stich hat der Alleinspieler höchstens die 22 Augen des Skats, nicht %(pts)s.",
+            pts=pts,
         )
 
 
@@ -338,10 +273,13 @@ def skat_value(deal: SkatDeal) -> SkatResult:
     (False, True, 27, -54)
     >>> skat_value(SkatDeal(Game.NULL, hand=True, ouvert=True, won=False)).score
     -118
-    >>> skat_value(SkatDeal(Game.NULL, bid=24, won=True))
-    Traceback (most recent call last):
-    ...
-    skatcalc.rules.common.InvalidDeal: bid: Null is worth 23 and does not reach the bid 24; only these can be declared: Null hand (35), Null ouvert (46), Null ouvert hand (59).
+    >>> from skatcalc.i18n import field_errors  # the messages are translated at the edges
+    >>> from skatcalc.rules.common import InvalidDeal
+    >>> try:
+    ...     skat_value(SkatDeal(Game.NULL, bid=24, won=True))
+    ... except InvalidDeal as exc:
+    ...     print(field_errors(exc, "en")["bid"][0])
+    Null is worth 23 and does not reach the bid 24; only these can be declared: Null hand (35), Null ouvert (46), Null ouvert hand (59).
     """
     validate(deal)
     if deal.game.is_null:
@@ -352,13 +290,12 @@ def skat_value(deal: SkatDeal) -> SkatResult:
 def _null_value(deal: SkatDeal) -> SkatResult:
     variant = null_variant(deal.hand, deal.ouvert)
     won = bool(deal.won)
-    steps = [Msg(f"{variant.name.de}: fester Wert {variant.value}",
-                 f"{variant.name.en}: fixed value {variant.value}")]  # fmt: skip
+    steps = [Msg("%(name)s: fester Wert %(value)s", name=variant.name, value=variant.value)]
     reason = None
     if won:
-        steps.append(Msg("gewonnen: kein Stich", "won: no trick taken"))
+        steps.append(Msg("gewonnen: kein Stich"))
     else:
-        reason = Msg("Der Alleinspieler bekam einen Stich.", "The declarer took a trick.")
+        reason = Msg("Der Alleinspieler bekam einen Stich.")
     return _finish(deal, won, False, variant.value, None, None, None, None, False, False,
                    (), steps, reason)  # fmt: skip
 
@@ -383,59 +320,50 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
     schneider = schneider_ann or schneider_play
     schwarz = schwarz_ann or all_tricks is not None
 
-    with_word = Msg("mit", "with") if deal.with_ else Msg("ohne", "without")
+    with_word = Msg("mit") if deal.with_ else Msg("ohne")
     levels: list[Level] = []
     count = deal.matadors
     levels.append(Level(with_word, count))
 
-    def add(name: Msg, flag: bool) -> None:
+    def level(name: Msg, flag: bool) -> None:
         nonlocal count
         if flag:
             count += 1
             levels.append(Level(name, count))
 
-    add(Msg("Spiel", "game"), True)
-    add(Msg("Hand", "hand"), hand)
-    add(Msg("Schneider", "schneider"), schneider)
-    add(Msg("Schneider angesagt", "schneider announced"), schneider_ann)
-    add(Msg("Schwarz", "schwarz"), schwarz)
-    add(Msg("Schwarz angesagt", "schwarz announced"), schwarz_ann)
-    add(Msg("Ouvert", "ouvert"), deal.ouvert)
+    level(pmsg("level", "Spiel"), True)
+    level(pmsg("level", "Hand"), hand)
+    level(pmsg("level", "Schneider"), schneider)
+    level(pmsg("level", "Schneider angesagt"), schneider_ann)
+    level(pmsg("level", "Schwarz"), schwarz)
+    level(pmsg("level", "Schwarz angesagt"), schwarz_ann)
+    level(pmsg("level", "Ouvert"), deal.ouvert)
     multiplier = count
     raw_value = base * multiplier
 
     steps: list[Msg] = []
     if deal.matadors_note is not None:
         steps.append(deal.matadors_note)
-    steps.append(Msg(f"{g.label.de}: Grundwert {base}", f"{g.label.en}: base value {base}"))
-    steps.append(
-        Msg(
-            ", ".join(f"{lv.name.de} {lv.count}" for lv in levels) + f" × {base} = {raw_value}",
-            ", ".join(f"{lv.name.en} {lv.count}" for lv in levels) + f" × {base} = {raw_value}",
-        )
-    )
+    steps.append(Msg("%(label)s: Grundwert %(base)s", label=g.label, base=base))
+    counted = [Msg("%(name)s %(count)s", name=lv.name, count=lv.count) for lv in levels]
+    steps.append(Msg("%(levels)s × %(base)s = %(raw_value)s", levels=joined(", ", counted),
+                     base=base, raw_value=raw_value))  # fmt: skip
     if pts is not None:
         steps.append(
-            Msg(
-                f"Alleinspieler: {pts} Augen (mit Skat)"
-                + (", alle Stiche" if all_tricks is Party.DECLARER else "")
-                + (", kein Stich" if all_tricks is Party.OPPONENTS else ""),
-                f"Declarer: {pts} card points (skat included)"
-                + (", every trick" if all_tricks is Party.DECLARER else "")
-                + (", no trick" if all_tricks is Party.OPPONENTS else ""),
-            )
+            Msg("Alleinspieler: %(pts)s Augen (mit Skat), alle Stiche", pts=pts)
+            if all_tricks is Party.DECLARER
+            else Msg("Alleinspieler: %(pts)s Augen (mit Skat), kein Stich", pts=pts)
+            if all_tricks is Party.OPPONENTS
+            else Msg("Alleinspieler: %(pts)s Augen (mit Skat)", pts=pts)
         )
         reason = _lost_by_points(deal, pts, schneider_ann, schwarz_ann)
     else:
-        de = ["gewonnen" if deal.won else "verloren"]
-        en = ["won" if deal.won else "lost"]
+        said = [Msg("gewonnen") if deal.won else Msg("verloren")]
         if schneider_play:
-            de.append("Schneider")
-            en.append("schneider")
+            said.append(pmsg("outcome", "Schneider"))
         if all_tricks is not None:
-            de.append("Schwarz")
-            en.append("schwarz")
-        steps.append(Msg(", ".join(de), ", ".join(en)))
+            said.append(pmsg("outcome", "Schwarz"))
+        steps.append(joined(", ", said))
         reason = None if deal.won else _lost_by_buttons(deal, all_tricks, schneider_ann,
                                                          schwarz_ann)  # fmt: skip
     won = reason is None
@@ -446,27 +374,30 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
         value = math.ceil(deal.bid / base) * base
         steps.append(
             Msg(
-                f"überreizt: Reizwert {deal.bid} → nächstes Vielfaches von {base} = {value}",
-                f"overbid: bid {deal.bid} → next multiple of {base} = {value}",
+                "überreizt: Reizwert %(bid)s → nächstes Vielfaches von %(base)s = %(value)s",
+                bid=deal.bid,
+                base=base,
+                value=value,
             )
         )
         if won:
             reason = Msg(
-                f"Überreizt: das Spiel ist nur {raw_value} wert, gereizt wurde {deal.bid}.",
-                f"Overbid: the game is worth only {raw_value}, the bid was {deal.bid}.",
+                "Überreizt: das Spiel ist nur %(raw_value)s wert, gereizt wurde %(bid)s.",
+                raw_value=raw_value,
+                bid=deal.bid,
             )
         else:
-            reason = Msg(f"{reason.de} Zudem überreizt.", f"{reason.en} Also overbid.")  # type: ignore[union-attr]
+            assert reason is not None  # lost in play: the reason was given above
+            reason = Msg("%(reason)s Zudem überreizt.", reason=reason)
         won = False
     return _finish(deal, won, overbid, value, base, deal.matadors, deal.with_, multiplier,
                    schneider, schwarz, tuple(levels), steps, reason)  # fmt: skip
 
 
 def _schwarz_announced_lost(deal: SkatDeal) -> Msg:
-    what = Msg("Ouvert", "Ouvert") if deal.ouvert else Msg("Schwarz angesagt", "Schwarz announced")
+    what = Msg("Ouvert") if deal.ouvert else Msg("Schwarz angesagt")
     return Msg(
-        f"{what.de}: der Alleinspieler muss alle Stiche machen, die Gegner bekamen einen.",
-        f"{what.en}: the declarer must take every trick, the opponents took one.",
+        "%(what)s: der Alleinspieler muss alle Stiche machen, die Gegner bekamen einen.", what=what
     )
 
 
@@ -474,19 +405,13 @@ def _lost_by_points(deal: SkatDeal, pts: int, schneider_ann: bool, schwarz_ann: 
                     ) -> Msg | None:  # fmt: skip
     """Why a game with these card points was lost in play; None when it was won."""
     if deal.all_tricks is Party.OPPONENTS:
-        return Msg("Der Alleinspieler bekam keinen Stich.", "The declarer took no trick.")
+        return Msg("Der Alleinspieler bekam keinen Stich.")
     if schwarz_ann and deal.all_tricks is not Party.DECLARER:
         return _schwarz_announced_lost(deal)
     if schneider_ann and pts < 90:
-        return Msg(
-            f"Schneider angesagt: {pts} Augen reichen nicht, 90 sind nötig.",
-            f"Schneider announced: {pts} card points are not enough, 90 are needed.",
-        )
+        return Msg("Schneider angesagt: %(pts)s Augen reichen nicht, 90 sind nötig.", pts=pts)
     if pts < 61:
-        return Msg(
-            f"{pts} Augen reichen nicht, 61 sind nötig.",
-            f"{pts} card points are not enough, 61 are needed.",
-        )
+        return Msg("%(pts)s Augen reichen nicht, 61 sind nötig.", pts=pts)
     return None
 
 
@@ -494,21 +419,15 @@ def _lost_by_buttons(deal: SkatDeal, all_tricks: Party | None, schneider_ann: bo
                      schwarz_ann: bool) -> Msg:  # fmt: skip
     """Why a game the table called "verloren" was lost, from what was announced."""
     if all_tricks is Party.OPPONENTS:
-        return Msg("Der Alleinspieler bekam keinen Stich.", "The declarer took no trick.")
+        return Msg("Der Alleinspieler bekam keinen Stich.")
     if schwarz_ann:
         return _schwarz_announced_lost(deal)
     if schneider_ann:
-        return Msg(
-            "Schneider angesagt: der Alleinspieler erreichte keine 90 Augen.",
-            "Schneider announced: the declarer did not reach 90 card points.",
-        )
+        return Msg("Schneider angesagt: der Alleinspieler erreichte keine 90 Augen.")
     if deal.schneider:
-        return Msg(
-            "Der Alleinspieler blieb Schneider (30 Augen oder weniger).",
-            "The declarer was schneider (30 card points or fewer).",
-        )
+        return Msg("Der Alleinspieler blieb Schneider (30 Augen oder weniger).")
     # No card points were entered: the table said "lost", so that is all the sheet knows.
-    return Msg("so eingetragen (ohne Augen)", "as entered (no card points)")
+    return Msg("so eingetragen (ohne Augen)")
 
 
 def won_in_play(deal: SkatDeal) -> bool:
@@ -540,19 +459,17 @@ def _finish(
 ) -> SkatResult:
     score = value if won else -2 * value
     if won:
-        steps.append(Msg(f"gewonnen: {signed(score)}", f"won: {signed(score)}"))
+        steps.append(Msg("gewonnen: %(score)s", score=signed(score)))
     else:
         assert reason is not None
-        steps.append(Msg(f"verloren: {reason.de}", f"lost: {reason.en}"))
-        steps.append(
-            Msg(f"verloren doppelt: {signed(score)}", f"lost, counted double: {signed(score)}")
-        )
+        steps.append(Msg("verloren: %(reason)s", reason=reason))
+        steps.append(Msg("verloren doppelt: %(score)s", score=signed(score)))
     if deal.kontra:
         score *= 2
-        steps.append(Msg(f"Kontra × 2 = {signed(score)}", f"Kontra × 2 = {signed(score)}"))
+        steps.append(Msg("Kontra × 2 = %(score)s", score=signed(score)))
     if deal.re:
         score *= 2
-        steps.append(Msg(f"Re × 2 = {signed(score)}", f"Re × 2 = {signed(score)}"))
+        steps.append(Msg("Re × 2 = %(score)s", score=signed(score)))
     return SkatResult(
         won=won,
         overbid=overbid,
@@ -612,40 +529,33 @@ def matadors_from_cards(game: Game, cards: Iterable[str]) -> Matadors:
 
 def check_cards(game: Game, cards: Sequence[object], errors: Errors, field: str = "cards") -> None:
     if game.is_null:
-        errors.add(field, "Null-Spiele haben keine Spitzen.", "Null games have no matadors.")
+        errors.add(field, "Null-Spiele haben keine Spitzen.")
         return
     bad = [c for c in cards if not isinstance(c, str) or c.upper() not in ALL_CARDS]
     if bad:
         shown = ", ".join(str(c) for c in bad[:5])
         errors.add(
             field,
-            f"Unbekannte Karte(n): {shown}. Karten sind Farbe C S H D + Wert 7 8 9 T J Q K A, "
-            "z. B. CJ oder HT.",
-            f"Unknown card(s): {shown}. Cards are suit C S H D + rank 7 8 9 T J Q K A, "
-            "e.g. CJ or HT.",
+            "Unbekannte Karte(n): %(shown)s. Karten sind Farbe C S H D + Wert 7 8 9 T J Q K A, z. B. CJ oder HT.",
+            shown=shown,
         )
         return
     upper = [str(c).upper() for c in cards]
     if len(set(upper)) != len(upper):
-        errors.add(field, "Eine Karte ist doppelt.", "A card appears twice.")
+        errors.add(field, "Eine Karte ist doppelt.")
     elif len(upper) not in (10, 12):
         errors.add(
             field,
-            f"{len(upper)} Karten: es sind 10 (ohne Skat) oder 12 (mit Skat).",
-            f"{len(upper)} cards: give 10 (without the skat) or 12 (with the skat).",
+            "%(len_upper)s Karten: es sind 10 (ohne Skat) oder 12 (mit Skat).",
+            len_upper=len(upper),
         )
 
 
 def matadors_note(game: Game, m: Matadors) -> Msg:
-    word = Msg("mit", "with") if m.with_ else Msg("ohne", "without")
-    skat = (
-        Msg("Karten mit Skat", "cards incl. the skat")
-        if m.from_cards == 12
-        else Msg("10 Karten, Skat nicht angegeben", "10 cards, skat not given")
-    )
+    word = Msg("mit") if m.with_ else Msg("ohne")
+    skat = Msg("Karten mit Skat") if m.from_cards == 12 else Msg("10 Karten, Skat nicht angegeben")
     return Msg(
-        f"Spitzen aus den Karten ({skat.de}): {word.de} {m.count}",
-        f"Matadors from the cards ({skat.en}): {word.en} {m.count}",
+        "Spitzen aus den Karten (%(skat)s): %(word)s %(count)s", skat=skat, word=word, count=m.count
     )
 
 
@@ -662,9 +572,10 @@ class GameWithValue:
 def games_with_value(value: int) -> list[GameWithValue]:
     """Every game whose value is exactly ``value`` — the reference table of bids.
 
-    >>> [g.name.text("de") for g in games_with_value(23)]
+    >>> from skatcalc.i18n import translate  # the texts are messages; the edges translate
+    >>> [g.name.de for g in games_with_value(23)]
     ['Null']
-    >>> [g.name.text("en") for g in games_with_value(48)]
+    >>> [translate(g.name, "en") for g in games_with_value(48)]
     ['Clubs × 4', 'Grand × 2']
     """
     out: list[GameWithValue] = []
@@ -675,7 +586,7 @@ def games_with_value(value: int) -> list[GameWithValue]:
             mult = value // base
             if 2 <= mult <= g.max_matadors + MAX_LEVELS_ABOVE_MATADORS:
                 out.append(
-                    GameWithValue(g, mult, Msg(f"{g.label.de} × {mult}", f"{g.label.en} × {mult}"))
+                    GameWithValue(g, mult, Msg("%(label)s × %(mult)s", label=g.label, mult=mult))
                 )
     for v in NULL_VARIANTS:
         if v.value == value:

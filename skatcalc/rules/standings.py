@@ -60,19 +60,18 @@ def normalize_group_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
     if data is None:
         return out
     if not isinstance(data, Mapping):
-        e.add("rules", "Die Regeln sind ein Objekt.", "The rules are an object.")
+        e.add("rules", "Die Regeln sind ein Objekt.")
         return out
     for k in data:
         if k not in out:
-            e.add(f"rules.{k}", "Unbekannte Regel.", "Unknown rule.")
+            e.add(f"rules.{k}", "Unbekannte Regel.")
     if "rank_by" in data:
         allowed = [r.value for r in RankBy]
         if game == "schafkopf":
             allowed.remove("seeger_fabian")
             allowed.remove("list")
         if data["rank_by"] not in allowed:
-            e.add("rules.rank_by", f"Möglich: {', '.join(allowed)}.",
-                  f"Possible: {', '.join(allowed)}.")  # fmt: skip
+            e.add("rules.rank_by", "Möglich: %(allowed)s.", allowed=', '.join(allowed))  # fmt: skip
         else:
             out["rank_by"] = data["rank_by"]
     for k, lo in (("min_sheets", 0), ("best", 1)):
@@ -80,8 +79,7 @@ def normalize_group_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
             continue
         v = data[k]
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= 1000:
-            e.add(f"rules.{k}", f"Eine ganze Zahl von {lo} bis 1000.",
-                  f"A whole number from {lo} to 1000.")  # fmt: skip
+            e.add(f"rules.{k}", "Eine ganze Zahl von %(lo)s bis 1000.", lo=lo)  # fmt: skip
         else:
             out[k] = v
     return out

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
 
-from ..common import Errors, FieldError, InvalidDeal, Msg
+from ..common import Errors, FieldError, InvalidDeal, Msg, joined
 from ..inputs import Reader
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 MAX_DEALS = 1000
 MAX_NAME = 40
-BAD_NAME_MSG = Msg("Namen ohne Steuerzeichen, bitte.", "Names without control characters, please.")
+BAD_NAME_MSG = Msg("Namen ohne Steuerzeichen, bitte.")
 
 #: The JSON-shaped deal body as stored and as the API takes it (docs/api.md).
 Body: TypeAlias = Mapping[str, Any]
@@ -52,7 +52,8 @@ class BockTrigger(enum.StrEnum):
     """What starts a Bock round (docs/rules.md 1.10, 2.6); the values are the stored and API
     strings, so a trigger compares equal to its string.
 
-    >>> BockTrigger("60-60") == "60-60", BockTrigger.VALUE_100.label.en
+    >>> from skatcalc.i18n import translate
+    >>> BockTrigger("60-60") == "60-60", translate(BockTrigger.VALUE_100.label, "en")
     (True, 'a game value of 100 or more')
     """
 
@@ -67,10 +68,10 @@ class BockTrigger(enum.StrEnum):
 
 
 BOCK_NAMES: dict[str, Msg] = {
-    BockTrigger.SIXTY_SIXTY: Msg("verlorenes Spiel mit 60:60", "a game lost 60:60"),
-    BockTrigger.GRAND_HAND_WON: Msg("gewonnener Grand Hand", "a grand hand won"),
-    BockTrigger.KONTRA_LOST: Msg("verlorenes Spiel mit Kontra/Re", "a game lost with Kontra/Re"),
-    BockTrigger.VALUE_100: Msg("Spielwert 100 oder mehr", "a game value of 100 or more"),
+    BockTrigger.SIXTY_SIXTY: Msg("verlorenes Spiel mit 60:60"),
+    BockTrigger.GRAND_HAND_WON: Msg("gewonnener Grand Hand"),
+    BockTrigger.KONTRA_LOST: Msg("verlorenes Spiel mit Kontra/Re"),
+    BockTrigger.VALUE_100: Msg("Spielwert 100 oder mehr"),
 }
 
 
@@ -110,11 +111,11 @@ class HouseRules:
         triggers = cls.TRIGGERS
         if bock is not None and any(b not in triggers for b in bock):
             names = ", ".join(triggers)
-            r.errors.add("bock", f"Bock-Auslöser: {names}.", f"Bock triggers: {names}.")
+            r.errors.add("bock", "Bock-Auslöser: %(names)s.", names=names)
             bock = None
         stake = r.integer("stake_cents", cls.DEFAULT_STAKE)
         if stake is not None and not 0 <= stake <= 100_000:
-            r.errors.add("stake_cents", "Einsatz: 0 bis 100000 Cent.", "Stake: 0 to 100000 cents.")
+            r.errors.add("stake_cents", "Einsatz: 0 bis 100000 Cent.")
         rules = cls._read(
             r,
             ramsch=bool(ramsch),
@@ -159,12 +160,12 @@ class HouseRules:
         """The house rules in force, for the sheet's heading and the printout."""
         out = self._own_describe()
         if self.bock:
-            out.append(Msg("Bock nach: " + ", ".join(b.label.de for b in self.bock),
-                           "Bock after: " + ", ".join(b.label.en for b in self.bock)))  # fmt: skip
+            out.append(Msg("Bock nach: %(triggers)s",
+                           triggers=joined(", ", [b.label for b in self.bock])))  # fmt: skip
         else:
-            out.append(Msg("keine Bockrunden", "no Bock rounds"))
+            out.append(Msg("keine Bockrunden"))
         stake = self.stake_cents
-        out.append(Msg(f"Einsatz: {stake} Cent je Punkt", f"Stake: {stake} cents per point"))
+        out.append(Msg("Einsatz: %(stake)s Cent je Punkt", stake=stake))
         return out
 
 
@@ -240,7 +241,7 @@ class DealOutcome:
     triggers: tuple[BockTrigger, ...]
 
 
-UNREADABLE = Msg("?", "?")
+UNREADABLE = Msg("?")
 
 
 @dataclass(frozen=True)
@@ -448,7 +449,7 @@ def check_placement(
 
     dealer = body.get("dealer")
     if dealer is not None and (not isinstance(dealer, str) or dealer not in spec.players):
-        e.add("dealer", "Der Geber muss am Tisch sitzen.", "The dealer must sit at the table.")
+        e.add("dealer", "Der Geber muss am Tisch sitzen.")
         dealer = None
     active = body.get("active")
     if active is not None:
@@ -460,9 +461,7 @@ def check_placement(
             or len(set(active)) != need
         ):
             e.add(
-                "active",
-                f"Es spielen genau {need} verschiedene Spieler vom Tisch mit.",
-                f"Exactly {need} different players of the table take part.",
+                "active", "Es spielen genau %(need)s verschiedene Spieler vom Tisch mit.", need=need
             )
             active = None
         else:

@@ -27,8 +27,8 @@ from .base import (
 )
 from .registry import game
 
-PASSED_TITLE = Msg("eingepasst", "passed")
-PASSED_STEP = Msg("eingepasst: keine Wertung", "all passed: no score")
+PASSED_TITLE = Msg("eingepasst")
+PASSED_STEP = Msg("eingepasst: keine Wertung")
 
 
 def evaluate_deal(
@@ -41,7 +41,7 @@ def evaluate_deal(
         passed = r.boolean("passed")
         r.reject_unknown()
         if passed is not True and not r.errors:
-            r.errors.add("passed", "Nur „passed: true“ ist möglich.", "Only “passed: true” works.")
+            r.errors.add("passed", "Nur „passed: true“ ist möglich.")
         r.errors.raise_if_any()
         zero = dict.fromkeys(spec.players, 0)
         return DealOutcome(DealKind.PASSED, None, (), None, zero, dict(zero), None, 0,

@@ -5,7 +5,8 @@ registers itself when the package is imported; nothing outside that module says
 ``game == "skat"``. A new game is a new module with a ``GameKind`` subclass and one
 ``register(...)`` call, imported from ``__init__.py``.
 
->>> [k for k in GAMES], game("skat").players_per_deal, game("schafkopf").label.en
+>>> from skatcalc.i18n import translate
+>>> [k for k in GAMES], game("skat").players_per_deal, translate(game("schafkopf").label, "en")
 (['skat', 'schafkopf'], 3, 'Schafkopf')
 """
 

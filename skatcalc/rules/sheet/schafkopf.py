@@ -57,18 +57,19 @@ class SchafkopfHouseRules(HouseRules):
         tariffs = r.int_map("tariffs") or {}
         for k, v in tariffs.items():
             if k not in TARIFF_KEYS:
-                r.errors.add("tariffs", f"Unbekannter Tarif „{k}“.", f"Unknown tariff “{k}”.")
+                r.errors.add("tariffs", "Unbekannter Tarif „%(k)s“.", k=k)
             elif not 0 <= v <= 100_000:
-                r.errors.add("tariffs", "Tarife: 0 bis 100000 Cent.", "Tariffs: 0 to 100000 cents.")
+                r.errors.add("tariffs", "Tarife: 0 bis 100000 Cent.")
         lmin = r.int_map("laufende_min") or {}
         for k, v in lmin.items():
             if k not in DEFAULT_LAUFENDE_MIN:
-                r.errors.add("laufende_min", f"Unbekanntes Spiel „{k}“.", f"Unknown game “{k}”.")
+                r.errors.add("laufende_min", "Unbekanntes Spiel „%(k)s“.", k=k)
             elif not 1 <= v <= SKGame(k).max_laufende:
                 r.errors.add(
                     "laufende_min",
-                    f"Laufende im {k}: 1 bis {SKGame(k).max_laufende}.",
-                    f"Laufende in {k}: 1 to {SKGame(k).max_laufende}.",
+                    "Laufende im %(k)s: 1 bis %(max_laufende)s.",
+                    k=k,
+                    max_laufende=SKGame(k).max_laufende,
                 )
         tcss = r.boolean("tout_counts_schneider_schwarz", True)
         full = full_tariffs(tariffs)
@@ -108,22 +109,15 @@ class SchafkopfHouseRules(HouseRules):
         lm = dict(self.laufende_min)
         tcss = self.tout_counts_schneider_schwarz
         out = [
-            Msg(f"Tarife: Sauspiel {t.get('sauspiel')}, Solo {t.get('solo')}, "
-                f"Bettel {t.get('bettel')}, Extra {t.get('extra')}",
-                f"Tariffs: Sauspiel {t.get('sauspiel')}, solo {t.get('solo')}, "
-                f"Bettel {t.get('bettel')}, extra {t.get('extra')}"),
-            Msg(f"Laufende ab {lm.get('sauspiel')} (Wenz/Geier ab {lm.get('wenz')})",
-                f"Laufende from {lm.get('sauspiel')} (Wenz/Geier from {lm.get('wenz')})"),
-            Msg("Tout: Schneider/Schwarz zählen extra" if tcss
-                else "Tout: Schneider/Schwarz inbegriffen",
-                "Tout: schneider/schwarz count extra" if tcss
-                else "Tout: schneider/schwarz included"),
+            Msg("Tarife: Sauspiel %(sauspiel)s, Solo %(solo)s, Bettel %(bettel)s, Extra %(extra)s", sauspiel=str(t.get('sauspiel')), solo=str(t.get('solo')), bettel=str(t.get('bettel')), extra=str(t.get('extra'))),
+            Msg("Laufende ab %(sauspiel)s (Wenz/Geier ab %(wenz)s)", sauspiel=str(lm.get('sauspiel')), wenz=str(lm.get('wenz'))),
+            Msg("Tout: Schneider/Schwarz zählen extra") if tcss else Msg("Tout: Schneider/Schwarz inbegriffen"),
         ]  # fmt: skip
         if self.ramsch:
             rt = self.ramsch_tariff
-            out.append(Msg(f"Ramsch: ja, Tarif {rt}", f"Ramsch: yes, tariff {rt}"))
+            out.append(Msg("Ramsch: ja, Tarif %(rt)s", rt=rt))
         else:
-            out.append(Msg("Ramsch: nein", "Ramsch: no"))
+            out.append(Msg("Ramsch: nein"))
         return out
 
 
@@ -134,15 +128,15 @@ def schafkopf_title(deal: SchafkopfDeal) -> Msg:
     name = game_name(deal.game, deal.suit)
     if deal.game is SKGame.SAUSPIEL and deal.suit:
         sau = SUIT_NAMES[deal.suit]
-        return Msg(f"Sauspiel {names} ({sau}-Sau)", f"Sauspiel {names} ({sau} Sau)")
-    return Msg(f"{name.de}{extra} {names}", f"{name.en}{extra} {names}")
+        return Msg("Sauspiel %(names)s (%(sau)s-Sau)", names=names, sau=sau)
+    return Msg("%(name)s%(extra)s %(names)s", name=name, extra=extra, names=names)
 
 
 class Schafkopf(GameKind):
     key = "schafkopf"
-    label = Msg("Schafkopf", "Schafkopf")
+    label = Msg("Schafkopf")
     player_counts = (4,)
-    player_count_msg = Msg("Schafkopf spielen genau 4.", "Schafkopf is played by exactly 4.")
+    player_count_msg = Msg("Schafkopf spielen genau 4.")
     players_per_deal = 4
     rules_class = SchafkopfHouseRules
 
@@ -181,20 +175,14 @@ class Schafkopf(GameKind):
         r.seen.add("durchmarsch")
         r.reject_unknown()
         if not rules.ramsch:
-            r.errors.add(
-                "game", "Ramsch ist an diesem Tisch nicht vereinbart.", "Ramsch is not played here."
-            )
+            r.errors.add("game", "Ramsch ist an diesem Tisch nicht vereinbart.")
         check_ramsch(spec.players, points, jungfrau, durch, r.errors)
         r.errors.raise_if_any()
         assert points is not None and (durch is None or isinstance(durch, str))
         res = schafkopf_ramsch(
             spec.players, points, tuple(jungfrau), durch, dict(rules.tariffs), bock
         )
-        title = (
-            Msg("Ramsch", "Ramsch")
-            if durch is None
-            else Msg("Ramsch, Durchmarsch", "Ramsch, Durchmarsch")
-        )
+        title = Msg("Ramsch") if durch is None else Msg("Ramsch, Durchmarsch")
         return DealOutcome(DealKind.RAMSCH, None, res.losers, None, dict(res.deltas),
                            dict(res.deltas), None, 0, title, res.steps, ())  # fmt: skip
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from ..common import Errors, FieldError, Msg, check_ramsch, signed
+from ..common import Errors, FieldError, Msg, check_ramsch, joined, pmsg, signed
 from ..inputs import Reader, read_skat
 from ..skat import Game, SkatDeal, skat_value
 from .base import (
@@ -32,7 +32,8 @@ class SkatHouseRules(HouseRules):
     >>> r = SkatHouseRules.from_json({"kontra_re": True, "bock": ["60-60"]}, e)
     >>> r.to_json(), e.items
     ({'kontra_re': True, 'ramsch': False, 'bock': ['60-60'], 'stake_cents': 0}, [])
-    >>> [m.en for m in r.describe()][:2]
+    >>> from skatcalc.i18n import translate
+    >>> [translate(m, "en") for m in r.describe()][:2]
     ['Kontra/Re: yes', 'all-pass deals score 0']
     """
 
@@ -54,10 +55,8 @@ class SkatHouseRules(HouseRules):
 
     def _own_describe(self) -> list[Msg]:
         return [
-            Msg("Kontra/Re: ja" if self.kontra_re else "Kontra/Re: nein",
-                "Kontra/Re: yes" if self.kontra_re else "Kontra/Re: no"),
-            Msg("Ramsch statt Einpassen" if self.ramsch else "Einpassen ohne Ramsch",
-                "Ramsch when all pass" if self.ramsch else "all-pass deals score 0"),
+            Msg("Kontra/Re: ja") if self.kontra_re else Msg("Kontra/Re: nein"),
+            Msg("Ramsch statt Einpassen") if self.ramsch else Msg("Einpassen ohne Ramsch"),
         ]  # fmt: skip
 
 
@@ -68,38 +67,32 @@ def skat_title(deal: SkatDeal, won: bool | None = None) -> Msg:
     'Grand Hand mit 2'
     """
     g: Game = deal.game
-    parts_de = [g.label.de]
-    parts_en = [g.label.en]
+    parts: list[Msg] = [g.label]
     if g is Game.NULL:
         if deal.ouvert:
-            parts_de.append("ouvert")
-            parts_en.append("ouvert")
+            parts.append(pmsg("title", "ouvert"))
         if deal.hand:
-            parts_de.append("Hand")
-            parts_en.append("hand")
-        return Msg(" ".join(parts_de), " ".join(parts_en))
+            parts.append(pmsg("title", "Hand"))
+        return joined(" ", parts)
     if deal.ouvert:
-        parts_de.append("ouvert")
-        parts_en.append("ouvert")
+        parts.append(pmsg("title", "ouvert"))
     elif deal.hand:
-        parts_de.append("Hand")
-        parts_en.append("hand")
+        parts.append(pmsg("title", "Hand"))
     if deal.schwarz_announced and not deal.ouvert:
-        parts_de.append("Schwarz angesagt")
-        parts_en.append("schwarz announced")
+        parts.append(pmsg("title", "Schwarz angesagt"))
     elif deal.schneider_announced and not deal.ouvert:
-        parts_de.append("Schneider angesagt")
-        parts_en.append("schneider announced")
-    parts_de.append(f"{'mit' if deal.with_ else 'ohne'} {deal.matadors}")
-    parts_en.append(f"{'with' if deal.with_ else 'without'} {deal.matadors}")
-    return Msg(" ".join(parts_de), " ".join(parts_en))
+        parts.append(pmsg("title", "Schneider angesagt"))
+    matadors = deal.matadors if deal.matadors is not None else "None"
+    parts.append(Msg("mit %(matadors)s", matadors=matadors) if deal.with_
+                 else Msg("ohne %(matadors)s", matadors=matadors))  # fmt: skip
+    return joined(" ", parts)
 
 
 class Skat(GameKind):
     key = "skat"
-    label = Msg("Skat", "Skat")
+    label = Msg("Skat")
     player_counts = (3, 4, 5)
-    player_count_msg = Msg("Skat spielen 3, 4 oder 5.", "Skat is played by 3, 4 or 5.")
+    player_count_msg = Msg("Skat spielen 3, 4 oder 5.")
     players_per_deal = 3
     rules_class = SkatHouseRules
     counts_lost_by_others = True
@@ -120,23 +113,17 @@ class Skat(GameKind):
         r.reject_unknown()
         if not isinstance(declarer, str) or declarer not in active:
             r.errors.add(
-                "declarer",
-                "Bitte den Alleinspieler wählen (einer der drei, die mitspielen).",
-                "Choose the declarer (one of the three who play).",
+                "declarer", "Bitte den Alleinspieler wählen (einer der drei, die mitspielen)."
             )
         if deal is not None and (deal.kontra or deal.re) and not rules.kontra_re:
-            r.errors.add(
-                "kontra",
-                "Kontra/Re ist an diesem Tisch nicht vereinbart.",
-                "Kontra/Re is not played at this table.",
-            )
+            r.errors.add("kontra", "Kontra/Re ist an diesem Tisch nicht vereinbart.")
         r.errors.raise_if_any()
         assert deal is not None and isinstance(declarer, str)
         res = skat_value(deal)
         score = res.score * 2**bock
         steps = list(res.steps)
         if bock:
-            steps.append(Msg(f"Bock × 2 = {signed(score)}", f"Bock × 2 = {signed(score)}"))
+            steps.append(Msg("Bock × 2 = %(score)s", score=signed(score)))
         entries = dict.fromkeys(spec.players, 0)
         entries[declarer] = score
         triggers = []
@@ -161,11 +148,7 @@ class Skat(GameKind):
         r.seen.add("ramsch")
         r.reject_unknown()
         if not spec.rules.ramsch:
-            e.add(
-                "ramsch",
-                "Ramsch ist an diesem Tisch nicht vereinbart.",
-                "Ramsch is not played here.",
-            )
+            e.add("ramsch", "Ramsch ist an diesem Tisch nicht vereinbart.")
             e.raise_if_any()
         sub = Reader(raw, Errors())
         points = sub.int_map("points")
@@ -184,8 +167,7 @@ class Skat(GameKind):
         steps: list[Msg] = []
         if durch is not None:
             entries[durch] = 120 * factor
-            steps.append(Msg(f"Durchmarsch {durch}: {signed(120 * factor)}",
-                             f"Durchmarsch {durch}: {signed(120 * factor)}"))  # fmt: skip
+            steps.append(Msg("Durchmarsch %(durch)s: %(v)s", durch=durch, v=signed(120 * factor)))
             losers: tuple[str, ...] = ()
         else:
             top = max(pts.values())
@@ -193,18 +175,19 @@ class Skat(GameKind):
             mult = 2 ** len(set(jungfrau))
             for p in losers:
                 entries[p] = -top * mult * factor
-            steps.append(Msg(f"Ramsch: {', '.join(losers)} hat die meisten Augen ({top}): "
-                             f"{signed(-top)}", f"Ramsch: {', '.join(losers)} has most points "
-                             f"({top}): {signed(-top)}"))  # fmt: skip
+            steps.append(
+                Msg(
+                    "Ramsch: %(losers)s hat die meisten Augen (%(top)s): %(minus_top)s",
+                    losers=", ".join(losers),
+                    top=top,
+                    minus_top=signed(-top),
+                )
+            )
             for j in jungfrau:
-                steps.append(Msg(f"Jungfrau {j}: × 2", f"Jungfrau {j}: × 2"))
+                steps.append(Msg("Jungfrau %(j)s: × 2", j=j))
             if bock:
-                steps.append(Msg("Bock × 2", "Bock × 2"))
-        title = (
-            Msg("Ramsch", "Ramsch")
-            if durch is None
-            else Msg("Ramsch, Durchmarsch", "Ramsch, Durchmarsch")
-        )
+                steps.append(Msg("Bock × 2"))
+        title = Msg("Ramsch") if durch is None else Msg("Ramsch, Durchmarsch")
         return DealOutcome(DealKind.RAMSCH, None, losers, None, entries,
                            zero_sum(spec.players, entries), None, 0, title, tuple(steps), ())  # fmt: skip
 

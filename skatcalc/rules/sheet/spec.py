@@ -24,25 +24,21 @@ def normalize_sheet(data: object) -> SheetSpec:
     r.seen.add("name")
     e = r.errors
     if players is None and not e.has("players"):
-        e.add("players", "Bitte die Spieler in Sitzreihenfolge nennen.", "Name the players.")
+        e.add("players", "Bitte die Spieler in Sitzreihenfolge nennen.")
     if players is not None:
         players = [p.strip() for p in players]
         if any(not p for p in players):
-            e.add("players", "Ein Spielername ist leer.", "A player name is empty.")
+            e.add("players", "Ein Spielername ist leer.")
         elif any(bad_name_char(p) for p in players):
-            e.add("players", BAD_NAME_MSG.de, BAD_NAME_MSG.en)
+            e.add("players", BAD_NAME_MSG)
         elif len(set(p.casefold() for p in players)) != len(players):
-            e.add("players", "Jeder Name nur einmal, bitte.", "Each name only once, please.")
+            e.add("players", "Jeder Name nur einmal, bitte.")
         elif kind is not None and len(players) not in kind.player_counts:
-            e.add("players", kind.player_count_msg.de, kind.player_count_msg.en)
+            e.add("players", kind.player_count_msg)
     if first is None and players:
         first = players[0]
     if not isinstance(first, str) or (players is not None and first not in players):
-        e.add(
-            "first_dealer",
-            "Der erste Geber muss einer der Spieler sein.",
-            "The first dealer must be one of the players.",
-        )
+        e.add("first_dealer", "Der erste Geber muss einer der Spieler sein.")
     rules: HouseRules | None = None
     if kind is not None:
         rules = kind.rules_class.from_json(rules_in, e)
