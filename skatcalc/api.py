@@ -190,7 +190,8 @@ def deal_number_taken(loaded: service.Sheet, taken: service.Taken) -> Reply:
         return error(422, "n", _("Das nächste Spiel ist Nummer %(next_n)s, nicht %(n)s.",
                                  next_n=taken.next_n, n=taken.n))  # fmt: skip
     sheet = service.sheet_json(service.get_db(), loaded, lang)
-    there = service.describe_row(sheet["game"], sheet["deals"][taken.n - 1], lang)
+    row = service.computed(service.get_db(), loaded).rows[taken.n - 1]
+    there = service.describe_row(loaded["game"], row, lang)
     msg = _(
         "Spiel %(n)s ist schon eingetragen: %(there)s. Nichts gespeichert; das nächste Spiel ist Nummer %(next_n)s.",
         n=taken.n,

@@ -47,6 +47,7 @@ from .rules.sheet import (
     forehand,
     seat_after,
 )
+from .rules.sheet import game as game_kind
 from .rules.skat import LEGAL_BIDS, SUITS
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -525,8 +526,7 @@ def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
             form.kind.choices.append(("passed", _("eingepasst")))  # an old or imported deal
         form.kind.data = "passed"
         return form
-    ramsch = inp.get("ramsch") if sheet["game"] == "skat" else (
-        inp if inp.get("game") == "ramsch" else None)  # fmt: skip
+    ramsch = game_kind(sheet["game"]).ramsch_body(inp)
     if ramsch:
         form.kind.data = "ramsch"
         for i, p in enumerate(sheet["players"]):

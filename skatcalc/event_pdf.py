@@ -13,6 +13,7 @@ from .i18n import ptranslate, translate
 from .pdf import GREY, SheetPDF, _money, _n, write_sheet
 from .rules.events import RankRow
 from .rules.sheet import describe_rules
+from .rules.sheet import game as game_kind
 
 
 def render_event_pdf(
@@ -26,8 +27,11 @@ def render_event_pdf(
     pdf.set_font("DejaVu", "B", 16)
     pdf.multi_cell(0, 8, event["name"], new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
-    game = "Skat" if event["game"] == "skat" else "Schafkopf"
-    what = "Seeger-Fabian" if event["game"] == "skat" else ptranslate("ranked by", "Bilanz", lang)
+    kind = game_kind(event["game"])
+    game = kind.label.de
+    # what a club night ranks by: the game's first ranking figure
+    what = ("Seeger-Fabian" if kind.rank_figures[0] == "seeger_fabian"
+            else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
     fees = translate(
         "Startgeld %(entry)s · je verlorenes Spiel %(per_lost)s",
         lang,
@@ -85,5 +89,6 @@ def render_event_pdf(
     for t in events.tables_of(db, event):
         sheet = service.sheet_json(db, t["sheet_row"], lang, full=False)
         spec = service.spec_of(t["sheet_row"])
-        write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang)
+        typed = service.computed(db, t["sheet_row"]).rows
+        write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang, typed)
     return bytes(pdf.output())

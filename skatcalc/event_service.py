@@ -40,6 +40,7 @@ from .rules.events import (
     ranking_order,
 )
 from .rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
+from .rules.sheet import game as game_kind
 
 MAX_SEED = 999_999  # short enough to read out and type in again
 
@@ -91,7 +92,7 @@ def create_event(db: Database, spec: EventSpec) -> dict[str, Any]:
                 spec.game,
                 group,
                 json.dumps({str(k): v for k, v in spec.deals.items()}),
-                json.dumps(dict(spec.rules), ensure_ascii=False, sort_keys=True),
+                json.dumps(spec.rules.to_json(), ensure_ascii=False, sort_keys=True),
                 spec.fees.entry_cents,
                 spec.fees.lost_game_cents,
                 json.dumps({"kind": spec.payout.kind.value, "values": list(spec.payout.values)}),
@@ -396,7 +397,7 @@ def tables_of(db: Database, event: dict[str, Any]) -> list[dict[str, Any]]:
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
         planned = deals_for(len(sheet["players"]), event["deals"])
-        score_key = "seeger_fabian" if event["game"] == "skat" else "balance"
+        score_key = game_kind(event["game"]).rank_figures[0]
         out.append(
             {
                 "series": sheet["series"],

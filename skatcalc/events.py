@@ -44,7 +44,8 @@ from .rules.events import (
     normalize_event,
     table_sizes,
 )
-from .rules.sheet import SheetSpec, describe_rules
+from .rules.sheet import GAMES, SheetSpec, describe_rules
+from .rules.sheet import game as game_kind
 from .sheet_view import public_url, qr_svg
 
 bp = Blueprint("events", __name__, url_prefix="/events")
@@ -189,7 +190,7 @@ def render_index(form: NewEventForm, general: list[str]) -> str:
         general=general,
         events=events.list_events(service.get_db()),
         groups=groups_for_form(),
-        defaults={g: default_deals(g) for g in ("skat", "schafkopf")},
+        defaults={g: default_deals(g) for g in GAMES},
     )
 
 
@@ -201,7 +202,7 @@ def create() -> Any:
     if not form.validate_on_submit() and "csrf_token" in form.errors:
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
         return render_index(form, general), 400
-    game = form.game.data if form.game.data in ("skat", "schafkopf") else "skat"
+    game = form.game.data if form.game.data in GAMES else "skat"
     data: dict[str, Any] = {"game": form.game.data, "name": form.name.data or ""}
     if (form.day.data or "").strip():
         data["date"] = form.day.data.strip()
@@ -215,7 +216,7 @@ def create() -> Any:
     deals: dict[str, int] = {}
     for key, field in (("4", form.deals4), ("3", form.deals3)):
         raw = (field.data or "").strip()
-        if key == "3" and game == "schafkopf":
+        if int(key) not in game_kind(game).event_tables:
             continue
         if raw:
             v = parse_int(raw)

@@ -8,7 +8,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,7 +19,7 @@ from . import service
 from .i18n import ptranslate, translate
 from .rules.common import Errors, InvalidDeal
 from .rules.marks import describe_row
-from .rules.sheet import MAX_DEALS, DealRecord, evaluate_deal, normalize_sheet
+from .rules.sheet import MAX_DEALS, DealRecord, Row, evaluate_deal, normalize_sheet
 
 ACTIONS = {"add", "correct", "strike", "restore"}
 
@@ -52,7 +52,9 @@ def download(db: Database, loaded: service.Sheet, fmt: str, lang: str = "de") ->
         return _attachment(pdf_bytes(db, loaded, lang), "application/pdf", filename(sheet, "pdf"))
     if fmt == "csv":
         return _attachment(
-            to_csv(sheet, lang).encode("utf-8-sig"), "text/csv", filename(sheet, "csv")
+            to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig"),
+            "text/csv",
+            filename(sheet, "csv"),
         )
     raise service.NotFound(fmt)
 
@@ -127,7 +129,7 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
     def render() -> bytes:
         sheet = service.sheet_json(db, current, lang)
         rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
-        return render_pdf(sheet, rules, lang)
+        return render_pdf(sheet, rules, lang, service.computed(db, current).rows)
 
     return cached_pdf(key, version, render)
 
@@ -139,7 +141,8 @@ def cell(value: Any) -> Any:
     return value
 
 
-def to_csv(sheet: dict[str, Any], lang: str = "de") -> str:
+def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
+    """``sheet`` as the API shows it, with its typed ``rows`` (``service.computed``)."""
     players = sheet["players"]
     out = io.StringIO()
     # the separator a spreadsheet of the language expects (German decimals take the comma)
@@ -150,9 +153,9 @@ def to_csv(sheet: dict[str, Any], lang: str = "de") -> str:
     head += [f"{p} ±" for p in players]
     head += [translate("%(player)s Stand", lang, player=p) for p in players]
     w.writerow([cell(h) for h in head])
-    for d in sheet["deals"]:
+    for d, typed in zip(sheet["deals"], rows, strict=False):
         party = "+".join(d.get("party") or []) or ""
-        text = describe_row(sheet["game"], d)  # the same words and marks as the page's row
+        text = describe_row(sheet["game"], typed)  # the same words and marks as the page's row
         value = "" if text.value is None else text.value
         row = [d["n"], cell(d["dealer"]), cell(party), cell(translate(text.line(), lang)), value]
         row.append(translate("ja", lang) if d["struck"] else "")

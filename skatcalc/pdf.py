@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,8 @@ from .charts import running_totals_svg
 from .i18n import ptranslate, translate
 from .rules.common import number
 from .rules.marks import describe_row
+from .rules.sheet import Row
+from .rules.sheet import game as game_kind
 from .rules.stats import statistics
 
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -50,24 +53,28 @@ class SheetPDF(FPDF):
         self.set_text_color(0, 0, 0)
 
 
-def render_pdf(sheet: dict[str, Any], rules: list[str], lang: str = "de") -> bytes:
+def render_pdf(sheet: dict[str, Any], rules: list[str], lang: str, rows: Sequence[Row]
+               ) -> bytes:  # fmt: skip
+    """``sheet`` as the API shows it, with its typed ``rows`` (``service.computed``)."""
     """``sheet`` is the API shape of the sheet; ``rules`` the house rules in words."""
     players: list[str] = sheet["players"]
     pdf = SheetPDF(sheet["name"], lang, landscape=len(players) >= 5)
     pdf.set_title(sheet["name"])
     pdf.set_creator("skatcalc")
-    write_sheet(pdf, sheet, rules, lang)
+    write_sheet(pdf, sheet, rules, lang, rows)
     return bytes(pdf.output())
 
 
-def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: str) -> None:
+def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: str,
+                rows: Sequence[Row]) -> None:  # fmt: skip
     """One sheet from a new page on; an event's PDF puts every table's list after another."""
     players: list[str] = sheet["players"]
+    kind = game_kind(sheet["game"])
     pdf.add_page()
     pdf.set_font("DejaVu", "B", 16)
     pdf.multi_cell(0, 8, sheet["name"], new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
-    game = "Skat" if sheet["game"] == "skat" else "Schafkopf"
+    game = kind.label.de
     when = sheet["created"][:10]
     pdf.multi_cell(0, 5, f"{game} · {when} · " + ", ".join(players), new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(*GREY)
@@ -90,14 +97,14 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
         for h in ["#", translate("Geber", lang), translate("Spiel", lang),
                   translate("Wert", lang), *players]:  # fmt: skip
             row.cell(h)
-        for d in sheet["deals"]:
+        for d, typed in zip(sheet["deals"], rows, strict=False):
             style = FontFace(color=GREY) if d["struck"] else None
             row = table.row(style=style)
             row.cell(str(d["n"]))
             row.cell(d["dealer"])
-            text = describe_row(sheet["game"], d)  # the same words and marks as the page's row
+            text = describe_row(sheet["game"], typed)  # the same words and marks as the page's row
             game_text = translate(text.line(), lang)
-            if d.get("kind") == "game" and sheet["game"] == "skat" and d.get("declarer"):
+            if d.get("kind") == "game" and kind.keeps_list and d.get("declarer"):
                 game_text = f"{d['declarer']}: {game_text}"
             row.cell(game_text)
             row.cell("" if text.value is None else str(text.value))
@@ -133,14 +140,15 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
         pdf.image(io.BytesIO(svg.encode("utf-8")), w=min(pdf.epw, 170))
         pdf.ln(2)
 
-    stats = statistics(sheet["game"], players, sheet["deals"])
+    stats = statistics(sheet["game"], players, rows)
     if pdf.will_page_break(40):
         pdf.add_page()
     pdf.set_font("DejaVu", "B", 10)
     pdf.cell(0, 6, translate("Statistik", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=8)
-    kinds = (("Grand", "grands"), ("Null", "nulls")) if sheet["game"] == "skat" else (
-        (translate("Soli", lang), "solos"), ("Sauspiele", "sauspiele"))  # fmt: skip
+    labels = {"grands": "Grand", "nulls": "Null", "solos": translate("Soli", lang),
+              "sauspiele": "Sauspiele"}  # fmt: skip
+    kinds = [(labels[k], k) for k in kind.stat_kinds]
     stat_widths = (30, 12, 15, 12, 12, 12, 22, 27, 12, 18)
     with pdf.table(col_widths=stat_widths, width=sum(stat_widths), align="LEFT",
                    text_align="RIGHT", line_height=4.2, padding=(0.8, 1.2), headings_style=head,

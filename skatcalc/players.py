@@ -40,7 +40,7 @@ from sqlite_utils import Database
 
 from .db import NotFound, is_id, now
 from .rules.common import Errors
-from .rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
+from .rules.sheet import BAD_NAME_MSG, GAMES, MAX_NAME, bad_name_char
 from .rules.standings import normalize_group_rules
 
 __all__ = ["NotFound"]
@@ -263,7 +263,7 @@ def normalize_group(data: object) -> tuple[str, str, dict[str, Any]]:
     elif len(name.strip()) > 80:
         e.add("name", "Höchstens 80 Zeichen.")
     game = data.get("game")
-    if game not in ("skat", "schafkopf"):
+    if game not in GAMES:
         e.add("game", "Bitte „skat“ oder „schafkopf“.")
         game = None
     rules = normalize_group_rules(game or "skat", data.get("rules"), e)

@@ -26,7 +26,7 @@ from .charts import running_totals_svg
 from .deal_forms import parse_int
 from .i18n import _, field_errors, page_lang
 from .rules.common import InvalidDeal
-from .rules.standings import SCHAFKOPF_CONTRACTS, SKAT_CONTRACTS
+from .rules.sheet import GAMES
 
 players_bp = Blueprint("players", __name__, url_prefix="/players")
 groups_bp = Blueprint("groups", __name__, url_prefix="/groups")
@@ -60,7 +60,7 @@ def index() -> str:
 def _charts(stats: dict[str, Any]) -> dict[str, Markup]:
     """Balance and money after each evening, per game, drawn like the sheet's chart."""
     out: dict[str, Markup] = {}
-    for game in ("skat", "schafkopf"):
+    for game in GAMES:
         g = stats.get(game)
         if not g or not g["evenings"]:
             continue
@@ -92,7 +92,7 @@ def render_player(pid: int, rename: RenameForm | None = None, status: int = 200)
         p=stats,
         charts=_charts(stats),
         contracts=contract_names(),
-        order={"skat": SKAT_CONTRACTS, "schafkopf": SCHAFKOPF_CONTRACTS},
+        order={key: kind.contracts for key, kind in GAMES.items()},
         aliases=players.aliases(db, pid),
         log=players.player_log(db, pid),
         rename=rename or RenameForm(formdata=None, name=stats["name"]),

@@ -1,6 +1,6 @@
 """Figures across sheets: a player's statistics and a group's standings, from stored deals.
 
-Every number starts from ``service.computed_sheet`` (the rules' ``compute_sheet``) and goes
+Every number starts from ``service.computed`` (the rules' typed ``compute_sheet``) and goes
 through ``rules.standings``; nothing here is stored. Per sheet the figures are cached by the
 sheet's revision and its players' current names, so a correction on an old sheet or a
 renamed player is seen at once.
@@ -21,6 +21,8 @@ from sqlite_utils import Database
 
 from . import players, service
 from . import rules as rules_pkg
+from .rules.sheet import GAMES
+from .rules.sheet import game as game_kind
 from .rules.standings import (
     ClubRules,
     PlayerTotals,
@@ -94,7 +96,7 @@ def figures_of_sheet(
 ) -> dict[int, SheetFigures]:
     """player id -> that player's figures on this sheet.
 
-    Computed from the sheet's deals (``computed_sheet``); kept in memory and in the database
+    Computed from the sheet's deals (``service.computed``); kept in memory and in the database
     for this revision of the sheet, these players and these rules."""
     seats_key = json.dumps(seats, ensure_ascii=False)
 
@@ -109,7 +111,7 @@ def figures_of_sheet(
                 return _decode(stored["data"])
             except (ValueError, TypeError, KeyError):
                 pass  # an unreadable row is recomputed and replaced
-        computed = service.computed_sheet(db, sheet, "de")
+        computed = service.computed(db, sheet)
         typed = sheet["players"]
         canonical = {typed[i]: name for i, (_pid, name) in enumerate(seats) if i < len(typed)}
         stake = int(sheet["rules"].get("stake_cents") or 0)
@@ -120,8 +122,7 @@ def figures_of_sheet(
                 day,
                 sheet["game"],
                 typed,
-                computed["totals"],
-                computed["deals"],
+                computed,
                 typed[i],
                 stake,
                 canonical,
@@ -170,7 +171,7 @@ def game_json(t: PlayerTotals, evenings: list[tuple[dict[str, Any], SheetFigures
         e = {"sheet": s["id"], "name": s["name"], "day": f.day, "table": f.table,
              "deals": f.deals, "played": f.played, "balance": f.balance, "cents": f.cents,
              "won": f.won, "lost": f.lost}  # fmt: skip
-        if f.game == "skat":
+        if "list" in game_kind(f.game).extra_figures:  # Skat: the list and Seeger-Fabian
             e["list"] = f.list_points
             e["seeger_fabian"] = f.seeger_fabian
         return e
@@ -194,7 +195,8 @@ def game_json(t: PlayerTotals, evenings: list[tuple[dict[str, Any], SheetFigures
         "worst": None if t.worst is None else evening(by_id[t.worst.sheet_id], t.worst),
         "evenings": [evening(s, f) for s, f in evenings],
     }
-    if t.game == "skat":
+    kind = game_kind(t.game)
+    if "list" in kind.extra_figures:
         out.update(
             list=t.list_points,
             seeger_fabian=t.seeger_fabian,
@@ -202,7 +204,7 @@ def game_json(t: PlayerTotals, evenings: list[tuple[dict[str, Any], SheetFigures
             list_per_series=t.list_per_series,
             seeger_fabian_per_series=t.seeger_fabian_per_series,
         )
-    else:
+    if kind.counts_opponents:
         out["partners"] = _tallies(t.partners)
         out["opponents"] = _tallies(t.opponents)
     return out
@@ -215,7 +217,7 @@ def player_stats(db: Database, player_id: int) -> dict[str, Any]:
     all_figs = player_figures(db, pid)
     out: dict[str, Any] = {"id": pid, "name": player["name"]}
     totals: dict[str, PlayerTotals] = {}
-    for game in ("skat", "schafkopf"):
+    for game in GAMES:
         # a sheet without a deal was never played: no evening, no best or worst evening
         evenings = [(s, f) for s, f in all_figs if f.game == game and f.deals > 0]
         if not evenings:

@@ -46,6 +46,7 @@ from .rules.sheet import (
     default_active,
     evaluate_deal,
 )
+from .rules.sheet import game as game_kind
 
 T = TypeVar("T")
 # A sheet as stored (db.get_sheet): id, name, game, players, first_dealer, rules, tokens, rev…
@@ -199,7 +200,7 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
 
 def default_name(game: str) -> str:
     """A new sheet's name when none is given: the game and today's date."""
-    return f"{'Skat' if game == 'skat' else 'Schafkopf'} {date.today():%d.%m.%Y}"
+    return f"{game_kind(game).label.de} {date.today():%d.%m.%Y}"
 
 
 def proposed_dealer(db: Database, sheet: dict[str, Any]) -> str:
@@ -310,15 +311,15 @@ def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]
     return n, rest
 
 
-def describe_row(game: str, row: dict[str, Any], lang: str = "de") -> str:
+def describe_row(game: str, row: Row, lang: str = "de") -> str:
     """One line naming a computed deal, for messages: "Bernd: Grand mit 2 (72)"; contract,
     marks and value as the sheet's row shows them (rules/marks.py)."""
     text = marks.describe_row(game, row)
-    who = f"{row['declarer']}: " if game == "skat" and row.get("declarer") else ""
+    who = f"{row.declarer}: " if game_kind(game).keeps_list and row.declarer else ""
     shown = [m for m in text.marks if m is not marks.STRUCK]
     flags = "".join(f" {translate(m, lang)}" for m in shown)
     value = f" ({text.value})" if text.value else ""
-    struck = " — " + translate("gestrichen", lang) if row.get("struck") else ""
+    struck = " — " + translate("gestrichen", lang) if row.struck else ""
     return f"{who}{translate(text.contract, lang)}{flags}{value}{struck}"
 
 

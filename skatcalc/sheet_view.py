@@ -33,7 +33,14 @@ from .deal_forms import deal_form, parse_int
 from .i18n import _, num, page_lang, translate
 from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
-from .rules.sheet import SCHAFKOPF_BOCK_TRIGGERS, default_active, describe_rules, evaluate_deal
+from .rules.sheet import (
+    SCHAFKOPF_BOCK_TRIGGERS,
+    Row,
+    default_active,
+    describe_rules,
+    evaluate_deal,
+)
+from .rules.sheet import game as game_kind
 from .rules.stats import statistics
 
 
@@ -88,9 +95,11 @@ def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | 
     if row is None or row["struck"]:
         return None
     lang = page_lang()
-    text = describe_row(sheet["game"], row)
-    who = row.get("declarer") if sheet["game"] == "skat" and row.get("kind") == "game" else None
-    if sheet["game"] == "skat":  # the list entry, as on paper
+    typed = next(r for r in service.computed(service.get_db(), sheet).rows if r.n == n)
+    text = describe_row(sheet["game"], typed)
+    keeps_list = game_kind(sheet["game"]).keeps_list
+    who = row.get("declarer") if keeps_list and row.get("kind") == "game" else None
+    if keeps_list:  # the list entry, as on paper
         amount = " ".join(num(v, True) for v in row["list"].values() if v)
     elif row.get("kind") == "game" and row.get("party"):
         # like Skat: who played and what it brought each of them, signed (Solo lost: C −60)
@@ -147,7 +156,7 @@ def revision_parts(db: Database, sheet: dict[str, Any], data: dict[str, Any], sh
             )
         ),  # fmt: skip
         "chart": chart,
-        "stats": statistics(sheet["game"], sheet["players"], data["deals"]),
+        "stats": statistics(sheet["game"], sheet["players"], service.computed(db, sheet).rows),
     }
 
 
@@ -179,7 +188,9 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
         done = old_html[:same]
     if len(done) < len(rows):
         ctx = RowContext(sheet, lang, base, share)
-        done = [*done, *(table_row_html(ctx, d) for d in rows[len(done) :])]
+        typed = service.computed(service.get_db(), sheet).rows
+        done = [*done, *(table_row_html(ctx, d, t) for d, t in
+                         zip(rows[len(done) :], typed[len(done) :], strict=False))]  # fmt: skip
     _keep_rows(key, signature, done)
     return Markup("".join(done))
 
@@ -195,7 +206,7 @@ class RowContext:
     def __init__(self, sheet: dict[str, Any], lang: str, base: str, share: bool) -> None:
         self.game = sheet["game"]
         self.players = sheet["players"]
-        self.skat = sheet["game"] == "skat"
+        self.skat = game_kind(sheet["game"]).keeps_list  # the list column, the declarer named
         self.lang = lang
         self.base = base
         self.share = share
@@ -204,12 +215,13 @@ class RowContext:
         self.row = get_template_attribute("sheets/_row.html", "row")
 
 
-def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
-    """One deal's row of the sheet table: its texts and numbers here, its markup in the
-    macro ``row`` of ``templates/sheets/_row.html``."""
+def table_row_html(ctx: RowContext, d: dict[str, Any], typed: Row) -> str:
+    """One deal's row of the sheet table (``d`` as the API shows it, ``typed`` as computed):
+    its texts and numbers here, its markup in the macro ``row`` of
+    ``templates/sheets/_row.html``."""
     lang = ctx.lang
     n = d["n"]
-    text = describe_row(ctx.game, d)
+    text = describe_row(ctx.game, typed)
     cells = []
     for p in ctx.players:
         tot, delta = d["totals"][p], d["deltas"][p]
@@ -274,6 +286,7 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
     words = {"add": _("eingetragen"), "correct": _("korrigiert"),
              "strike": _("gestrichen"), "restore": _("wiederhergestellt")}  # fmt: skip
     spec = service.spec_of(sheet)
+    keeps_list = game_kind(sheet["game"]).keeps_list
     lang = page_lang()
     out = []
     for h in reversed(history):
@@ -286,7 +299,7 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
         if b and h["action"] == "correct":
             try:
                 o = evaluate_deal(spec, b["input"], tuple(b["active"]))
-                who = f"{o.declarer}: " if o.declarer and sheet["game"] == "skat" else ""
+                who = f"{o.declarer}: " if o.declarer and keeps_list else ""
                 before = f"{who}{translate(o.title, lang)}" + (
                     f" ({o.value})" if o.kind == "game" else ""
                 )
@@ -315,8 +328,8 @@ def taken_message(sheet: dict[str, Any], taken: service.Taken) -> str:
     if taken.n > taken.next_n:
         return _("Das nächste Spiel ist Nummer %(next)s. Bitte noch einmal speichern.",
                  next=taken.next_n)  # fmt: skip
-    data = service.computed_sheet(service.get_db(), sheet, page_lang())
-    there = service.describe_row(sheet["game"], data["deals"][taken.n - 1], page_lang())
+    row = service.computed(service.get_db(), sheet).rows[taken.n - 1]
+    there = service.describe_row(sheet["game"], row, page_lang())
     return _(
         "Spiel %(n)s ist schon eingetragen (von einem anderen Gerät?): %(deal)s. Nichts "
         "gespeichert. Die Eingabe steht noch unten: War es ein anderes Spiel, bitte als "

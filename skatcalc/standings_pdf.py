@@ -8,6 +8,7 @@ from fpdf.fonts import FontFace
 
 from .i18n import ptranslate, translate
 from .pdf import GREY, SheetPDF, _money, _n
+from .rules.sheet import game as game_kind
 
 
 def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
@@ -23,7 +24,7 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
     pdf.multi_cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
     rules = group["rules"]
-    game = "Skat" if group["game"] == "skat" else "Schafkopf"
+    game = game_kind(group["game"]).label.de
     parts = [game, f"{view['start'].isoformat()} – {view['end'].isoformat()}",
              translate("Wertung: %(rank_by)s", lang, rank_by=view["rank_name"]),
              translate("%(n)s Abende", lang, n=len(view["sheets"]))]  # fmt: skip

@@ -484,7 +484,7 @@ def test_pdf_is_rendered_once_per_revision_and_one_at_a_time(
     renders: list[int] = []
     lock = threading.Lock()
 
-    def slow(sheet: dict[str, Any], rules: list[str], lang: str) -> bytes:
+    def slow(sheet: dict[str, Any], rules: list[str], lang: str, rows: Any) -> bytes:
         with lock:
             running.append(1)
             peak[0] = max(peak[0], len(running))
@@ -492,7 +492,7 @@ def test_pdf_is_rendered_once_per_revision_and_one_at_a_time(
         time.sleep(0.15)
         with lock:
             running.pop()
-        return real(sheet, rules, lang)
+        return real(sheet, rules, lang, rows)
 
     monkeypatch.setattr(pdf, "render_pdf", slow)
     assert c.get(f"/sheets/{ids[0]}/export.pdf").data[:4] == b"%PDF"

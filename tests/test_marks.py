@@ -12,8 +12,7 @@ from pypdf import PdfReader
 
 from skatcalc.i18n import translate
 from skatcalc.rules.marks import describe_row
-from skatcalc.rules.sheet import DealRecord, SheetSpec, compute_sheet, default_active
-from skatcalc.serialize import computed_json
+from skatcalc.rules.sheet import DealRecord, Row, SheetSpec, compute_sheet, default_active
 
 SKAT = SheetSpec("skat", ("A", "B", "C", "D"), "A",
                  {"kontra_re": True, "ramsch": True, "bock": ["kontra-lost"], "stake_cents": 0})  # fmt: skip
@@ -26,14 +25,14 @@ SK = SheetSpec("schafkopf", ("A", "B", "C", "D"), "A",
 
 
 def rows(spec: SheetSpec, bodies: list[dict[str, Any]], struck: int | None = None
-         ) -> list[dict[str, Any]]:  # fmt: skip
+         ) -> list[Row]:  # fmt: skip
     deals = []
     dealer = spec.first_dealer
     for n, body in enumerate(bodies, start=1):
         active = default_active(spec, dealer)
         deals.append(DealRecord(n, dealer, active, body, n == struck))
         dealer = spec.players[(spec.players.index(dealer) + 1) % len(spec.players)]
-    return list(computed_json(compute_sheet(spec, deals))["deals"])
+    return list(compute_sheet(spec, deals).rows)
 
 
 # deal bodies at four (A deals first and sits out: B, C, D play deal 1; C, D, A deal 2 …)
@@ -78,9 +77,9 @@ def test_skat_value_counts_kontra_and_bock_like_schafkopf() -> None:
     r = rows(SKAT, [lost, grand])
     first, second = (describe_row("skat", x) for x in r)
     assert first.value == 66 and [m.de for m in first.marks] == ["Kontra", "verl."]
-    assert r[0]["list"]["B"] == -132  # the list entry: lost counts the shown value twice
+    assert r[0].list["B"] == -132  # the list entry: lost counts the shown value twice
     assert second.value == 144 and "Bock" in [m.de for m in second.marks]
-    assert r[1]["list"]["C"] == 144
+    assert r[1].list["C"] == 144
 
 
 def test_schafkopf_rows_and_ramsch_losers() -> None:

@@ -12,15 +12,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
-from typing import Any
 
 from .common import Errors
 from .inputs import Reader
-from .sheet import normalize_rules
+from .sheet import GAMES, SCHAFKOPF, SKAT, HouseRules, read_rules
+from .sheet import game as game_kind
 
 MAX_EVENT_PLAYERS = 400
-SKAT_DEFAULT_DEALS = {4: 48, 3: 36}
-SCHAFKOPF_DEFAULT_DEALS = {4: 32, 3: 0}
+SKAT_DEFAULT_DEALS = dict(SKAT.series_deals)
+SCHAFKOPF_DEFAULT_DEALS = dict(SCHAFKOPF.series_deals)
 
 
 class Seating(Enum):
@@ -47,7 +47,7 @@ def table_sizes(game: str, count: int) -> tuple[int, ...]:
     (10 → 4+3+3, 11 → 4+4+3); fewer than three players or exactly five cannot all play.
     Schafkopf: tables of four only."""
     e = Errors()
-    if game == "schafkopf":
+    if 3 not in game_kind(game).event_tables:
         if count < 4 or count % 4:
             short = 4 - count % 4
             if count > 4:
@@ -277,21 +277,26 @@ class EventSpec:
     game: str
     group: int | None
     deals: Mapping[int, int]  # deals per series at a table of four and of three
-    rules: Mapping[str, Any]  # the sheet rules of every table, filled in
+    rules: HouseRules  # the sheet rules of every table
     fees: Fees
     payout: Payout
     pot_cents: int | None  # None: the pot is the fees collected
 
 
 def default_deals(game: str) -> dict[int, int]:
-    return dict(SKAT_DEFAULT_DEALS if game == "skat" else SCHAFKOPF_DEFAULT_DEALS)
+    """Deals per series at a table of four and of three, unless the event says otherwise.
+
+    >>> default_deals("skat"), default_deals("schafkopf")
+    ({4: 48, 3: 36}, {4: 32, 3: 0})
+    """
+    return dict(game_kind(game).series_deals)
 
 
 def normalize_event(data: object, today: str) -> EventSpec:
     """Check a new event as the API sends it (the page builds the same object)."""
     r = Reader(data)
     e = r.errors
-    game = r.choice("game", {"skat": "skat", "schafkopf": "schafkopf"})
+    game = r.choice("game", {k: k for k in GAMES})
     raw_name = r.data.get("name")
     r.seen.add("name")
     name = ""
@@ -326,8 +331,10 @@ def normalize_event(data: object, today: str) -> EventSpec:
                 )
             else:
                 deals[int(key)] = value
-    if game == "schafkopf":
-        deals[3] = 0  # Schafkopf has no tables of three
+    if game is not None:
+        for size in deals:
+            if size not in game_kind(game).event_tables:
+                deals[size] = 0  # Schafkopf has no tables of three
     fee_map = r.int_map("fees") or {}
     for key, value in fee_map.items():
         if key not in ("entry_cents", "lost_game_cents"):
@@ -337,7 +344,7 @@ def normalize_event(data: object, today: str) -> EventSpec:
     fees = Fees(max(0, fee_map.get("entry_cents", 0)), max(0, fee_map.get("lost_game_cents", 0)))
     rules_in = r.data.get("rules")
     r.seen.add("rules")
-    rules: dict[str, Any] = normalize_rules(game, rules_in, e) if game else {}
+    rules = read_rules(game or "skat", rules_in, e if game else Errors())
     payout = read_payout(r.data.get("payout"), e)
     r.seen.add("payout")
     pot = r.integer("pot_cents")
@@ -347,7 +354,7 @@ def normalize_event(data: object, today: str) -> EventSpec:
     e.raise_if_any()
     assert game is not None
     if not name:
-        name = f"{'Skat' if game == 'skat' else 'Schafkopf'} {date.fromisoformat(day):%d.%m.%Y}"
+        name = f"{game_kind(game).label.de} {date.fromisoformat(day):%d.%m.%Y}"
     return EventSpec(name, day, game, group, deals, rules, fees, payout, pot)
 
 

@@ -1,27 +1,34 @@
 """What a sheet row says about its deal: the contract, short marks and the value shown.
 
 One place for the sheet page, the CSV and the PDF, so the three never disagree about why a
-row's number is what it is. Works on a computed row of :func:`compute_sheet` as
-``skatcalc/serialize.py`` shapes it (its ``input``, ``result``, ``bock``, ``won``, ``party``),
-so struck rows read the same as counted ones.
+row's number is what it is. Works on a typed :class:`~skatcalc.rules.sheet.Row` of
+:func:`~skatcalc.rules.sheet.compute_sheet` (its ``input``, ``result``, ``bock``, ``won``,
+``party``), so struck rows read the same as counted ones. What is particular to a game (its
+contracts' words, where a Ramsch is in the deal body, its legend) its
+:class:`~skatcalc.rules.sheet.GameKind` says.
 
->>> row = {"kind": "game", "declarer": "Anna", "won": True, "bock": False,
-...        "input": {"game": "grand", "hand": True, "kontra": True},
-...        "result": {"matadors": 2, "with": True, "value": 96, "schneider": True,
-...                   "schwarz": False, "overbid": False}}
+>>> from skatcalc.rules.sheet import DealRecord, SheetSpec, compute_sheet
+>>> spec = SheetSpec("skat", ("Anna", "Bernd", "Clara"), "Clara", {"kontra_re": True})
+>>> body = {"game": "grand", "matadors": 2, "with": True, "hand": True, "won": True,
+...         "schneider": True, "kontra": True, "declarer": "Anna"}
+>>> row = compute_sheet(spec, [DealRecord(1, "Clara", ("Anna", "Bernd", "Clara"), body)]).rows[0]
 >>> d = describe_row("skat", row)
 >>> d.contract.de, [m.de for m in d.marks], d.value
-('Grand mit 2', ['Hand', 'Schn.', 'Kontra'], 192)
+('Grand mit 2', ['Hand', 'Schn.', 'Kontra'], 240)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .common import Msg, joined, pmsg, verbatim
-from .skat import GAME_NAMES, Game
+from .schafkopf import SchafkopfResult
+from .skat import GAME_NAMES, Game, SkatResult
+
+if TYPE_CHECKING:
+    from .sheet import GameKind, Row
 
 HAND = Msg("Hand")
 OUVERT = Msg("ouvert")
@@ -52,9 +59,19 @@ def legend(game: str, text: Callable[[Msg], str]) -> list[tuple[str, str]]:
     """The legend under a sheet's list: only the marks this game uses, and only those whose
     short form differs from its meaning in the language ``text`` translates to (English
     "lost" needs no "lost")."""
-    pairs = [(text(a), text(b)) for a, b in LEGEND
-             if game == "skat" or a in SCHAFKOPF_MARKS]  # fmt: skip
+    pairs = [(text(a), text(b)) for a, b in _kind(game).legend]
     return [(short, long) for short, long in pairs if short != long]
+
+
+#: a played game's row in words: the contract, its marks, the value shown
+Contract: TypeAlias = "tuple[Msg, list[Msg], int | None]"
+
+
+def _kind(game: str) -> GameKind:
+    # imported here: the games' modules import this one for their marks
+    from .sheet import game as kind
+
+    return kind(game)
 
 
 @dataclass(frozen=True)
@@ -74,52 +91,47 @@ class RowText:
                    marks=joined(", ", self.marks))  # fmt: skip
 
 
-def describe_row(game: str, row: Mapping[str, Any]) -> RowText:
+def describe_row(game: str, row: Row) -> RowText:
     """The contract, marks and shown value of one computed sheet row.
 
     The shown value is the game's value at this table with every doubling that applies to
     both sides alike: Kontra/Re (and Sub, Hirsch, gestellt in Schafkopf) and Bock. That is
     what Schafkopf's value already is; for Skat it is the game value × 2 per Kontra, Re and
     Bock. A lost Skat game counts that value twice, which the list entry shows."""
-    inp: Mapping[str, Any] = row.get("input") or {}
-    kind = row.get("kind")
+    inp: Mapping[str, Any] = row.input
+    kind = row.kind
     marks: list[Msg] = []
     if kind == "passed" or inp.get("passed"):
         return RowText(Msg("eingepasst"), _tail(row, marks), None)
-    ramsch = _ramsch_input(game, inp)
+    ramsch = _kind(game).ramsch_body(inp)
     if kind == "ramsch" or ramsch is not None:
-        return RowText(_ramsch_contract(ramsch or {}, row.get("party") or ()),
+        return RowText(_ramsch_contract(ramsch or {}, row.party),
                        _tail(row, _ramsch_marks(ramsch or {})), None)  # fmt: skip
-    result: Mapping[str, Any] = row.get("result") or {}
-    if game == "skat":
-        contract, marks, value = _skat(inp, result)
-    else:
-        contract = _as_msg(row.get("title"))
-        marks, value = _schafkopf(inp, result)
-    if row.get("bock"):
-        if game == "skat" and value is not None:
+    contract, marks, value = _kind(game).contract(row)
+    if row.bock:
+        if not _kind(game).value_holds_bock and value is not None:
             value *= 2  # Schafkopf's value holds its Bock doubling already
         marks.append(BOCK)
-    if row.get("won") is False:
+    if row.won is False:
         marks.append(LOST)
-    if row.get("struck"):
+    if row.struck:
         marks.append(STRUCK)
     return RowText(contract, tuple(marks), value)
 
 
-def _tail(row: Mapping[str, Any], marks: list[Msg]) -> tuple[Msg, ...]:
-    if row.get("bock"):
+def _tail(row: Row, marks: list[Msg]) -> tuple[Msg, ...]:
+    if row.bock:
         marks.append(BOCK)
-    if row.get("struck"):
+    if row.struck:
         marks.append(STRUCK)
     return tuple(marks)
 
 
-def _as_msg(title: object) -> Msg:
-    return verbatim(title if isinstance(title, str) else "?")
-
-
-def _skat(inp: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[Msg, list[Msg], int | None]:
+def skat_contract(row: Row) -> Contract:
+    """A Skat game's row: "Grand mit 2", its marks, and its value with Kontra and Re (the
+    result as the row counts it: none on a struck row)."""
+    inp = row.input
+    result = row.result if isinstance(row.result, SkatResult) else None
     try:
         g = Game(inp.get("game"))
     except ValueError:
@@ -127,9 +139,9 @@ def _skat(inp: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[Msg, list[
     name = GAME_NAMES[g]
     marks: list[Msg] = []
     contract = name
-    matadors = result.get("matadors")
+    matadors = result.matadors if result else None
     if g is not Game.NULL and isinstance(matadors, int):
-        with_ = bool(result.get("with"))
+        with_ = bool(result and result.with_)
         contract = (
             Msg("%(game)s mit %(matadors)s", game=name, matadors=matadors)
             if with_
@@ -147,13 +159,14 @@ def _skat(inp: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[Msg, list[
             marks.append(SCHWARZ_ANN)
         elif schneider_ann:
             marks.append(SCHNEIDER_ANN)
-        if result.get("schwarz") and not schwarz_ann and not inp.get("ouvert"):
+        if result and result.schwarz and not schwarz_ann and not inp.get("ouvert"):
             marks.append(SCHWARZ)
-        elif result.get("schneider") and not (schneider_ann or schwarz_ann or inp.get("ouvert")):
+        elif (
+            result and result.schneider and not (schneider_ann or schwarz_ann or inp.get("ouvert"))
+        ):
             marks.append(SCHNEIDER)
-    value = result.get("value")
-    shown = value if isinstance(value, int) else None
-    if result.get("overbid"):
+    shown = result.value if result else None
+    if result and result.overbid:
         marks.append(OVERBID)
     for flag, word in (("kontra", "Kontra"), ("re", "Re")):
         if inp.get(flag):
@@ -163,7 +176,10 @@ def _skat(inp: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[Msg, list[
     return contract, marks, shown
 
 
-def _schafkopf(inp: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[list[Msg], int | None]:
+def schafkopf_contract(row: Row) -> Contract:
+    """A Schafkopf game's row: its title, its marks, and its value (Bock in it)."""
+    inp = row.input
+    result = row.result if isinstance(row.result, SchafkopfResult) else None
     marks: list[Msg] = []
     if inp.get("schwarz"):
         marks.append(SCHWARZ)
@@ -180,15 +196,7 @@ def _schafkopf(inp: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[list[
     if isinstance(kontra, int) and 0 < kontra <= len(KONTRA_WORDS):
         word = KONTRA_WORDS[kontra - 1]
         marks.append(verbatim(word))
-    value = result.get("value")
-    return marks, value if isinstance(value, int) else None
-
-
-def _ramsch_input(game: str, inp: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    if game == "skat":
-        r = inp.get("ramsch")
-        return r if isinstance(r, Mapping) else None
-    return inp if inp.get("game") == "ramsch" else None
+    return row.title, marks, result.value if result else None
 
 
 def _ramsch_contract(ramsch: Mapping[str, Any], losers: Sequence[str]) -> Msg:

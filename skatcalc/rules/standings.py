@@ -1,8 +1,9 @@
 """Players across sheets: a player's figures per sheet, their sums, and a group's standings.
 
-Pure: everything comes in as the figures ``compute_sheet`` produced for each sheet (in the JSON
-shape of ``skatcalc/serialize.py``: rows and totals as the API shows them), so a
-correction on any sheet changes what comes out here. Decisions where the rule book is silent:
+Pure: everything comes in as the figures ``compute_sheet`` produced for each sheet (its typed
+:class:`~skatcalc.rules.sheet.ComputedSheet`), so a correction on any sheet changes what comes
+out here; what differs between games (the figures a game keeps and ranks by, its partner
+games) its :class:`~skatcalc.rules.sheet.GameKind` says. Decisions where the rule book is silent:
 
 * A series is 36 deals at a three-table and 48 at a four-table (RULES.md 1.9); "per series"
   divides a sum by the number of series the player's sheets of three or four make up
@@ -22,13 +23,13 @@ from enum import Enum
 from typing import Any
 
 from .common import Errors
+from .sheet import SCHAFKOPF, SKAT, ComputedSheet
+from .sheet import game as game_kind
 
 SERIES_DEALS = {3: 36, 4: 48}
-SKAT_CONTRACTS = ("grand", "clubs", "spades", "hearts", "diamonds", "null")
-SCHAFKOPF_CONTRACTS = (
-    "sauspiel", "hochzeit", "solo", "wenz", "geier", "farbwenz", "farbgeier", "bettel",
-)  # fmt: skip
-PARTNER_GAMES = frozenset({"sauspiel", "hochzeit"})
+SKAT_CONTRACTS = SKAT.contracts
+SCHAFKOPF_CONTRACTS = SCHAFKOPF.contracts
+PARTNER_GAMES = SCHAFKOPF.partner_contracts
 
 
 class RankBy(Enum):
@@ -51,7 +52,12 @@ class ClubRules:
 
 
 def default_rank_by(game: str) -> RankBy:
-    return RankBy.SEEGER_FABIAN if game == "skat" else RankBy.BALANCE
+    """The figure a group of this game ranks by unless it says otherwise.
+
+    >>> default_rank_by("skat"), default_rank_by("schafkopf")
+    (<RankBy.SEEGER_FABIAN: 'seeger_fabian'>, <RankBy.BALANCE: 'balance'>)
+    """
+    return RankBy(game_kind(game).rank_figures[0])
 
 
 def normalize_group_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
@@ -66,10 +72,7 @@ def normalize_group_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
         if k not in out:
             e.add(f"rules.{k}", "Unbekannte Regel.")
     if "rank_by" in data:
-        allowed = [r.value for r in RankBy]
-        if game == "schafkopf":
-            allowed.remove("seeger_fabian")
-            allowed.remove("list")
+        allowed = list(game_kind(game).rank_figures)
         if data["rank_by"] not in allowed:
             e.add("rules.rank_by", "Möglich: %(allowed)s.", allowed=', '.join(allowed))  # fmt: skip
         else:
@@ -142,14 +145,14 @@ def sheet_figures(
     day: str,
     game: str,
     players: Sequence[str],
-    totals: Mapping[str, Any],
-    rows: Sequence[Mapping[str, Any]],
+    computed: ComputedSheet,
     me: str,
     stake_cents: int,
     canonical: Mapping[str, str] | None = None,
 ) -> SheetFigures:
     """``me`` (as typed on the sheet) on a computed sheet; ``canonical`` maps the sheet's names
     to the players' names, so partners across sheets meet under one name."""
+    kind_of = game_kind(game)
     names = canonical or {}
     declared: dict[str, Tally] = {}
     lost_c: dict[str, int] = {}
@@ -158,44 +161,45 @@ def sheet_figures(
     ramsch = Tally()
     value_sum = 0
     deals = played = 0
-    for row in rows:
-        if row.get("struck") or row.get("error") or "deltas" not in row:
+    for row in computed.rows:
+        if not row.counts:
             continue
         deals += 1
-        active = row.get("active") or ()
+        active = row.active
         if me in active:
             played += 1
-        kind = row.get("kind")
+        kind = row.kind
         if kind == "ramsch" and me in active:
-            ramsch = ramsch.add(me not in (row.get("party") or ()))
-        if kind != "game" or row.get("won") is None:
+            ramsch = ramsch.add(me not in row.party)
+        if kind != "game" or row.won is None:
             continue
-        party = row.get("party") or ()
-        won = bool(row["won"])
+        party = row.party
+        won = row.won
         if me in party:
-            c = _contract(row.get("input") or {})
+            c = _contract(row.input)
             declared[c] = declared.get(c, Tally()).add(won)
             if not won:
                 lost_c[c] = lost_c.get(c, 0) + 1
-            value_sum += int(row.get("value") or 0)
-            if game == "schafkopf" and (row.get("input") or {}).get("game") in PARTNER_GAMES:
+            value_sum += row.value
+            if c in kind_of.partner_contracts:
                 for p in party:
                     if p != me:
                         key = names.get(p, p)
                         partners[key] = partners.get(key, Tally()).add(won)
-        if game == "schafkopf" and me in active:
+        if kind_of.counts_opponents and me in active:
             for p in active:
                 if p != me and (p in party) != (me in party):
                     key = names.get(p, p)
                     opponents[key] = opponents.get(key, Tally()).add(won == (me in party))
     table = len(players)
+    totals = computed.totals
     list_t = totals.get("list")
     sf = totals.get("seeger_fabian")
-    balance = int(totals["balance"][me])
+    balance = int(totals.balance[me])
     return SheetFigures(
         sheet_id=sheet_id, day=day, game=game, table=table, deals=deals, played=played,
-        balance=balance, cents=balance * stake_cents, won=int(totals["won"][me]),
-        lost=int(totals["lost"][me]),
+        balance=balance, cents=balance * stake_cents, won=int(totals.won[me]),
+        lost=int(totals.lost[me]),
         list_points=None if list_t is None else int(list_t[me]),
         seeger_fabian=None if sf is None else int(sf[me]),
         declared=declared, lost_by_contract=lost_c, value_sum=value_sum, ramsch=ramsch,
@@ -257,8 +261,10 @@ def player_totals(game: str, figures: Sequence[SheetFigures]) -> PlayerTotals:
     std = [f for f in figs if f.table in SERIES_DEALS]
     series = series_count(std)
     list_pts = sf = None
-    if game == "skat":
+    kept = game_kind(game).extra_figures
+    if "list" in kept:
         list_pts = sum(f.list_points or 0 for f in std)
+    if "seeger_fabian" in kept:
         sf = sum(f.seeger_fabian or 0 for f in std)
     ordered = sorted(figs, key=lambda f: (f.balance, f.day, f.sheet_id))
     ramsch = Tally()

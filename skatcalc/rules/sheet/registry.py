@@ -13,11 +13,14 @@ registers itself when the package is imported; nothing outside that module says
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..common import Msg
 from ..inputs import Reader
-from .base import BockTrigger, DealOutcome, HouseRules, SheetSpec, Tallies
+from .base import BockTrigger, DealOutcome, HouseRules, Row, SheetSpec, Tallies
+
+if TYPE_CHECKING:
+    from ..marks import Contract
 
 
 class GameKind:
@@ -36,6 +39,31 @@ class GameKind:
     rules_class: ClassVar[type[HouseRules]]
     #: whether a lost game counts for every other player of the table (Seeger-Fabian)
     counts_lost_by_others: ClassVar[bool] = False
+    #: the names of the figures :meth:`extra_totals` gives besides the balance
+    extra_figures: ClassVar[tuple[str, ...]] = ()
+    #: the figures a group's standings may rank by; the first is the default, and what a
+    #: club night ranks by
+    rank_figures: ClassVar[tuple[str, ...]] = ("balance",)
+    #: whether the sheet keeps the classic list (one declarer's entry per deal) and names the
+    #: declarer before the contract
+    keeps_list: ClassVar[bool] = False
+    #: contracts played with a partner (counted per partner in a player's figures)
+    partner_contracts: ClassVar[frozenset[str]] = frozenset()
+    #: whether a player's games with and against each other player are counted (partners
+    #: change from deal to deal)
+    counts_opponents: ClassVar[bool] = False
+    #: every contract a deal body can name (``"game"``), in the order statistics list them
+    contracts: ClassVar[tuple[str, ...]] = ()
+    #: the kinds of own games a sheet's statistics count per player, in column order
+    stat_kinds: ClassVar[tuple[str, ...]] = ()
+    #: a club night's table sizes, largest first
+    event_tables: ClassVar[tuple[int, ...]] = (4,)
+    #: deals per series at a club night, by table size
+    series_deals: ClassVar[Mapping[int, int]] = {}
+    #: the short marks of the legend under the list: (short, meaning)
+    legend: ClassVar[tuple[tuple[Msg, Msg], ...]] = ()
+    #: whether the game's value already holds the Bock doubling (the row shows it as it is)
+    value_holds_bock: ClassVar[bool] = False
 
     @property
     def bock_triggers(self) -> tuple[BockTrigger, ...]:
@@ -50,6 +78,19 @@ class GameKind:
     ) -> DealOutcome:
         """Score one deal body (read through ``r``, errors collected in ``r.errors``, raising
         InvalidDeal) with ``bock`` doublings in force."""
+        raise NotImplementedError
+
+    def stat_kind(self, contract: str) -> str | None:
+        """Which of :attr:`stat_kinds` an own game of this contract counts for, if any."""
+        return None
+
+    def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The part of a deal body that describes a Ramsch (None: the deal is no Ramsch)."""
+        return None
+
+    def contract(self, row: Row) -> Contract:
+        """A played game's row in words: the contract, its short marks and the value shown
+        (see :func:`skatcalc.rules.marks.describe_row`)."""
         raise NotImplementedError
 
     def extra_totals(

@@ -3,10 +3,12 @@ Ramsch), a deal's deltas and Bock triggers, the row's title. Registers itself.""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Self
 
+from .. import marks
 from ..common import Msg, check_ramsch
 from ..inputs import Reader, read_schafkopf
 from ..schafkopf import (
@@ -23,7 +25,7 @@ from ..schafkopf import (
     schafkopf_ramsch,
     schafkopf_value,
 )
-from .base import BockTrigger, DealKind, DealOutcome, HouseRules, SheetSpec
+from .base import BockTrigger, DealKind, DealOutcome, HouseRules, Row, SheetSpec
 from .registry import GameKind, register
 
 T = BockTrigger
@@ -139,6 +141,26 @@ class Schafkopf(GameKind):
     player_count_msg = Msg("Schafkopf spielen genau 4.")
     players_per_deal = 4
     rules_class = SchafkopfHouseRules
+    partner_contracts = frozenset({"sauspiel", "hochzeit"})
+    counts_opponents = True
+    contracts = (
+        "sauspiel", "hochzeit", "solo", "wenz", "geier", "farbwenz", "farbgeier", "bettel",
+    )  # fmt: skip
+    stat_kinds = ("solos", "sauspiele")
+    event_tables = (4,)
+    series_deals = {4: 32, 3: 0}
+    legend = tuple(pair for pair in marks.LEGEND if pair[0] in marks.SCHAFKOPF_MARKS)
+    value_holds_bock = True
+
+    def stat_kind(self, contract: str) -> str | None:
+        # every game played alone counts as a solo (Wenz and Bettel included)
+        return "sauspiele" if contract in self.partner_contracts else "solos"
+
+    def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        return body if body.get("game") == "ramsch" else None
+
+    def contract(self, row: Row) -> marks.Contract:
+        return marks.schafkopf_contract(row)
 
     def evaluate(
         self, spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int

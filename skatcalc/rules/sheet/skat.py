@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from .. import marks
 from ..common import Errors, FieldError, Msg, check_ramsch, joined, pmsg, signed
 from ..inputs import Reader, read_skat
 from ..skat import Game, SkatDeal, skat_value
@@ -15,6 +16,7 @@ from .base import (
     DealKind,
     DealOutcome,
     HouseRules,
+    Row,
     SheetSpec,
     Tallies,
     zero_sum,
@@ -96,6 +98,24 @@ class Skat(GameKind):
     players_per_deal = 3
     rules_class = SkatHouseRules
     counts_lost_by_others = True
+    extra_figures = ("list", "seeger_fabian")
+    rank_figures = ("seeger_fabian", "list", "balance")
+    keeps_list = True
+    contracts = ("grand", "clubs", "spades", "hearts", "diamonds", "null")
+    stat_kinds = ("grands", "nulls")
+    event_tables = (4, 3)
+    series_deals = {4: 48, 3: 36}
+    legend = marks.LEGEND
+
+    def stat_kind(self, contract: str) -> str | None:
+        return {"grand": "grands", "null": "nulls"}.get(contract)
+
+    def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        ramsch = body.get("ramsch")
+        return ramsch if isinstance(ramsch, Mapping) else None
+
+    def contract(self, row: Row) -> marks.Contract:
+        return marks.skat_contract(row)
 
     def evaluate(
         self, spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int
