@@ -95,7 +95,9 @@ def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | 
     if row is None or row["struck"]:
         return None
     lang = page_lang()
-    typed = next(r for r in service.computed(service.get_db(), sheet).rows if r.n == n)
+    typed = next((r for r in service.computed(service.get_db(), sheet).rows if r.n == n), None)
+    if typed is None:
+        return None
     text = describe_row(sheet["game"], typed)
     keeps_list = game_kind(sheet["game"]).keeps_list
     who = row.get("declarer") if keeps_list and row.get("kind") == "game" else None
