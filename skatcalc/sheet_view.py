@@ -35,7 +35,6 @@ from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from .rules.sheet import (
     SCHAFKOPF_BOCK_TRIGGERS,
-    Row,
     default_active,
     describe_rules,
     evaluate_deal,
@@ -190,9 +189,7 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
         done = old_html[:same]
     if len(done) < len(rows):
         ctx = RowContext(sheet, lang, base, share)
-        typed = service.computed(service.get_db(), sheet).rows
-        done = [*done, *(table_row_html(ctx, d, t) for d, t in
-                         zip(rows[len(done) :], typed[len(done) :], strict=False))]  # fmt: skip
+        done = [*done, *(table_row_html(ctx, d) for d in rows[len(done) :])]
     _keep_rows(key, signature, done)
     return Markup("".join(done))
 
@@ -209,6 +206,8 @@ class RowContext:
         self.game = sheet["game"]
         self.players = sheet["players"]
         self.skat = game_kind(sheet["game"]).keeps_list  # the list column, the declarer named
+        # the typed rows (what marks.describe_row reads), by deal number
+        self.typed = {r.n: r for r in service.computed(service.get_db(), sheet).rows}
         self.lang = lang
         self.base = base
         self.share = share
@@ -217,13 +216,12 @@ class RowContext:
         self.row = get_template_attribute("sheets/_row.html", "row")
 
 
-def table_row_html(ctx: RowContext, d: dict[str, Any], typed: Row) -> str:
-    """One deal's row of the sheet table (``d`` as the API shows it, ``typed`` as computed):
-    its texts and numbers here, its markup in the macro ``row`` of
-    ``templates/sheets/_row.html``."""
+def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
+    """One deal's row of the sheet table (``d`` as the API shows it): its texts and numbers
+    here, its markup in the macro ``row`` of ``templates/sheets/_row.html``."""
     lang = ctx.lang
     n = d["n"]
-    text = describe_row(ctx.game, typed)
+    text = describe_row(ctx.game, ctx.typed[n])
     cells = []
     for p in ctx.players:
         tot, delta = d["totals"][p], d["deltas"][p]
