@@ -25,7 +25,7 @@ from . import players, season, service
 from .charts import running_totals_svg
 from .deal_forms import parse_int
 from .i18n import _, field_errors, page_lang
-from .rules.common import InvalidDeal
+from .rules.common import InvalidDeal, decimal
 from .rules.sheet import GAMES
 
 players_bp = Blueprint("players", __name__, url_prefix="/players")
@@ -400,11 +400,6 @@ def pdf(group_id: int) -> Response:
 def _helpers() -> dict[str, Any]:
     def dec(value: float | None, digits: int = 1) -> str:
         """A figure with decimals as the page's language writes it: 12,5 / 12.5."""
-        if value is None:
-            return "—"
-        text = f"{abs(value):.{digits}f}"
-        if page_lang() != "en":
-            text = text.replace(".", ",")
-        return ("\u2212" if value < 0 else "") + text
+        return "—" if value is None else decimal(value, page_lang(), digits)
 
     return {"dec": dec}

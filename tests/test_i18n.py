@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import gettext
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,35 @@ def test_every_message_has_an_english_translation() -> None:
     assert len(used) > 100
     # a plural entry's translation is a tuple: every form must be filled in
     missing = sorted((m for m in used if not translated.get(m) or not all(translated[m])), key=str)
+    assert missing == [], f"untranslated: {missing}"
+
+
+# the same calls as KEYWORDS: name -> (index of the context or None, index of the msgid)
+CALLS = {"_": (None, 0), "gettext": (None, 0), "translate": (None, 0), "Msg": (None, 0),
+         "pgettext": (0, 1), "ptranslate": (0, 1), "pmsg": (0, 1), "add": (None, 1)}  # fmt: skip
+
+
+def test_messages_inside_messages_are_translated_too() -> None:
+    """pybabel skips a message written inside another one's parameters (Msg("%(x)s", x=Msg(
+    "...")) in a list); the syntax tree of every module does not."""
+    translated = {(m.context, m.id): m.string for m in load_po() if m.id}
+    found = set()
+    for path in sorted((ROOT / "skatcalc").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name not in CALLS:
+                continue
+            ctx_at, id_at = CALLS[name]
+            args = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
+            if len(args) <= id_at or not isinstance(args[id_at], str) or not args[id_at]:
+                continue
+            context = args[ctx_at] if ctx_at is not None else None
+            found.add((context, args[id_at]))
+    assert len(found) > 300
+    missing = sorted((m for m in found if not translated.get(m)), key=str)
     assert missing == [], f"untranslated: {missing}"
 
 

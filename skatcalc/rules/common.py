@@ -181,6 +181,19 @@ def number(n: int, lang: str | None = None, signed: bool = False) -> str:
     return f"+{digits}" if signed and n > 0 else digits
 
 
+def decimal(x: float, lang: str | None = None, digits: int = 1) -> str:
+    """A figure with decimals (an average) as the table writes it: a real minus, and the
+    decimal comma unless the language is English. The formatter of non-whole figures.
+
+    >>> decimal(12.5, "de"), decimal(-0.25, "en", 2), decimal(3, "de", 0)
+    ('12,5', '−0.25', '3')
+    """
+    text = f"{abs(x):.{digits}f}"
+    if lang != "en":
+        text = text.replace(".", ",")
+    return f"\u2212{text}" if x < 0 else text
+
+
 def signed(n: int) -> str:
     """Scores are written with an explicit sign and a real minus, as on a paper list.
 
