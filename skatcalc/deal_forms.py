@@ -6,6 +6,8 @@ judges the values.
   ``deal_body`` (a sheet's entry: game, Ramsch or passed, dealer and who played),
   ``rules_body`` (a new sheet's or a club night's house rules);
 * body → form: ``form_from_deal`` (a stored deal, for its correction);
+* per game (``GAME_FORMS``, by the rules registry's key): its entry form, its games' body,
+  its house rules and a stored game back into the form;
 * the rules engine's messages back onto the fields: ``attach_errors``.
 
 Every form is turned into the same JSON-shaped input the API takes, so a deal entered on a
@@ -40,7 +42,6 @@ from .rules.schafkopf import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES
 from .rules.schafkopf import SUITS as SK_SUITS
 from .rules.sheet import (
     BOCK_NAMES,
-    SCHAFKOPF_BOCK_TRIGGERS,
     SKAT_BOCK_TRIGGERS,
     SheetSpec,
     default_active,
@@ -373,17 +374,16 @@ class SheetRulesFields(TariffFields):
 
 def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> dict[str, Any]:
     """The API's ``rules`` from a form with ``SheetRulesFields``, for ``game``; the rules
-    engine (``normalize_sheet``) judges them."""
-    triggers = SKAT_BOCK_TRIGGERS if game == "skat" else SCHAFKOPF_BOCK_TRIGGERS
+    engine (``normalize_sheet``) judges them (an unknown game is refused there, with only
+    the rules every game shares)."""
+    forms = GAME_FORMS.get(game or "")
+    triggers = tuple(game_kind(game).bock_triggers) if forms is not None and game else ()
     rules: dict[str, Any] = {
         "ramsch": bool(form.ramsch.data),
-        "bock": [b for b in (form.bock.data or []) if b in triggers],
+        "bock": [b for b in (form.bock.data or []) if forms is None or b in triggers],
     }
-    if game == "skat":
-        rules["kontra_re"] = bool(form.kontra_re.data)
-    else:
-        rules["tariffs"] = form.tariff_values(errors)
-        rules["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
+    if forms is not None:
+        rules.update(forms.house_rules(form, errors))
     return rules
 
 
@@ -417,12 +417,92 @@ class SchafkopfDealForm(SchafkopfGameForm, DealMeta):
     pass
 
 
+class GameForms:
+    """What the pages need of a game besides its rules (``rules.sheet.game(key)``): its entry
+    form and both directions of form <-> body for its games and its house rules. One
+    subclass per game, in :data:`GAME_FORMS` under the registry's key."""
+
+    def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
+        """The entry form of a sheet of this game, its game fields set up."""
+        raise NotImplementedError
+
+    def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        """The game's own house rules from a form with ``SheetRulesFields``."""
+        raise NotImplementedError
+
+    def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        """A played game's deal body from the entry form."""
+        raise NotImplementedError
+
+    def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
+        """The entry form's game fields from a stored game's body (a correction)."""
+        raise NotImplementedError
+
+
+class SkatForms(GameForms):
+    def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
+        return SkatDealForm(formdata, **kwargs).setup()
+
+    def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        return {"kontra_re": bool(form.kontra_re.data)}
+
+    def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        body = skat_input(form, errors)
+        if form.declarer.data:
+            body["declarer"] = form.declarer.data
+        return body
+
+    def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
+        form.game.data = inp.get("game")
+        form.declarer.data = inp.get("declarer")
+        if "with" in inp and "matadors" in inp:
+            form.spitzen.data = f"{'w' if inp['with'] else 'o'}{inp['matadors']}"
+        form.cards.data = list(inp.get("cards") or [])
+        for flag in ("hand", "ouvert", "schneider_announced", "schwarz_announced", "kontra", "re"):
+            getattr(form, flag).data = bool(inp.get(flag))
+        form.bid.data = str(inp.get("bid", 18))
+        pts = inp.get("declarer_points")
+        form.declarer_points.data = "" if pts is None else str(pts)
+        form.all_tricks.data = inp.get("all_tricks") or ""
+        if "won" in inp:
+            form.won.data = "true" if inp["won"] else "false"
+
+
+class SchafkopfForms(GameForms):
+    def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
+        return SchafkopfDealForm(formdata, **kwargs).setup(players)
+
+    def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        return {
+            "tariffs": form.tariff_values(errors),
+            "tout_counts_schneider_schwarz": bool(form.tout_counts.data),
+        }
+
+    def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        return schafkopf_input(form, errors)
+
+    def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
+        form.game.data = inp.get("game")
+        form.suit.data = inp.get("suit")
+        form.declarers.data = list(inp.get("declarers") or [])
+        if "won" in inp:
+            form.outcome.data = "won" if inp["won"] else "lost"
+        else:
+            form.outcome.data = "points"
+            form.player_points.data = str(inp.get("player_points", ""))
+        for flag in ("schneider", "schwarz", "tout", "sie"):
+            getattr(form, flag).data = bool(inp.get(flag))
+        for name in ("laufende", "gestellt", "kontra"):
+            getattr(form, name).data = str(inp.get(name, 0))
+
+
+#: the pages' side of each game of the registry, by its key
+GAME_FORMS: dict[str, GameForms] = {"skat": SkatForms(), "schafkopf": SchafkopfForms()}
+
+
 def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any:
     players = sheet["players"]
-    if sheet["game"] == "skat":
-        form: Any = SkatDealForm(formdata, **kwargs).setup()
-    else:
-        form = SchafkopfDealForm(formdata, **kwargs).setup(players)
+    form: Any = GAME_FORMS[sheet["game"]].deal_form(players, formdata, **kwargs)
     # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
     if sheet["rules"].get("ramsch"):
         kinds = [("game", _("Spiel")), ("ramsch", "Ramsch")]
@@ -468,16 +548,9 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
             "jungfrau": list(form.jungfrau.data or []),
             "durchmarsch": form.durchmarsch.data or None,
         }
-        if sheet["game"] == "skat":
-            body = {"ramsch": ramsch}
-        else:
-            body = {"game": "ramsch", **ramsch}
-    elif sheet["game"] == "skat":
-        body = skat_input(form, errors)
-        if form.declarer.data:
-            body["declarer"] = form.declarer.data
+        body = game_kind(sheet["game"]).ramsch_deal(ramsch)
     else:
-        body = schafkopf_input(form, errors)
+        body = GAME_FORMS[sheet["game"]].game_body(form, errors)
     if dealer != proposed_dealer:
         body["dealer"] = dealer
     if active is not None:
@@ -535,33 +608,7 @@ def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
         form.durchmarsch.data = ramsch.get("durchmarsch") or ""
         return form
     form.kind.data = "game"
-    if sheet["game"] == "skat":
-        form.game.data = inp.get("game")
-        form.declarer.data = inp.get("declarer")
-        if "with" in inp and "matadors" in inp:
-            form.spitzen.data = f"{'w' if inp['with'] else 'o'}{inp['matadors']}"
-        form.cards.data = list(inp.get("cards") or [])
-        for flag in ("hand", "ouvert", "schneider_announced", "schwarz_announced", "kontra", "re"):
-            getattr(form, flag).data = bool(inp.get(flag))
-        form.bid.data = str(inp.get("bid", 18))
-        pts = inp.get("declarer_points")
-        form.declarer_points.data = "" if pts is None else str(pts)
-        form.all_tricks.data = inp.get("all_tricks") or ""
-        if "won" in inp:
-            form.won.data = "true" if inp["won"] else "false"
-    else:
-        form.game.data = inp.get("game")
-        form.suit.data = inp.get("suit")
-        form.declarers.data = list(inp.get("declarers") or [])
-        if "won" in inp:
-            form.outcome.data = "won" if inp["won"] else "lost"
-        else:
-            form.outcome.data = "points"
-            form.player_points.data = str(inp.get("player_points", ""))
-        for flag in ("schneider", "schwarz", "tout", "sie"):
-            getattr(form, flag).data = bool(inp.get(flag))
-        for name in ("laufende", "gestellt", "kontra"):
-            getattr(form, name).data = str(inp.get(name, 0))
+    GAME_FORMS[sheet["game"]].fill_game(form, inp)
     return form
 
 

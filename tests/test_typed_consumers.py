@@ -148,3 +148,14 @@ def test_sheet_figures_from_the_typed_sheet_equal_those_from_its_json(name: str)
         typed = sheet_figures(1, "2026-11-21", game, players, computed, me, stake)
         assert typed == old_sheet_figures(game, players, data["totals"], data["deals"], me,
                                           stake)  # fmt: skip
+
+
+def test_every_game_of_the_registry_has_its_forms_and_the_same_words() -> None:
+    from skatcalc.deal_forms import GAME_FORMS
+    from skatcalc.rules.sheet import GAMES
+
+    assert list(GAME_FORMS) == list(GAMES)
+    for kind in GAMES.values():  # a Ramsch body read back is the Ramsch it was made of
+        ramsch = {"points": {"A": 60, "B": 60, "C": 0}, "jungfrau": ["C"], "durchmarsch": None}
+        back = kind.ramsch_body(kind.ramsch_deal(ramsch))
+        assert back is not None and {k: back[k] for k in ramsch} == ramsch

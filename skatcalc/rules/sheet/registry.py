@@ -88,6 +88,11 @@ class GameKind:
         """The part of a deal body that describes a Ramsch (None: the deal is no Ramsch)."""
         return None
 
+    def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
+        """A deal body of a Ramsch (points, Jungfrau, Durchmarsch): the inverse of
+        :meth:`ramsch_body`."""
+        raise NotImplementedError
+
     def contract(self, row: Row) -> Contract:
         """A played game's row in words: the contract, its short marks and the value shown
         (see :func:`skatcalc.rules.marks.describe_row`)."""

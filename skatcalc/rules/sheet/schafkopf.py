@@ -159,6 +159,9 @@ class Schafkopf(GameKind):
     def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
         return body if body.get("game") == "ramsch" else None
 
+    def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
+        return {"game": "ramsch", **ramsch}
+
     def contract(self, row: Row) -> marks.Contract:
         return marks.schafkopf_contract(row)
 

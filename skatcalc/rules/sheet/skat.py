@@ -114,6 +114,9 @@ class Skat(GameKind):
         ramsch = body.get("ramsch")
         return ramsch if isinstance(ramsch, Mapping) else None
 
+    def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
+        return {"ramsch": dict(ramsch)}
+
     def contract(self, row: Row) -> marks.Contract:
         return marks.skat_contract(row)
 
