@@ -42,6 +42,7 @@ from .rules.schafkopf import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES
 from .rules.schafkopf import SUITS as SK_SUITS
 from .rules.sheet import (
     BOCK_NAMES,
+    GAMES,
     SKAT_BOCK_TRIGGERS,
     SheetSpec,
     default_active,
@@ -629,6 +630,9 @@ def refresh_entry(sheet: dict[str, Any], form: Any, proposed: str) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """The helpers the deal forms' templates (``templates/deals/``) call."""
+    """The helpers the deal forms' templates (``templates/deals/``) call, and ``games``: what
+    every template asks of a game (``games[sheet.game].keeps_list``, ``.label|tr``) instead
+    of comparing its key."""
+    app.jinja_env.globals["games"] = GAMES
     app.jinja_env.globals["spitzen_choices"] = spitzen_choices
     app.jinja_env.globals["forehand"] = forehand_of
