@@ -217,12 +217,12 @@ def check_names(raw: object, e: Errors, field: str = "names") -> list[str]:
     if not names:
         e.add(field, "Bitte mindestens einen Namen.")
     elif len(names) > MAX_EVENT_PLAYERS:
-        e.add(field, "Höchstens %(MAX_EVENT_PLAYERS)s Namen.", MAX_EVENT_PLAYERS=MAX_EVENT_PLAYERS)
+        e.add(field, "Höchstens %(max)s Namen.", max=MAX_EVENT_PLAYERS)
     if bad:
         e.add(field, BAD_NAME_MSG)
     too_long = [n for n in names if len(n) > MAX_NAME]
     if too_long:
-        e.add(field, "Höchstens %(MAX_NAME)s Zeichen je Name: „%(v)s…“.", MAX_NAME=MAX_NAME, v=too_long[0][:50])  # fmt: skip
+        e.add(field, "Höchstens %(max)s Zeichen je Name: „%(v)s…“.", max=MAX_NAME, v=too_long[0][:50])  # fmt: skip
     return names
 
 
@@ -240,7 +240,7 @@ def register(db: Database, event_id: int, names: list[str]) -> tuple[list[str], 
             "select count(*) from event_series where event_id = ?", [event_id])))  # fmt: skip
         if len(have) + len(names) > MAX_EVENT_PLAYERS:
             e = Errors()
-            e.add("names", "Höchstens %(MAX_EVENT_PLAYERS)s Spieler je Veranstaltung.", MAX_EVENT_PLAYERS=MAX_EVENT_PLAYERS)  # fmt: skip
+            e.add("names", "Höchstens %(max)s Spieler je Veranstaltung.", max=MAX_EVENT_PLAYERS)  # fmt: skip
             e.raise_if_any()
         for name in names:
             key = people.name_key(name)

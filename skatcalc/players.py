@@ -160,7 +160,7 @@ def _name_errors(name: str) -> Errors:
     if not clean_name(name):
         e.add("name", "Bitte einen Namen angeben.")
     elif len(clean_name(name)) > MAX_NAME:
-        e.add("name", "Höchstens %(MAX_NAME)s Zeichen.", MAX_NAME=MAX_NAME)
+        e.add("name", "Höchstens %(max)s Zeichen.", max=MAX_NAME)
     elif bad_name_char(name):
         e.add("name", BAD_NAME_MSG)
     return e

@@ -242,7 +242,7 @@ def add_deal(
     spec = spec_of(sheet)
     if store.deal_count(db, sheet_id) >= MAX_DEALS:
         e = Errors()
-        e.add("_", "Ein Blatt hat höchstens %(MAX_DEALS)s Spiele; bitte ein neues Blatt anlegen.", MAX_DEALS=MAX_DEALS)
+        e.add("_", "Ein Blatt hat höchstens %(max)s Spiele; bitte ein neues Blatt anlegen.", max=MAX_DEALS)
         e.raise_if_any()
     expected_n, body = deal_number(body)
     if proposed is None:
@@ -304,7 +304,7 @@ def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]
     n = body["n"]
     e = Errors()
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_DEALS:
-        e.add("n", "„n“ ist die Nummer des Spiels: 1 bis %(MAX_DEALS)s.", MAX_DEALS=MAX_DEALS)  # fmt: skip
+        e.add("n", "„n“ ist die Nummer des Spiels: 1 bis %(max)s.", max=MAX_DEALS)  # fmt: skip
     elif must_be is not None and n != must_be:
         e.add("n", "Dies ist Spiel %(must_be)s, nicht %(n)s.", must_be=must_be, n=n)
     e.raise_if_any()

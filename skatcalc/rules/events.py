@@ -305,7 +305,7 @@ def normalize_event(data: object, today: str) -> EventSpec:
     elif isinstance(raw_name, str):
         name = " ".join(raw_name.split())
         if len(name) > MAX_EVENT_NAME:
-            e.add("name", "Höchstens %(MAX_EVENT_NAME)s Zeichen.", MAX_EVENT_NAME=MAX_EVENT_NAME)
+            e.add("name", "Höchstens %(chars)s Zeichen.", chars=MAX_EVENT_NAME)
     day = today
     raw_day = r.data.get("date")
     r.seen.add("date")
@@ -326,8 +326,8 @@ def normalize_event(data: object, today: str) -> EventSpec:
             elif not 1 <= value <= MAX_SERIES_DEALS:
                 e.add(
                     f"deals.{key}",
-                    "Spiele je Serie: 1 bis %(MAX_SERIES_DEALS)s.",
-                    MAX_SERIES_DEALS=MAX_SERIES_DEALS,
+                    "Spiele je Serie: 1 bis %(max)s.",
+                    max=MAX_SERIES_DEALS,
                 )
             else:
                 deals[int(key)] = value

@@ -214,9 +214,9 @@ def skat_outcome_conflict(data: object, won: bool | None, schneider: bool) -> Ms
         said = Msg("gewonnen") if won else Msg("verloren")
         is_ = Msg("gewonnen") if played else Msg("verloren")
         return Msg(
-            "Mit %(pts)s Augen ist das Spiel %(is_)s, angetippt ist „%(said)s“. Bitte die Augen oder den Knopf ändern (oder die Augen leeren).",
+            "Mit %(pts)s Augen ist das Spiel %(verdict)s, angetippt ist „%(said)s“. Bitte die Augen oder den Knopf ändern (oder die Augen leeren).",
             pts=pts,
-            is_=is_,
+            verdict=is_,
             said=said,
         )
     if schneider and 30 < pts < 90:

@@ -546,8 +546,8 @@ def check_cards(game: Game, cards: Sequence[object], errors: Errors, field: str 
     elif len(upper) not in (10, 12):
         errors.add(
             field,
-            "%(len_upper)s Karten: es sind 10 (ohne Skat) oder 12 (mit Skat).",
-            len_upper=len(upper),
+            "%(count)s Karten: es sind 10 (ohne Skat) oder 12 (mit Skat).",
+            count=len(upper),
         )
 
 

@@ -117,7 +117,7 @@ class SchafkopfHouseRules(HouseRules):
         ]  # fmt: skip
         if self.ramsch:
             rt = self.ramsch_tariff
-            out.append(Msg("Ramsch: ja, Tarif %(rt)s", rt=rt))
+            out.append(Msg("Ramsch: ja, Tarif %(tariff)s", tariff=rt))
         else:
             out.append(Msg("Ramsch: nein"))
         return out
