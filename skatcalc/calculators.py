@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, render_template, request
+from werkzeug.wrappers import Response
 
 from . import service
 from .deal_forms import (
     SchafkopfCalcForm,
     SkatForm,
     attach_errors,
+    exc_messages,
+    preview_answer,
+    preview_messages,
     schafkopf_input,
+    schafkopf_ready,
     skat_input,
+    skat_ready,
 )
 from .i18n import page_lang
 from .rules.common import InvalidDeal
@@ -28,8 +36,10 @@ def index() -> str:
 
 
 @bp.get("/skat")
-def skat() -> str:
+def skat() -> Any:
     form = SkatForm(request.args, meta={"csrf": False}).setup()
+    if request.args.get("part") == "result":
+        return skat_part(form)
     result = None
     general: list[str] = []
     if "game" in request.args:
@@ -49,8 +59,27 @@ def skat() -> str:
     return render_template("calculators/skat.html", form=form, result=result, general=general)
 
 
+def skat_part(form: SkatForm) -> Response:
+    """``/skat?…&part=result``: the result alone, as the page below the form would show it,
+    for the live preview (an unfinished form: an empty answer)."""
+    errors: list[tuple[str, str]] = []
+    data = skat_input(form, errors)
+    ready = skat_ready(data)
+    messages = preview_messages(errors, ready)
+    if not messages and ready:
+        try:
+            result = skat_value(skat_deal_from_input(data))
+        except InvalidDeal as e:
+            messages = exc_messages(e, page_lang())
+        else:
+            return preview_answer(
+                [], render_template("calculators/_skat_result.html", result=result)
+            )
+    return preview_answer(messages)
+
+
 @bp.get("/schafkopf")
-def schafkopf() -> str:
+def schafkopf() -> Any:
     form = SchafkopfCalcForm(request.args, meta={"csrf": False})
     submitted = "submitted" in request.args
     if not submitted:
@@ -59,19 +88,31 @@ def schafkopf() -> str:
     form.setup([n or "?" for n in names])
     result = None
     general: list[str] = []
+    ready = False
     if submitted:
         errors: list[tuple[str, str]] = []
         data = schafkopf_input(form, errors)
         data["players"] = names
         data["tariffs"] = form.tariff_values(errors)
         data["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
+        ready = schafkopf_ready(data)
         exc: InvalidDeal | None = None
         if not errors:
             try:
                 result = schafkopf_value(schafkopf_deal_from_input(data))
             except InvalidDeal as e:
                 exc = e
+        if request.args.get("part") == "result":
+            messages = preview_messages(errors, ready)
+            if ready and not messages and exc is not None:
+                messages = exc_messages(exc, page_lang())
+            if ready and not messages and result is not None:
+                html = render_template("calculators/_schafkopf_result.html", result=result)
+                return preview_answer([], html)
+            return preview_answer(messages)
         general = attach_errors(form, exc, errors, page_lang())
+    elif request.args.get("part") == "result":
+        return preview_answer([])
     return render_template("calculators/schafkopf.html", form=form, result=result, general=general, names=names)  # fmt: skip
 
 

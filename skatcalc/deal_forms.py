@@ -20,8 +20,9 @@ import re
 import secrets
 from typing import Any
 
-from flask import Flask
+from flask import Flask, make_response, render_template
 from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
 from wtforms import (
     BooleanField,
     Field,
@@ -138,7 +139,7 @@ def field_int(field: Field, errors: list[tuple[str, str]]) -> int | None:
         return raw
     value = parse_int(str(raw))
     if value is None:
-        errors.append((field.name, _("Bitte eine ganze Zahl eingeben.")))
+        errors.append((field.name, not_a_number()))
     return value
 
 
@@ -207,6 +208,86 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
         if conflict is not None:
             errors.append(("declarer_points", translate(conflict, page_lang())))
     return data
+
+
+def not_a_number() -> str:
+    """The message of a number field holding no whole number (``field_int``)."""
+    return _("Bitte eine ganze Zahl eingeben.")
+
+
+# --- Live previews: when a half-filled form is worth asking about --------------------------
+# A form tapped half-way (no game, no Spitzen, no outcome yet) is no error and gets no
+# message, only an empty preview; letters in a number field are told at once.
+
+
+def skat_ready(data: dict[str, Any]) -> bool:
+    """A Skat body from ``skat_input`` complete enough to be valued."""
+    game = data.get("game")
+    if not game:
+        return False
+    if game != "null":
+        cards = data.get("cards")
+        if cards is not None and len(cards) not in (10, 12):
+            return False  # still tapping the cards
+        if cards is None and "matadors" not in data:
+            return False
+    return any(k in data for k in ("won", "declarer_points", "all_tricks"))
+
+
+def schafkopf_ready(data: dict[str, Any]) -> bool:
+    """A Schafkopf body from ``schafkopf_input`` complete enough to be valued: the game, its
+    declarer (both partners in a Sauspiel or Hochzeit) and the outcome."""
+    game = data.get("game")
+    if not game:
+        return False
+    if len(data.get("declarers") or []) < (2 if game in ("sauspiel", "hochzeit") else 1):
+        return False
+    return "won" in data or "player_points" in data
+
+
+def deal_ready(sheet: dict[str, Any], form: Any, body: dict[str, Any]) -> bool:
+    """A sheet's entry (``deal_body``) complete enough for the preview row."""
+    if form.kind.data == "passed":
+        return False  # nothing to show: an all-pass deal counts nothing
+    if form.kind.data == "ramsch":
+        return bool((body.get("ramsch") or body).get("points"))
+    if sheet["game"] == "skat":
+        return "declarer" in body and skat_ready(body)
+    return schafkopf_ready(body)
+
+
+def preview_messages(errors: list[tuple[str, str]], ready: bool) -> list[str]:
+    """The messages a preview shows: all of them for a complete form, else only the
+    not-a-number ones (a missing outcome is no error while still tapping)."""
+    wrong = not_a_number()
+    out: list[str] = []
+    for name, message in errors:
+        if name == "declarer_points" and message != wrong:
+            # typed points against the buttons: the compact line says so in short
+            message = _("Die Augen sagen etwas anderes als die Knöpfe (gewonnen/verloren, "
+                        "Schneider). Bitte eins davon ändern.")  # fmt: skip
+        if (ready or message == wrong) and message not in out:
+            out.append(message)
+    return out
+
+
+def exc_messages(exc: InvalidDeal, lang: str) -> list[str]:
+    """The rules engine's messages, each once, in field order."""
+    out: list[str] = []
+    for msgs in field_errors(exc, lang).values():
+        out += [m for m in msgs if m not in out]
+    return out
+
+
+def preview_answer(messages: list[str], html: str = "") -> Response:
+    """A live preview's answer, an HTML fragment: the messages (422), else ``html`` (empty for
+    a form not finished yet). Never kept by a cache: it answers one state of one form."""
+    if messages:
+        resp = make_response(render_template("deals/_messages.html", messages=messages), 422)
+    else:
+        resp = make_response(html, 200)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 FIELD_ALIASES = {"with": "spitzen", "matadors": "spitzen"}
@@ -541,7 +622,7 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
             if raw and p in playing:
                 value = parse_int(raw)
                 if value is None:
-                    errors.append((f"r{i}", _("Bitte eine ganze Zahl eingeben.")))
+                    errors.append((f"r{i}", not_a_number()))
                 else:
                     points[p] = value
         ramsch = {

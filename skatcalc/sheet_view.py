@@ -29,7 +29,14 @@ from werkzeug.wrappers import Response
 
 from . import service
 from .charts import running_totals_svg
-from .deal_forms import deal_form, parse_int
+from .deal_forms import (
+    deal_form,
+    deal_ready,
+    exc_messages,
+    parse_int,
+    preview_answer,
+    preview_messages,
+)
 from .i18n import _, num, page_lang, translate
 from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
@@ -373,3 +380,25 @@ def render_deal(sheet: dict[str, Any], deal: dict[str, Any], form: Any, general:
         proposed=deal["dealer"], proposed_active=default_active(spec, deal["dealer"]),
     )  # fmt: skip
     return make_response(html, status)
+
+
+def render_preview(sheet: dict[str, Any], form: Any, body: dict[str, Any],
+                   errors: list[tuple[str, str]]) -> Response:  # fmt: skip
+    """The live preview of an entry or a correction (``body`` from ``deal_body``): the row it
+    would become (``service.preview_deal``), drawn by ``templates/deals/_preview.html``; the
+    messages if it is wrong; nothing while the form is not finished."""
+    ready = deal_ready(sheet, form, body)
+    messages = preview_messages(errors, ready)
+    if not ready or messages:
+        return preview_answer(messages)
+    lang = page_lang()
+    try:
+        row = service.preview_deal(service.get_db(), sheet, body, lang)
+    except InvalidDeal as exc:
+        return preview_answer(exc_messages(exc, lang))
+    players = [p for p in sheet["players"] if p in row["deltas"]]
+    # the line that matters at a glance: who pays (Durchmarsch: who gets) how much
+    who = row["party"] or [p for p in players if row["deltas"][p] > 0]
+    html = render_template("deals/_preview.html", row=row, players=players, who=who,
+                           keeps_list=game_kind(sheet["game"]).keeps_list)  # fmt: skip
+    return preview_answer([], html)

@@ -39,7 +39,7 @@ from .http import BadJSON, can_edit, parse_json, remember_edit_token, token_matc
 from .i18n import _, field_errors, page_lang
 from .rules.common import InvalidDeal
 from .rules.sheet import normalize_sheet
-from .sheet_view import render_deal, render_sheet, sheets_page, taken_message
+from .sheet_view import render_deal, render_preview, render_sheet, sheets_page, taken_message
 
 bp = Blueprint("sheets", __name__, url_prefix="/sheets")
 
@@ -235,6 +235,33 @@ def add_deal(sheet_id: int) -> Any:
             return redirect(url_for("sheets.show", sheet_id=sheet_id, saved=n))
     general += attach_errors(form, exc, errors, page_lang())
     return render_sheet(sheet, form, general, status)
+
+
+@bp.post("/<int:sheet_id>/preview")
+def preview(sheet_id: int) -> Response:
+    """The entry form's live preview: the form as it would be saved, counted as the next deal
+    (Bock included), as an HTML fragment; nothing is stored."""
+    sheet = load_sheet(sheet_id)
+    require_edit(sheet)
+    form = deal_form(sheet, request.form)
+    errors: list[tuple[str, str]] = []
+    body = deal_body(sheet, form, service.proposed_dealer(service.get_db(), sheet), errors)
+    body.pop("n", None)  # the number the form showed: the preview is always of the next deal
+    return render_preview(sheet, form, body, errors)
+
+
+@bp.post("/<int:sheet_id>/deals/<int:n>/preview")
+def preview_correction(sheet_id: int, n: int) -> Response:
+    """The correction form's live preview: deal ``n`` as the correction would make it."""
+    sheet = load_sheet(sheet_id)
+    require_edit(sheet)
+    deal = find_deal(sheet, n)
+    form = deal_form(sheet, request.form)
+    errors: list[tuple[str, str]] = []
+    body = deal_body(sheet, form, deal["dealer"], errors)
+    body.setdefault("dealer", deal["dealer"])  # as saving the correction does
+    body["n"] = n
+    return render_preview(sheet, form, body, errors)
 
 
 def find_deal(sheet: dict[str, Any], n: int) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 // Progressive enhancement: hide controls that do not apply and show a live preview.
-// Every number shown comes from the JSON API; nothing is computed here.
+// Every preview is drawn by the server (numbers, words); nothing is computed or formatted here.
 "use strict";
 document.documentElement.classList.add("js");
 
@@ -9,8 +9,6 @@ if ("serviceWorker" in navigator) {
 }
 
 (function () {
-  const lang = document.documentElement.lang === "en" ? "en" : "de";
-
   function val(form, name) {
     const checked = form.querySelector(`input[name="${name}"]:checked`);
     if (checked) return checked.value;
@@ -24,120 +22,8 @@ if ("serviceWorker" in navigator) {
   function all(form, name) {
     return Array.from(form.querySelectorAll(`input[type=checkbox][name="${name}"]:checked`)).map((e) => e.value);
   }
-  function int(s) {
-    return /^-?\d+$/.test(s) ? parseInt(s, 10) : null;
-  }
   function show(form, sel, visible) {
     form.querySelectorAll(sel).forEach((el) => { el.hidden = !visible; });
-  }
-
-  // Texts of the page's language, rendered by the server next to the fields.
-  function label(form, key, fallback) {
-    const el = form.querySelector(".i18n");
-    return (el && el.dataset[key]) || fallback;
-  }
-  // A number field holding something that is not a whole number: the same message the
-  // server gives on saving, instead of a preview that pretends the field is empty.
-  function notInt(form, names) {
-    return names.some((n) => {
-      const v = val(form, n);
-      return v !== "" && int(v) === null;
-    });
-  }
-
-  function skatBody(form) {
-    const game = val(form, "game");
-    if (!game) return null;
-    const body = { game: game };
-    const cards = all(form, "cards");
-    const won = val(form, "won");
-    if (game !== "null") {
-      if (cards.length === 10 || cards.length === 12) body.cards = cards;
-      else {
-        const sp = val(form, "spitzen");
-        if (/^[wo]\d{1,2}$/.test(sp)) {
-          body["with"] = sp[0] === "w";
-          body.matadors = parseInt(sp.slice(1), 10);
-        }
-      }
-      ["schneider_announced", "schwarz_announced"].forEach((f) => { if (on(form, f)) body[f] = true; });
-      // typed card points decide; else the buttons (the server does the same on saving)
-      const p = int(val(form, "declarer_points"));
-      const at = val(form, "all_tricks");
-      if (at) body.all_tricks = at;
-      if (p !== null) {
-        body.declarer_points = p;
-        if (on(form, "schwarz") && !at) body.all_tricks = (won ? won === "true" : p > 60) ? "declarer" : "opponents";
-      } else if (won) {
-        body.won = won === "true";
-        if (on(form, "schneider")) body.schneider = true;
-        if (on(form, "schwarz") && !at) body.all_tricks = body.won ? "declarer" : "opponents";
-      }
-    } else if (won) {
-      body.won = won === "true";
-    }
-    // Not complete yet (no Spitzen, no outcome): nothing to ask; a half-tapped deal is no
-    // error and must not be answered with one.
-    if (game !== "null" && body.matadors === undefined && !body.cards) return null;
-    if (body.won === undefined && body.declarer_points === undefined && !body.all_tricks) return null;
-    ["hand", "ouvert", "kontra", "re"].forEach((f) => { if (on(form, f)) body[f] = true; });
-    const bid = int(val(form, "bid"));
-    if (bid !== null) body.bid = bid;
-    return body;
-  }
-
-  function schafkopfBody(form) {
-    const game = val(form, "game");
-    if (!game) return null;
-    const body = { game: game, declarers: all(form, "declarers") };
-    // the declarer (two in a Sauspiel or Hochzeit) not tapped yet: not complete, nothing to ask
-    if (body.declarers.length < (["sauspiel", "hochzeit"].includes(game) ? 2 : 1)) return null;
-    const suit = val(form, "suit");
-    if (suit && ["sauspiel", "solo", "farbwenz", "farbgeier"].includes(game)) body.suit = suit;
-    const players = form.dataset.players ? JSON.parse(form.dataset.players)
-      : ["p1", "p2", "p3", "p4"].map((n) => val(form, n));
-    body.players = players;
-    const outcome = val(form, "outcome");
-    const pts = int(val(form, "player_points"));
-    if (outcome === "won" || outcome === "lost") body.won = outcome === "won";
-    else if (pts !== null) body.player_points = pts;
-    else return null;
-    const bettel = game === "bettel";
-    ["schneider", "schwarz", "tout", "sie"].forEach((f) => {
-      if (on(form, f) && !(bettel && (f === "schneider" || f === "schwarz"))) body[f] = true;
-    });
-    ["laufende", "gestellt", "kontra"].forEach((f) => {
-      const v = int(val(form, f));
-      if (v && !(bettel && f === "laufende")) body[f] = v;
-    });
-    if (form.dataset.rules) {
-      const r = JSON.parse(form.dataset.rules);
-      body.tariffs = r.tariffs;
-      body.laufende_min = r.laufende_min;
-      body.tout_counts_schneider_schwarz = r.tout_counts_schneider_schwarz;
-    } else {
-      const t = {};
-      ["sauspiel", "solo", "bettel", "extra"].forEach((k) => {
-        const v = int(val(form, "t_" + k));
-        if (v !== null) t[k] = v;
-      });
-      body.tariffs = t;
-      body.tout_counts_schneider_schwarz = on(form, "tout_counts");
-    }
-    return body;
-  }
-
-  function esc(s) {
-    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  }
-  // A score as the pages write it (rules.common.number): a real minus, "+" for a gain, and
-  // from 10,000 on grouped as the page's language does. Formatting only: the numbers come
-  // from the API.
-  const GROUP = document.documentElement.lang === "en" ? "," : ".";
-  function signed(n) {
-    let digits = String(Math.abs(n));
-    if (Math.abs(n) >= 10000) digits = digits.replace(/\B(?=(\d{3})+(?!\d))/g, GROUP);
-    return n > 0 ? "+" + digits : n < 0 ? "\u2212" + digits : "0";
   }
 
   // The calculators' sticky bar repeats the result's first line (the verdict) so the value
@@ -148,49 +34,6 @@ if ("serviceWorker" in navigator) {
     if (!live || !result) return;
     const verdict = result.querySelector(".verdict");
     live.innerHTML = verdict ? verdict.outerHTML : "";
-  }
-
-  function render(form, target, data, ok) {
-    renderInto(form, target, data, ok);
-    mirror(form);
-  }
-
-  function renderInto(form, target, data, ok) {
-    if (ok === "message") {
-      // one message the compact preview must show (the points field holds no number)
-      target.innerHTML = `<div class="verdict lost"><span class="err">${esc(data)}</span></div>`;
-      return;
-    }
-    if (!ok) {
-      const msgs = Object.values(data.errors || {}).flat();
-      target.innerHTML = '<ul class="hint">' + msgs.map((m) => "<li>" + esc(m) + "</li>").join("") + "</ul>";
-      return;
-    }
-    const won = data.won;
-    let head;
-    if (form.dataset.kind === "skat") {
-      // the same words as the saved result: "verloren — überreizt" for an overbid game
-      const verdict = won ? label(form, "won", "gewonnen")
-        : data.overbid ? label(form, "overbid", "verloren — überreizt") : label(form, "lost", "verloren");
-      head = `<span class="big">${esc(signed(data.score))}</span><span>${esc(verdict)} · ${esc(label(form, "value", "Spielwert"))} ${esc(data.value)}</span>`;
-      if (data.matadors !== null && all(form, "cards").length) {
-        const v = (data["with"] ? "w" : "o") + data.matadors;
-        const radio = form.querySelector(`input[name="spitzen"][value="${v}"]`);
-        if (radio) {
-          radio.checked = true;
-          const more = radio.closest("details");
-          if (more) more.open = true;
-        }
-      }
-    } else {
-      // seat order, not the alphabetical order of the JSON object
-      const seats = form.dataset.players ? JSON.parse(form.dataset.players)
-        : ["p1", "p2", "p3", "p4"].map((n) => val(form, n));
-      const cells = seats.filter((p) => p in data.deltas).map((p) => [p, data.deltas[p]]).map(([p, d]) => `<td class="${d < 0 ? "neg" : d > 0 ? "pos" : ""}">${esc(p)}<br>${esc(signed(d))}</td>`).join("");
-      head = `<span class="big">${esc(data.value)}</span><span>${esc(won ? label(form, "won", "gewonnen") : label(form, "lost", "verloren"))}</span></div><table class="deltas"><tr>${cells}</tr></table><div>`;
-    }
-    target.innerHTML = `<div class="verdict ${won ? "won" : "lost"}">${head}</div><ol class="steps">` +
-      data.explanation.map((s) => "<li>" + esc(s) + "</li>").join("") + "</ol>";
   }
 
   // Who plays this deal: the ticked seats, else (no seat list at 3) everybody.
@@ -262,109 +105,43 @@ if ("serviceWorker" in navigator) {
     }
   }
 
-  // Ramsch has no value route: the sheet's preview route counts it as the next deal would be.
-  function ramschPreview(form, target) {
-    const meta = form.querySelector(".deal-preview");
-    if (!meta) { target.innerHTML = ""; return; }
-    const names = JSON.parse(form.dataset.players || "[]");
-    const points = {};
-    let bad = false;
-    let typed = 0;
-    names.forEach((p, i) => {
-      const el = form.querySelector(`input[name="r${i}"]`);
-      if (!el || el.disabled || el.closest("[hidden]")) return;
-      const v = el.value.trim();
-      if (v === "") return;
-      typed += 1;
-      if (int(v) === null) bad = true;
-      else points[p] = int(v);
-    });
-    if (bad) {
-      render(form, target, meta.dataset.int, "message");
-      return;
-    }
-    if (!typed) { target.innerHTML = ""; return; }
-    const ramsch = { points: points, jungfrau: all(form, "jungfrau"), durchmarsch: val(form, "durchmarsch") || null };
-    const body = form.dataset.kind === "skat" ? { ramsch: ramsch } : Object.assign({ game: "ramsch" }, ramsch);
-    const dealer = val(form, "dealer");
-    const shown = val(form, "dealer_shown");
-    if (dealer && dealer !== shown) body.dealer = dealer;
-    const who = playing(form);
-    if (who && form.dataset.kind === "skat" && names.length > 3) body.active = who;
-    if (meta.dataset.n) body.n = parseInt(meta.dataset.n, 10);  // a correction of deal n
-    const mine = ++seq;
-    fetch(meta.dataset.url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Accept-Language": lang },
-      body: JSON.stringify(body),
-    }).then((r) => r.json().then((d) => ({ ok: r.ok, d: d })))
-      .then(({ ok, d }) => {
-        if (mine !== seq) return;
-        if (!ok) { render(form, target, d, false); return; }
-        const row = d.deal;
-        const cells = names.map((p) => [p, row.deltas[p]]).map(([p, v]) => `<td class="${v < 0 ? "neg" : v > 0 ? "pos" : ""}">${esc(p)}<br>${esc(signed(v))}</td>`).join("");
-        // the line that matters in one glance: who pays (or, Durchmarsch, who gets) how much
-        const who = row.party.length ? row.party : names.filter((p) => row.deltas[p] > 0);
-        const big = who.map((p) => `${p} ${signed(row.deltas[p])}`).join(", ");
-        target.innerHTML = `<div class="verdict ${row.party.length ? "lost" : "won"}"><span class="big">${esc(big)}</span><span>${esc(row.explanation[0] || row.title)}</span></div><table class="deltas"><tr>${cells}</tr></table><ol class="steps">` +
-          row.explanation.map((s) => "<li>" + esc(s) + "</li>").join("") + "</ol>";
-      })
-      .catch(() => {});
-  }
-
+  // The live preview is drawn by the server: the form goes as the button would send it (its
+  // fields, the CSRF token of a POST form) to the URL in data-preview, and the HTML fragment
+  // that comes back (the result or the row the deal would become, or its messages) is put in
+  // place. An unfinished form gets an empty answer; an answer overtaken by a newer tap is
+  // dropped; no answer (offline) leaves the preview as it was.
   let timer = null;
   let seq = 0;
   function preview(form) {
     const target = document.getElementById("preview") || document.getElementById("result");
-    if (!target || !form.dataset.preview) return;
-    const kind = val(form, "kind") || "game";
-    if (kind === "ramsch") { ramschPreview(form, target); return; }
-    if (kind !== "game") { target.innerHTML = ""; return; }
-    if (notInt(form, ["declarer_points", "player_points"])) {
-      render(form, target, label(form, "int", "Bitte eine ganze Zahl eingeben."), "message");
-      return;
-    }
-    const body = form.dataset.kind === "skat" ? skatBody(form) : schafkopfBody(form);
-    if (!body) {
-      // incomplete: an answer still on its way and a value shown before no longer apply
-      seq += 1;
-      target.innerHTML = "";
-      mirror(form);
-      return;
-    }
+    const url = form.dataset.preview;
+    if (!target || !url) return;
     const mine = ++seq;
-    const ask = (b) => fetch(form.dataset.preview, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Accept-Language": lang },
-      body: JSON.stringify(b),
-    }).then((r) => r.json().then((d) => ({ ok: r.ok, d: d })));
-    // Typed points decide; if "gewonnen"/"verloren" or "Schneider" is tapped as well, the
-    // server is asked both ways, and where the answers differ the preview says so (saving
-    // would be refused with the same words next to the points).
-    const tapped = buttonsBody(form, body);
-    Promise.all([ask(body), tapped ? ask(tapped) : null])
-      .then(([a, b]) => {
-        if (mine !== seq) return;
-        if (a.ok && b && b.ok && (a.d.won !== b.d.won || a.d.value !== b.d.value)) {
-          render(form, target, label(form, "conflict", "Augen und Knöpfe passen nicht zusammen."), "message");
-          return;
-        }
-        render(form, target, a.d, a.ok);
+    const fields = new FormData(form);
+    const post = form.method.toLowerCase() === "post";
+    const ask = post
+      ? fetch(url, { method: "POST", body: fields, headers: { Accept: "text/html" } })
+      : fetch(url + (url.includes("?") ? "&" : "?") + new URLSearchParams(fields), { headers: { Accept: "text/html" } });
+    ask.then((r) => r.text().then((html) => ({ shown: r.ok || r.status === 422, html: html })))
+      .then(({ shown, html }) => {
+        if (mine !== seq || !shown) return;
+        target.innerHTML = html;
+        pickSpitzen(form, target);
+        mirror(form);
       })
       .catch(() => {});
   }
 
-  // The same Skat deal as the buttons alone say it, when points were typed too.
-  function buttonsBody(form, body) {
-    if (form.dataset.kind !== "skat" || body.declarer_points === undefined) return null;
-    const won = val(form, "won");
-    if (!won && !on(form, "schneider")) return null;
-    const alt = Object.assign({}, body);
-    delete alt.declarer_points;
-    alt.won = won ? won === "true" : body.declarer_points > 60;
-    if (on(form, "schneider")) alt.schneider = true;
-    if (on(form, "schwarz") && !val(form, "all_tricks")) alt.all_tricks = alt.won ? "declarer" : "opponents";
-    return alt;
+  // Cards tapped: the Spitzen the server found in them are ticked (data-spitzen of the result).
+  function pickSpitzen(form, target) {
+    const found = target.querySelector("[data-spitzen]");
+    if (!found || !all(form, "cards").length) return;
+    const radio = form.querySelector(`input[name="spitzen"][value="${found.dataset.spitzen}"]`);
+    if (radio) {
+      radio.checked = true;
+      const more = radio.closest("details");
+      if (more) more.open = true;
+    }
   }
 
   document.querySelectorAll("form.deal").forEach((form) => {

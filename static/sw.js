@@ -23,6 +23,8 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(req.url);
   if (req.method !== "GET" || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/api/") || url.pathname.endsWith("/rev")) return;
+  // a live preview (?part=…) answers one state of a form: never kept, never the offline page
+  if (url.searchParams.has("part")) return;
   if (/\/export\.(csv|json|pdf)$/.test(url.pathname)) return;
   if (url.pathname.startsWith("/static/")) {
     event.respondWith(caches.match(req).then((hit) => hit || fetch(req).then((res) => {
