@@ -251,9 +251,7 @@ def deal_ready(sheet: dict[str, Any], form: Any, body: dict[str, Any]) -> bool:
         return False  # nothing to show: an all-pass deal counts nothing
     if form.kind.data == "ramsch":
         return bool((body.get("ramsch") or body).get("points"))
-    if sheet["game"] == "skat":
-        return "declarer" in body and skat_ready(body)
-    return schafkopf_ready(body)
+    return GAME_FORMS[sheet["game"]].game_ready(body)
 
 
 def preview_messages(errors: list[tuple[str, str]], ready: bool) -> list[str]:
@@ -520,6 +518,10 @@ class GameForms:
         """The entry form's game fields from a stored game's body (a correction)."""
         raise NotImplementedError
 
+    def game_ready(self, body: dict[str, Any]) -> bool:
+        """A game's body (``game_body``) complete enough for the live preview."""
+        raise NotImplementedError
+
 
 class SkatForms(GameForms):
     def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
@@ -533,6 +535,9 @@ class SkatForms(GameForms):
         if form.declarer.data:
             body["declarer"] = form.declarer.data
         return body
+
+    def game_ready(self, body: dict[str, Any]) -> bool:
+        return "declarer" in body and skat_ready(body)
 
     def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
         form.game.data = inp.get("game")
@@ -562,6 +567,9 @@ class SchafkopfForms(GameForms):
 
     def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
         return schafkopf_input(form, errors)
+
+    def game_ready(self, body: dict[str, Any]) -> bool:
+        return schafkopf_ready(body)
 
     def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
         form.game.data = inp.get("game")

@@ -263,7 +263,7 @@ def normalize_group(data: object) -> tuple[str, str, dict[str, Any]]:
     elif len(name.strip()) > 80:
         e.add("name", "Höchstens 80 Zeichen.")
     game = data.get("game")
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:  # (a dict or list is no key)
         e.add("game", "Bitte „skat“ oder „schafkopf“.")
         game = None
     rules = normalize_group_rules(game or "skat", data.get("rules"), e)
