@@ -40,7 +40,8 @@ WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 # POSTed like writes, but they only calculate (the live preview asks them on every change).
 CALCULATORS = frozenset({"/api/v1/skat/value", "/api/v1/schafkopf/value"})
-PREVIEWS = frozenset({"api.preview_deal"})  # a deal as it would be, nothing stored
+# a deal as it would be, nothing stored (the API's, and the entry and correction forms')
+PREVIEWS = frozenset({"api.preview_deal", "sheets.preview", "sheets.preview_correction"})
 PAGE_BODIES = ("", "application/x-www-form-urlencoded", "multipart/form-data")
 # MAX_ID: SQLite stores signed 64-bit integers; a larger id in a URL names nothing (404), it
 # is not an error of the server (the same bound as for ids in bodies: service.is_id).
@@ -310,15 +311,13 @@ def init_app(app: Flask) -> None:
                 resp = jsonify({"errors": {"_": [_("Unbekannter Hostname.")]}})
                 resp.status_code = 400
             return resp
-        if (
-            request.method not in WRITE_METHODS
-            or request.path in CALCULATORS
-            or request.endpoint in PREVIEWS
-        ):
+        if request.method not in WRITE_METHODS:
             return None
         if not _is_api() and request.mimetype not in PAGE_BODIES:
             # The pages take their forms, nothing else: a JSON body here is not a browser.
             return refuse(415, _("Bitte das Formular der Seite benutzen."))
+        if request.path in CALCULATORS or request.endpoint in PREVIEWS:
+            return None  # only calculates: no limit, no write slot
         if limiter is not None:
             wait = limiter.hit(client_address())
             if wait:

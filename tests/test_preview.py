@@ -318,3 +318,15 @@ def test_app_js_leaves_numbers_and_bodies_to_the_server() -> None:
                    "application/json", "/api/"):  # fmt: skip
         assert banned not in js, banned
     assert re.search(r"\bbody\s*[.\[]", js) is None  # no deal body put together field by field
+
+
+def test_the_live_preview_is_never_limited_and_takes_only_forms(tmp_path: Path) -> None:
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "lim.sqlite"),
+                      "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False, "WRITE_LIMIT": 2})  # fmt: skip
+    c = app.test_client()
+    sid = new_sheet(c)
+    codes = {c.post(f"/sheets/{sid}/preview", data={**ENTRY, "won": "true"}).status_code
+             for _ in range(6)}  # fmt: skip
+    assert codes == {200}
+    r = c.post(f"/sheets/{sid}/preview", json={**ENTRY, "won": "true"})
+    assert r.status_code == 415
