@@ -10,7 +10,8 @@ from sqlite_utils import Database
 from . import event_service as events
 from . import service
 from .i18n import ptranslate, translate
-from .pdf import GREY, SheetPDF, _money, _n, write_sheet
+from .pdf import GREY, SheetPDF, _n, write_sheet
+from .rules.common import money
 from .rules.events import RankRow
 from .rules.sheet import describe_rules
 from .rules.sheet import game as game_kind
@@ -35,8 +36,8 @@ def render_event_pdf(
     fees = translate(
         "Startgeld %(entry)s · je verlorenes Spiel %(per_lost)s",
         lang,
-        entry=_money(event["entry_cents"], lang),
-        per_lost=_money(event["lost_game_cents"], lang),
+        entry=money(event["entry_cents"], lang),
+        per_lost=money(event["lost_game_cents"], lang),
     )
     pdf.multi_cell(0, 5, f"{game} · {event['day']} · {what} · {fees}",
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip
@@ -71,8 +72,8 @@ def render_event_pdf(
             for s, played in zip(r.series, r.played, strict=True):
                 row.cell(_n(s) if played else "–")
             row.cell(f"{r.won} / {r.lost}")
-            row.cell(_money(r.fees_cents, lang))
-            row.cell(_money(prize_of.get(r.player, 0), lang) if prize_of.get(r.player) else "")
+            row.cell(money(r.fees_cents, lang))
+            row.cell(money(prize_of.get(r.player, 0), lang) if prize_of.get(r.player) else "")
     pdf.ln(3)
     pdf.set_font("DejaVu", "B", 10)
     pdf.cell(0, 6, translate("Kasse", lang), new_x="LMARGIN", new_y="NEXT")
@@ -84,7 +85,7 @@ def render_event_pdf(
         (translate("Rest", lang), prizes["rest_cents"]),
     ]
     for label, cents in lines:
-        pdf.cell(0, 5, f"{label}: {'−' if cents < 0 else ''}{_money(cents, lang)}",
+        pdf.cell(0, 5, f"{label}: {money(cents, lang)}",
                  new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     for t in events.tables_of(db, event):
         sheet = service.sheet_json(db, t["sheet_row"], lang, full=False)

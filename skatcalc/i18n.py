@@ -17,12 +17,12 @@ from typing import Any
 from urllib.parse import urlencode
 
 from babel.dates import format_date
-from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 from flask import Flask, Response, g, request
 from flask_babel import Babel
 
 from .rules.common import InvalidDeal, Msg, number
+from .rules.common import money as common_money
 
 LANGS = ("de", "en")
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
@@ -115,8 +115,8 @@ def num(n: int | None, signed: bool = False) -> str:
 
 
 def money(cents: int) -> str:
-    euros = format_decimal(abs(cents) / 100, format="#,##0.00", locale=page_lang())
-    return f"{chr(0x2212) if cents < 0 else ''}{euros} €"
+    """An amount in the page's language (``rules.common.money``)."""
+    return common_money(cents, page_lang())
 
 
 def day(value: str | date | datetime) -> str:

@@ -12,7 +12,7 @@ from fpdf.fonts import FontFace
 
 from .charts import running_totals_svg
 from .i18n import ptranslate, translate
-from .rules.common import number
+from .rules.common import money, number
 from .rules.marks import describe_row
 from .rules.sheet import Row
 from .rules.sheet import game as game_kind
@@ -25,11 +25,6 @@ RED = (170, 30, 30)
 
 def _n(v: int | None, signed: bool = False) -> str:
     return "" if v is None else number(v, signed=signed)
-
-
-def _money(cents: int, lang: str) -> str:
-    euros, rest = divmod(abs(cents), 100)
-    return f"{euros}{',' if lang != 'en' else '.'}{rest:02d} €"
 
 
 class SheetPDF(FPDF):
@@ -181,5 +176,5 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
         pdf.cell(0, 6, translate("Abrechnung", lang), new_x="LMARGIN", new_y="NEXT")
         pdf.set_font("DejaVu", size=9)
         for t in settlement:
-            pdf.cell(0, 5, f"{t['from']} → {t['to']}: {_money(t['cents'], lang)}",
+            pdf.cell(0, 5, f"{t['from']} → {t['to']}: {money(t['cents'], lang)}",
                      new_x="LMARGIN", new_y="NEXT")  # fmt: skip

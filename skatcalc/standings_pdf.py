@@ -7,7 +7,8 @@ from typing import Any
 from fpdf.fonts import FontFace
 
 from .i18n import ptranslate, translate
-from .pdf import GREY, SheetPDF, _money, _n
+from .pdf import GREY, SheetPDF, _n
+from .rules.common import money
 from .rules.sheet import game as game_kind
 
 
@@ -63,7 +64,7 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
             row.cell(avg.replace(".", ",") if de else avg)
             row.cell(f"{r.won}/{r.lost}")
             row.cell(_n(r.balance, signed=True))
-            row.cell(_money(r.cents, lang) if r.cents >= 0 else "−" + _money(-r.cents, lang))
+            row.cell(money(r.cents, lang))
     if any(r.rank is None for r in view["rows"]):
         pdf.ln(2)
         pdf.set_font("DejaVu", size=8)

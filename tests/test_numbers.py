@@ -42,3 +42,21 @@ def test_none_is_an_empty_cell(app: Flask) -> None:
 def test_chart_labels_use_a_real_minus() -> None:
     svg = running_totals_svg(["A", "B"], [{"totals": {"A": 120, "B": -120}}], title="t")
     assert "\u2212" in svg and ">-" not in svg
+
+
+@pytest.mark.parametrize(
+    ("cents", "lang", "shown"),
+    [
+        (0, "de", "0,00 €"),
+        (5, "en", "0.05 €"),
+        (123456, "de", "1.234,56 €"),
+        (123456, "en", "1,234.56 €"),
+        (-250, "de", "−2,50 €"),
+        (-100000000, "en", "−1,000,000.00 €"),
+    ],
+)
+def test_money_is_written_one_way(cents: int, lang: str, shown: str) -> None:
+    """Pages (i18n.money) and PDFs (pdf, event_pdf, standings_pdf) write amounts alike."""
+    from skatcalc.rules.common import money
+
+    assert money(cents, lang) == shown

@@ -194,6 +194,21 @@ def decimal(x: float, lang: str | None = None, digits: int = 1) -> str:
     return f"\u2212{text}" if x < 0 else text
 
 
+def money(cents: int, lang: str | None = None) -> str:
+    """An amount of money as pages, CSV and PDFs write it: euros with two decimals, grouped by
+    thousands in the language's way, a real minus. The one formatter of amounts.
+
+    >>> money(123456, "de"), money(-250, "en"), money(5)
+    ('1.234,56 €', '−2.50 €', '0,05 €')
+    """
+    euros, rest = divmod(abs(cents), 100)
+    if lang == "en":
+        text = f"{euros:,}.{rest:02d}"
+    else:
+        text = f"{euros:,}".replace(",", ".") + f",{rest:02d}"
+    return f"{chr(0x2212) if cents < 0 else ''}{text} €"
+
+
 def signed(n: int) -> str:
     """Scores are written with an explicit sign and a real minus, as on a paper list.
 
