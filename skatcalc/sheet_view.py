@@ -6,6 +6,8 @@ writes."""
 from __future__ import annotations
 
 import json
+import re
+import secrets
 import threading
 from collections import OrderedDict
 from datetime import datetime
@@ -23,6 +25,7 @@ from flask import (
     url_for,
 )
 from flask_wtf import FlaskForm
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
@@ -58,10 +61,10 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
     data = service.computed_sheet(db, sheet, page_lang())
     proposed = data["next_dealer"]
     spec = service.spec_of(sheet)
-    if form is None:
-        form = deal_form(sheet)
-        form.dealer.data = proposed
-        form.active.data = list(default_active(spec, proposed))
+    entry_html = None
+    if form is None and not share:
+        # the next deal's blank form: kept per sheet and dealer, this page's values put in
+        entry_html = entry_form_html(sheet, spec, proposed, len(data["deals"]) + 1)
     rules = [translate(m, page_lang()) for m in describe_rules(spec)]
     html = render_template(
         "sheets/show.html",
@@ -70,6 +73,7 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         sheet=sheet,
         data=data,
         form=form,
+        entry_html=entry_html,
         general=general or [],
         rules=rules,
         share=share,
@@ -91,6 +95,57 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         resp.headers["Cache-Control"] = "private, no-store"
         g.carries_edit_link = True
     return resp
+
+
+# --- The entry form of the next deal ------------------------------------------------------------
+
+# The blank entry form is most of a sheet page's template work (~200 macro calls) and, for a
+# sheet, depends only on its players, house rules, language and who deals: rendered once per
+# such variant and kept with the per-page values cut out (deal number, CSRF token,
+# idempotency key), which are put in for each page. A few variants per sheet (one per
+# dealer), least recently used dropped first.
+_ENTRY_N, _ENTRY_CSRF, _ENTRY_IDEM = "\x00entry-n\x00", "\x00entry-csrf\x00", "\x00entry-idem\x00"
+_ENTRY_SPLIT = re.compile("(\x00entry-(?:n|csrf|idem)\x00)")
+_ENTRY: OrderedDict[tuple[Any, ...], list[str]] = OrderedDict()
+_ENTRY_MAX = 512
+_ENTRY_LOCK = threading.Lock()
+
+
+def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int) -> Markup:
+    """The sheet page's form for deal ``n`` with ``proposed`` dealing, as
+    ``templates/deals/_form.html`` draws a fresh ``deal_form`` (the same HTML, with this
+    request's CSRF token and a new idempotency key)."""
+    key = (sheet["id"], sheet["share_token"], sheet["game"], tuple(sheet["players"]),
+           json.dumps(sheet["rules"], sort_keys=True), page_lang(), proposed,
+           request.script_root)  # fmt: skip
+    with _ENTRY_LOCK:
+        pieces = _ENTRY.get(key)
+        if pieces is not None:
+            _ENTRY.move_to_end(key)
+    if pieces is None:
+        pieces = _render_entry_form(sheet, spec, proposed)
+        with _ENTRY_LOCK:
+            _ENTRY[key] = pieces
+            while len(_ENTRY) > _ENTRY_MAX:
+                _ENTRY.popitem(last=False)
+    fill = {_ENTRY_N: str(n), _ENTRY_IDEM: secrets.token_urlsafe(12)}
+    if _ENTRY_CSRF in pieces:
+        fill[_ENTRY_CSRF] = generate_csrf()  # this client's session, as a render would
+    return Markup("".join([fill.get(p, p) for p in pieces]))
+
+
+def _render_entry_form(sheet: dict[str, Any], spec: Any, proposed: str) -> list[str]:
+    form = deal_form(sheet)
+    form.dealer.data = proposed
+    active = default_active(spec, proposed)
+    form.active.data = list(active)
+    form.n.data = _ENTRY_N
+    form.idem.data = _ENTRY_IDEM
+    html = render_template("deals/_form.html", form=form, sheet=sheet, data={"deals": ()},
+                           proposed=proposed, proposed_active=active)  # fmt: skip
+    if form.meta.csrf:
+        html = html.replace(generate_csrf(), _ENTRY_CSRF)
+    return _ENTRY_SPLIT.split(html)
 
 
 def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | None:
