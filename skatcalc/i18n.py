@@ -45,9 +45,10 @@ def catalog(lang: str) -> NullTranslations:
 
 
 def current_lang() -> str:
-    if "ui_lang" not in g:
-        g.ui_lang = select_locale()
-    return str(g.ui_lang)
+    lang = g.get("ui_lang")
+    if lang is None:
+        lang = g.ui_lang = select_locale()
+    return str(lang)
 
 
 def translate(text: str | Msg, lang: str, /, *, context: str | None = None, **params: Any) -> str:
@@ -96,10 +97,11 @@ def pgettext(context: str, text: str, **variables: Any) -> str:
 
 
 def page_lang() -> str:
-    if "lang" not in g:
+    lang = g.get("lang")  # one look into g: a page asks ~100 times (numbers, texts)
+    if lang is None:
         chosen = request.args.get("lang") or request.cookies.get("lang") or "de"
-        g.lang = chosen if chosen in LANGS else "de"
-    return str(g.lang)
+        lang = g.lang = chosen if chosen in LANGS else "de"
+    return str(lang)
 
 
 def api_lang() -> str:

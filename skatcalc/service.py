@@ -11,10 +11,12 @@ Totals are never stored: every read recomputes them from the deals with the rule
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import date
+from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar
 
 from sqlite_utils import Database
@@ -54,7 +56,15 @@ Sheet = dict[str, Any]
 
 
 def spec_of(sheet: dict[str, Any]) -> SheetSpec:
-    return SheetSpec(sheet["game"], tuple(sheet["players"]), sheet["first_dealer"], sheet["rules"])
+    return _spec(sheet["game"], tuple(sheet["players"]), sheet["first_dealer"],
+                 json.dumps(sheet["rules"], sort_keys=True))  # fmt: skip
+
+
+@lru_cache(maxsize=1024)
+def _spec(game: str, players: tuple[str, ...], first_dealer: str, rules: str) -> SheetSpec:
+    # A request asks for its sheet's spec several times (page, form, rows, history): the
+    # house rules are read from their JSON once per sheet, not each time (a spec is frozen).
+    return SheetSpec(game, players, first_dealer, json.loads(rules))
 
 
 def head_records(heads: list[dict[str, Any]]) -> list[DealRecord]:
