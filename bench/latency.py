@@ -18,6 +18,7 @@ Run: PYTHONPATH=. python bench/latency.py
 from __future__ import annotations
 
 import gzip
+import os
 import re
 import sqlite3
 import statistics
@@ -54,23 +55,33 @@ def sheet_file(n: int) -> dict[str, Any]:
             "rules": RULES, "deals": deals}  # fmt: skip
 
 
+# The same pairs measured in this process's CPU time (what the code costs, whatever else the
+# shared machine runs meanwhile: wall-clock medians stretch with the load average, CPU
+# time much less). Filled by paired() in call order.
+CPU: list[tuple[float, float]] = []
+
+
 def paired(fn: Callable[[], object], floor: Callable[[], object], runs: int,
            setup: Callable[[], object] | None = None) -> tuple[float, float]:  # fmt: skip
-    """Medians (ms) of fn and of its floor, called alternately; setup() runs untimed."""
+    """Medians (ms) of fn and of its floor, called alternately; setup() runs untimed.
+    The CPU-time medians of both are appended to ``CPU``."""
     if setup is not None:
         setup()
     fn()
     floor()
-    a, b = [], []
+    a, b, ca, cb = [], [], [], []
     for _ in range(runs):
         if setup is not None:
             setup()
-        t = time.perf_counter()
+        c, t = time.process_time(), time.perf_counter()
         fn()
         a.append(time.perf_counter() - t)
-        t = time.perf_counter()
+        ca.append(time.process_time() - c)
+        c, t = time.process_time(), time.perf_counter()
         floor()
         b.append(time.perf_counter() - t)
+        cb.append(time.process_time() - c)
+    CPU.append((statistics.median(ca) * 1000, statistics.median(cb) * 1000))
     return statistics.median(a) * 1000, statistics.median(b) * 1000
 
 
@@ -236,7 +247,13 @@ def main() -> None:
         print(f"page weight, 48 deals (HTML+CSS+JS): {raw / 1024:5.1f} KiB raw, "
               f"{packed / 1024:5.1f} KiB as sent (gzip)  [≤ 60 KB]; "
               f"{1 + len(assets)} requests (+ the icon), none to other hosts")  # fmt: skip
-        print(f"run time {elapsed:.0f} s")
+        (c_page, c_floor), (c_add, c_floor2), (c_api, c_floor3) = CPU[:3]
+        print(f"the same in CPU time (less moved by a loaded machine): (a) {c_page:.3f} / "
+              f"{c_floor:.3f} ms ratio {c_page / c_floor:.1f}; (b) form {c_add:.2f} / "
+              f"{c_floor2:.3f} ms ratio {c_add / c_floor2:.1f}, API {c_api:.2f} / "
+              f"{c_floor3:.3f} ms ratio {c_api / c_floor3:.1f}")  # fmt: skip
+        print(f"run time {elapsed:.0f} s, load average (1 min) {os.getloadavg()[0]:.1f} "
+              f"on {os.cpu_count()} cores")  # fmt: skip
 
 
 if __name__ == "__main__":
