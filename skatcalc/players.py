@@ -178,7 +178,10 @@ def rename_player(db: Database, player_id: int, name: str) -> None:
         other = list(db.query("select id from players where key = ? and id != ?", [key, player_id]))
         if other:
             if resolve(db, int(other[0]["id"])) != player_id:
-                e.add("name", "Diesen Namen hat schon ein anderer Spieler; zusammenführen statt umbenennen.")
+                e.add(
+                    "name",
+                    "Diesen Namen hat schon ein anderer Spieler; zusammenführen statt umbenennen.",
+                )
                 e.raise_if_any()
             # The name of an entry merged into this one: that entry gives the name up.
             db.execute(

@@ -252,7 +252,11 @@ def add_deal(
     spec = spec_of(sheet)
     if store.deal_count(db, sheet_id) >= MAX_DEALS:
         e = Errors()
-        e.add("_", "Ein Blatt hat höchstens %(max)s Spiele; bitte ein neues Blatt anlegen.", max=MAX_DEALS)
+        e.add(
+            "_",
+            "Ein Blatt hat höchstens %(max)s Spiele; bitte ein neues Blatt anlegen.",
+            max=MAX_DEALS,
+        )
         e.raise_if_any()
     expected_n, body = deal_number(body)
     if proposed is None:

@@ -278,7 +278,9 @@ class Fuzzer:
         ])  # fmt: skip
 
     def path(self, rule: str) -> str:
-        return re.sub(r"<(?:(\w+):)?(\w+)>", lambda m: self.value(m.group(2), m.group(1) or ""), rule)
+        return re.sub(
+            r"<(?:(\w+):)?(\w+)>", lambda m: self.value(m.group(2), m.group(1) or ""), rule
+        )
 
     def headers(self) -> dict[str, str]:
         rng = self.rng
