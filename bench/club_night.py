@@ -90,12 +90,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, stderr: int = subprocess.DEVNULL, threads: str | None = None
-                 ) -> tuple[subprocess.Popen[bytes], int]:  # fmt: skip
+def start_server(db: Path, stderr: int = subprocess.DEVNULL, threads: str | None = None,
+                 processes: str | None = None) -> tuple[subprocess.Popen[bytes], int]:  # fmt: skip
     """``skatcalc serve`` of this checkout on a free loopback port with its own database
-    (and ``--threads`` when given), returned once it answers."""
+    (and ``--threads`` / ``--processes`` when given), returned once it answers."""
     port = free_port()
     extra = ["--threads", str(threads)] if threads else []
+    extra += ["--processes", str(processes)] if processes else []
     server = subprocess.Popen(
         [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port), "--db", str(db),
          *extra],

@@ -16,7 +16,11 @@ the server and this load generator used, the server's resident size and the load
 The load generator is one thread with non-blocking sockets (no HTTP library, bodies are not
 decompressed), so it leaves the CPU to the server; its own CPU time is printed.
 
-    PYTHONPATH=. python bench/load.py [clients] [seconds] [threads]
+    PYTHONPATH=. python bench/load.py [clients] [seconds] [threads] [processes]
+
+``processes`` is passed to ``serve --processes`` (default 1, one process). With more, the
+server's CPU and resident size are the parent's and all its workers' together (resident size
+also per worker).
 """
 
 from __future__ import annotations
@@ -50,6 +54,14 @@ def rss_mb(pid: int) -> float:
             if row.startswith("VmRSS:"):
                 return int(row.split()[1]) / 1024
     return float("nan")
+
+
+def server_pids(pid: int) -> list[int]:
+    """The server process and its workers (``--processes`` > 1)."""
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        pids += [int(c) for c in (task / "children").read_text().split()]
+    return pids
 
 
 def cpu_s(pid: int) -> float:
@@ -120,9 +132,11 @@ def request(method: str, path: str, headers: dict[str, str] | None = None,
 def main() -> int:
     clients = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
-    threads = sys.argv[3] if len(sys.argv) > 3 else None
+    threads = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] != "-" else None
+    processes = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     tmp = tempfile.mkdtemp(prefix="skatcalc-load-")
-    server, port = start_server(Path(tmp) / "load.sqlite", threads=threads)
+    server, port = start_server(Path(tmp) / "load.sqlite", threads=threads,
+                                processes=str(processes))  # fmt: skip
     try:
         api = Http(port)
         sheets = []
@@ -153,7 +167,8 @@ def main() -> int:
                 c.send("full load", sid, request("GET", f"/sheets/{sid}"))
 
         conns = [Conn(port, random.Random(k)) for k in range(clients)]
-        server_cpu, own_cpu = cpu_s(server.pid), time.process_time()
+        pids = server_pids(server.pid)
+        server_cpu, own_cpu = sum(map(cpu_s, pids)), time.process_time()
         started = time.perf_counter()
         stop = started + seconds
         for c in conns:
@@ -199,15 +214,17 @@ def main() -> int:
                     c.sock.close()
                     open_conns -= 1
         elapsed = time.perf_counter() - started
-        server_cpu = cpu_s(server.pid) - server_cpu
+        if server_pids(server.pid) != pids:
+            errors.append("a server process was replaced during the run (CPU not comparable)")
+        server_cpu = sum(map(cpu_s, pids)) - server_cpu
         own_cpu = time.process_time() - own_cpu
-        load1, _l5, _l15 = os.getloadavg()
+        load1, load5, _l15 = os.getloadavg()
         reads = [t for k in READS for t in times[k]]
         total = len(reads) + len(times["add"])
         print(f"load: {clients} keep-alive clients, {elapsed:.1f} s, 90 % reads (revision poll, "
               f"revalidating reload, full load of a {DEALS_BEFORE}+-deal sheet page, gzip "
               f"accepted), 10 % adds through the API, {SHEETS} sheets, server threads "
-              f"{threads or 'default'}")  # fmt: skip
+              f"{threads or 'default'}, server processes {processes}")  # fmt: skip
         print(f"  requests/s {total / elapsed:8.1f}   ({total} requests, {len(errors)} errors)")
         for name, values in [*((k, times[k]) for k in READS), ("ALL reads", reads),
                              ("deal add (API POST)", times["add"])]:  # fmt: skip
@@ -219,8 +236,12 @@ def main() -> int:
               f"({100 * own_cpu / elapsed:.0f} % of one core) in {elapsed:.1f} s")  # fmt: skip
         # What a shared machine's other work moves least: the server's CPU per answer.
         print(f"  server CPU per request: {1000 * server_cpu / max(1, total):.2f} ms")
-        print(f"  server resident size after the run: {rss_mb(server.pid):.0f} MB")
-        print(f"  machine load average (1 min) at the end: {load1:.1f} on {os.cpu_count()} cores")
+        sizes = [rss_mb(p) for p in pids]
+        each = ", ".join(f"{m:.0f}" for m in sizes[1:])
+        print(f"  server resident size after the run: {sum(sizes):.0f} MB"
+              + (f" (parent {sizes[0]:.0f} MB, workers {each} MB)" if each else ""))  # fmt: skip
+        print(f"  machine load average at the end: {load1:.1f} (1 min), {load5:.1f} (5 min) "
+              f"on {os.cpu_count()} cores")  # fmt: skip
         ok = pct(reads, 99) <= 100
         print(f"  target reads p99 ≤ 100 ms: {'met' if ok else 'MISSED'}")
         for e in errors[:5]:

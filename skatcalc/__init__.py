@@ -48,7 +48,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     -Host/-Port from that many proxies), ``HSTS_SECONDS``, ``WRITE_LIMIT`` (writes per
     minute and client), ``WRITE_SLOTS`` (writes in progress at once), ``DB_BUSY_TIMEOUT``
     (seconds a write waits for another writer), ``DB_DURABLE`` (synchronous=FULL),
-    ``PUBLIC_URL`` (the address links and QR codes show)."""
+    ``PUBLIC_URL`` (the address links and QR codes show), ``BUILD_TAG`` (part of every page
+    tag; default: new at each start, shared by the workers of `serve --processes`)."""
     app = Flask(
         __name__,
         instance_relative_config=True,

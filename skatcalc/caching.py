@@ -46,8 +46,9 @@ GZIP_LEVEL = 1
 
 
 def init_app(app: Flask) -> None:
-    # A new start may bring new templates: tags from an older process must not match.
-    app.extensions["skatcalc_build"] = secrets.token_hex(6)
+    # A new start may bring new templates: tags from an older process must not match. The
+    # workers of one ``serve --processes N`` are one start: they get the parent's (BUILD_TAG).
+    app.extensions["skatcalc_build"] = app.config.get("BUILD_TAG") or secrets.token_hex(6)
     app.before_request(_before)
     app.after_request(_after)
     app.teardown_request(_release)

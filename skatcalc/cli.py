@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import socket
+import time
 
 import click
 from flask import Flask
@@ -130,15 +131,31 @@ DB_HELP = (
     type=int,
     help="Open connections at most (more wait in the listen backlog).",
 )
+@click.option(
+    "--processes",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Server processes sharing the port, each with its own threads (use the CPU cores; "
+    "Linux/POSIX only for more than 1). Write limits and caches are per process.",
+)
 def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: int,
           trusted_hosts: tuple[str, ...], proxies: int, public_url: str | None, hsts: bool,
           write_limit: int | None, durable: bool, channel_timeout: int,
-          connection_limit: int) -> None:  # fmt: skip
+          connection_limit: int, processes: int) -> None:  # fmt: skip
     """Start skatcalc with the waitress WSGI server and print the URL."""
     import logging
 
     from waitress import serve as waitress_serve
 
+    if processes > 1 and not hasattr(os, "fork"):
+        click.echo(
+            "skatcalc: --processes über 1 geht nur unter Linux/POSIX / more than one process "
+            "needs fork() (Linux/POSIX); use --processes 1 here.",
+            err=True,
+        )
+        raise SystemExit(2)
     config: dict[str, object] = _db_config(db_path)
     if host is None:
         host = "0.0.0.0" if lan else "127.0.0.1"
@@ -172,14 +189,186 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         click.echo("On the network: anyone may look, only holders of the edit link may change.")
         _print_qr(f"{url}/")
         _print_share_links(app, url)
-    logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
-    waitress_serve(
-        app, host=host, port=port, threads=threads, ident="skatcalc",
+    server_kw: dict[str, object] = dict(
+        threads=threads, ident="skatcalc",
         connection_limit=_connection_limit(connection_limit),
         channel_timeout=channel_timeout, cleanup_interval=max(1, min(10, channel_timeout // 3)),
         asyncore_use_poll=True,  # select() cannot watch more than 1024 sockets
         _server=keep_alive_server,
     )  # fmt: skip
+    if processes > 1:
+        # Every worker makes its own app after the fork (no SQLite connection may cross it);
+        # the key the parent's app read or created goes to all of them, so sessions and CSRF
+        # tokens hold whichever process answers.
+        config["SECRET_KEY"] = app.config["SECRET_KEY"]
+        # One start, one tag for its pages: a phone revalidating at another worker gets 304.
+        config["BUILD_TAG"] = app.extensions["skatcalc_build"]
+        app.extensions["skatcalc_db"].close_all()
+        del app
+        try:
+            sockets = _bind(host, port)
+        except OSError as exc:
+            click.echo(f"skatcalc: {host}:{port} nicht nutzbar / cannot be used: {exc}", err=True)
+            raise SystemExit(1) from None
+        click.echo(f"{processes} Prozesse / processes, je / each {threads} threads")
+        raise SystemExit(Prefork(processes, sockets, config, server_kw).run())
+    logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
+    waitress_serve(app, host=host, port=port, **server_kw)
+
+
+def _bind(host: str, port: int) -> list[socket.socket]:
+    """The listening sockets waitress itself would bind for ``host``:``port``."""
+    from waitress.adjustments import Adjustments
+
+    adj = Adjustments(host=host, port=port)
+    sockets = []
+    try:
+        for family, kind, proto, address in adj.listen:
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            # Listening before the first fork: connections wait in the backlog until a
+            # worker is ready, and the port stays taken while a worker is replaced.
+            sock.listen(adj.backlog)
+    except OSError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+class Prefork:
+    """The parent of ``serve --processes N``: forks N workers that serve the same listening
+    sockets, replaces a worker that dies, forwards SIGTERM/SIGINT to the workers and waits
+    for them. A worker that keeps dying right after its start (``CRASH_LIMIT`` within
+    ``CRASH_WINDOW`` seconds) stops the whole server with a message instead of looping."""
+
+    CRASH_LIMIT = 5
+    CRASH_WINDOW = 60.0
+    STOP_GRACE = 10  # seconds the workers get to finish their answers after SIGTERM
+
+    def __init__(self, processes: int, sockets: list[socket.socket],
+                 config: dict[str, object], server_kw: dict[str, object]) -> None:  # fmt: skip
+        self.processes = processes
+        self.sockets = sockets
+        self.config = config
+        self.server_kw = server_kw
+        self.workers: dict[int, int] = {}  # pid -> slot
+        self.stopping = False
+        self.crashes: list[float] = []
+
+    def run(self) -> int:
+        import signal
+
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(sig, self._stop)
+        signal.signal(signal.SIGALRM, self._kill)
+        code = 0
+        for slot in range(self.processes):
+            self._spawn(slot)
+        while self.workers:
+            try:
+                pid, status = os.wait()
+            except ChildProcessError:
+                break
+            slot_or_none = self.workers.pop(pid, None)
+            if slot_or_none is None or self.stopping:
+                continue
+            exit_code = os.waitstatus_to_exitcode(status)
+            how = f"signal {-exit_code}" if exit_code < 0 else f"exit code {exit_code}"
+            now = time.monotonic()
+            self.crashes = [t for t in self.crashes if now - t < self.CRASH_WINDOW] + [now]
+            if len(self.crashes) >= self.CRASH_LIMIT:
+                click.echo(
+                    f"skatcalc: Prozess / worker {pid} beendet / ended ({how}); "
+                    f"{len(self.crashes)} workers ended within {self.CRASH_WINDOW:.0f} s: "
+                    "skatcalc stops.",
+                    err=True,
+                )
+                code = 1
+                self._stop(signal.SIGTERM, None)
+                continue
+            click.echo(
+                f"skatcalc: Prozess / worker {pid} beendet / ended ({how}), "
+                "wird ersetzt / replaced.",
+                err=True,
+            )
+            self._spawn(slot_or_none)
+        signal.alarm(0)
+        for sock in self.sockets:
+            sock.close()
+        if code == 0:
+            click.echo("skatcalc beendet / stopped.")
+        return code
+
+    def _spawn(self, slot: int) -> None:
+        import sys
+
+        # Whatever the parent has buffered would otherwise be written once by every worker.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid:
+            self.workers[pid] = slot
+            return
+        os._exit(self._worker())  # never back into the parent's code
+
+    def _worker(self) -> int:
+        import logging
+        import signal
+        import traceback
+
+        from waitress import serve as waitress_serve
+
+        try:
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            signal.signal(signal.SIGHUP, signal.SIG_DFL)
+            # Ctrl-C reaches the whole process group: the parent alone decides, and stops
+            # the workers with SIGTERM (waitress finishes the answers under way).
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, _raise_exit)
+            app = create_app(self.config)
+            logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
+            waitress_serve(app, sockets=self.sockets, **self.server_kw)
+            return 0
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else 0
+        except BaseException:
+            traceback.print_exc()
+            return 1
+        finally:
+            import sys
+
+            sys.stdout.flush()
+            sys.stderr.flush()
+
+    def _stop(self, signum: int, frame: object) -> None:
+        import signal
+
+        if not self.stopping:
+            self.stopping = True
+            signal.alarm(self.STOP_GRACE)
+        for pid in list(self.workers):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    def _kill(self, signum: int, frame: object) -> None:
+        import signal
+
+        for pid in list(self.workers):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _raise_exit(signum: int, frame: object) -> None:
+    raise SystemExit(0)
 
 
 def _connection_limit(wanted: int) -> int:
