@@ -168,7 +168,8 @@ def main() -> int:
 
         conns = [Conn(port, random.Random(k)) for k in range(clients)]
         pids = server_pids(server.pid)
-        server_cpu, own_cpu = sum(map(cpu_s, pids)), time.process_time()
+        start_cpu = [cpu_s(p) for p in pids]
+        server_cpu, own_cpu = sum(start_cpu), time.process_time()
         started = time.perf_counter()
         stop = started + seconds
         for c in conns:
@@ -216,6 +217,7 @@ def main() -> int:
         elapsed = time.perf_counter() - started
         if server_pids(server.pid) != pids:
             errors.append("a server process was replaced during the run (CPU not comparable)")
+        each_cpu = [cpu_s(p) - c for p, c in zip(pids, start_cpu, strict=True)]
         server_cpu = sum(map(cpu_s, pids)) - server_cpu
         own_cpu = time.process_time() - own_cpu
         load1, load5, _l15 = os.getloadavg()
@@ -234,6 +236,8 @@ def main() -> int:
         print(f"  connections the server closed (a new one opened): {reconnects}")
         print(f"  CPU: server {server_cpu:.1f} s, this load generator {own_cpu:.1f} s "
               f"({100 * own_cpu / elapsed:.0f} % of one core) in {elapsed:.1f} s")  # fmt: skip
+        if len(pids) > 1:  # how evenly the workers shared the connections
+            print("  CPU per worker: " + ", ".join(f"{c:.1f} s" for c in each_cpu[1:]))
         # What a shared machine's other work moves least: the server's CPU per answer.
         print(f"  server CPU per request: {1000 * server_cpu / max(1, total):.2f} ms")
         sizes = [rss_mb(p) for p in pids]

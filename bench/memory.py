@@ -2,6 +2,9 @@
 form, the sheet page viewed after every fifth save, in one process with the Flask test client. The caches must keep only the latest revision of each sheet, so the resident size
 stays flat instead of growing with every save.
 
+The figure is one process's: ``skatcalc serve --processes N`` runs N workers, each with its
+own caches, so the server as a whole needs about N times this (plus the parent, ~55 MB).
+
 Run: PYTHONPATH=. python bench/memory.py   (prints figures; target in brackets; under a minute)
 """
 
