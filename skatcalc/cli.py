@@ -206,7 +206,7 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         app.extensions["skatcalc_db"].close_all()
         del app
         try:
-            sockets = _bind(host, port)
+            sockets = _bind_per_worker(host, port, processes)
         except OSError as exc:
             click.echo(f"skatcalc: {host}:{port} nicht nutzbar / cannot be used: {exc}", err=True)
             raise SystemExit(1) from None
@@ -216,7 +216,27 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
     waitress_serve(app, host=host, port=port, **server_kw)
 
 
-def _bind(host: str, port: int) -> list[socket.socket]:
+def _bind_per_worker(host: str, port: int, processes: int) -> list[list[socket.socket]]:
+    """Listening sockets for each worker. Where the system has SO_REUSEPORT every worker gets
+    its own set on the same port and the kernel spreads new connections evenly over them;
+    workers sharing one socket would race for each connection, and since phones keep their
+    connection open, one worker could end up with most of the tables."""
+    if processes == 1 or not hasattr(socket, "SO_REUSEPORT"):
+        return [_bind(host, port)] * processes
+    sets: list[list[socket.socket]] = []
+    try:
+        for _ in range(processes):
+            sets.append(_bind(host, port, reuse_port=True))
+            port = sets[0][0].getsockname()[1]  # port 0: all take the port the first one got
+    except OSError:
+        for socks in sets:
+            for sock in socks:
+                sock.close()
+        raise
+    return sets
+
+
+def _bind(host: str, port: int, reuse_port: bool = False) -> list[socket.socket]:
     """The listening sockets waitress itself would bind for ``host``:``port``."""
     from waitress.adjustments import Adjustments
 
@@ -227,6 +247,8 @@ def _bind(host: str, port: int) -> list[socket.socket]:
             sock = socket.socket(family, kind, proto)
             sockets.append(sock)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if reuse_port:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
             if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
                 sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
             sock.bind(address)
@@ -241,8 +263,8 @@ def _bind(host: str, port: int) -> list[socket.socket]:
 
 
 class Prefork:
-    """The parent of ``serve --processes N``: forks N workers that serve the same listening
-    sockets, replaces a worker that dies, forwards SIGTERM/SIGINT to the workers and waits
+    """The parent of ``serve --processes N``: forks N workers that serve the same port
+    (each its own listening sockets where SO_REUSEPORT exists), replaces a worker that dies, forwards SIGTERM/SIGINT to the workers and waits
     for them. A worker that keeps dying right after its start (``CRASH_LIMIT`` within
     ``CRASH_WINDOW`` seconds) stops the whole server with a message instead of looping."""
 
@@ -250,7 +272,7 @@ class Prefork:
     CRASH_WINDOW = 60.0
     STOP_GRACE = 10  # seconds the workers get to finish their answers after SIGTERM
 
-    def __init__(self, processes: int, sockets: list[socket.socket],
+    def __init__(self, processes: int, sockets: list[list[socket.socket]],
                  config: dict[str, object], server_kw: dict[str, object]) -> None:  # fmt: skip
         self.processes = processes
         self.sockets = sockets
@@ -298,7 +320,7 @@ class Prefork:
             )
             self._spawn(slot_or_none)
         signal.alarm(0)
-        for sock in self.sockets:
+        for sock in {id(s): s for socks in self.sockets for s in socks}.values():
             sock.close()
         if code == 0:
             click.echo("skatcalc beendet / stopped.")
@@ -314,9 +336,9 @@ class Prefork:
         if pid:
             self.workers[pid] = slot
             return
-        os._exit(self._worker())  # never back into the parent's code
+        os._exit(self._worker(slot))  # never back into the parent's code
 
-    def _worker(self) -> int:
+    def _worker(self, slot: int) -> int:
         import logging
         import signal
         import traceback
@@ -332,7 +354,7 @@ class Prefork:
             signal.signal(signal.SIGTERM, _raise_exit)
             app = create_app(self.config)
             logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
-            waitress_serve(app, sockets=self.sockets, **self.server_kw)
+            waitress_serve(app, sockets=self.sockets[slot], **self.server_kw)
             return 0
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else 0
