@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import socket
+import sys
 import time
 
 import click
@@ -156,6 +157,10 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
             err=True,
         )
         raise SystemExit(2)
+    # The GIL is handed on every 1 ms instead of 5: a revision poll or a revalidation waiting
+    # behind a page render then waits one short slice, not several long ones (bench/load.py:
+    # reads p99 down by about a third; throughput unchanged).
+    sys.setswitchinterval(0.001)
     config: dict[str, object] = _db_config(db_path)
     if host is None:
         host = "0.0.0.0" if lan else "127.0.0.1"
