@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import threading
-from collections import OrderedDict
 from datetime import date
 from typing import Any
 
@@ -20,6 +18,7 @@ from sqlite_utils import Database
 from . import db as store
 from . import players as people
 from . import service
+from .recent import Recent
 from .rules.common import Errors
 from .rules.events import (
     MAX_EVENT_PLAYERS,
@@ -428,8 +427,7 @@ def ranking_rows(db: Database, event: dict[str, Any]) -> tuple[RankRow, ...]:
     return snapshot(db, event)["rows"]  # type: ignore[no-any-return]
 
 
-_SNAPSHOTS: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
-_SNAPSHOTS_LOCK = threading.Lock()
+_SNAPSHOTS: Recent[tuple[str, str], dict[str, Any]] = Recent(32)
 
 
 def snapshot(db: Database, event: dict[str, Any]) -> dict[str, Any]:
@@ -439,10 +437,9 @@ def snapshot(db: Database, event: dict[str, Any]) -> dict[str, Any]:
     token, so a deleted event's id reused by a new one never finds the old figures."""
     token = live_token(db, event["id"])  # read first: a change after this shows next time
     key = (event["edit_token"], token)
-    with _SNAPSHOTS_LOCK:
-        if key in _SNAPSHOTS:
-            _SNAPSHOTS.move_to_end(key)
-            return _SNAPSHOTS[key]
+    held = _SNAPSHOTS.get(key)
+    if held is not None:
+        return held
     tables = tables_of(db, event)
     regs = registrations(db, event["id"])
     n_series = series_count(db, event["id"])
@@ -452,10 +449,7 @@ def snapshot(db: Database, event: dict[str, Any]) -> dict[str, Any]:
     ]
     rows = rank_event([r["name"] for r in regs], results, n_series, fees_of(event))
     snap = {"token": token, "tables": tables, "regs": regs, "n_series": n_series, "rows": rows}
-    with _SNAPSHOTS_LOCK:
-        _SNAPSHOTS[key] = snap
-        while len(_SNAPSHOTS) > 32:
-            _SNAPSHOTS.popitem(last=False)
+    _SNAPSHOTS.put(key, snap)
     return snap
 
 

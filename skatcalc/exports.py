@@ -7,7 +7,6 @@ import io
 import json
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -17,6 +16,7 @@ from sqlite_utils import Database
 
 from . import service
 from .i18n import ptranslate, translate
+from .recent import Recent
 from .rules.common import Errors, InvalidDeal
 from .rules.marks import describe_row
 from .rules.sheet import MAX_DEALS, DealRecord, Row, evaluate_deal, normalize_sheet
@@ -64,9 +64,7 @@ def download(db: Database, loaded: service.Sheet, fmt: str, lang: str = "de") ->
 # kept for its sheet's revision (derived bytes; the deals stay the truth), newest few only.
 PDF_RENDERS = threading.BoundedSemaphore(1)
 PDF_WAIT = 30.0  # seconds a download waits for its turn before it is told to come back
-_PDFS: OrderedDict[tuple[Any, ...], tuple[Any, bytes]] = OrderedDict()
-_PDFS_KEEP = 16
-_PDFS_LOCK = threading.Lock()
+_PDFS: Recent[tuple[Any, ...], tuple[Any, bytes]] = Recent(16)
 
 
 class RenderBusy(Exception):
@@ -74,12 +72,8 @@ class RenderBusy(Exception):
 
 
 def _cached_pdf(key: tuple[Any, ...], version: Any) -> bytes | None:
-    with _PDFS_LOCK:
-        hit = _PDFS.get(key)
-        if hit is not None and hit[0] == version:
-            _PDFS.move_to_end(key)
-            return hit[1]
-    return None
+    hit = _PDFS.get(key)
+    return hit[1] if hit is not None and hit[0] == version else None
 
 
 def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
@@ -104,11 +98,7 @@ def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
         data = render()
     finally:
         PDF_RENDERS.release()
-    with _PDFS_LOCK:
-        _PDFS[key] = (now, data)
-        _PDFS.move_to_end(key)
-        while len(_PDFS) > _PDFS_KEEP:
-            _PDFS.popitem(last=False)
+    _PDFS.put(key, (now, data))
     return data
 
 

@@ -34,6 +34,7 @@ from .db import (
     is_id,
 )
 from .i18n import translate
+from .recent import Recent
 from .rules import marks
 from .rules.common import Errors, InvalidDeal
 from .rules.sheet import (
@@ -122,11 +123,13 @@ def derived(sheet: dict[str, Any], what: str, make: Callable[[], T], *key: Any) 
 # The last computed sheet per sheet, whatever its revision: an append-only change continues
 # from it. Language-free: both languages share one computation. Same bound as above, for the
 # same reason.
-_LATEST: OrderedDict[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = OrderedDict()
+_LATEST: Recent[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = Recent(
+    _CACHE_SHEETS
+)
 # The last serialisation per sheet and language (its rows and their dicts): rows that a resumed
 # computation kept are not serialised again.
-_LATEST_JSON: OrderedDict[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]]]] = (
-    OrderedDict()
+_LATEST_JSON: Recent[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]]]] = Recent(
+    2 * _CACHE_SHEETS
 )
 
 
@@ -142,8 +145,7 @@ def computed(db: Database, sheet: dict[str, Any]) -> ComputedSheet:
         heads = store.deal_heads(db, sheet["id"])
         signature = tuple((h["n"], h["version"], h["struck"]) for h in heads)
         resume = None
-        with _CACHE_LOCK:
-            latest = _LATEST.get(token)
+        latest = _LATEST.get(token)
         if latest is not None:
             old_sig, old = latest
             if signature[: len(old_sig)] == old_sig:
@@ -155,11 +157,7 @@ def computed(db: Database, sheet: dict[str, Any]) -> ComputedSheet:
         deals = [*head_records(heads[:done]), *records(tail, versions=True)]
         signature = signature[:done] + tuple((d["n"], d["version"], d["struck"]) for d in tail)
         result = compute_sheet(spec_of(sheet), deals, resume)
-        with _CACHE_LOCK:
-            _LATEST[token] = (signature, result)
-            _LATEST.move_to_end(token)
-            while len(_LATEST) > _CACHE_SHEETS:
-                _LATEST.popitem(last=False)
+        _LATEST.put(token, (signature, result))
         return result
 
     return derived(sheet, "computed", make)
@@ -172,14 +170,8 @@ def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, 
     def make() -> dict[str, Any]:
         result = computed(db, sheet)
         key = (sheet["share_token"], lang)
-        with _CACHE_LOCK:
-            before = _LATEST_JSON.get(key)
-        out = serialize.computed_json(result, lang, before)
-        with _CACHE_LOCK:
-            _LATEST_JSON[key] = (result.rows, out["deals"])
-            _LATEST_JSON.move_to_end(key)
-            while len(_LATEST_JSON) > 2 * _CACHE_SHEETS:
-                _LATEST_JSON.popitem(last=False)
+        out = serialize.computed_json(result, lang, _LATEST_JSON.get(key))
+        _LATEST_JSON.put(key, (result.rows, out["deals"]))
         return out
 
     return derived(sheet, "computed-json", make, lang)

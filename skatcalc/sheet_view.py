@@ -41,6 +41,7 @@ from .deal_forms import (
     preview_messages,
 )
 from .i18n import _, num, page_lang, translate
+from .recent import Recent
 from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from .rules.sheet import (
@@ -106,9 +107,7 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
 # dealer), least recently used dropped first.
 _ENTRY_N, _ENTRY_CSRF, _ENTRY_IDEM = "\x00entry-n\x00", "\x00entry-csrf\x00", "\x00entry-idem\x00"
 _ENTRY_SPLIT = re.compile("(\x00entry-(?:n|csrf|idem)\x00)")
-_ENTRY: OrderedDict[tuple[Any, ...], list[str]] = OrderedDict()
-_ENTRY_MAX = 512
-_ENTRY_LOCK = threading.Lock()
+_ENTRY: Recent[tuple[Any, ...], list[str]] = Recent(512)
 
 
 def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int) -> Markup:
@@ -118,16 +117,10 @@ def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int) -> 
     key = (sheet["id"], sheet["share_token"], sheet["game"], tuple(sheet["players"]),
            json.dumps(sheet["rules"], sort_keys=True), page_lang(), proposed,
            request.script_root)  # fmt: skip
-    with _ENTRY_LOCK:
-        pieces = _ENTRY.get(key)
-        if pieces is not None:
-            _ENTRY.move_to_end(key)
+    pieces = _ENTRY.get(key)
     if pieces is None:
         pieces = _render_entry_form(sheet, spec, proposed)
-        with _ENTRY_LOCK:
-            _ENTRY[key] = pieces
-            while len(_ENTRY) > _ENTRY_MAX:
-                _ENTRY.popitem(last=False)
+        _ENTRY.put(key, pieces)
     fill = {_ENTRY_N: str(n), _ENTRY_IDEM: secrets.token_urlsafe(12)}
     if _ENTRY_CSRF in pieces:
         fill[_ENTRY_CSRF] = generate_csrf()  # this client's session, as a render would
