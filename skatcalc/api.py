@@ -239,11 +239,53 @@ def restore_deal(sheet_id: int, n: int) -> Any:
     sheet = _editable(sheet_id)
     # JSON only, like every API route: a cross-site form cannot send it (API.md additions).
     # The body may be empty or an object; there is nothing in it to read.
+    json_object_or_nothing()
+    return sheet_reply(service.restore_deal(service.get_db(), sheet, n).sheet)
+
+
+def json_object_or_nothing() -> None:
+    """A body-less action (restore, close, reopen): JSON only, like every API route, so a
+    cross-site form cannot send it; the body may be empty or an object."""
     if request.mimetype != "application/json":
         body()
     if request.get_data(cache=True).strip() and not isinstance(body(), dict):
         raise BadBody(error(422, "_", _("Bitte ein JSON-Objekt senden.")))
-    return sheet_reply(service.restore_deal(service.get_db(), sheet, n).sheet)
+
+
+@bp.post("/sheets/<int:sheet_id>/close")
+@json_route
+def close_sheet(sheet_id: int) -> Any:
+    """Close the sheet ("Abend abschließen"): every later write answers 409 until reopened."""
+    return _set_closed(sheet_id, True)
+
+
+@bp.post("/sheets/<int:sheet_id>/reopen")
+@json_route
+def reopen_sheet(sheet_id: int) -> Any:
+    return _set_closed(sheet_id, False)
+
+
+def _set_closed(sheet_id: int, closed: bool) -> Reply:
+    sheet = _editable(sheet_id)
+    json_object_or_nothing()
+    try:
+        changed = service.close_sheet(service.get_db(), sheet, closed)
+    except service.TableOfEvent as table:
+        name = table.event["name"]
+        msg = (
+            _(
+                "Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr abgeschlossen.",
+                name=name,
+            )  # fmt: skip
+            if closed
+            else _(
+                "Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr wieder geöffnet.",
+                name=name,
+            )  # fmt: skip
+        )
+        out = service.sheet_json(service.get_db(), sheet, api_lang())
+        return jsonify({"errors": {"_": [msg]}, "sheet": out}), 409
+    return sheet_reply(changed.sheet)
 
 
 @bp.get("/sheets/<int:sheet_id>/export.<fmt>")

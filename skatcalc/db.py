@@ -681,3 +681,55 @@ def sheet_revision(db: Database, sheet_id: int) -> tuple[int, str]:
     if row is None:
         raise NotFound(sheet_id)
     return int(row[0]), str(row[1])
+
+
+def lock_sheet(db: Database, sheet_id: int) -> dict[str, Any]:
+    """Take SQLite's write lock for a write to the sheet (inside the caller's transaction)
+    and read what may refuse that write: whether the sheet is closed, and for a club night's
+    table its event, series and planned deals. Read under the lock, so a close or a deal
+    from another device that came first is seen."""
+    cur = db.execute("update sheets set rev = rev where id = ?", [sheet_id])
+    if cur.rowcount == 0:
+        raise NotFound(sheet_id)
+    row = db.execute(
+        "select s.closed, s.players, (select count(*) from deals d where d.sheet_id = s.id "
+        "and d.struck = 0), t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n "
+        "from sheets s left join event_tables t on t.sheet_id = s.id "
+        "left join events e on e.id = t.event_id "
+        "left join event_series es on es.event_id = t.event_id and es.n = t.series "
+        "where s.id = ?",
+        [sheet_id],
+    ).fetchone()
+    closed, players, played, event_id, name, event_closed, deals, series_deals, series, n = row
+    out: dict[str, Any] = {"closed": closed, "players": len(json.loads(players)),
+                           "played": int(played), "event": None}  # fmt: skip
+    if event_id is not None:
+        out["event"] = {
+            "id": int(event_id), "name": name, "closed": event_closed, "series": int(series),
+            "table_n": int(n), "deals": {**json.loads(deals), **json.loads(series_deals or "{}")},
+        }  # fmt: skip
+    return out
+
+
+def set_sheet_closed(db: Database, sheet_id: int, closed: bool, at: str | None = None) -> bool:
+    """Close or reopen the sheet, with its history entry; False when it already was so."""
+    at = at or now()
+    with db.atomic():
+        cur = db.execute(
+            "update sheets set closed = ?, updated = ?, rev = rev + 1 where id = ? "
+            "and (closed is null) = ?",
+            [at if closed else None, at, sheet_id, int(closed)],
+        )
+        if cur.rowcount == 0:
+            get_sheet(db, sheet_id)  # NotFound, else it already was in that state
+            return False
+        _log(db, sheet_id, 0, "close" if closed else "reopen", at, None)
+    return True
+
+
+def has_key(db: Database, sheet_id: int, idem_key: str) -> bool:
+    """Whether a deal of the sheet was stored with this Idempotency-Key (a re-sent save)."""
+    row = db.execute(
+        "select 1 from deals where sheet_id = ? and idem_key = ?", [sheet_id, idem_key]
+    ).fetchone()
+    return row is not None

@@ -12,17 +12,19 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from . import exports, service
 from .http import busy_text, refuse
-from .i18n import _
+from .i18n import _, api_lang
 
 # endpoint -> the page of its form, as sent, with a message above it (None: no such page)
 FormAgain = Callable[[str, int], Response | None]
 _FORM_AGAIN: dict[str, FormAgain] = {}
+# endpoint -> the page a write refused as settled (service.Settled) shows instead
+_REFUSED: dict[str, FormAgain] = {}
 
 
 def resend_form_on_fault(*endpoints: str) -> Callable[[FormAgain], FormAgain]:
@@ -35,6 +37,33 @@ def resend_form_on_fault(*endpoints: str) -> Callable[[FormAgain], FormAgain]:
         return draw
 
     return register
+
+
+def show_on_refusal(*endpoints: str) -> Callable[[FormAgain], FormAgain]:
+    """Register the page shown when a write of ``endpoints`` is refused because the sheet is
+    settled (closed, or its series finished): called with the message and 409."""
+
+    def register(draw: FormAgain) -> FormAgain:
+        for endpoint in endpoints:
+            _REFUSED[endpoint] = draw
+        return draw
+
+    return register
+
+
+def settled(exc: service.Settled) -> Any:
+    """409 for a write to a settled sheet, from wherever it came (service.sheet_write):
+    the API answers ``{"errors": {"_": [message]}, "sheet": {...}}`` with the sheet as it
+    is; a page shows the sheet with the message and what was typed."""
+    text = _(exc.msg)
+    g.pop("loaded_sheet", None)  # the request's sheet is read again: closed meanwhile?
+    if request.path.startswith("/api/"):
+        db = service.get_db()
+        sheet = service.sheet_json(db, service.load_sheet(db, exc.sheet_id), api_lang())
+        return jsonify({"errors": {"_": [text]}, "sheet": sheet}), 409
+    draw = _REFUSED.get(request.endpoint or "")
+    resp = draw(text, 409) if draw is not None else None
+    return resp if resp is not None else refuse(409, text, None)
 
 
 def storage_fault_answer(exc: BaseException) -> tuple[int, str, float | None] | None:
@@ -102,5 +131,6 @@ def crash(exc: Exception) -> Any:
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(exports.RenderBusy, render_busy)
+    app.register_error_handler(service.Settled, settled)
     app.register_error_handler(sqlite3.Error, storage_fault)
     app.register_error_handler(Exception, crash)

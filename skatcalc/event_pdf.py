@@ -9,7 +9,7 @@ from sqlite_utils import Database
 
 from . import event_service as events
 from . import service
-from .i18n import ptranslate, translate
+from .i18n import ptranslate, translate, when
 from .pdf import GREY, SheetPDF, _n, write_sheet
 from .rules.common import money
 from .rules.events import RankRow
@@ -46,6 +46,9 @@ def render_event_pdf(
         pdf.multi_cell(0, 5, translate("Vorläufig: noch nicht abgeschlossen.", lang),
                        new_x="LMARGIN", new_y="NEXT")  # fmt: skip
         pdf.set_text_color(0, 0, 0)
+    else:
+        pdf.multi_cell(0, 5, translate("Abgeschlossen am %(when)s.", lang, when=when(event["closed"])),
+                       new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     pdf.ln(2)
     n_series = len(rows[0].series) if rows else 0
     prize_of = {r["player"]: r["cents"] for r in prizes["rows"]}

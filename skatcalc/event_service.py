@@ -22,6 +22,7 @@ from .recent import Recent
 from .rules.common import Errors
 from .rules.events import (
     MAX_EVENT_PLAYERS,
+    MAX_SERIES_DEALS,
     EventSpec,
     Fees,
     Payout,
@@ -46,6 +47,16 @@ MAX_SEED = 999_999  # short enough to read out and type in again
 
 class NotFound(store.NotFound):
     pass
+
+
+class Unfinished(Exception):
+    """Series ``n`` still has tables with deals to play (``tables``: number, played, planned):
+    the next series is seated only when the organiser confirms (``force``)."""
+
+    def __init__(self, n: int, tables: list[tuple[int, int, int]]) -> None:
+        super().__init__(n)
+        self.n = n
+        self.tables = tables
 
 
 class SeriesTaken(Exception):
@@ -147,11 +158,84 @@ def set_money(db: Database, event_id: int, payout: Payout, pot_cents: int | None
         )  # fmt: skip
 
 
-def set_closed(db: Database, event_id: int, closed: bool) -> None:
+def set_closed(db: Database, event_id: int, closed: bool) -> bool:
+    """Close the event (its tables' sheets become read-only, service.sheet_write) or reopen
+    it, in the event's history and each table's; False when it already was so (a second
+    close keeps the first one's time)."""
+    at = store.now()
     with db.atomic():
         _bump(db, event_id)
+        cur = db.execute(
+            "update events set closed = ? where id = ? and (closed is null) = ?",
+            [at if closed else None, event_id, int(closed)],
+        )
+        if cur.rowcount == 0:
+            return False
+        log_event(db, event_id, "close" if closed else "reopen", at)
+        for r in list(db.query("select sheet_id from event_tables where event_id = ?", [event_id])):
+            store.set_sheet_closed(db, int(r["sheet_id"]), closed, at)
+    return True
+
+
+def log_event(db: Database, event_id: int, action: str, at: str, detail: Any = None) -> None:
+    db.execute(
+        "insert into event_log (event_id, at, action, detail) values (?, ?, ?, ?)",
+        [event_id, at, action, None if detail is None else json.dumps(detail)],
+    )
+
+
+def event_history(db: Database, event_id: int) -> list[dict[str, Any]]:
+    """The event's own changes, oldest first: closing, reopening, lengthening a series."""
+    return [
+        {"at": r["at"], "action": r["action"],
+         **(json.loads(r["detail"]) if r["detail"] else {})}
+        for r in db.query("select * from event_log where event_id = ? order by id", [event_id])
+    ]  # fmt: skip
+
+
+def series_deals(event: dict[str, Any], override: str | None) -> dict[int, int]:
+    """Deals per table size in one series: the event's, or the series' own if lengthened."""
+    own = {int(k): int(v) for k, v in json.loads(override).items()} if override else {}
+    return {**event["deals"], **own}
+
+
+def lengthen_series(db: Database, event_id: int, n: int, deals: dict[int, int]) -> None:
+    """Set the deals per table size of series ``n`` (the organiser lengthens a series whose
+    tables want to play on); never below what a table of that size has played already."""
+    with db.atomic():
+        _bump(db, event_id)
+        event = get_event(db, event_id)
+        _refuse_if_closed(event)
+        rows = list(db.query(
+            "select deals from event_series where event_id = ? and n = ?", [event_id, n]))  # fmt: skip
+        if not rows:
+            raise NotFound(n)
+        tables = [t for t in tables_of(db, event) if t["series"] == n]
+        e = Errors()
+        sizes = game_kind(event["game"]).event_tables
+        for size, value in deals.items():
+            played = max((t["played"] for t in tables if len(t["players"]) == size), default=0)
+            if size not in sizes:
+                e.add(f"deals.{size}", "Tische zu %(size)s gibt es hier nicht.", size=size)
+            elif not max(1, played) <= value <= MAX_SERIES_DEALS:
+                e.add(f"deals.{size}", "Spiele je Serie: %(min)s bis %(max)s (so viele sind gespielt).",
+                      min=max(1, played), max=MAX_SERIES_DEALS)  # fmt: skip
+        if not deals:
+            e.add("deals", 'Bitte die Spiele je Tischgröße angeben, z. B. {"4": 52}.')
+        e.raise_if_any()
+        merged = series_deals(event, rows[0]["deals"])
+        merged.update(deals)
         db.execute(
-            "update events set closed = ? where id = ?", [store.now() if closed else None, event_id]
+            "update event_series set deals = ? where event_id = ? and n = ?",
+            [json.dumps({str(k): v for k, v in sorted(merged.items())}), event_id, n],
+        )
+        log_event(db, event_id, "lengthen", store.now(),
+                  {"series": n, "deals": {str(k): v for k, v in sorted(deals.items())}})  # fmt: skip
+        # the tables' pages show how many deals are left: their cached pages go
+        db.execute(
+            "update sheets set rev = rev + 1 where id in (select sheet_id from event_tables "
+            "where event_id = ? and series = ?)",
+            [event_id, n],
         )
 
 
@@ -168,6 +252,7 @@ def delete_event(db: Database, event_id: int) -> None:
             service.delete_sheet(db, sid)
         db.execute("delete from event_series where event_id = ?", [event_id])
         db.execute("delete from event_players where event_id = ?", [event_id])
+        db.execute("delete from event_log where event_id = ?", [event_id])
         db.execute("delete from events where id = ?", [event_id])
 
 
@@ -175,15 +260,17 @@ def event_of_sheet(db: Database, sheet_id: int) -> dict[str, Any] | None:
     """The event a sheet is a table of, with its series and table number, or None."""
     rows = list(
         db.query(
-            "select e.id, e.name, e.deals, t.series, t.n as table_n from event_tables t "
-            "join events e on e.id = t.event_id where t.sheet_id = ?",
+            "select e.id, e.name, e.deals, e.closed, t.series, t.n as table_n, "
+            "es.deals as series_deals from event_tables t join events e on e.id = t.event_id "
+            "left join event_series es on es.event_id = t.event_id and es.n = t.series "
+            "where t.sheet_id = ?",
             [sheet_id],
         )
     )
     if not rows:
         return None
     out = dict(rows[0])
-    out["deals"] = json.loads(out["deals"])
+    out["deals"] = {**json.loads(out["deals"]), **json.loads(out.pop("series_deals") or "{}")}
     return out
 
 
@@ -303,13 +390,14 @@ def _seated_tables(db: Database, event_id: int) -> list[Table]:
 
 def start_series(
     db: Database, event_id: int, seating: Seating, seed: int | None = None,
-    expected: int | None = None,
+    expected: int | None = None, force: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
     """Seat everybody present at the tables of the next series, each table with its sheet.
 
     ``expected`` is the number of the series the caller means: seated already → SeriesTaken,
     beyond the next → InvalidDeal("n"). It is checked under the write lock, so two taps on the
-    same button seat one series."""
+    same button seat one series. While the series before still has deals to play,
+    :class:`Unfinished` unless ``force`` (the organiser confirmed)."""
     if seed is None:
         seed = secrets.randbelow(MAX_SEED) + 1
     with db.atomic():
@@ -325,6 +413,11 @@ def start_series(
             e = Errors()
             e.add("n", "Die nächste Serie ist Nummer %(n)s.", n=n)
             e.raise_if_any()
+        if n > 1 and not force:
+            open_tables = [(t["table"], t["played"], t["planned"]) for t in tables_of(db, event)
+                           if t["series"] == n - 1 and t["left"] > 0]  # fmt: skip
+            if open_tables:
+                raise Unfinished(n - 1, open_tables)
         regs = registrations(db, event_id)
         present = [r["name"] for r in regs if r["from_series"] <= n and not r["away"]]
         if seating is Seating.RANKING and n > 1:
@@ -377,8 +470,10 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
 def _table_sheets(db: Database, event_id: int) -> list[dict[str, Any]]:
     out = []
     for r in db.query(
-        "select t.series, t.n as table_n, s.* from event_tables t join sheets s "
-        "on s.id = t.sheet_id where t.event_id = ? order by t.series, t.n",
+        "select t.series, t.n as table_n, es.deals as series_deals, s.* from event_tables t "
+        "join sheets s on s.id = t.sheet_id left join event_series es on "
+        "es.event_id = t.event_id and es.n = t.series where t.event_id = ? "
+        "order by t.series, t.n",
         [event_id],
     ):
         sheet = dict(r)
@@ -395,7 +490,7 @@ def tables_of(db: Database, event: dict[str, Any]) -> list[dict[str, Any]]:
         computed = service.computed_sheet(db, sheet, "de")
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
-        planned = deals_for(len(sheet["players"]), event["deals"])
+        planned = deals_for(len(sheet["players"]), series_deals(event, sheet["series_deals"]))
         score_key = game_kind(event["game"]).rank_figures[0]
         out.append(
             {
@@ -495,6 +590,7 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
                 "n": s["n"],
                 "seating": s["seating"],
                 "seed": s["seed"],
+                "deals": {str(k): v for k, v in series_deals(event, s["deals"]).items()},
                 "tables": [
                     {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
                      "first_dealer": t["first_dealer"], "deals": t["planned"],
@@ -519,6 +615,7 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
         "pot_cents": event["pot_cents"],
         "created": event["created"],
         "closed": event["closed"],
+        "history": event_history(db, event_id),
         "players": [r["name"] for r in regs],
         "registrations": [
             {
@@ -537,6 +634,7 @@ def prizes_json(event: dict[str, Any], rows: tuple[RankRow, ...]) -> dict[str, A
     pot = pot_of(event, rows)
     plist = prize_list(rows, payout_of(event), pot)
     return {
+        "closed": event["closed"],
         "pot_cents": pot,
         "fees_total_cents": fees_total(rows),
         "paid_cents": plist.paid_cents,

@@ -22,13 +22,14 @@ from flask import (
 )
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
-from wtforms import RadioField, StringField, TextAreaField
+from wtforms import BooleanField, RadioField, StringField, TextAreaField
 from wtforms.validators import Optional
 
 from . import event_service as events
 from . import exports, service
 from . import players as people
 from .deal_forms import SheetRulesFields, attach_errors, parse_int, rules_body
+from .events_api import unfinished_message
 from .exports import _attachment, cell
 from .http import holds_token, remember_edit_token, token_matches
 from .i18n import _, field_errors, money, num, page_lang, pgettext, translate
@@ -156,6 +157,12 @@ class SeriesForm(FlaskForm):
     seating = RadioField(default="draw", validate_choice=False)
     seed = StringField(validators=[Optional()])
     n = StringField(validators=[Optional()])  # the series the page offered: no double seating
+    force = BooleanField(default=False)  # seat it though the series before is not finished
+
+
+class LengthenForm(FlaskForm):
+    deals4 = StringField(validators=[Optional()])
+    deals3 = StringField(validators=[Optional()])
 
 
 class CloseForm(FlaskForm):
@@ -455,10 +462,14 @@ def new_series(event_id: int) -> Any:
     if offered is not None and offered < 1:
         offered = None
     try:
-        series = events.start_series(db, event_id, seating, seed, offered)
+        series = events.start_series(db, event_id, seating, seed, offered, bool(form.force.data))
     except events.SeriesTaken as taken:  # a second tap on the same button
         flash(_("Serie %(n)s ist schon gesetzt.", n=taken.n))
         return redirect(url_for("events.series", event_id=event_id, n=taken.n))
+    except events.Unfinished as unfinished:
+        msg = unfinished_message(unfinished)
+        flash(msg + " " + _("Trotzdem setzen: „Auch wenn noch gespielt wird“ ankreuzen."), "error")
+        return redirect(url_for("events.players", event_id=event_id) + "#series")
     except InvalidDeal as exc:
         for msgs in field_errors(exc, page_lang()).values():
             for m in msgs:
@@ -489,10 +500,44 @@ def series(event_id: int, n: int) -> Any:
                                     token=sheet["share_token"])  # fmt: skip
     if editor:
         g.carries_edit_link = True  # the tables' edit links and QR codes: private, no-store
+    planned = events.series_deals(event, rows[0]["deals"])
+    sizes = sorted({len(t["players"]) for t in tables}, reverse=True)
     return render_template(
         "events/series.html", event=event, s=rows[0], tables=tables, editor=editor, qr=qr_svg,
-        n_series=events.series_count(db, event_id),
+        n_series=events.series_count(db, event_id), planned=planned, sizes=sizes,
+        lengthen=LengthenForm(formdata=None),
     )  # fmt: skip
+
+
+@bp.post("/<int:event_id>/series/<int:n>/lengthen")
+def lengthen(event_id: int, n: int) -> Any:
+    """The organiser lengthens a series: its deals per table size."""
+    editable(event_id)
+    form = LengthenForm()
+    back = redirect(url_for("events.series", event_id=event_id, n=n) + "#lengthen")
+    if not form.validate_on_submit():
+        flash(_("Das Formular ist abgelaufen; bitte noch einmal senden."), "error")
+        return back
+    deals: dict[int, int] = {}
+    for size, field in ((4, form.deals4), (3, form.deals3)):
+        raw = (field.data or "").strip()
+        if raw:
+            v = parse_int(raw)
+            if v is None:
+                flash(_("Spiele je Serie: 1 bis %(n)s.", n=MAX_SERIES_DEALS), "error")
+                return back
+            deals[size] = v
+    try:
+        events.lengthen_series(service.get_db(), event_id, n, deals)
+    except service.NotFound:
+        abort(404)
+    except InvalidDeal as exc:
+        for msgs in field_errors(exc, page_lang()).values():
+            for m in msgs:
+                flash(m, "error")
+        return back
+    flash(_("Serie %(n)s verlängert.", n=n))
+    return back
 
 
 # --- Closing ----------------------------------------------------------------------------------
@@ -545,6 +590,7 @@ def close(event_id: int) -> Any:
     prizes = events.prizes_json(event, rows)
     html = render_template(
         "events/close.html", event=event, form=form, general=general, prizes=prizes,
+        history=events.event_history(db, event_id),
         editor=editor, rows=rows, n_series=events.series_count(db, event_id),
         playing=[t for t in events.tables_of(db, event)
                                            if t["left"] > 0],

@@ -8,7 +8,7 @@ from flask import Blueprint, g, jsonify
 
 from . import event_service as events
 from . import service
-from .api import BadBody, body, error, json_route
+from .api import BadBody, body, error, json_object_or_nothing, json_route
 from .http import holds_token
 from .i18n import _
 from .rules.events import Seating, normalize_event, read_payout
@@ -94,14 +94,61 @@ def series(event_id: int) -> Any:
     n = r.integer("n")
     if n is not None and n < 1:
         r.errors.add("n", "Die Serie ist eine Nummer ab 1.")
+    force = r.data.get("force", False)
+    r.seen.add("force")
+    if not isinstance(force, bool):
+        r.errors.add("force", "„force“ ist true oder false.")
     r.reject_unknown()
     r.errors.raise_if_any()
     db = service.get_db()
     try:
-        return jsonify(events.start_series(db, event_id, seating, seed, n)), 201
+        return jsonify(events.start_series(db, event_id, seating, seed, n, force)), 201
     except events.SeriesTaken as taken:
         msg = _("Serie %(n)s ist schon gesetzt. Nichts geändert.", n=taken.n)
         return jsonify({"errors": {"n": [msg]}, "event": events.event_json(db, event_id)}), 409
+    except events.Unfinished as unfinished:
+        msg = unfinished_message(unfinished)
+        msg += " " + _("Trotzdem setzen: mit „force“: true.")
+        return jsonify({"errors": {"_": [msg]}, "event": events.event_json(db, event_id)}), 409
+
+
+def unfinished_message(unfinished: events.Unfinished) -> str:
+    """ "Serie 1 ist noch nicht fertig: Tisch 2 (30 von 48 Spielen), …" (API and page)."""
+    tables = ", ".join(
+        _("Tisch %(t)s (%(played)s von %(planned)s Spielen)", t=t, played=p, planned=planned)
+        for t, p, planned in unfinished.tables
+    )
+    return _("Serie %(n)s ist noch nicht fertig: %(tables)s.", n=unfinished.n, tables=tables)
+
+
+@bp.post("/<int:event_id>/series/<int:n>/lengthen")
+@json_route
+def lengthen(event_id: int, n: int) -> Any:
+    """Lengthen series ``n``: its deals per table size, e.g. {"deals": {"4": 52}}."""
+    _editable(event_id)
+    r = Reader(body())
+    raw = r.data.get("deals")
+    r.seen.add("deals")
+    r.reject_unknown()
+    deals = read_series_deals(raw, r.errors)
+    r.errors.raise_if_any()
+    db = service.get_db()
+    events.lengthen_series(db, event_id, n, deals)
+    return jsonify(events.event_json(db, event_id))
+
+
+def read_series_deals(raw: object, e: Any) -> dict[int, int]:
+    """{"4": 52, "3": 39} → {4: 52, 3: 39}; anything else is a message on ``deals``."""
+    out: dict[int, int] = {}
+    if not isinstance(raw, dict):
+        e.add("deals", 'Erwartet: Spiele je Tischgröße, z. B. {"4": 52}.')
+        return out
+    for k, v in raw.items():
+        if k not in ("3", "4", "5") or isinstance(v, bool) or not isinstance(v, int):
+            e.add("deals", 'Erwartet: Spiele je Tischgröße, z. B. {"4": 52}.')
+            return {}
+        out[int(k)] = v
+    return out
 
 
 @bp.get("/<int:event_id>/ranking")
@@ -141,3 +188,14 @@ def close(event_id: int) -> Any:
     events.set_closed(db, event_id, True)
     event = events.get_event(db, event_id)
     return jsonify(events.prizes_json(event, events.ranking_rows(db, event)))
+
+
+@bp.post("/<int:event_id>/reopen")
+@json_route
+def reopen(event_id: int) -> Any:
+    """Reopen a closed event: its tables' sheets take writes again; in the history."""
+    _editable(event_id)
+    json_object_or_nothing()
+    db = service.get_db()
+    events.set_closed(db, event_id, False)
+    return jsonify(events.event_json(db, event_id))

@@ -22,6 +22,7 @@ from .rules.marks import describe_row
 from .rules.sheet import MAX_DEALS, DealRecord, Row, evaluate_deal, normalize_sheet
 
 ACTIONS = {"add", "correct", "strike", "restore"}
+SHEET_ACTIONS = {"close", "reopen"}  # of the whole sheet: no deal (n = 0)
 
 
 def filename(sheet: dict[str, Any], ext: str) -> str:
@@ -236,10 +237,10 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
             at = _history_time(h.get("at")) if isinstance(h, dict) else None
             if (
                 isinstance(h, dict)
-                and h.get("action") in ACTIONS
+                and h.get("action") in ACTIONS | SHEET_ACTIONS
                 and isinstance(h.get("n"), int)
                 and not isinstance(h.get("n"), bool)
-                and 1 <= h["n"] <= MAX_DEALS
+                and (0 if h["action"] in SHEET_ACTIONS else 1) <= h["n"] <= MAX_DEALS
                 and at is not None
                 and (h.get("before") is None or isinstance(h.get("before"), dict))
             ):

@@ -135,6 +135,12 @@ def day(value: str | date | datetime) -> str:
                         else value.date(), page_lang())  # fmt: skip
 
 
+def when(value: str) -> str:
+    """A stored time (UTC) as date and the server's local time: 22.11.2026, 21:03."""
+    moment = datetime.fromisoformat(value).astimezone()
+    return f"{day(moment)}, {moment:%H:%M}"
+
+
 @lru_cache(maxsize=4096)
 def _medium_date(value: date, lang: str) -> str:
     # Babel takes ~0.5 ms a date; the list of sheets shows hundreds of them, mostly the same.
@@ -189,6 +195,7 @@ def init_app(app: Flask) -> None:
         npgettext=_jinja_npgettext,
     )
     app.jinja_env.filters["day"] = day
+    app.jinja_env.filters["when"] = when
     # a rules message (Msg) in a template: {{ g.name|tr }}
     app.jinja_env.filters["tr"] = lambda msg: translate(msg, current_lang())
 

@@ -224,3 +224,23 @@ def m010_sheet_summaries(db: Database) -> None:
         foreign_keys=[("sheet_id", "sheets", "id")],
         not_null={"rev", "summary"},
     )
+
+
+@migrations()
+def m011_settled(db: Database) -> None:
+    # Settled results stay settled: a sheet can be closed (its time, NULL while open), and
+    # then every write to it is refused until it is reopened. A club night's tables close with
+    # their event, so the tables of events closed before this migration are closed with them.
+    # A series may be lengthened by the organiser (its own deals per table size, NULL: the
+    # event's). The event's own history: closing, reopening, lengthening.
+    db.execute("alter table sheets add column closed text")
+    db.execute("alter table event_series add column deals text")
+    db.execute(
+        "create table event_log (id integer primary key, event_id integer not null "
+        "references events(id), at text not null, action text not null, detail text)"
+    )
+    db.execute("create index event_log_event on event_log(event_id)")
+    db.execute(
+        "update sheets set closed = (select e.closed from event_tables t join events e "
+        "on e.id = t.event_id where t.sheet_id = sheets.id) where closed is null"
+    )

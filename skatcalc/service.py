@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
 from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar
@@ -36,7 +37,7 @@ from .db import (
 from .i18n import translate
 from .recent import Recent
 from .rules import marks
-from .rules.common import Errors, InvalidDeal
+from .rules.common import Errors, InvalidDeal, Msg
 from .rules.sheet import (
     MAX_DEALS,
     ComputedSheet,
@@ -190,6 +191,8 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
         "created": sheet["created"],
         "updated": sheet["updated"],
         "group": sheet.get("group_id"),
+        "closed": bool(sheet.get("closed")),
+        "closed_at": sheet.get("closed"),
         "deals": data["deals"],
         "totals": data["totals"],
         "next_dealer": data["next_dealer"],
@@ -242,20 +245,22 @@ def add_deal(
     already worked it out (the entry form does, to read its dealer field)."""
     sheet_id = sheet["id"]
     spec = spec_of(sheet)
-    if store.deal_count(db, sheet_id) >= MAX_DEALS:
-        e = Errors()
-        e.add(
-            "_",
-            "Ein Blatt hat höchstens %(max)s Spiele; bitte ein neues Blatt anlegen.",
-            max=MAX_DEALS,
-        )
-        e.raise_if_any()
-    expected_n, body = deal_number(body)
-    if proposed is None:
-        proposed = proposed_dealer(db, sheet)
-    dealer, active = placement(spec, body, proposed)
-    evaluate_deal(spec, body, active)
-    with db.atomic():
+    with sheet_write(db, sheet) as state:
+        if store.deal_count(db, sheet_id) >= MAX_DEALS:
+            e = Errors()
+            e.add(
+                "_",
+                "Ein Blatt hat höchstens %(max)s Spiele; bitte ein neues Blatt anlegen.",
+                max=MAX_DEALS,
+            )
+            e.raise_if_any()
+        if not (idem_key and store.has_key(db, sheet_id, idem_key)):  # a re-sent save stays one
+            refuse_if_finished(sheet, state)
+        expected_n, body = deal_number(body)
+        if proposed is None:
+            proposed = proposed_dealer(db, sheet)
+        dealer, active = placement(spec, body, proposed)
+        evaluate_deal(spec, body, active)
         n, stored = store.add_deal(db, sheet_id, dealer, list(active), body, idem_key, expected_n)
         after = _written(db, sheet)
     return Saved(n, stored, after)
@@ -343,12 +348,12 @@ def correct_deal(
     them); ``expected_version`` makes a change made meanwhile a :class:`Conflict`."""
     sheet_id = sheet["id"]
     spec = spec_of(sheet)
-    if current is None:
-        current = get_deal(db, sheet, n)
-    _n, body = deal_number(body, must_be=n)
-    dealer, active = placement(spec, body, current["dealer"], keep=current)
-    evaluate_deal(spec, body, active)
-    with db.atomic():
+    with sheet_write(db, sheet):
+        if current is None:
+            current = get_deal(db, sheet, n)
+        _n, body = deal_number(body, must_be=n)
+        dealer, active = placement(spec, body, current["dealer"], keep=current)
+        evaluate_deal(spec, body, active)
         store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
         return _written(db, sheet)
 
@@ -435,6 +440,89 @@ def _written(db: Database, sheet: Sheet, **fields: Any) -> Sheet:
     return {**sheet, **fields, "rev": rev, "updated": updated}
 
 
+# --- The one door: settled results stay settled ------------------------------------------------
+
+
+class Settled(Exception):
+    """A write refused because what it would change is settled: the sheet is closed, its
+    club night is closed, or its series is finished. Answered 409 with the sheet as it is
+    (errors.py); nothing was stored. ``msg`` is language-free (``i18n.translate``)."""
+
+    def __init__(self, sheet_id: int, msg: Msg) -> None:
+        super().__init__(msg.de)
+        self.sheet_id = sheet_id
+        self.msg = msg
+
+
+@contextmanager
+def sheet_write(db: Database, sheet: Sheet) -> Iterator[dict[str, Any]]:
+    """The one write path to a stored sheet, the central guard of settled results: every
+    write (add, correct, strike, restore, undo, rename, and any later one such as a change of
+    the rules) runs its storing inside ``with sheet_write(db, sheet) as state:``. One
+    transaction; SQLite's write lock is taken first, then a closed sheet or closed club night
+    raises :class:`Settled` before anything is written. ``state`` (db.lock_sheet) tells the
+    write more that may refuse it: the deals played, the table's event and planned deals."""
+    with db.atomic():
+        state = store.lock_sheet(db, sheet["id"])
+        refuse_if_closed(sheet, state)
+        yield state
+
+
+def refuse_if_closed(sheet: Sheet, state: dict[str, Any]) -> None:
+    event = state["event"]
+    if event is not None and (event["closed"] or state["closed"]):
+        raise Settled(sheet["id"], Msg(
+            "Das Turnier ist abgeschlossen. Nichts gespeichert; die Turnierleitung kann es "
+            "wieder öffnen."))  # fmt: skip
+    if state["closed"]:
+        raise Settled(sheet["id"], Msg(
+            "Der Abend ist abgeschlossen. Nichts gespeichert; wer das Blatt ändern darf, kann "
+            "ihn wieder öffnen."))  # fmt: skip
+
+
+def planned_deals(state: dict[str, Any]) -> int | None:
+    """Deals a club night's table plays in its series (the series' own length if the
+    organiser lengthened it); None for any other sheet, or a table size without a plan."""
+    event = state["event"]
+    if event is None:
+        return None
+    planned = int(event["deals"].get(str(state["players"]), 0))
+    return planned or None
+
+
+def refuse_if_finished(sheet: Sheet, state: dict[str, Any]) -> None:
+    """A club night's table takes no deal beyond its series' planned length (struck deals
+    do not count: they were never dealt)."""
+    planned = planned_deals(state)
+    if planned is not None and state["played"] >= planned:
+        raise Settled(sheet["id"], Msg(
+            "Serie fertig: %(played)s von %(planned)s Spielen. Nichts gespeichert; die "
+            "Turnierleitung kann die Serie verlängern.",
+            played=state["played"], planned=planned,
+        ))  # fmt: skip
+
+
+class TableOfEvent(Exception):
+    """A club night's table closes and reopens only with its event."""
+
+    def __init__(self, event: dict[str, Any]) -> None:
+        super().__init__(event["name"])
+        self.event = event
+
+
+def close_sheet(db: Database, sheet: Sheet, closed: bool = True) -> Changed:
+    """Close the sheet ("Abend abschließen": every later write is refused) or reopen it;
+    ``changed`` False when it already was so. A club night's table: :class:`TableOfEvent`."""
+    with db.atomic():
+        state = store.lock_sheet(db, sheet["id"])
+        if state["event"] is not None:
+            raise TableOfEvent(state["event"])
+        changed = store.set_sheet_closed(db, sheet["id"], closed)
+        rev, updated = store.sheet_revision(db, sheet["id"])
+        row = store.get_sheet(db, sheet["id"])
+        return Changed(changed, {**sheet, "closed": row["closed"], "rev": rev, "updated": updated})
+
+
 def create_sheet(
     db: Database,
     name: object,
@@ -475,14 +563,14 @@ def import_sheet(
 def strike_deal(db: Database, sheet: Sheet, n: int) -> Changed:
     """Strike deal ``n`` (it stays on the sheet, counting nothing); :class:`NotFound` when the
     sheet has no such deal."""
-    with db.atomic():
+    with sheet_write(db, sheet):
         changed = store.set_struck(db, sheet["id"], n, True)
         return Changed(changed, _written(db, sheet))
 
 
 def restore_deal(db: Database, sheet: Sheet, n: int) -> Changed:
     """Take back the strike of deal ``n``."""
-    with db.atomic():
+    with sheet_write(db, sheet):
         changed = store.set_struck(db, sheet["id"], n, False)
         return Changed(changed, _written(db, sheet))
 
@@ -497,7 +585,7 @@ def undo_save(db: Database, sheet: Sheet, n: int) -> Changed:
 def rename_sheet(db: Database, sheet: Sheet, name: str | None) -> Sheet:
     """Rename the sheet (:func:`new_name`: :class:`BadName` for an empty or too long name)."""
     title = new_name(name)
-    with db.atomic():
+    with sheet_write(db, sheet):
         store.rename_sheet(db, sheet["id"], title)
         return _written(db, sheet, name=title)
 

@@ -339,7 +339,8 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
     """Newest first, in the server's local time (the laptop on the table), with the previous
     version of a deal in words."""
     words = {"add": _("eingetragen"), "correct": _("korrigiert"),
-             "strike": _("gestrichen"), "restore": _("wiederhergestellt")}  # fmt: skip
+             "strike": _("gestrichen"), "restore": _("wiederhergestellt"),
+             "close": _("Abend abgeschlossen"), "reopen": _("Abend wieder geöffnet")}  # fmt: skip
     spec = service.spec_of(sheet)
     keeps_list = game_kind(sheet["game"]).keeps_list
     lang = page_lang()
@@ -360,7 +361,8 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
                 )
             except (InvalidDeal, KeyError, TypeError):
                 before = json.dumps(b.get("input"), ensure_ascii=False)[:200]
-        out.append({"when": when, "what": words.get(h["action"], h["action"]), "n": str(h["n"]),
+        out.append({"when": when, "what": words.get(h["action"], h["action"]),
+                    "n": str(h["n"]) if h["n"] else "",
                     "before": before})  # fmt: skip
     return out
 

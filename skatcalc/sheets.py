@@ -34,7 +34,7 @@ from .deal_forms import (
     refresh_entry,
     rules_body,
 )
-from .errors import resend_form_on_fault
+from .errors import resend_form_on_fault, show_on_refusal
 from .http import BadJSON, can_edit, parse_json, remember_edit_token, token_matches
 from .i18n import _, field_errors, page_lang
 from .rules.common import InvalidDeal
@@ -391,6 +391,35 @@ def rename(sheet_id: int) -> Any:
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 
+@bp.post("/<int:sheet_id>/close")
+def close(sheet_id: int) -> Any:
+    """ "Abend abschließen": the sheet becomes read-only until reopened."""
+    return _set_closed(sheet_id, True)
+
+
+@bp.post("/<int:sheet_id>/reopen")
+def reopen(sheet_id: int) -> Any:
+    return _set_closed(sheet_id, False)
+
+
+def _set_closed(sheet_id: int, closed: bool) -> Any:
+    sheet = load_sheet(sheet_id)
+    _checked_post(sheet)
+    try:
+        service.close_sheet(service.get_db(), sheet, closed)
+    except service.TableOfEvent as table:
+        return render_sheet(sheet, None, [table_of_event_message(table, closed)], 409)
+    flash(_("Abend abgeschlossen.") if closed else _("Abend wieder geöffnet."))
+    return redirect(url_for("sheets.show", sheet_id=sheet_id))
+
+
+def table_of_event_message(table: service.TableOfEvent, closed: bool) -> str:
+    name = table.event["name"]
+    if closed:
+        return _("Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr abgeschlossen.", name=name)  # fmt: skip
+    return _("Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr wieder geöffnet.", name=name)  # fmt: skip
+
+
 @bp.route("/<int:sheet_id>/delete", methods=["GET", "POST"])
 def delete(sheet_id: int) -> Any:
     sheet = load_sheet(sheet_id)
@@ -472,3 +501,18 @@ def form_again(text: str, status: int) -> Response | None:
         form = NewSheetForm(formdata=None).setup()
         return make_response(sheets_page(form, import_errors=[text]), status)
     return None
+
+
+@show_on_refusal("sheets.add_deal", "sheets.edit_deal", "sheets.strike", "sheets.restore",
+                 "sheets.undo", "sheets.rename")  # fmt: skip
+def refused_page(text: str, status: int) -> Response | None:
+    """A write refused as settled (closed, or its series finished): the sheet as it is now
+    with the message, and an entry or correction as typed (errors.settled calls it)."""
+    endpoint, args = request.endpoint, request.view_args or {}
+    sheet = reload_sheet(args["sheet_id"])
+    if endpoint == "sheets.add_deal":
+        return render_sheet(sheet, deal_form(sheet, request.form), [text], status)
+    if endpoint == "sheets.edit_deal":
+        deal = service.get_deal(service.get_db(), sheet, args["n"])
+        return render_deal(sheet, deal, deal_form(sheet, request.form), [text], status)
+    return render_sheet(sheet, None, [text], status)

@@ -173,7 +173,9 @@ def test_late_arrival_joins_at_the_next_series(client: FlaskClient) -> None:
     assert regs["g"] == 2 and regs["A"] == 1
     ranking = client.get(f"/api/v1/events/{event_id}/ranking").json
     assert {row["player"] for row in ranking["rows"]} == set("ABCDEF") | {"g", "H"}
-    s2 = client.post(f"/api/v1/events/{event_id}/series", json={"seating": "ranking"}).json
+    # series 1 was not played: seating series 2 over it needs the organiser's "force"
+    s2 = client.post(f"/api/v1/events/{event_id}/series",
+                     json={"seating": "ranking", "force": True}).json  # fmt: skip
     assert [len(t["players"]) for t in s2["tables"]] == [4, 4]
     # late arrivals come after everybody who has played when seated by the ranking
     assert s2["tables"][1]["players"][-2:] == ["g", "H"]
@@ -328,7 +330,8 @@ def test_away_back_and_taking_back_a_registration(client: FlaskClient) -> None:
     r = client.post(f"/events/{event_id}/players/1/remove", follow_redirects=True)
     assert "hat schon an einem Tisch gespielt" in r.get_data(as_text=True)
     client.post(f"/events/{event_id}/players/4/back")
-    s2 = client.post(f"/api/v1/events/{event_id}/series", json={"seating": "ranking"}).json
+    s2 = client.post(f"/api/v1/events/{event_id}/series",
+                     json={"seating": "ranking", "force": True}).json  # fmt: skip
     assert sorted(p for t in s2["tables"] for p in t["players"]) == list("ABCD")
     assert client.post(f"/events/{event_id}/players/99/away").status_code == 404
     assert client.post(f"/events/{event_id}/players/1/jump").status_code == 404

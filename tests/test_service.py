@@ -251,21 +251,22 @@ def test_page_api_and_import_name_alike(client: FlaskClient) -> None:
 
 def _other_phone_saves_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """The next save finds that another phone stored a deal after this request read the sheet
-    and before its own write (the race the 409 is for)."""
-    real = store.add_deal
+    and before its own write (the race the 409 is for): just before the write takes the
+    sheet's write lock (service.sheet_write), the last moment another phone can come first."""
+    real = store.lock_sheet
     done: list[bool] = []
 
-    def racing(db: Any, sheet_id: int, *args: Any, **kwargs: Any) -> tuple[int, bool]:
+    def racing(db: Any, sheet_id: int) -> dict[str, Any]:
         if not done:
             done.append(True)
             other = store.connect(current_app.config["DATABASE"])  # the other phone's request
             try:
-                real(other, sheet_id, "C", ["A", "B", "C"], {"passed": True})
+                store.add_deal(other, sheet_id, "C", ["A", "B", "C"], {"passed": True})
             finally:
                 other.close()
-        return real(db, sheet_id, *args, **kwargs)
+        return real(db, sheet_id)
 
-    monkeypatch.setattr(store, "add_deal", racing)
+    monkeypatch.setattr(store, "lock_sheet", racing)
 
 
 def test_a_number_taken_meanwhile_answers_with_the_sheet_as_it_is(
