@@ -177,7 +177,8 @@ def test_api_series_takes_the_number_it_means(client: FlaskClient) -> None:
     assert r.status_code == 409
     assert "Serie 1 ist schon gesetzt" in r.json["errors"]["n"][0]
     assert len(r.json["event"]["series"]) == 1
-    r = client.post(url, json={"seating": "draw"})  # without n: the next series
+    # without n: the next series (series 1 unplayed: the organiser confirms with "force")
+    r = client.post(url, json={"seating": "draw", "force": True})
     assert r.status_code == 201 and r.json["n"] == 2
 
 
