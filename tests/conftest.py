@@ -58,3 +58,10 @@ def browser() -> Iterator[object]:
         )  # fmt: skip
         yield b
         b.close()
+
+
+@pytest.fixture
+def lan_client_app(tmp_path: Path) -> Flask:
+    """The app as ``serve --lan`` runs it (edit rights only by link), CSRF off for brevity."""
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
+                       "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
