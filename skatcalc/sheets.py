@@ -431,6 +431,9 @@ def delete(sheet_id: int) -> Any:
         flash(_("Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr gelöscht.",
                 name=event["name"]), "error")  # fmt: skip
         return redirect(url_for("sheets.show", sheet_id=sheet_id))
+    if sheet.get("closed"):  # a settled evening goes only after it was reopened
+        flash(_("Der Abend ist abgeschlossen; zum Löschen erst wieder öffnen."), "error")
+        return redirect(url_for("sheets.show", sheet_id=sheet_id))
     if request.method == "POST":
         _checked_post(sheet)
         service.delete_sheet(service.get_db(), sheet_id)

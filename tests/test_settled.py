@@ -417,3 +417,14 @@ def test_tables_of_events_closed_before_the_upgrade_are_closed(tmp_path: Path) -
     assert store.get_sheet(db, 1)["closed"] == at  # the closed event's table
     assert store.get_sheet(db, 2)["closed"] is None  # any other sheet stays open
     db.close()
+
+
+def test_a_closed_sheet_is_deleted_only_after_reopening(client: FlaskClient) -> None:
+    sid = _sheet(client)["id"]
+    client.post(f"{API}/sheets/{sid}/close", json={})
+    r = client.post(f"/sheets/{sid}/delete", follow_redirects=True)
+    assert "zum Löschen erst wieder öffnen" in r.get_data(as_text=True)
+    assert client.get(f"{API}/sheets/{sid}").status_code == 200
+    client.post(f"{API}/sheets/{sid}/reopen", json={})
+    assert client.post(f"/sheets/{sid}/delete").status_code == 302
+    assert client.get(f"{API}/sheets/{sid}").status_code == 404
