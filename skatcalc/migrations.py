@@ -224,3 +224,22 @@ def m010_sheet_summaries(db: Database) -> None:
         foreign_keys=[("sheet_id", "sheets", "id")],
         not_null={"rev", "summary"},
     )
+
+
+@migrations()
+def m011_rights_by_link(db: Database) -> None:
+    # Rights come from links, never from the client's address (rights.py): the server's
+    # admin link (its token in ``settings``, made once per database, so a backup carries it)
+    # and a link per group, which changing the group and putting sheets or events into it
+    # need. Groups of older databases get their token here; the admin link finds it.
+    import secrets
+
+    db.execute("create table settings (key text primary key, value text not null)")
+    db.execute(
+        "insert into settings (key, value) values ('admin_token', ?)", [secrets.token_urlsafe(24)]
+    )
+    db.execute("alter table groups add column edit_token text")
+    for (gid,) in db.execute("select id from groups").fetchall():
+        db.execute(
+            "update groups set edit_token = ? where id = ?", [secrets.token_urlsafe(18), gid]
+        )
