@@ -42,7 +42,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     be opened and written, with the path and the reason in one line.
 
     Configuration beyond Flask's own (the CLI sets these from its options):
-    ``DATABASE`` (default: the user's data folder), ``LAN`` (edits need the edit token),
+    ``DATABASE`` (default: the user's data folder), ``LAN`` (changes need a link's right,
+    rights.py),
     ``ALLOWED_HOSTS`` (Host names answered; default loopback names only, plus IP addresses
     and this machine's names with ``LAN``), ``PROXY_COUNT`` (trust X-Forwarded-For/-Proto/
     -Host/-Port from that many proxies), ``HSTS_SECONDS``, ``WRITE_LIMIT`` (writes per
@@ -127,5 +128,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(events.bp)
     app.register_blueprint(events_api.bp)
     csrf.exempt(events_api.bp)
+    from . import admin
+
+    app.register_blueprint(admin.bp)
     errors.init_app(app)
     return app

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, g, jsonify, request
 
-from . import exports, players, service
+from . import exports, players, rights, service
 from .http import BadJSON, can_edit, parse_json
 from .i18n import _, api_lang, field_errors
 from .rules.common import InvalidDeal
@@ -126,15 +126,38 @@ def created(sheet: service.Sheet) -> Reply:
     return jsonify(out), 201
 
 
+def group_forbidden() -> Reply:
+    return error(403, "_", _("Ändern nur mit dem Link dieser Gruppe."))
+
+
+def pop_group_token(data: Any) -> str | None:
+    """The body's ``group_token`` (taken out before the body is read), a text or None."""
+    if not isinstance(data, dict) or "group_token" not in data:
+        return None
+    token = data.pop("group_token")
+    if token is not None and not isinstance(token, str):
+        raise BadBody(error(422, "group_token", _("Bitte als Text.")))
+    return token
+
+
+def require_group_right(db: Any, group_id: int | None, token: str | None) -> None:
+    """A sheet or an event goes into a group only with the group's right (rights.py): its
+    ``group_token`` in the same body, the group link's cookie or the admin right; else 403."""
+    if group_id is not None and not rights.may_change_group(players.get_group(db, group_id), token):
+        raise BadBody(group_forbidden())
+
+
 @bp.post("/sheets")
 @json_route
 def create_sheet() -> Any:
     data = body()
     group = data.pop("group", None) if isinstance(data, dict) else None
+    token = pop_group_token(data)
     spec = normalize_sheet(data)
     name = data.get("name") if isinstance(data, dict) else None
     db = service.get_db()
     group_id = None if group is None else players.check_group(db, group, spec.game)
+    require_group_right(db, group_id, token)
     sheet = service.create_sheet(db, name, spec.game, list(spec.players), spec.first_dealer,
                                  spec.rules.to_json(), group_id)  # fmt: skip
     return created(sheet)

@@ -189,6 +189,7 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
     app = _app_or_exit(config)
     click.echo(f"skatcalc läuft / is running: {url}/")
     click.echo(f"Datenbank / database: {app.config['DATABASE']}")
+    _print_admin_link(app, url)
     if lan:
         click.echo("Im Netz: ansehen darf jeder, ändern nur, wer den Bearbeitungs-Link hat.")
         click.echo("On the network: anyone may look, only holders of the edit link may change.")
@@ -496,6 +497,44 @@ def _print_share_links(app: Flask, url: str) -> None:
         click.echo(f"  {s['name']}: {url}/sheets/{s['id']}/share/{s['share_token']}")
     if sheets:
         click.echo("  (QR-Codes auf der Seite des Blatts / QR codes on the sheet's page)")
+
+
+def _print_admin_link(app: Flask, url: str) -> None:
+    """The server's admin link (every right, every lost link), as Jupyter prints its token;
+    remembered with the address so that ``skatcalc admin-link`` prints the same link."""
+    from . import db as store
+    from . import rights
+
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        rights.remember_served_url(conn, url)
+        link = rights.admin_link(conn, url)
+    finally:
+        conn.close()
+    click.echo(f"Admin-Link (alle Rechte, nicht weitergeben / every right, keep it): {link}")
+
+
+@main.command("admin-link")
+@click.option("--db", "db_path", default=None, help=DB_HELP)
+@click.option(
+    "--url",
+    default=None,
+    metavar="URL",
+    help="The server's address [default: the one the last 'skatcalc serve' on this database "
+    "printed, else http://127.0.0.1:5000].",
+)
+def admin_link(db_path: str | None, url: str | None) -> None:
+    """Print the server's admin link again (every right: players, any group, any sheet or
+    event, and every lost edit, organiser or group link). Keep it to yourself."""
+    from . import db as store
+    from . import rights
+
+    app = _app_or_exit(_db_config(db_path) or None)
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        click.echo(rights.admin_link(conn, url or rights.served_url(conn)))
+    finally:
+        conn.close()
 
 
 @main.command("init-db")

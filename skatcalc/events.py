@@ -12,6 +12,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     g,
     jsonify,
@@ -26,12 +27,12 @@ from wtforms import BooleanField, RadioField, StringField, TextAreaField
 from wtforms.validators import Optional
 
 from . import event_service as events
-from . import exports, service
+from . import exports, rights, service
 from . import players as people
 from .deal_forms import SheetRulesFields, attach_errors, parse_int, rules_body
 from .events_api import unfinished_message
 from .exports import _attachment, cell
-from .http import holds_token, remember_edit_token, token_matches
+from .http import holds_token, refuse, remember_edit_token, token_matches
 from .i18n import _, field_errors, money, num, page_lang, pgettext, translate
 from .rules.common import Errors, InvalidDeal
 from .rules.events import (
@@ -73,11 +74,26 @@ def load_event(event_id: int) -> dict[str, Any]:
         abort(404)
 
 
+def forbidden_text() -> str:
+    """A browser without the organiser's right is told about the event, not a sheet."""
+    return _("Ändern nur mit dem Bearbeitungs-Link dieser Veranstaltung.")
+
+
 def editable(event_id: int) -> dict[str, Any]:
     event = load_event(event_id)
     if not can_edit_event(event):
-        abort(403)
+        abort(refuse(403, forbidden_text()))
     return event
+
+
+def organiser_link(event: dict[str, Any]) -> dict[str, Any]:
+    """The organiser's link with its QR code for the organiser's pages (on the network): the
+    one way back in from another browser, so the pages say to keep it."""
+    if not can_edit_event(event) or not current_app.config.get("LAN"):
+        return {}
+    g.carries_edit_link = True  # a key on the page: private, no-store
+    url = public_url("events.edit_link", event_id=event["id"], token=event["edit_token"])
+    return {"organiser_url": url, "qr": qr_svg}
 
 
 # --- Money on forms ---------------------------------------------------------------------------
@@ -176,7 +192,8 @@ class ActionForm(FlaskForm):
 
 
 def groups_for_form() -> list[dict[str, Any]]:
-    return people.list_groups(service.get_db())
+    """Only the groups this browser may put an event into (rights.py)."""
+    return [g for g in people.list_groups(service.get_db()) if rights.may_change_group(g)]
 
 
 # --- List and create --------------------------------------------------------------------------
@@ -215,11 +232,16 @@ def create() -> Any:
         data["date"] = form.day.data.strip()
     group = (form.group.data or "").strip()
     if group:
-        g = parse_int(group)
-        if g is None:
+        gid = parse_int(group)
+        if gid is None:
             errors.append(("group", _("Bitte eine Gruppe aus der Liste wählen.")))
         else:
-            data["group"] = g
+            data["group"] = gid
+            if gid not in {grp["id"] for grp in groups_for_form()}:
+                # an unknown group is told by normalize_event, one without the right here
+                known = {grp["id"] for grp in people.list_groups(service.get_db())}
+                if gid in known:
+                    errors.append(("group", _("Ändern nur mit dem Link dieser Gruppe.")))
     deals: dict[str, int] = {}
     for key, field in (("4", form.deals4), ("3", form.deals3)):
         raw = (field.data or "").strip()
@@ -270,7 +292,7 @@ def create() -> Any:
 def edit_link(event_id: int, token: str) -> Any:
     event = load_event(event_id)
     if not token_matches(token, event["edit_token"]):  # any text, in constant time
-        abort(403)
+        abort(refuse(403, forbidden_text()))
     return remember_event_token(redirect(url_for("events.show", event_id=event_id)), event)
 
 
@@ -326,7 +348,8 @@ def ranking_rows_html(rows: tuple[RankRow, ...], n_series: int, screen: bool) ->
 def show(event_id: int) -> str:
     event = load_event(event_id)
     rules = [translate(m, page_lang()) for m in describe_rules(_spec(event))]
-    return render_template("events/show.html", rules=rules, **view_data(event))
+    return render_template("events/show.html", rules=rules, **view_data(event),
+                           **organiser_link(event))  # fmt: skip
 
 
 def _spec(event: dict[str, Any]) -> SheetSpec:
@@ -415,6 +438,7 @@ def players(event_id: int) -> Any:
         "events/players.html", event=event, form=form, general=general, regs=regs,
         known=[n for n in events.known_names(db)], n_series=n_series, sizes=sizes,
         refusal=refusal, present=present, seated=seated, playing=playing,
+        **organiser_link(event),
     )  # fmt: skip
     return html, status
 
@@ -552,7 +576,7 @@ def close(event_id: int) -> Any:
     general: list[str] = []
     if request.method == "POST":
         if not editor:
-            abort(403)
+            abort(refuse(403, forbidden_text()))
         if not form.validate_on_submit():
             general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
             status = 400

@@ -7,8 +7,17 @@ from typing import Any
 from flask import Blueprint, g, jsonify
 
 from . import event_service as events
+from . import players as people
 from . import service
-from .api import BadBody, body, error, json_object_or_nothing, json_route
+from .api import (
+    BadBody,
+    body,
+    error,
+    json_object_or_nothing,
+    json_route,
+    pop_group_token,
+    require_group_right,
+)
 from .http import holds_token
 from .i18n import _
 from .rules.events import Seating, normalize_event, read_payout
@@ -35,8 +44,12 @@ def _editable(event_id: int) -> dict[str, Any]:
 @bp.post("")
 @json_route
 def create() -> Any:
-    spec = normalize_event(body(), events.today())
+    data = body()
+    token = pop_group_token(data)
+    spec = normalize_event(data, events.today())
     db = service.get_db()
+    if spec.group is not None:
+        require_group_right(db, people.check_group(db, spec.group, spec.game), token)
     event = events.create_event(db, spec)
     out = events.event_json(db, event["id"])
     out["edit_token"] = event["edit_token"]

@@ -244,3 +244,22 @@ def m011_settled(db: Database) -> None:
         "update sheets set closed = (select e.closed from event_tables t join events e "
         "on e.id = t.event_id where t.sheet_id = sheets.id) where closed is null"
     )
+
+
+@migrations()
+def m012_rights_by_link(db: Database) -> None:
+    # Rights come from links, never from the client's address (rights.py): the server's
+    # admin link (its token in ``settings``, made once per database, so a backup carries it)
+    # and a link per group, which changing the group and putting sheets or events into it
+    # need. Groups of older databases get their token here; the admin link finds it.
+    import secrets
+
+    db.execute("create table settings (key text primary key, value text not null)")
+    db.execute(
+        "insert into settings (key, value) values ('admin_token', ?)", [secrets.token_urlsafe(24)]
+    )
+    db.execute("alter table groups add column edit_token text")
+    for (gid,) in db.execute("select id from groups").fetchall():
+        db.execute(
+            "update groups set edit_token = ? where id = ?", [secrets.token_urlsafe(18), gid]
+        )

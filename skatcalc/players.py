@@ -16,7 +16,7 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     player_log(db, player_id) -> list[dict]   # at, action, detail (dict)
     create_group(db, name, game, rules) -> dict  # rules as normalize_group gives them
     normalize_group(data) -> (name, game, rules)  # InvalidDeal with field names
-    get_group(db, group_id) -> dict           # id, name, game, rules (dict), created
+    get_group(db, group_id) -> dict           # id, name, game, rules (dict), created, edit_token
     list_groups(db) -> list[dict]             # + "sheets" count
     check_group(db, group_id, game) -> int    # InvalidDeal("group") for unknown/other game
     join_group(db, sheet_id, group_id | None) # an existing sheet into a group (or out)
@@ -33,6 +33,7 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
 from __future__ import annotations
 
 import json
+import secrets
 from datetime import date, datetime
 from typing import Any
 
@@ -284,8 +285,8 @@ def _group(row: dict[str, Any]) -> dict[str, Any]:
 def create_group(db: Database, name: str, game: str, rules: dict[str, Any]) -> dict[str, Any]:
     with db.atomic():
         cur = db.execute(
-            "insert into groups (name, game, rules, created) values (?, ?, ?, ?)",
-            [name, game, json.dumps(rules, sort_keys=True), _now()],
+            "insert into groups (name, game, rules, created, edit_token) values (?, ?, ?, ?, ?)",
+            [name, game, json.dumps(rules, sort_keys=True), _now(), secrets.token_urlsafe(18)],
         )
         gid = int(cur.lastrowid or 0)
     return get_group(db, gid)

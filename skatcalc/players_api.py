@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, g, jsonify, request
 
 from . import players, season, service
 from .api import BadBody, body, error, json_route
@@ -31,7 +31,10 @@ def get_player(player_id: int) -> Any:
 def create_group() -> Any:
     name, game, rules = players.normalize_group(body())
     group = players.create_group(service.get_db(), name, game, rules)
-    return jsonify(season.group_json(group)), 201
+    out = season.group_json(group)
+    out["edit_token"] = group["edit_token"]  # this once: the group's right (docs/api.md)
+    g.carries_edit_link = True  # private, no-store
+    return jsonify(out), 201
 
 
 @bp.get("/groups")

@@ -8,8 +8,8 @@ from typing import Any
 from flask import (
     Blueprint,
     abort,
-    current_app,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -21,12 +21,14 @@ from werkzeug.wrappers import Response
 from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
-from . import players, season, service
+from . import players, rights, season, service
 from .charts import running_totals_svg
 from .deal_forms import parse_int
+from .http import refuse, token_matches
 from .i18n import _, field_errors, page_lang
 from .rules.common import InvalidDeal, decimal
 from .rules.sheet import GAMES
+from .sheet_view import public_url, qr_svg
 
 players_bp = Blueprint("players", __name__, url_prefix="/players")
 groups_bp = Blueprint("groups", __name__, url_prefix="/groups")
@@ -102,12 +104,14 @@ def render_player(pid: int, rename: RenameForm | None = None, status: int = 200)
     return html, status
 
 
+def admin_only() -> str:
+    return _("Umbenennen und Zusammenführen nur mit dem Admin-Link des Servers.")
+
+
 def may_manage() -> bool:
-    """Renaming and merging change every sheet's statistics: on the network only at the
-    machine itself (loopback), like the server's own settings."""
-    if not current_app.config.get("LAN"):
-        return True
-    return request.remote_addr in ("127.0.0.1", "::1")
+    """Renaming and merging change every sheet's statistics: on the network only with the
+    server's admin link (rights.py), never by the client's address."""
+    return rights.has_admin_right()
 
 
 def _player_or_404(player_id: int) -> int:
@@ -129,7 +133,7 @@ def show(player_id: int) -> Any:
 def rename(player_id: int) -> Any:
     pid = _player_or_404(player_id)
     if not may_manage():
-        abort(403)
+        abort(refuse(403, admin_only()))
     form = RenameForm()
     if not form.validate_on_submit():
         form.name.errors = [_("Das Formular ist abgelaufen; bitte noch einmal senden.")]
@@ -148,7 +152,7 @@ def merge(player_id: int) -> Any:
     """Another entry is the same person: its sheets join this player."""
     pid = _player_or_404(player_id)
     if not may_manage():
-        abort(403)
+        abort(refuse(403, admin_only()))
     form = MergeForm()
     if not form.validate_on_submit():
         abort(400)
@@ -245,7 +249,10 @@ def create() -> Any:
         else:
             group = players.create_group(service.get_db(), name, game, clean)
             flash(_("Gruppe „%(name)s“ angelegt.", name=name))
-            return redirect(url_for("groups.show", group_id=group["id"]))
+            # The group's link is its right: this browser holds it from now on, and the
+            # group page shows the link to keep.
+            resp = redirect(url_for("groups.show", group_id=group["id"]))
+            return rights.remember_group_token(resp, group)
     html = render_template("groups/list.html", groups=players.list_groups(service.get_db()),
                            form=form, general=general)  # fmt: skip
     return html, 422
@@ -286,8 +293,15 @@ def _standings_view(group_id: int) -> dict[str, Any]:
     db = service.get_db()
     rows, sheets = season.group_standings(db, group, start, end)
     view: dict[str, Any] = {"group": group, "start": start, "end": end, "errors": errors,
-                            "rows": rows, "sheets": sheets, "manage": may_manage(),
+                            "rows": rows, "sheets": sheets,
+                            "manage": rights.may_change_group(group),
                             "rank_name": rank_name(group["rules"]["rank_by"])}  # fmt: skip
+    if view["manage"] and rights.lan():
+        # The group's link, a key to it: shown to its holders, in no cache.
+        view["group_url"] = public_url("groups.edit_link", group_id=group["id"],
+                                       token=group["edit_token"])  # fmt: skip
+        view["qr"] = qr_svg
+        g.carries_edit_link = True
     if view["manage"]:
         rules = group["rules"]
         edit = GroupForm(formdata=None, name=group["name"], rank_by=rules["rank_by"],
@@ -315,9 +329,19 @@ class GroupSheetForm(FlaskForm):
 
 
 def _manage_group(group_id: int) -> dict[str, Any]:
-    if not may_manage():
-        abort(403)
-    return _group_or_404(group_id)
+    group = _group_or_404(group_id)
+    if not rights.may_change_group(group):
+        abort(refuse(403, _("Ändern nur mit dem Link dieser Gruppe.")))
+    return group
+
+
+@groups_bp.get("/<int:group_id>/edit/<token>")
+def edit_link(group_id: int, token: str) -> Response:
+    """The group's link: this browser may change the group from now on."""
+    group = _group_or_404(group_id)
+    if not token_matches(token, group["edit_token"]):  # any text, in constant time
+        abort(refuse(403, _("Ändern nur mit dem Link dieser Gruppe.")))
+    return rights.remember_group_token(redirect(url_for("groups.show", group_id=group_id)), group)
 
 
 @groups_bp.post("/<int:group_id>/sheets")

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
-from . import exports, players, service
+from . import exports, players, rights, service
 from .deal_forms import (
     SheetRulesFields,
     attach_errors,
@@ -67,6 +67,7 @@ class NewSheetForm(FlaskForm, SheetRulesFields):
         self.group.choices = [("", "—")] + [
             (str(g["id"]), f"{g['name']} ({'Skat' if g['game'] == 'skat' else 'Schafkopf'})")
             for g in players.list_groups(service.get_db())
+            if rights.may_change_group(g)  # only groups this browser may put a sheet into
         ]
         # The seats offer the known players (a <datalist>: suggestions without JavaScript).
         self.known_players = [p["name"] for p in players.list_players(service.get_db())]
@@ -154,6 +155,11 @@ def create() -> Any:
             except InvalidDeal as exc:
                 form.group.errors = field_errors(exc, page_lang()).get("group", [])
             else:
+                if group_id is not None and not rights.may_change_group(
+                    players.get_group(db, group_id)
+                ):
+                    form.group.errors = [_("Ändern nur mit dem Link dieser Gruppe.")]
+                    return sheets_page(form, general), 403
                 sheet = service.create_sheet(
                     db, form.name.data, spec.game, list(spec.players), spec.first_dealer,
                     spec.rules.to_json(), group_id,

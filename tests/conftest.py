@@ -37,6 +37,13 @@ def client(app: Flask) -> FlaskClient:
 
 
 @pytest.fixture
+def lan_app(tmp_path: Path) -> Flask:
+    """The app as ``skatcalc serve --lan`` runs it: rights come from links only."""
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
+                       "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
+
+
+@pytest.fixture
 def csrf_app(tmp_path: Path) -> Flask:
     return create_app(
         {"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite"), "SECRET_KEY": "test"}

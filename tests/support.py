@@ -31,3 +31,15 @@ def explanation(result: Any, lang: str = "de") -> list[str]:
     from skatcalc.i18n import translate
 
     return [translate(s, lang) for s in result.steps]
+
+
+def admin_token(app: Flask) -> str:
+    """The app's admin token: what ``skatcalc admin-link`` prints after ``/admin/``."""
+    from skatcalc import db as store
+    from skatcalc.rights import read_admin_token
+
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        return read_admin_token(conn)
+    finally:
+        conn.close()

@@ -144,6 +144,7 @@ def seed(req: Any, server: str) -> list[str]:
         f"/events/{eid}/players",
         f"/events/{eid}/series/1",
         f"/events/{eid}/screen",
+        "/admin",  # every sheet's, event's and group's link: long ones
     ]
 
 

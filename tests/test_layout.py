@@ -30,7 +30,7 @@ import skatcalc
 from skatcalc import deal_forms
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE_MODULES = ("calculators", "pwa", "errors", "sheets", "sheet_view", "deal_forms")
+PAGE_MODULES = ("calculators", "pwa", "errors", "sheets", "sheet_view", "deal_forms", "admin")
 SHARED_NAMES = {"game", "n"}
 
 
@@ -89,7 +89,16 @@ def test_templates_sit_in_a_folder_per_feature() -> None:
     top = sorted(p.name for p in (ROOT / "templates").glob("*.html"))
     assert top == ["_macros.html", "base.html", "error.html"]
     folders = {p.name for p in (ROOT / "templates").iterdir() if p.is_dir()}
-    assert {"calculators", "sheets", "deals", "players", "groups", "events", "pwa"} == folders
+    assert {
+        "calculators",
+        "sheets",
+        "deals",
+        "players",
+        "groups",
+        "events",
+        "pwa",
+        "admin",
+    } == folders
 
 
 def test_every_blueprint_is_registered(tmp_path: Path) -> None:

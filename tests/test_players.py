@@ -13,6 +13,7 @@ from skatcalc import db as store
 from skatcalc import players
 from skatcalc.i18n import field_errors
 from skatcalc.rules.common import InvalidDeal
+from tests.support import admin_token
 
 SKAT = {"game": "skat", "players": ["Anna", "Bernd", "Carla"]}
 
@@ -414,29 +415,29 @@ def test_figures_are_kept_per_revision_and_recomputed_when_stale(
     assert client.get(url).get_json()["rows"][0]["player"] != "Anna"
 
 
-def test_on_the_network_only_the_machine_renames_and_merges(tmp_path: Path) -> None:
-    from skatcalc import create_app
-
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
-                      "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
-    client = app.test_client()
+def test_on_the_network_only_the_admin_link_renames_and_merges(lan_app: Flask) -> None:
+    """No right from the client's address: loopback (every visitor behind a proxy) is refused
+    like any other address; the server's admin link grants it."""
+    client = lan_app.test_client()
     client.post("/api/v1/sheets", json=SKAT)
-    far = {"REMOTE_ADDR": "192.168.1.20"}
-    page = client.get("/players/1", environ_base=far).get_data(as_text=True)
-    assert "Umbenennen" not in page
-    resp = client.post("/players/1/rename", data={"name": "X"}, environ_base=far)
-    assert resp.status_code == 403
-    assert client.post("/players/1/merge", data={"other": "2"}, environ_base=far).status_code == 403
-    resp = client.post("/players/1/rename", data={"name": "Anna B."})
-    assert resp.status_code in (302, 303)
+    for addr in ("192.168.1.20", "127.0.0.1", "::1"):
+        far = {"REMOTE_ADDR": addr}
+        page = client.get("/players/1", environ_base=far).get_data(as_text=True)
+        assert "Umbenennen" not in page
+        resp = client.post("/players/1/rename", data={"name": "X"}, environ_base=far)
+        assert resp.status_code == 403
+        assert "Admin-Link" in resp.get_data(as_text=True)
+        merge = client.post("/players/1/merge", data={"other": "2"}, environ_base=far)
+        assert merge.status_code == 403
     gid = client.post("/api/v1/groups", json={"name": "H", "game": "skat"}).get_json()["id"]
-    assert "Gruppe verwalten" not in client.get(f"/groups/{gid}", environ_base=far).get_data(
-        as_text=True
-    )
+    assert "Gruppe verwalten" not in client.get(f"/groups/{gid}").get_data(as_text=True)
     for path in (f"/groups/{gid}/edit", f"/groups/{gid}/sheets", f"/groups/{gid}/sheets/1/remove"):
-        assert (
-            client.post(path, data={"name": "X", "sheet": "1"}, environ_base=far).status_code == 403
-        )
+        assert client.post(path, data={"name": "X", "sheet": "1"}).status_code == 403
+    admin = lan_app.test_client()
+    assert admin.get(f"/admin/{admin_token(lan_app)}").status_code == 200
+    resp = admin.post("/players/1/rename", data={"name": "Anna B."})
+    assert resp.status_code in (302, 303)
+    assert "Gruppe verwalten" in admin.get(f"/groups/{gid}").get_data(as_text=True)
 
 
 def test_new_sheet_from_the_group_page_preselects_the_group(client: FlaskClient) -> None:

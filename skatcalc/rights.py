@@ -1,0 +1,121 @@
+"""Who may change what. Rights come from links (capabilities), never from the client's address.
+
+* a sheet's edit link: cookie ``edit_<id>``, or its ``edit_token`` as ``Authorization: Bearer``
+  (``http.can_edit``);
+* an event's organiser link: cookie ``event_<id>`` or the event's token as Bearer;
+* a group's link: cookie ``group_<id>``, or ``"group_token"`` in the body of an API write that
+  puts a sheet or an event into the group;
+* the server's admin link ``/admin/<token>``: cookie ``skatcalc_admin`` or the admin token as
+  Bearer; it grants every right (players, any group, any sheet or event, the lost links).
+
+Without ``LAN`` (one machine, one person) every right is everyone's. With it, loopback is no
+exception: behind a proxy every visitor arrives from 127.0.0.1.
+
+The admin token is made once per database (migration ``m012``, table ``settings``), so it
+survives restarts and travels with a backup; ``skatcalc admin-link`` prints it again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, g, request
+from sqlite_utils import Database
+from werkzeug.wrappers import Response
+
+from .http import bearer_token, token_matches
+
+ADMIN_COOKIE = "skatcalc_admin"
+KEY_COOKIE_AGE = 3600 * 24 * 365
+
+
+# --- Stored tokens (no request needed) --------------------------------------------------------
+
+
+def read_admin_token(db: Database) -> str:
+    """The server's admin token, as migration m012 stored it with the database."""
+    rows = list(db.query("select value from settings where key = 'admin_token'"))
+    return str(rows[0]["value"])
+
+
+DEFAULT_BASE = "http://127.0.0.1:5000"
+
+
+def admin_link(db: Database, base: str) -> str:
+    """The admin link, ``<base>/admin/<token>``, as ``skatcalc serve`` prints it."""
+    return f"{base.rstrip('/')}/admin/{read_admin_token(db)}"
+
+
+def remember_served_url(db: Database, url: str) -> None:
+    """The address ``skatcalc serve`` printed, so ``skatcalc admin-link`` prints the same link."""
+    db.execute(
+        "insert or replace into settings (key, value) values ('served_url', ?)", [url.rstrip("/")]
+    )
+
+
+def served_url(db: Database) -> str:
+    """The address of the last ``skatcalc serve`` on this database (or the default one)."""
+    rows = list(db.query("select value from settings where key = 'served_url'"))
+    return str(rows[0]["value"]) if rows else DEFAULT_BASE
+
+
+# --- The request's rights ---------------------------------------------------------------------
+
+
+def lan() -> bool:
+    return bool(current_app.config.get("LAN"))
+
+
+def admin_token() -> str:
+    """This app's admin token, read once (it never changes while the database lives)."""
+    held = current_app.extensions.get("skatcalc_admin_token")
+    if held is None:
+        from . import service
+
+        held = read_admin_token(service.get_db())
+        current_app.extensions["skatcalc_admin_token"] = held
+    return str(held)
+
+
+def holds_admin_token() -> bool:
+    """The admin link's cookie or ``Authorization: Bearer <admin token>``."""
+    expected = admin_token()
+    return token_matches(bearer_token(), expected) or token_matches(
+        request.cookies.get(ADMIN_COOKIE), expected
+    )
+
+
+def has_admin_right() -> bool:
+    """Every right: renaming and merging players, any group, the admin page."""
+    return not lan() or holds_admin_token()
+
+
+def group_cookie(group: dict[str, Any]) -> str:
+    return f"group_{group['id']}"
+
+
+def may_change_group(group: dict[str, Any], given: str | None = None) -> bool:
+    """Changing the group (name, rules, its sheets) and putting a sheet or an event into it:
+    ``given`` (an API body's ``group_token``), the group link's cookie, or the admin right."""
+    if not lan():
+        return True
+    expected = group.get("edit_token")
+    if given is not None and token_matches(given, expected):
+        return True
+    return token_matches(request.cookies.get(group_cookie(group)), expected) or holds_admin_token()
+
+
+def remember_key(resp: Response, name: str, token: str) -> Response:
+    """A link's token in a cookie: this browser holds that right from now on."""
+    resp.set_cookie(name, token, httponly=True, samesite="Lax", secure=request.is_secure,
+                    max_age=KEY_COOKIE_AGE)  # fmt: skip
+    g.carries_edit_link = True  # the token rides in the answer: private, no-store
+    return resp
+
+
+def remember_group_token(resp: Response, group: dict[str, Any]) -> Response:
+    return remember_key(resp, group_cookie(group), group["edit_token"])
+
+
+def remember_admin_token(resp: Response) -> Response:
+    return remember_key(resp, ADMIN_COOKIE, admin_token())
