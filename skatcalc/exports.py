@@ -19,13 +19,13 @@ from .i18n import ptranslate, translate
 from .recent import Recent
 from .rules.common import Errors, InvalidDeal
 from .rules.marks import describe_row
-from .rules.sheet import MAX_DEALS, DealRecord, Row, evaluate_deal, normalize_sheet
+from .rules.sheet import MAX_DEALS, DealRecord, Row, evaluate_deal, normalize_sheet, seat_names
 
 ACTIONS = {"add", "correct", "strike", "restore"}
 
 
 def filename(sheet: dict[str, Any], ext: str) -> str:
-    day = sheet["created"][:10]
+    day = sheet.get("day") or sheet["created"][:10]  # a club night's table: its date
     names = "-".join(sheet["players"])
     safe = re.sub(r"[^A-Za-z0-9ÄÖÜäöüß_-]+", "_", names)[:60].strip("_") or "sheet"
     return f"{sheet['game']}_{day}_{safe}.{ext}"
@@ -201,6 +201,10 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
     clean: list[dict[str, Any]] = []
     for i, d in enumerate(deals, start=1):
         where = f"deals[{i}]"
+        if isinstance(d, dict):  # a file from before the name rule names its seats as typed
+            d = seat_names(spec.players, d)
+            if isinstance(d, dict) and isinstance(d.get("input"), dict):
+                d["input"] = seat_names(spec.players, d["input"])
         if (
             not isinstance(d, dict)
             or d.get("n") != i

@@ -287,6 +287,7 @@ def _standings_view(group_id: int) -> dict[str, Any]:
     rows, sheets = season.group_standings(db, group, start, end)
     view: dict[str, Any] = {"group": group, "start": start, "end": end, "errors": errors,
                             "rows": rows, "sheets": sheets, "manage": may_manage(),
+                            "evenings": season.group_evenings(sheets),
                             "rank_name": rank_name(group["rules"]["rank_by"])}  # fmt: skip
     if view["manage"]:
         rules = group["rules"]
