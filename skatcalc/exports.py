@@ -47,14 +47,14 @@ def download(db: Database, loaded: service.Sheet, fmt: str, lang: str = "de") ->
     sheet = service.sheet_json(db, loaded, lang)
     if fmt == "json":
         data = json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
-        return _attachment(data, "application/json", filename(sheet, "json"))
+        return _attachment(data, "application/json", filename(loaded, "json"))
     if fmt == "pdf":
-        return _attachment(pdf_bytes(db, loaded, lang), "application/pdf", filename(sheet, "pdf"))
+        return _attachment(pdf_bytes(db, loaded, lang), "application/pdf", filename(loaded, "pdf"))
     if fmt == "csv":
         return _attachment(
             to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig"),
             "text/csv",
-            filename(sheet, "csv"),
+            filename(loaded, "csv"),
         )
     raise service.NotFound(fmt)
 
@@ -117,7 +117,7 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
         return int(current["rev"])
 
     def render() -> bytes:
-        sheet = service.sheet_json(db, current, lang)
+        sheet = {**service.sheet_json(db, current, lang), "day": current.get("day")}
         rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
         return render_pdf(sheet, rules, lang, service.computed(db, current).rows)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .common import Errors, InvalidDeal, Msg, clean_name
+from .common import Errors, InvalidDeal, Msg
 from .schafkopf import (
     SUITS,
     SchafkopfDeal,
@@ -93,15 +93,12 @@ class Reader:
         return choices[v]
 
     def str_list(self, name: str, max_len: int = 40) -> list[str] | None:
-        """A list of names, each after :func:`~skatcalc.rules.common.clean_name` (so the
-        length limit counts the name as it will be stored)."""
         v = self._get(name)
         if v is _MISSING:
             return None
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             self.errors.add(name, "Erwartet: eine Liste von Namen.")
             return None
-        v = [clean_name(x) for x in v]
         if len(v) > 100 or any(len(x) > max_len for x in v):
             self.errors.add(
                 name, "Zu lang: höchstens %(max_len)s Zeichen je Eintrag.", max_len=max_len

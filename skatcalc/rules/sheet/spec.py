@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..common import Errors, name_key
+from ..common import Errors, clean_name, name_key
 from ..inputs import Reader
 from .base import BAD_NAME_MSG, MAX_NAME, HouseRules, SheetSpec, bad_name_char, seat_name
 from .registry import GAMES, game
@@ -16,7 +16,15 @@ def normalize_sheet(data: object) -> SheetSpec:
     r = Reader(data)
     key = r.choice("game", {k: k for k in GAMES})
     kind = game(key) if key is not None else None
-    players = r.str_list("players", MAX_NAME)
+    # the limit counts a name after the name rule: read as sent (the body cap bounds it),
+    # then clean and count
+    players = r.str_list("players", 1_000_000)
+    if players is not None:
+        players = [clean_name(p) for p in players]
+        if any(len(p) > MAX_NAME for p in players):
+            r.errors.add("players", "Zu lang: höchstens %(max_len)s Zeichen je Eintrag.",
+                         max_len=MAX_NAME)  # fmt: skip
+            players = None
     first = r.data.get("first_dealer") if isinstance(r.data, Mapping) else None
     r.seen.add("first_dealer")
     rules_in = r.data.get("rules") if isinstance(r.data, Mapping) else None
@@ -25,7 +33,7 @@ def normalize_sheet(data: object) -> SheetSpec:
     e = r.errors
     if players is None and not e.has("players"):
         e.add("players", "Bitte die Spieler in Sitzreihenfolge nennen.")
-    if players is not None:  # each name after clean_name (str_list): stored so
+    if players is not None:  # each name after clean_name: stored so
         if any(not p for p in players):
             e.add("players", "Ein Spielername ist leer.")
         elif any(bad_name_char(p) for p in players):
