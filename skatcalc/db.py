@@ -347,7 +347,8 @@ def create_sheet(
                 "created": at,
                 "updated": at,
                 "group_id": group_id,
-                "day": day,
+                # only when given: a sheet of its own day is written as before m011
+                **({"day": day} if day is not None else {}),
             }
         )
         sheet_id = table.last_pk

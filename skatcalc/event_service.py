@@ -210,9 +210,9 @@ def check_names(raw: object, e: Errors, field: str = "names") -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
         e.add(field, "Erwartet: eine Liste von Namen.")
         return []
+    bad = any(bad_name_char(x) for x in raw)  # as typed: refused, not made a space
     names = [clean_name(x) for x in raw]
     names = [n for n in names if n]
-    bad = any(bad_name_char(x) for x in names)
     if not names:
         e.add(field, "Bitte mindestens einen Namen.")
     elif len(names) > MAX_EVENT_PLAYERS:

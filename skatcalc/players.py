@@ -154,7 +154,7 @@ def _name_errors(name: str) -> Errors:
         e.add("name", "Bitte einen Namen angeben.")
     elif len(clean_name(name)) > MAX_NAME:
         e.add("name", "Höchstens %(max)s Zeichen.", max=MAX_NAME)
-    elif bad_name_char(clean_name(name)):
+    elif bad_name_char(name):  # as typed: a control character is refused, not spaced
         e.add("name", BAD_NAME_MSG)
     return e
 

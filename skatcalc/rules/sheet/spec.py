@@ -19,6 +19,7 @@ def normalize_sheet(data: object) -> SheetSpec:
     # the limit counts a name after the name rule: read as sent (the body cap bounds it),
     # then clean and count
     players = r.str_list("players", 1_000_000)
+    bad = players is not None and any(bad_name_char(p) for p in players)  # as typed
     if players is not None:
         players = [clean_name(p) for p in players]
         if any(len(p) > MAX_NAME for p in players):
@@ -36,7 +37,7 @@ def normalize_sheet(data: object) -> SheetSpec:
     if players is not None:  # each name after clean_name: stored so
         if any(not p for p in players):
             e.add("players", "Ein Spielername ist leer.")
-        elif any(bad_name_char(p) for p in players):
+        elif bad:
             e.add("players", BAD_NAME_MSG)
         elif len(set(name_key(p) for p in players)) != len(players):
             e.add("players", "Jeder Name nur einmal, bitte.")
