@@ -211,6 +211,18 @@ def test_registrations_take_the_rule(client: FlaskClient) -> None:
     assert too_long.status_code == 422
 
 
+def test_a_registration_over_the_limit_keeps_what_was_typed_in_the_form(
+    client: FlaskClient,
+) -> None:
+    event = client.post("/api/v1/events", json={"game": "skat"}).json["id"]
+    typed = "Anna, " + "Maximiliane " + "Z" * 30
+    r = client.post(f"/events/{event}/players", data={"names": typed})
+    assert r.status_code == 422
+    page = r.data.decode()
+    assert f'value="{typed}"' in page and "40 Zeichen" in page
+    assert client.get(f"/api/v1/events/{event}").json["players"] == []
+
+
 def test_group_names_take_the_rule(client: FlaskClient) -> None:
     r = client.post("/api/v1/groups", json={"name": f"  Goldener{NBSP}\tHirsch ", "game": "skat"})
     assert r.status_code == 201, r.json
