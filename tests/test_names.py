@@ -270,6 +270,9 @@ def test_old_players_are_found_by_the_new_rule(tmp_path: Path) -> None:
     for pid, name in ((1, old), (2, "Anna"), (3, "Jos\u00e9")):  # 3: the same person, composed
         db.execute("insert into players (id, name, key, created) values (?, ?, ?, '2025-01-01')",
                    [pid, name, " ".join(name.split()).casefold()])  # fmt: skip
+    # an entry merged into Anna that gave its name up when she was renamed to it
+    db.execute("insert into players (id, name, key, created, merged_into) values "
+               "(4, 'anna', ?, '2025-01-01', 2)", ["anna\x004"])  # fmt: skip
     db.execute(
         "insert into sheets (id, name, game, players, first_dealer, rules, edit_token, "
         "share_token, created, updated) values (1, 'old', 'skat', ?, 'Anna', '{}', 'e', 's', "
@@ -282,7 +285,8 @@ def test_old_players_are_found_by_the_new_rule(tmp_path: Path) -> None:
     assert players.find_player(db, old) == 1
     assert players.find_player(db, "ANNA") == 2
     keys = [r["key"] for r in db.query("select key from players order by id")]
-    assert len(set(keys)) == 3  # the younger twin keeps a key of its own: nobody merged
+    assert len(set(keys)) == 4  # the younger twin keeps a key of its own: nobody merged
+    assert keys[3] == "anna\x004"  # a name given up stays given up
     db.close()
 
 
