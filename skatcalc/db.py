@@ -325,8 +325,11 @@ def create_sheet(
     first_dealer: str,
     rules: dict[str, Any],
     group_id: int | None = None,
+    day: str | None = None,
 ) -> dict[str, Any]:
-    """A new sheet, its seats linked to players by name (found or created), in its group."""
+    """A new sheet, its seats linked to players by name (found or created), in its group;
+    ``day`` (YYYY-MM-DD) is the day it belongs to when not the day it is made (a club
+    night's tables: the event's date)."""
     from .players import link_sheet_players
 
     at = now()
@@ -344,6 +347,8 @@ def create_sheet(
                 "created": at,
                 "updated": at,
                 "group_id": group_id,
+                # only when given: a sheet of its own day is written as before m013
+                **({"day": day} if day is not None else {}),
             }
         )
         sheet_id = table.last_pk

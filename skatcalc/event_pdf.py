@@ -91,7 +91,8 @@ def render_event_pdf(
         pdf.cell(0, 5, f"{label}: {money(cents, lang)}",
                  new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     for t in events.tables_of(db, event):
-        sheet = service.sheet_json(db, t["sheet_row"], lang, full=False)
+        sheet = {**service.sheet_json(db, t["sheet_row"], lang, full=False),
+                 "day": t["sheet_row"].get("day")}  # fmt: skip
         spec = service.spec_of(t["sheet_row"])
         typed = service.computed(db, t["sheet_row"]).rows
         write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang, typed)

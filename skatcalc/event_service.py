@@ -19,7 +19,7 @@ from . import db as store
 from . import players as people
 from . import service
 from .recent import Recent
-from .rules.common import Errors
+from .rules.common import Errors, clean_name
 from .rules.events import (
     MAX_EVENT_PLAYERS,
     MAX_SERIES_DEALS,
@@ -297,8 +297,8 @@ def check_names(raw: object, e: Errors, field: str = "names") -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
         e.add(field, "Erwartet: eine Liste von Namen.")
         return []
-    bad = any(bad_name_char(x) for x in raw)
-    names = [" ".join(x.split()) for x in raw]
+    bad = any(bad_name_char(x) for x in raw)  # as typed: refused, not made a space
+    names = [clean_name(x) for x in raw]
     names = [n for n in names if n]
     if not names:
         e.add(field, "Bitte mindestens einen Namen.")
@@ -436,8 +436,10 @@ def start_series(
         short = event["name"][:50]
         for t in tables:
             name = f"{short} · Serie {n} · Tisch {t.number}"
+            # the table's sheet belongs to the event's date, not the day it was seated
             sheet = service.create_sheet(db, name, event["game"], list(t.players),
-                                         t.first_dealer, event["rules"], event["group_id"])  # fmt: skip
+                                         t.first_dealer, event["rules"], event["group_id"],
+                                         day=event["day"])  # fmt: skip
             db.execute(
                 "insert into event_tables (event_id, series, n, sheet_id) values (?, ?, ?, ?)",
                 [event_id, n, t.number, sheet["id"]],

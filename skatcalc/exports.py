@@ -19,14 +19,14 @@ from .i18n import ptranslate, translate
 from .recent import Recent
 from .rules.common import Errors, InvalidDeal
 from .rules.marks import describe_row
-from .rules.sheet import MAX_DEALS, DealRecord, Row, evaluate_deal, normalize_sheet
+from .rules.sheet import MAX_DEALS, DealRecord, Row, evaluate_deal, normalize_sheet, seat_names
 
 ACTIONS = {"add", "correct", "strike", "restore"}
 SHEET_ACTIONS = {"close", "reopen"}  # of the whole sheet: no deal (n = 0)
 
 
 def filename(sheet: dict[str, Any], ext: str) -> str:
-    day = sheet["created"][:10]
+    day = sheet.get("day") or sheet["created"][:10]  # a club night's table: its date
     names = "-".join(sheet["players"])
     safe = re.sub(r"[^A-Za-z0-9ÄÖÜäöüß_-]+", "_", names)[:60].strip("_") or "sheet"
     return f"{sheet['game']}_{day}_{safe}.{ext}"
@@ -48,14 +48,14 @@ def download(db: Database, loaded: service.Sheet, fmt: str, lang: str = "de") ->
     sheet = service.sheet_json(db, loaded, lang)
     if fmt == "json":
         data = json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
-        return _attachment(data, "application/json", filename(sheet, "json"))
+        return _attachment(data, "application/json", filename(loaded, "json"))
     if fmt == "pdf":
-        return _attachment(pdf_bytes(db, loaded, lang), "application/pdf", filename(sheet, "pdf"))
+        return _attachment(pdf_bytes(db, loaded, lang), "application/pdf", filename(loaded, "pdf"))
     if fmt == "csv":
         return _attachment(
             to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig"),
             "text/csv",
-            filename(sheet, "csv"),
+            filename(loaded, "csv"),
         )
     raise service.NotFound(fmt)
 
@@ -118,7 +118,7 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
         return int(current["rev"])
 
     def render() -> bytes:
-        sheet = service.sheet_json(db, current, lang)
+        sheet = {**service.sheet_json(db, current, lang), "day": current.get("day")}
         rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
         return render_pdf(sheet, rules, lang, service.computed(db, current).rows)
 
@@ -202,6 +202,10 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
     clean: list[dict[str, Any]] = []
     for i, d in enumerate(deals, start=1):
         where = f"deals[{i}]"
+        if isinstance(d, dict):  # a file from before the name rule names its seats as typed
+            d = seat_names(spec.players, d)
+            if isinstance(d, dict) and isinstance(d.get("input"), dict):
+                d["input"] = seat_names(spec.players, d["input"])
         if (
             not isinstance(d, dict)
             or d.get("n") != i

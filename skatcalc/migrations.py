@@ -263,3 +263,48 @@ def m012_rights_by_link(db: Database) -> None:
         db.execute(
             "update groups set edit_token = ? where id = ?", [secrets.token_urlsafe(18), gid]
         )
+
+
+@migrations()
+def m013_sheet_day(db: Database) -> None:
+    # The day a sheet belongs to when it is not the day it was made: a club night's tables
+    # carry the event's date (seated two days early, they still count on the evening). NULL:
+    # the local day of ``created``. Existing club nights' sheets take their event's date.
+    db.execute("alter table sheets add column day text")
+    db.execute(
+        "update sheets set day = (select e.day from event_tables t join events e "
+        "on e.id = t.event_id where t.sheet_id = sheets.id) "
+        "where id in (select sheet_id from event_tables)"
+    )
+
+
+@migrations()
+def m014_name_keys(db: Database) -> None:
+    # Names match by rules.common.name_key, which now also folds Unicode forms (NFC) and
+    # every kind of space: the stored match keys follow, so old players and registrations are
+    # found by the new rule. The names themselves stay as stored. Should two old entries now
+    # share a key, the older keeps it and the other one keeps a key of its own (as a renamed
+    # player's merged alias does), so nothing is joined without a person deciding it.
+    from .rules.common import name_key
+
+    taken: set[str] = set()
+    # players first, then merged entries (aliases); one that gave its key up keeps it given up
+    rows = list(db.query("select id, name, key from players order by merged_into is not null, id"))
+    for r in rows:  # out of the way first: the unique index sees each key once
+        db.execute("update players set key = ? where id = ?", [f"\x01{r['id']}", r["id"]])
+    for r in rows:
+        key = name_key(str(r["name"]))
+        if key in taken or "\x00" in str(r["key"]):
+            key = f"{key}\x00{r['id']}"
+        taken.add(key)
+        db.execute("update players set key = ? where id = ?", [key, r["id"]])
+    regs = list(db.query("select id, event_id, name from event_players order by id"))
+    for r in regs:
+        db.execute("update event_players set key = ? where id = ?", [f"\x01{r['id']}", r["id"]])
+    seen: set[tuple[int, str]] = set()
+    for r in regs:
+        key = name_key(str(r["name"]))
+        if (r["event_id"], key) in seen:
+            key = f"{key}\x00{r['id']}"
+        seen.add((r["event_id"], key))
+        db.execute("update event_players set key = ? where id = ?", [key, r["id"]])

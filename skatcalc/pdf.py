@@ -70,7 +70,7 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
     pdf.multi_cell(0, 8, sheet["name"], new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
     game = kind.label.de
-    when = sheet["created"][:10]
+    when = sheet.get("day") or sheet["created"][:10]  # a club night's table: its date
     pdf.multi_cell(0, 5, f"{game} · {when} · " + ", ".join(players), new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(*GREY)
     pdf.multi_cell(0, 4.5, " · ".join(rules), new_x="LMARGIN", new_y="NEXT")

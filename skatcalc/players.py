@@ -2,7 +2,7 @@
 
 API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
 
-    name_key(name) -> str                     # "  anna  " and "Anna" give the same key
+    name_key(name) -> str                     # rules.common: "  anna  " and "Anna" one key
     player_for_name(db, name) -> int          # find (case/space-insensitive) or create
     find_player(db, name) -> int | None       # find only; follows merges
     resolve(db, player_id) -> int             # the surviving id after merges (NotFound)
@@ -24,8 +24,8 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     preselect_group(db, form, raw)            # /sheets?group=<id> preselects it
     update_group(db, group_id, name, rules)   # after normalize_group
     ungrouped_sheets(db, game) -> list[dict]  # sheets of a game in no group
-    group_sheets(db, group_id, start, end) -> list[dict]  # sheet rows by creation day
-    sheet_day(sheet) -> date                  # the day a sheet belongs to
+    group_sheets(db, group_id, start, end) -> list[dict]  # sheet rows by their day
+    sheet_day(sheet) -> date                  # the day a sheet belongs to (a club night's)
 
 ``db.create_sheet(..., group_id=...)`` links the players itself; callers need not.
 """
@@ -40,24 +40,15 @@ from typing import Any
 from sqlite_utils import Database
 
 from .db import NotFound, is_id, now
-from .rules.common import Errors
+from .rules.common import Errors, clean_name, name_key
 from .rules.sheet import BAD_NAME_MSG, GAMES, MAX_NAME, bad_name_char
 from .rules.standings import normalize_group_rules
 
-__all__ = ["NotFound"]
+__all__ = ["NotFound", "clean_name", "name_key"]
 
 
 def _now() -> str:
     return now()
-
-
-def name_key(name: str) -> str:
-    """Names match regardless of case and spacing: "anna " is Anna, "Anna  Lena" is Anna Lena."""
-    return " ".join(name.split()).casefold()
-
-
-def clean_name(name: str) -> str:
-    return " ".join(name.split())
 
 
 def find_player(db: Database, name: str) -> int | None:
@@ -102,9 +93,11 @@ def list_players(db: Database) -> list[dict[str, Any]]:
     return [
         {"id": r["id"], "name": r["name"], "sheets": r["sheets"]}
         for r in db.query(
-            "select p.id, p.name, (select count(distinct sp.sheet_id) from sheet_players sp "
-            "where sp.player_id = p.id) as sheets from players p where p.merged_into is null "
-            "order by p.name collate nocase, p.id"
+            # evenings: a club night's tables count once
+            "select p.id, p.name, (select count(distinct coalesce('e' || t.event_id, "
+            "'s' || sp.sheet_id)) from sheet_players sp left join event_tables t "
+            "on t.sheet_id = sp.sheet_id where sp.player_id = p.id) as sheets "
+            "from players p where p.merged_into is null order by p.name collate nocase, p.id"
         )
     ]
 
@@ -146,7 +139,7 @@ def sheets_of_player(db: Database, player_id: int) -> list[dict[str, Any]]:
         sheet = _sheet_row(r)
         sheet["typed"] = sheet["players"][r["seat"]]
         out.append(sheet)
-    return out
+    return by_day(out)
 
 
 def _log(db: Database, player_id: int, action: str, detail: dict[str, Any]) -> None:
@@ -162,7 +155,7 @@ def _name_errors(name: str) -> Errors:
         e.add("name", "Bitte einen Namen angeben.")
     elif len(clean_name(name)) > MAX_NAME:
         e.add("name", "Höchstens %(max)s Zeichen.", max=MAX_NAME)
-    elif bad_name_char(name):
+    elif bad_name_char(name):  # as typed: a control character is refused, not spaced
         e.add("name", BAD_NAME_MSG)
     return e
 
@@ -261,10 +254,10 @@ def normalize_group(data: object) -> tuple[str, str, dict[str, Any]]:
         if k not in ("name", "game", "rules"):
             e.add(k, "Unbekanntes Feld.")
     name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str) or not clean_name(name):
         e.add("name", "Bitte der Gruppe einen Namen geben.")
         name = ""
-    elif len(name.strip()) > 80:
+    elif len(clean_name(name)) > 80:
         e.add("name", "Höchstens 80 Zeichen.")
     game = data.get("game")
     if not isinstance(game, str) or game not in GAMES:  # (a dict or list is no key)
@@ -273,7 +266,7 @@ def normalize_group(data: object) -> tuple[str, str, dict[str, Any]]:
     rules = normalize_group_rules(game or "skat", data.get("rules"), e)
     e.raise_if_any()
     assert isinstance(game, str)
-    return " ".join(name.split()), game, rules
+    return clean_name(name), game, rules
 
 
 def _group(row: dict[str, Any]) -> dict[str, Any]:
@@ -301,8 +294,10 @@ def get_group(db: Database, group_id: int) -> dict[str, Any]:
 
 def list_groups(db: Database, game: str | None = None) -> list[dict[str, Any]]:
     sql = (
-        "select g.*, (select count(*) from sheets s where s.group_id = g.id) as sheets "
-        "from groups g"
+        # evenings: a club night's tables count once
+        "select g.*, (select count(distinct coalesce('e' || t.event_id, 's' || s.id)) "
+        "from sheets s left join event_tables t on t.sheet_id = s.id "
+        "where s.group_id = g.id) as sheets from groups g"
     )
     args: list[Any] = []
     if game:
@@ -399,11 +394,19 @@ def ungrouped_sheets(db: Database, game: str) -> list[dict[str, Any]]:
 
 
 def sheet_day(sheet: dict[str, Any]) -> date:
-    """A sheet belongs to the day it was created (the server's local day)."""
+    """The day a sheet belongs to: its ``day`` when it has one (a club night's table: the
+    event's date), else the day it was created (the server's local day)."""
     try:
+        if sheet.get("day"):
+            return date.fromisoformat(sheet["day"])
         return datetime.fromisoformat(sheet["created"]).astimezone().date()
     except (TypeError, ValueError):
         return date.min
+
+
+def by_day(sheets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Sheets oldest first by the day they belong to (then as made)."""
+    return sorted(sheets, key=lambda s: (sheet_day(s), s["created"], s["id"]))
 
 
 def group_sheets(
@@ -416,4 +419,4 @@ def group_sheets(
         day = sheet_day(sheet)
         if (start is None or day >= start) and (end is None or day <= end):
             out.append(sheet)
-    return out
+    return by_day(out)

@@ -78,12 +78,13 @@ def standings(group_id: int) -> Any:
     db = service.get_db()
     group = players.get_group(db, group_id)
     start, end = period()
-    rows, _sheets = season.group_standings(db, group, start, end)
+    rows, sheets = season.group_standings(db, group, start, end)
     return jsonify(
         {
             "group": season.group_json(group),
             "from": start.isoformat(),
             "to": end.isoformat(),
             "rows": [season.row_json(r) for r in rows],
+            "evenings": [season.evening_json(e) for e in season.group_evenings(sheets)],
         }
     )

@@ -295,6 +295,7 @@ def _standings_view(group_id: int) -> dict[str, Any]:
     view: dict[str, Any] = {"group": group, "start": start, "end": end, "errors": errors,
                             "rows": rows, "sheets": sheets,
                             "manage": rights.may_change_group(group),
+                            "evenings": season.group_evenings(sheets),
                             "rank_name": rank_name(group["rules"]["rank_by"])}  # fmt: skip
     if view["manage"] and rights.lan():
         # The group's link, a key to it: shown to its holders, in no cache.

@@ -12,7 +12,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from .rules.standings import (
     sheet_figures,
     standings,
 )
+from .rules.standings import evenings as evenings_of
 
 
 def _seat_players(db: Database, sheet_ids: Sequence[int]) -> dict[int, list[tuple[int, str]]]:
@@ -49,6 +50,29 @@ def _seat_players(db: Database, sheet_ids: Sequence[int]) -> dict[int, list[tupl
     ):
         out.setdefault(int(r["sheet_id"]), []).append((int(r["id"]), str(r["name"])))
     return out
+
+
+def events_of_sheets(db: Database, sheet_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """sheet id -> the club night it is a table of (id, name, day), in one query."""
+    if not sheet_ids:
+        return {}
+    marks = ",".join("?" * len(sheet_ids))
+    return {
+        int(r["sheet_id"]): {"id": int(r["id"]), "name": r["name"], "day": r["day"]}
+        for r in db.query(
+            f"select t.sheet_id, e.id, e.name, e.day from event_tables t join events e "
+            f"on e.id = t.event_id where t.sheet_id in ({marks})",
+            list(sheet_ids),
+        )
+    }
+
+
+def _in_event(figs: dict[int, SheetFigures], event: dict[str, Any] | None
+              ) -> dict[int, SheetFigures]:  # fmt: skip
+    """A club night's table: its figures name the event, so its series make one evening."""
+    if event is None:
+        return figs
+    return {pid: replace(f, event=event["id"]) for pid, f in figs.items()}
 
 
 def _code_version() -> str:
@@ -151,9 +175,12 @@ def player_figures(db: Database, player_id: int) -> list[tuple[dict[str, Any], S
     ids = [s["id"] for s in sheets]
     seats = _seat_players(db, ids)
     stored = stored_figures(db, ids)
+    events = events_of_sheets(db, ids)
     out = []
     for s in sheets:
-        figs = figures_of_sheet(db, s, seats.get(s["id"], []), stored.get(s["id"]))
+        s["event"] = events.get(s["id"])
+        figs = _in_event(figures_of_sheet(db, s, seats.get(s["id"], []), stored.get(s["id"])),
+                         s["event"])  # fmt: skip
         if player_id in figs:
             out.append((s, figs[player_id]))
     return out
@@ -163,20 +190,25 @@ def _tallies(m: Any) -> dict[str, dict[str, int]]:
     return {k: {"games": t.games, "won": t.won} for k, t in sorted(m.items())}
 
 
-def game_json(t: PlayerTotals, evenings: list[tuple[dict[str, Any], SheetFigures]]
+def game_json(t: PlayerTotals, sheets: list[tuple[dict[str, Any], SheetFigures]]
               ) -> dict[str, Any]:  # fmt: skip
-    """A player's figures in one game, as the API answers them."""
+    """A player's figures in one game, as the API answers them: ``sheets`` the player's
+    sheets with their figures; a club night's tables are one evening."""
 
     def evening(s: dict[str, Any], f: SheetFigures) -> dict[str, Any]:
-        e = {"sheet": s["id"], "name": s["name"], "day": f.day, "table": f.table,
-             "deals": f.deals, "played": f.played, "balance": f.balance, "cents": f.cents,
-             "won": f.won, "lost": f.lost}  # fmt: skip
+        e: dict[str, Any] = {"sheet": s["id"], "name": s["name"], "day": f.day,
+                             "table": f.table, "deals": f.deals, "played": f.played,
+                             "balance": f.balance, "cents": f.cents, "won": f.won,
+                             "lost": f.lost}  # fmt: skip
+        if f.event is not None and s.get("event"):
+            e.update(event=f.event, name=s["event"]["name"], sheets=list(f.sheet_ids))
         if "list" in game_kind(f.game).extra_figures:  # Skat: the list and Seeger-Fabian
             e["list"] = f.list_points
             e["seeger_fabian"] = f.seeger_fabian
         return e
 
-    by_id = {s["id"]: s for s, _f in evenings}
+    by_id = {s["id"]: s for s, _f in sheets}
+    evenings = [(by_id[f.sheet_id], f) for f in evenings_of([f for _s, f in sheets])]
     out: dict[str, Any] = {
         "sheets": t.sheets,
         "deals": t.deals,
@@ -249,14 +281,47 @@ def group_standings(
     ids = [s["id"] for s in sheets]
     seats = _seat_players(db, ids)
     stored = stored_figures(db, ids)
+    events = events_of_sheets(db, ids)
     by_player: dict[int, tuple[str, list[SheetFigures]]] = {}
     for s in sheets:
+        s["event"] = events.get(s["id"])
         sp = seats.get(s["id"], [])
         names = dict(sp)
-        for pid, figs in figures_of_sheet(db, s, sp, stored.get(s["id"])).items():
+        figures = _in_event(figures_of_sheet(db, s, sp, stored.get(s["id"])), s["event"])
+        for pid, figs in figures.items():
             by_player.setdefault(pid, (names[pid], []))[1].append(figs)
     rules = ClubRules.from_json(group["rules"])
     return standings(by_player, rules), sheets
+
+
+def group_evenings(sheets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The evenings the group's sheets make (``group_standings``' sheets, oldest first): a
+    sheet, or a club night with all its tables (``"event"``, ``"sheets"``), dated with the
+    day it belongs to."""
+    out: list[dict[str, Any]] = []
+    by_event: dict[int, dict[str, Any]] = {}
+    for s in sheets:
+        event = s.get("event")
+        day = players.sheet_day(s).isoformat()
+        if event is None:
+            out.append({"sheet": s["id"], "name": s["name"], "day": day,
+                        "players": list(s["players"]), "sheets": [s]})  # fmt: skip
+            continue
+        held = by_event.get(event["id"])
+        if held is None:
+            held = by_event[event["id"]] = {"event": event["id"], "name": event["name"],
+                                            "day": event["day"], "players": [], "sheets": []}  # fmt: skip
+            out.append(held)
+        held["sheets"].append(s)
+        held["players"] += [p for p in s["players"] if p not in held["players"]]
+    return out
+
+
+def evening_json(e: dict[str, Any]) -> dict[str, Any]:
+    """An evening as the standings API lists it."""
+    out = {k: v for k, v in e.items() if k != "sheets"}
+    out["sheets"] = [s["id"] for s in e["sheets"]]
+    return out
 
 
 def row_json(r: StandingRow) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from .rules.sheet import (
     dealer_after,
     default_active,
     evaluate_deal,
+    seat_names,
 )
 from .rules.sheet import game as game_kind
 
@@ -257,6 +258,7 @@ def add_deal(
         if not (idem_key and store.has_key(db, sheet_id, idem_key)):  # a re-sent save stays one
             refuse_if_finished(sheet, state)
         expected_n, body = deal_number(body)
+        body = seat_names(spec.players, body)
         if proposed is None:
             proposed = proposed_dealer(db, sheet)
         dealer, active = placement(spec, body, proposed)
@@ -273,6 +275,7 @@ def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dic
     sheet_id = sheet["id"]
     spec = spec_of(sheet)
     n, body = deal_number(body)
+    body = seat_names(spec.players, body)
     if n is not None:
         count = store.deal_count(db, sheet_id)
         if n <= count:
@@ -352,6 +355,7 @@ def correct_deal(
         if current is None:
             current = get_deal(db, sheet, n)
         _n, body = deal_number(body, must_be=n)
+        body = seat_names(spec.players, body)
         dealer, active = placement(spec, body, current["dealer"], keep=current)
         evaluate_deal(spec, body, active)
         store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
@@ -533,11 +537,13 @@ def create_sheet(
     group_id: int | None = None,
     suffix: str = "",
     fallback: str | None = None,
+    day: str | None = None,
 ) -> Sheet:
     """A new sheet (players and rules already checked by ``normalize_sheet``), named by
-    :func:`sheet_name` from ``name`` as given; its seats linked to players, in its group."""
+    :func:`sheet_name` from ``name`` as given; its seats linked to players, in its group;
+    ``day`` the day it belongs to if not today (a club night's date)."""
     title = sheet_name(name, game, suffix, fallback)
-    return store.create_sheet(db, title, game, players, first_dealer, rules, group_id)
+    return store.create_sheet(db, title, game, players, first_dealer, rules, group_id, day)
 
 
 def import_sheet(

@@ -13,7 +13,7 @@ from .rules.sheet import game as game_kind
 
 
 def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
-    """``view``: group, start, end, rows (StandingRow), sheets, rank_name."""
+    """``view``: group, start, end, rows (StandingRow), sheets, evenings, rank_name."""
     de = lang != "en"
     group = view["group"]
     title = translate("%(group)s · Tabelle", lang, group=group["name"])
@@ -28,7 +28,7 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
     game = game_kind(group["game"]).label.de
     parts = [game, f"{view['start'].isoformat()} – {view['end'].isoformat()}",
              translate("Wertung: %(rank_by)s", lang, rank_by=view["rank_name"]),
-             translate("%(n)s Abende", lang, n=len(view["sheets"]))]  # fmt: skip
+             translate("%(n)s Abende", lang, n=len(view["evenings"]))]  # fmt: skip
     if rules.get("min_sheets"):
         parts.append(translate("mindestens %(n)s Abende für einen Platz", lang,
                                n=rules["min_sheets"]))  # fmt: skip

@@ -39,6 +39,7 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> tuple[Flask, dict[str, A
         assert resp.status_code == 201, resp.get_json()
         groups[key] = resp.get_json()["id"]
     sheet_ids = []
+    events: dict[str, int] = {}
     for i, e in enumerate(SEASON["evenings"]):
         body = {k: e[k] for k in ("game", "players", "first_dealer", "rules", "deals")}
         body["name"] = f"Abend {i + 1}"
@@ -53,7 +54,24 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> tuple[Flask, dict[str, A
             with db.atomic():
                 db.execute("update sheets set created = ? where id = ?",
                            [f"{e['date']}T19:30:00", sid])  # fmt: skip
-    return app, {"groups": groups, "sheets": sheet_ids}
+        if "event" in e:  # a club night's table: its sheet is that table's, as if seated
+            if e["event"] not in events:
+                made = client.post("/api/v1/events", json={
+                    "game": e["game"], "name": e["event"], "date": e["date"],
+                    "group": groups[e["group"]]})  # fmt: skip
+                assert made.status_code == 201, made.get_json()
+                events[e["event"]] = made.get_json()["id"]
+            with app.app_context():
+                db = store.get_db()
+                with db.atomic():
+                    eid = events[e["event"]]
+                    db.execute("insert or ignore into event_series (event_id, n, seating, "
+                               "created) values (?, ?, 'draw', ?)",
+                               [eid, e["series"], f"{e['date']}T19:30:00"])  # fmt: skip
+                    db.execute("insert into event_tables (event_id, series, n, sheet_id) "
+                               "values (?, ?, ?, ?)", [eid, e["series"], e["table"], sid])  # fmt: skip
+                    db.execute("update sheets set day = ? where id = ?", [e["date"], sid])
+    return app, {"groups": groups, "sheets": sheet_ids, "events": events}
 
 
 def standings(client: FlaskClient, gid: int) -> list[dict[str, Any]]:
@@ -90,6 +108,24 @@ def test_the_season_is_big_enough() -> None:
     hirsch = [e for e in SEASON["evenings"] if e["group"] == "hirsch"]
     assert len(hirsch) >= 20
     assert any(p != p.title() for e in hirsch for p in e["players"])  # names typed loosely
+    club = [e for e in hirsch if "event" in e]
+    assert len({e["series"] for e in club}) == 2 and len(club) == 4  # one night, 2 series
+
+
+def test_a_club_night_is_one_evening_of_the_season(season: tuple[Flask, dict[str, Any]]) -> None:
+    app, ids = season
+    client = app.test_client()
+    body = client.get(f"/api/v1/groups/{ids['groups']['hirsch']}/standings?{PERIOD}").get_json()
+    club = [e for e in body["evenings"] if "event" in e]
+    assert len(club) == 1 and len(club[0]["sheets"]) == 4
+    assert club[0]["day"] == "2025-11-27"
+    hirsch = [e for e in SEASON["evenings"] if e["group"] == "hirsch" and e["date"] >= "2025"]
+    assert len(body["evenings"]) == len(hirsch) - 3  # four tables, one evening
+    rows = {r["player"]: r for r in body["rows"]}
+    assert rows["Gustav"]["sheets"] == 1 and rows["Gustav"]["rank"] is None  # two series
+    anna = client.get(f"/api/v1/players/{player_ids(client)['Anna']}").get_json()["skat"]
+    nights = [e for e in anna["evenings"] if e.get("event") == ids["events"]["clubabend"]]
+    assert len(nights) == 1 and len(nights[0]["sheets"]) == 2
 
 
 def test_standings_match_the_independent_figures(season: tuple[Flask, dict[str, Any]]) -> None:

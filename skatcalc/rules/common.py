@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 LANGUAGES = ("de", "en")
+
+
+def clean_name(name: str) -> str:
+    """The one rule for every name a person types (players, seats, a deal's declarer or
+    dealer, registrations, groups): Unicode NFC, trimmed, every run of whitespace of any kind
+    (tab, no-break space, other Unicode spaces, line breaks) one space. The typed case stays;
+    limits count this form.
+
+    >>> clean_name("  Dora\u00a0\t Lena ")
+    'Dora Lena'
+    >>> clean_name("Jose\u0301") == "Jos\u00e9"
+    True
+    """
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: :func:`clean_name`, case-folded ("dieter " is Dieter).
+
+    >>> name_key(" dieter "), name_key("DIETER") == name_key("Dieter")
+    ('dieter', True)
+    """
+    return unicodedata.normalize("NFC", clean_name(name).casefold())
 
 
 @dataclass(frozen=True, init=False)

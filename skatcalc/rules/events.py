@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
-from .common import Errors
+from .common import Errors, clean_name
 from .inputs import Reader
 from .sheet import GAMES, SCHAFKOPF, SKAT, HouseRules, read_rules
 from .sheet import game as game_kind
@@ -303,7 +303,7 @@ def normalize_event(data: object, today: str) -> EventSpec:
     if raw_name is not None and not isinstance(raw_name, str):
         e.add("name", "Der Name ist Text.")
     elif isinstance(raw_name, str):
-        name = " ".join(raw_name.split())
+        name = clean_name(raw_name)
         if len(name) > MAX_EVENT_NAME:
             e.add("name", "Höchstens %(chars)s Zeichen.", chars=MAX_EVENT_NAME)
     day = today

@@ -13,12 +13,16 @@ games) its :class:`~skatcalc.rules.sheet.GameKind` says. Decisions where the rul
   equal scores share a rank (1, 1, 3); the others follow unranked. Among equal scores the
   row with more games won, then fewer lost, then the name comes first (SkWO's tie order).
 * A sheet without the figure (Seeger-Fabian at a five-table) is not part of that ranking.
+* An evening is a sheet, or all the tables of one club night (``event``): a club night's
+  series are summed into one evening (:func:`evenings`), dated with the event's date. The
+  number of evenings (``sheets``), ``min_sheets``, ``best`` and the best and worst evening
+  count evenings, not sheets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -125,6 +129,8 @@ class SheetFigures:
     ramsch: Tally = Tally()  # Ramsch deals played and "won" (not the one who paid)
     partners: Mapping[str, Tally] = field(default_factory=dict)  # Schafkopf partner games
     opponents: Mapping[str, Tally] = field(default_factory=dict)  # games on opposite sides
+    event: int | None = None  # the club night the sheet is a table of
+    sheet_ids: tuple[int, ...] = ()  # an evening of several sheets: all of them
 
     def figure(self, rank_by: RankBy) -> int | None:
         if rank_by is RankBy.SEEGER_FABIAN:
@@ -207,13 +213,74 @@ def sheet_figures(
     )  # fmt: skip
 
 
+# --- Evenings: a sheet, or a club night's tables ---------------------------------------------
+
+
+def _sum_optional(values: Iterable[int | None]) -> int | None:
+    given = [v for v in values if v is not None]
+    return sum(given) if given else None
+
+
+def one_evening(figures: Sequence[SheetFigures]) -> SheetFigures:
+    """One player's sheets of one evening (a club night's series) summed into one: every
+    count, balance and tally added; the day, game and id of the first sheet, the largest
+    table; ``sheet_ids`` names them all.
+
+    >>> a = SheetFigures(1, "2026-11-27", "skat", 4, 48, 36, 30, 0, 3, 1, 40, 500, event=7)
+    >>> b = SheetFigures(2, "2026-11-27", "skat", 3, 36, 36, -10, 0, 2, 2, -5, 300, event=7)
+    >>> e = one_evening([a, b])
+    >>> e.deals, e.balance, e.won, e.seeger_fabian, e.table, e.sheet_ids, e.event
+    (84, 20, 5, 800, 4, (1, 2), 7)
+    """
+    first = figures[0]
+    if len(figures) == 1:
+        return first if first.sheet_ids else replace(first, sheet_ids=(first.sheet_id,))
+    ramsch = Tally()
+    for f in figures:
+        ramsch = ramsch + f.ramsch
+    lost_c: dict[str, int] = {}
+    for f in figures:
+        for k, v in f.lost_by_contract.items():
+            lost_c[k] = lost_c.get(k, 0) + v
+    return SheetFigures(
+        sheet_id=first.sheet_id, day=first.day, game=first.game,
+        table=max(f.table for f in figures), deals=sum(f.deals for f in figures),
+        played=sum(f.played for f in figures), balance=sum(f.balance for f in figures),
+        cents=sum(f.cents for f in figures), won=sum(f.won for f in figures),
+        lost=sum(f.lost for f in figures),
+        list_points=_sum_optional(f.list_points for f in figures),
+        seeger_fabian=_sum_optional(f.seeger_fabian for f in figures),
+        declared=_sum_tallies(f.declared for f in figures), lost_by_contract=lost_c,
+        value_sum=sum(f.value_sum for f in figures), ramsch=ramsch,
+        partners=_sum_tallies(f.partners for f in figures),
+        opponents=_sum_tallies(f.opponents for f in figures),
+        event=first.event, sheet_ids=tuple(f.sheet_id for f in figures),
+    )  # fmt: skip
+
+
+def evenings(figures: Sequence[SheetFigures]) -> list[SheetFigures]:
+    """The evenings these sheets make, in the order each first appears: every sheet of one
+    club night is one evening (:func:`one_evening`), any other sheet is one of its own.
+
+    >>> figs = [SheetFigures(i, "2026-11-27", "skat", 4, 1, 1, i, 0, 0, 0, event=e)
+    ...         for i, e in ((1, 7), (2, None), (3, 7))]
+    >>> [(f.sheet_ids, f.balance) for f in evenings(figs)]
+    [((1, 3), 4), ((2,), 2)]
+    """
+    groups: dict[tuple[str, int], list[SheetFigures]] = {}
+    for f in figures:
+        key = ("event", f.event) if f.event is not None else ("sheet", f.sheet_id)
+        groups.setdefault(key, []).append(f)
+    return [one_evening(g) for g in groups.values()]
+
+
 # --- A player over many sheets ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class PlayerTotals:
     game: str
-    sheets: int
+    sheets: int  # evenings: a club night's tables are one
     deals: int  # deals played (taken part in)
     won: int
     lost: int
@@ -230,7 +297,7 @@ class PlayerTotals:
     ramsch: Tally
     partners: Mapping[str, Tally]
     opponents: Mapping[str, Tally]
-    best: SheetFigures | None  # by balance
+    best: SheetFigures | None  # the evening (:func:`one_evening`) by balance
     worst: SheetFigures | None
 
 
@@ -266,12 +333,12 @@ def player_totals(game: str, figures: Sequence[SheetFigures]) -> PlayerTotals:
         list_pts = sum(f.list_points or 0 for f in std)
     if "seeger_fabian" in kept:
         sf = sum(f.seeger_fabian or 0 for f in std)
-    ordered = sorted(figs, key=lambda f: (f.balance, f.day, f.sheet_id))
+    ordered = sorted(evenings(figs), key=lambda f: (f.balance, f.day, f.sheet_id))
     ramsch = Tally()
     for f in figs:
         ramsch = ramsch + f.ramsch
     return PlayerTotals(
-        game=game, sheets=len(figs), deals=sum(f.played for f in figs), won=won, lost=lost,
+        game=game, sheets=len(ordered), deals=sum(f.played for f in figs), won=won, lost=lost,
         balance=sum(f.balance for f in figs), cents=sum(f.cents for f in figs),
         win_rate=round(100 * won / own, 1) if own else None,
         average_value=round(value_sum / own, 1) if own else None,
@@ -323,7 +390,8 @@ def standings(
 ) -> tuple[StandingRow, ...]:
     rows: list[StandingRow] = []
     for pid, (name, figures) in players.items():
-        figs = [f for f in figures if f.figure(rules.rank_by) is not None]
+        # a club night's series are one evening: one value, one of min_sheets and best
+        figs = [f for f in evenings(figures) if f.figure(rules.rank_by) is not None]
         if not figs:
             continue
         values = [f.figure(rules.rank_by) or 0 for f in figs]

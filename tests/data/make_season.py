@@ -103,6 +103,27 @@ def evening(
             "first_dealer": names[0], "rules": rules, "deals": deals}  # fmt: skip
 
 
+def club_night(group: str, day: date, series: list[list[list[str]]]) -> list[dict]:
+    """A club night of the group: each table of each series one sheet (an evening dict with
+    ``"event"``, ``"series"`` and ``"table"``), all on the event's day. Its own random stream,
+    so the evenings before it stay as they were."""
+    rng = random.Random(1127)
+    rules = {"stake_cents": 1, "ramsch": False}
+    out = []
+    for n, tables in enumerate(series, start=1):
+        for t, seats in enumerate(tables, start=1):
+            deals = []
+            for k in range(1, rng.randint(20, 32) + 1):
+                dealer = seats[(k - 1) % len(seats)]
+                active = [p for p in seats if p != dealer] if len(seats) == 4 else list(seats)
+                deals.append({"n": k, "dealer": dealer, "active": active,
+                              "input": skat_deal(rng, active, False)})  # fmt: skip
+            out.append({"group": group, "date": day.isoformat(), "game": "skat",
+                        "players": seats, "first_dealer": seats[0], "rules": rules,
+                        "deals": deals, "event": "clubabend", "series": n, "table": t})  # fmt: skip
+    return out
+
+
 def main() -> None:
     rng = random.Random(2025)
     evenings = []
@@ -116,6 +137,12 @@ def main() -> None:
     for i in range(8):
         evenings.append(evening(rng, "freitag", day, "schafkopf", SCHAFKOPF_CLUB, exact=i == 0))
         day += timedelta(days=35)
+    # A club night of the Stammtisch: two series at two tables, guests among them. Each
+    # series' table is a sheet, but the night is ONE evening of every player who sat there.
+    evenings += club_night("hirsch", date(2025, 11, 27), [
+        [["Anna", "Bernd", "Gustav", "Helga"], ["Carla", "Dieter", "Eva", "Ilse"]],
+        [["Anna", "Carla", "Gustav", "Ilse"], ["Bernd", "Dieter", "Eva", "Helga"]],
+    ])  # fmt: skip
     # The correction a scorekeeper enters later on an old evening (the season's 2nd): the
     # deal was in truth a Grand ouvert won by the player in second place.
     data = {

@@ -123,6 +123,21 @@ def sheet(e: dict) -> dict[str, dict]:
     return f
 
 
+def evening_of(e: dict) -> str:
+    """Which evening a sheet is: a club night's tables (``"event"``) are one evening."""
+    return f"event {e['event']}" if "event" in e else f"sheet {id(e)}"
+
+
+def summed(figs: list[dict]) -> dict:
+    """One player's sheets of one evening added up (a club night's series)."""
+    out = dict(figs[0])
+    for x in figs[1:]:
+        for k in ("balance", "list", "won", "lost", "cents", "seeger_fabian"):
+            if k in out:
+                out[k] += x[k]
+    return out
+
+
 def names_of(evenings: list[dict]) -> dict[str, str]:
     """A player is called as first typed (in the order the sheets were entered)."""
     out: dict[str, str] = {}
@@ -137,7 +152,7 @@ def standings(data: dict, evenings: list[dict]) -> dict[str, list[dict]]:
     out = {}
     for gkey, group in data["groups"].items():
         rules = group["rules"]
-        per: dict[str, list[dict]] = {}
+        nights: dict[str, dict[str, list[dict]]] = {}  # evening -> player -> sheets' figures
         for e in evenings:
             if (
                 e["group"] != gkey
@@ -145,7 +160,11 @@ def standings(data: dict, evenings: list[dict]) -> dict[str, list[dict]]:
             ):
                 continue
             for p, x in sheet(e).items():
-                per.setdefault(key(p), []).append(x)
+                nights.setdefault(evening_of(e), {}).setdefault(key(p), []).append(x)
+        per: dict[str, list[dict]] = {}
+        for by_player in nights.values():
+            for k, figs in by_player.items():
+                per.setdefault(k, []).append(summed(figs))
         rows = []
         for k, figs in per.items():
             vals = sorted((x[rules["rank_by"]] for x in figs), reverse=True)
@@ -171,13 +190,17 @@ def standings(data: dict, evenings: list[dict]) -> dict[str, list[dict]]:
 def player_figures(evenings: list[dict]) -> dict[str, dict]:
     names = names_of(evenings)
     out: dict[str, dict] = {}
+    seen: dict[str, set[str]] = {}  # player and game -> evenings counted
     for e in evenings:
         for p, x in sheet(e).items():
             name = names[key(p)]
             g = out.setdefault(name, {}).setdefault(e["game"], {
                 "sheets": 0, "deals": 0, "won": 0, "lost": 0, "balance": 0, "cents": 0,
                 "games": {}, "series": 0.0})  # fmt: skip
-            g["sheets"] += 1
+            nights = seen.setdefault(f"{name} {e['game']}", set())
+            if evening_of(e) not in nights:  # a club night's second series: same evening
+                nights.add(evening_of(e))
+                g["sheets"] += 1
             g["deals"] += x["played"]
             for k in ("won", "lost", "balance", "cents"):
                 g[k] += x[k]

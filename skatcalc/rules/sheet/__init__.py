@@ -37,6 +37,8 @@ from .base import (
     forehand,
     next_dealer,
     seat_after,
+    seat_name,
+    seat_names,
 )
 from .registry import GAMES, GameKind, game, register
 
@@ -82,6 +84,8 @@ __all__ = [
     "Totals",
     "Transfer",
     "bad_name_char",
+    "seat_name",
+    "seat_names",
     "check_placement",
     "compute_sheet",
     "dealer_after",

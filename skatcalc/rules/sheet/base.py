@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
 
-from ..common import Errors, FieldError, InvalidDeal, Msg, joined
+from ..common import Errors, FieldError, InvalidDeal, Msg, joined, name_key
 from ..inputs import Reader
 
 if TYPE_CHECKING:
@@ -46,6 +46,56 @@ def bad_name_char(name: str) -> bool:
         ):
             return True
     return False
+
+
+def seat_name(players: Sequence[str], name: str) -> str:
+    """The seat ``name`` means, matched by :func:`~skatcalc.rules.common.name_key` (case,
+    spacing and Unicode form aside); the name as given when no seat, or more than one seat
+    of an old sheet, matches.
+
+    >>> seat_name(("Anna", "Dieter", "Eva"), " dieter "), seat_name(("Anna",), "Bernd")
+    ('Dieter', 'Bernd')
+    """
+    key = name_key(name)
+    found = [p for p in players if name_key(p) == key]
+    return found[0] if len(found) == 1 else name
+
+
+#: The fields of a deal body that name players: one name, a list of names, names as keys.
+_NAME_FIELDS = frozenset({"dealer", "declarer", "durchmarsch"})
+_NAME_LISTS = frozenset({"active", "declarers", "jungfrau"})
+_NAME_MAPS = frozenset({"points"})
+
+
+def seat_names(players: Sequence[str], body: object) -> object:
+    """A deal body with every player it names spelled as the sheet's seat (:func:`seat_name`):
+    dealer, players, declarer(s), Ramsch points, Jungfrau and Durchmarsch. Stored so.
+
+    >>> seat_names(("Anna", "Dieter", "Eva"),
+    ...            {"declarer": "dieter ", "ramsch": {"points": {"anna": 10}, "jungfrau": []}})
+    {'declarer': 'Dieter', 'ramsch': {'points': {'Anna': 10}, 'jungfrau': []}}
+    """
+    if not isinstance(body, Mapping):
+        return body
+
+    def one(v: object) -> object:
+        return seat_name(players, v) if isinstance(v, str) else v
+
+    out: dict[Any, Any] = {}
+    for k, v in body.items():
+        if k in _NAME_FIELDS:
+            out[k] = one(v)
+        elif k in _NAME_LISTS and isinstance(v, list):
+            out[k] = [one(x) for x in v]
+        elif k in _NAME_MAPS and isinstance(v, Mapping):
+            keys = [one(x) for x in v]
+            # two keys for one seat stay as typed, so the refusal names what was sent
+            out[k] = dict(zip(keys, v.values(), strict=True)) if len(set(keys)) == len(v) else v
+        elif k == "ramsch" and isinstance(v, Mapping):
+            out[k] = seat_names(players, v)
+        else:
+            out[k] = v
+    return out
 
 
 class BockTrigger(enum.StrEnum):

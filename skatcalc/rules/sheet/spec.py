@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..common import Errors
+from ..common import Errors, clean_name, name_key
 from ..inputs import Reader
-from .base import BAD_NAME_MSG, MAX_NAME, HouseRules, SheetSpec, bad_name_char
+from .base import BAD_NAME_MSG, MAX_NAME, HouseRules, SheetSpec, bad_name_char, seat_name
 from .registry import GAMES, game
 
 
@@ -16,7 +16,16 @@ def normalize_sheet(data: object) -> SheetSpec:
     r = Reader(data)
     key = r.choice("game", {k: k for k in GAMES})
     kind = game(key) if key is not None else None
-    players = r.str_list("players", MAX_NAME)
+    # the limit counts a name after the name rule: read as sent (the body cap bounds it),
+    # then clean and count
+    players = r.str_list("players", 1_000_000)
+    bad = players is not None and any(bad_name_char(p) for p in players)  # as typed
+    if players is not None:
+        players = [clean_name(p) for p in players]
+        if any(len(p) > MAX_NAME for p in players):
+            r.errors.add("players", "Zu lang: höchstens %(max_len)s Zeichen je Eintrag.",
+                         max_len=MAX_NAME)  # fmt: skip
+            players = None
     first = r.data.get("first_dealer") if isinstance(r.data, Mapping) else None
     r.seen.add("first_dealer")
     rules_in = r.data.get("rules") if isinstance(r.data, Mapping) else None
@@ -25,18 +34,19 @@ def normalize_sheet(data: object) -> SheetSpec:
     e = r.errors
     if players is None and not e.has("players"):
         e.add("players", "Bitte die Spieler in Sitzreihenfolge nennen.")
-    if players is not None:
-        players = [p.strip() for p in players]
+    if players is not None:  # each name after clean_name: stored so
         if any(not p for p in players):
             e.add("players", "Ein Spielername ist leer.")
-        elif any(bad_name_char(p) for p in players):
+        elif bad:
             e.add("players", BAD_NAME_MSG)
-        elif len(set(p.casefold() for p in players)) != len(players):
+        elif len(set(name_key(p) for p in players)) != len(players):
             e.add("players", "Jeder Name nur einmal, bitte.")
         elif kind is not None and len(players) not in kind.player_counts:
             e.add("players", kind.player_count_msg)
     if first is None and players:
         first = players[0]
+    if isinstance(first, str) and players is not None:
+        first = seat_name(players, first)  # "dieter " names the seat Dieter
     if not isinstance(first, str) or (players is not None and first not in players):
         e.add("first_dealer", "Der erste Geber muss einer der Spieler sein.")
     rules: HouseRules | None = None
