@@ -195,6 +195,9 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
         "next_dealer": data["next_dealer"],
         "bock_pending": data["bock_pending"],
     }
+    for key in ("bockramsch_pending", "next_bockramsch"):  # Bockramsch sheets only
+        if key in data:
+            out[key] = data[key]
     if full:
         out["history"] = history(db, sheet)
     return out
