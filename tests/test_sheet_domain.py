@@ -50,7 +50,8 @@ def test_both_games_are_registered_in_order() -> None:
     assert game("skat").player_counts == (3, 4, 5)
     assert game("schafkopf").players_per_deal == 4
     assert [t.value for t in game("skat").bock_triggers] == [
-        "60-60", "grand-hand-won", "kontra-lost", "value-100"
+        "60-60", "grand-hand-won", "kontra-lost", "value-100",
+        "schneider-lost", "grand-hand-lost", "re",
     ]  # fmt: skip
     assert [t.value for t in game("schafkopf").bock_triggers] == [
         "60-60", "kontra-lost", "value-100"
@@ -241,7 +242,8 @@ def test_house_rules_describe() -> None:
 
 def test_bock_triggers_are_their_stored_strings() -> None:
     assert [t.value for t in BockTrigger] == ["60-60", "grand-hand-won", "kontra-lost",
-                                              "value-100"]  # fmt: skip
+                                              "value-100", "schneider-lost", "grand-hand-lost",
+                                              "re"]  # fmt: skip
     assert BockTrigger("kontra-lost") == "kontra-lost"
     assert json.dumps([BockTrigger.SIXTY_SIXTY]) == '["60-60"]'
 

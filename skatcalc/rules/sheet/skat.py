@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from .. import marks
-from ..common import Errors, FieldError, Msg, check_ramsch, joined, pmsg, signed
+from ..common import Errors, FieldError, Msg, check_ramsch, joined, pmsg, signed, verbatim
 from ..inputs import Reader, read_skat
 from ..skat import Game, Party, SkatDeal, SkatResult, skat_value
 from .base import (
@@ -360,8 +360,8 @@ class Skat(GameKind):
                                      v=signed(entries[p]), cap=signed(-cap)))  # fmt: skip
                     entries[p] = -cap
         if (pushes or cap is not None or rules.ramsch_loser == "each") and durch is None:
-            steps.append(joined(", ", [Msg("%(p)s %(v)s", p=p, v=signed(entries[p]))
-                                       for p in losers] or [Msg("Ramsch")]))  # fmt: skip
+            shown = [verbatim(f"{p} {signed(entries[p])}") for p in losers]
+            steps.append(Msg("Liste: %(entries)s", entries=joined(", ", shown or [verbatim("0")])))
         title = Msg("Ramsch") if durch is None else Msg("Ramsch, Durchmarsch")
         return DealOutcome(DealKind.RAMSCH, None, losers, None, entries,
                            zero_sum(spec.players, entries), None, 0, title, tuple(steps), ())  # fmt: skip
