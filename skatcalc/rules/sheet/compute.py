@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from ..common import InvalidDeal, Msg
 from ..inputs import Reader
+from . import bierlachs
 from .base import (
     ComputedSheet,
     DealKind,
@@ -25,7 +26,6 @@ from .base import (
     Transfer,
     next_dealer,
 )
-from . import bierlachs
 from .registry import game
 
 PASSED_TITLE = Msg("eingepasst")
