@@ -206,7 +206,11 @@ def test_house_rules_refused_field_by_field() -> None:
     e = Errors()
     SkatHouseRules.from_json({"bock": ["x"], "stake_cents": -1, "kontra_re": 3, "zz": 1}, e)
     assert [(x.field, translate(x.msg, "en")) for x in e.items] == [
-        ("rules.bock", "Bock triggers: 60-60, grand-hand-won, kontra-lost, value-100."),
+        (
+            "rules.bock",
+            "Bock triggers: 60-60, grand-hand-won, kontra-lost, value-100, "
+            "schneider-lost, grand-hand-lost, re.",
+        ),
         ("rules.stake_cents", "Stake: 0 to 100000 cents."),
         ("rules.kontra_re", "Expected true or false."),
         ("rules.zz", "Unknown field."),

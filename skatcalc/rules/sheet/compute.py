@@ -103,10 +103,7 @@ def compute_sheet(
     for d in todo:
         if d.struck:
             # A struck deal shows what it was (as if dealt without Bock) and counts nothing.
-            try:
-                shown: DealOutcome | None = evaluate_deal(spec, d.input, d.active, 0)
-            except InvalidDeal:
-                shown = None
+            shown = _shown(spec, d, ramsch_round_next(bock_queue, ramsch_queue, round_len))
             rows.append(Row(d.n, d.dealer, d.active, d.input, True, False, shown, zero, zero,
                             dict(balance), version=d.version))  # fmt: skip
             continue
@@ -163,6 +160,17 @@ def compute_sheet(
     return ComputedSheet(tuple(rows), totals, bock_queue, next_dealer(spec, deals), state,
                          ramsch_queue, ramsch_round_next(bock_queue, ramsch_queue, round_len),
                          bockramsch)  # fmt: skip
+
+
+def _shown(spec: SheetSpec, d: DealRecord, in_round: bool) -> DealOutcome | None:
+    """What a struck deal was, as if dealt without Bock: in a Bockramsch round or not,
+    whichever it reads as (striking it moved the round on)."""
+    for ramsch_round in (in_round, not in_round):
+        try:
+            return evaluate_deal(spec, d.input, d.active, 0, ramsch_round)
+        except (InvalidDeal, NotImplementedError):
+            continue
+    return None
 
 
 def ramsch_round_next(bock_queue: int, ramsch_queue: int, round_len: int) -> bool:
