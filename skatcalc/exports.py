@@ -168,6 +168,10 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
     if "seeger_fabian" in t:
         w.writerow(["Seeger-Fabian", "", "", "", "", ""] + [""] * len(players)
                    + [t["seeger_fabian"][p] for p in players])  # fmt: skip
+    if "bierlachs" in t:  # Bierlachse so far (docs/rules.md 1.11)
+        label = translate("Bierlachse (Runde %(n)s)", lang, n=t["bierlachs"]["round"])
+        w.writerow([cell(label), "", "", "", "", ""] + [""] * len(players)
+                   + [t["bierlachs"]["lost"][p] for p in players])  # fmt: skip
     return out.getvalue()
 
 

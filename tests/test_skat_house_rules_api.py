@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from pypdf import PdfReader
 
 API = "/api/v1/sheets"
 CLUBS = {"game": "clubs", "matadors": 1, "with": True}
@@ -198,7 +199,12 @@ def test_json_export_import_keeps_every_new_rule(client: FlaskClient) -> None:
     assert [d["list"] for d in again["deals"]] == [d["list"] for d in before["deals"]]
     assert again["bockramsch_pending"] == before["bockramsch_pending"]
     pdf = client.get(f"{API}/{sid}/export.pdf")
-    assert pdf.status_code == 200
+    text = " ".join(
+        " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages).split()
+    )
+    assert "Schieberamsch" in text and "Bierlachs bis 100" in text and "Bierlachse" in text
+    csv_text = client.get(f"{API}/{sid}/export.csv").data.decode("utf-8-sig")
+    assert "Bierlachse (Runde 3)" in csv_text and "2× geschoben" in csv_text
 
 
 def test_new_sheet_and_club_night_forms_take_the_new_rules(client: FlaskClient) -> None:
