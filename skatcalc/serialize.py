@@ -92,6 +92,8 @@ def row_json(row: Row, lang: str = "de") -> JSON:
         out["bock_trigger"] = [t.value for t in row.bock_trigger or ()]
     if row.ramsch_round:
         out["bockramsch"] = True  # a deal of a Bockramsch round (docs/rules.md 1.11)
+    if row.bierlachs:
+        out["bierlachs"] = list(row.bierlachs)  # who became Bierlachs with this deal
     if row.version is not None:
         out["version"] = row.version
     return out

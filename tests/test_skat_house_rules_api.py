@@ -165,6 +165,7 @@ def test_bierlachs_through_the_api(client: FlaskClient) -> None:
     add(client, sid, {"game": "grand", "matadors": 2, "with": True, "declarer_points": 70,
                       "declarer": "B"})  # fmt: skip
     sheet = add(client, sid, {**CLUBS, "declarer_points": 70, "declarer": "C"})
+    assert sheet["deals"][1]["bierlachs"] == ["A"] and "bierlachs" not in sheet["deals"][0]
     t = sheet["totals"]
     assert t["bierlachs"] == {"round": 2, "minus": {"A": 0, "B": 0, "C": 0},
                               "lost": {"A": 1, "B": 0, "C": 0}}  # fmt: skip
@@ -177,6 +178,7 @@ def test_bierlachs_through_the_api(client: FlaskClient) -> None:
     strip = page.split('id="standings"', 1)[1].split("</div>\n<p", 1)[0]
     assert "Bierlachs \u221248 · noch 48" in strip and "Bierlachs 0 · noch 96" in strip
     assert "Bierlachse (Runde 2)" in page
+    assert "Bierlachs: A" in page  # the row where the round ended
 
 
 def test_json_export_import_keeps_every_new_rule(client: FlaskClient) -> None:

@@ -117,14 +117,23 @@ def describe_row(game: str, row: Row) -> RowText:
         marks.append(BOCK)
     if row.won is False:
         marks.append(LOST)
+    if row.bierlachs:
+        marks.append(bierlachs_mark(row))
     if row.struck:
         marks.append(STRUCK)
     return RowText(contract, tuple(marks), value)
 
 
+def bierlachs_mark(row: Row) -> Msg:
+    """Who became Bierlachs with this deal (docs/rules.md 1.11)."""
+    return Msg("Bierlachs: %(who)s", who=", ".join(row.bierlachs))
+
+
 def _tail(row: Row, marks: list[Msg]) -> tuple[Msg, ...]:
     if row.ramsch_round:
         marks.append(BOCKRAMSCH)
+    if row.bierlachs:
+        marks.append(bierlachs_mark(row))
     if row.bock:
         marks.append(BOCK)
     if row.struck:

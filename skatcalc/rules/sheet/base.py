@@ -274,6 +274,8 @@ class Row:
     version: int | None = None
     #: the deal belongs to a Bockramsch round (docs/rules.md 1.11)
     ramsch_round: bool = False
+    #: who became Bierlachs with this deal (docs/rules.md 1.11): the round ended here
+    bierlachs: tuple[str, ...] = ()
 
     @property
     def title(self) -> Msg:

@@ -135,11 +135,12 @@ def compute_sheet(
             bock_queue += round_len
             if bockramsch:
                 ramsch_queue += round_len
+        who: tuple[str, ...] = ()
         if match is not None and target is not None:
-            match, _who = bierlachs.step(match, bierlachs.minus_points(out, players), target)
+            match, who = bierlachs.step(match, bierlachs.minus_points(out, players), target)
         rows.append(Row(d.n, d.dealer, d.active, d.input, False, bock, out, out.list, out.deltas,
                         dict(balance), met, version=d.version,
-                        ramsch_round=in_round))  # fmt: skip
+                        ramsch_round=in_round, bierlachs=who))  # fmt: skip
     tallies = Tallies(dict(list_tot), dict(won), dict(lost), dict(lost_by_others))
     stake = spec.rules.stake_cents
     # Bierlachs: the settlement is per Bierlachs instead of per point
