@@ -176,7 +176,8 @@ def test_bierlachs_through_the_api(client: FlaskClient) -> None:
     assert sheet["totals"]["bierlachs"]["minus"] == {"A": 48, "B": 0, "C": 0}
     page = client.get(f"/sheets/{sid}").get_data(as_text=True)
     strip = page.split('id="standings"', 1)[1].split("</div>\n<p", 1)[0]
-    assert "Bierlachs \u221248 · noch 48" in strip and "Bierlachs 0 · noch 96" in strip
+    assert 'Bierlachs </span>\u221248 · <span class="w">noch </span>48' in strip
+    assert 'Bierlachs </span>0 · <span class="w">noch </span>96' in strip
     assert "Bierlachse (Runde 2)" in page
     assert "Bierlachs: A" in page  # the row where the round ended
 
