@@ -291,7 +291,8 @@ def preview_answer(messages: list[str], html: str = "") -> Response:
 FIELD_ALIASES = {"with": "spitzen", "matadors": "spitzen"}
 # Ramsch on a sheet: Skat nests it under "ramsch", Schafkopf does not; one place each on the form
 RAMSCH_ALIASES = {"ramsch.points": "ramsch_points", "points": "ramsch_points",
-                  "ramsch.jungfrau": "jungfrau", "ramsch.durchmarsch": "durchmarsch"}  # fmt: skip
+                  "ramsch.jungfrau": "jungfrau", "ramsch.durchmarsch": "durchmarsch",
+                  "ramsch.pushes": "pushes"}  # fmt: skip
 
 
 def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[str, str]],
@@ -446,10 +447,18 @@ class SheetRulesFields(TariffFields):
     kontra_re = BooleanField()
     ramsch = BooleanField()
     bock = MultiCheckboxField(validators=[Optional()])
+    # Skat house rules of real tables (docs/rules.md 1.11), templates/sheets/_skat_more_rules.html
+    schieberamsch = BooleanField()
+    ramsch_loser = RadioField(validators=[Optional()], validate_choice=False, default="most")
+    ramsch_cap = StringField(default="")  # empty: no cap
+    bockramsch = BooleanField()
+    bierlachs = StringField(default="")  # empty: no Bierlachs
 
     def setup_rules(self) -> None:
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
         self.bock.choices = [(b, translate(BOCK_NAMES[b], page_lang())) for b in SKAT_BOCK_TRIGGERS]
+        self.ramsch_loser.choices = [("most", _("wer die meisten Augen hat")),
+                                     ("each", _("jeder seine Augen"))]  # fmt: skip
 
 
 def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> dict[str, Any]:
@@ -483,6 +492,8 @@ class DealMeta(FlaskForm):
     jungfrau = MultiCheckboxField(validators=[Optional()])
     ramsch_points = HiddenField()  # no input of its own: carries the messages about r0…r4
     durchmarsch = RadioField(validators=[Optional()], validate_choice=False)
+    # Schieberamsch: how often the skat was pushed on (shown on such sheets only)
+    pushes = RadioField(validators=[Optional()], validate_choice=False, default="0")
     version = HiddenField()
     idem = HiddenField()
     n = HiddenField()  # the deal number the entry form showed
@@ -528,7 +539,18 @@ class SkatForms(GameForms):
         return SkatDealForm(formdata, **kwargs).setup()
 
     def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        return {"kontra_re": bool(form.kontra_re.data)}
+        rules: dict[str, Any] = {"kontra_re": bool(form.kontra_re.data)}
+        if form.schieberamsch.data:
+            rules["schieberamsch"] = True
+        if form.ramsch_loser.data == "each":
+            rules["ramsch_loser"] = "each"
+        if form.bockramsch.data:
+            rules["bockramsch"] = True
+        for key in ("ramsch_cap", "bierlachs"):  # empty: the rule is off
+            value = field_int(getattr(form, key), errors)
+            if value is not None:
+                rules[key] = value
+        return rules
 
     def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
         body = skat_input(form, errors)
@@ -596,9 +618,12 @@ def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any
     # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
     if sheet["rules"].get("ramsch"):
         kinds = [("game", _("Spiel")), ("ramsch", "Ramsch")]
+    elif sheet["rules"].get("bockramsch"):  # Ramsch only in a Bockramsch round
+        kinds = [("game", _("Spiel")), ("ramsch", "Ramsch"), ("passed", _("eingepasst"))]
     else:
         kinds = [("game", _("Spiel")), ("passed", _("eingepasst"))]
     form.kind.choices = kinds
+    form.pushes.choices = [(str(k), str(k)) for k in range(4)]
     form.declarer.choices = [(p, p) for p in players]
     form.dealer.choices = [(p, p) for p in players]
     form.active.choices = [(p, p) for p in players]
@@ -633,11 +658,16 @@ def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
                     errors.append((f"r{i}", not_a_number()))
                 else:
                     points[p] = value
-        ramsch = {
+        ramsch: dict[str, Any] = {
             "points": points,
             "jungfrau": list(form.jungfrau.data or []),
             "durchmarsch": form.durchmarsch.data or None,
         }
+        pushes = parse_int(form.pushes.data or "0")
+        if pushes is None:
+            errors.append(("pushes", not_a_number()))
+        elif pushes:  # a push on a sheet without Schieberamsch is refused by the rules
+            ramsch["pushes"] = pushes
         body = game_kind(sheet["game"]).ramsch_deal(ramsch)
     else:
         body = GAME_FORMS[sheet["game"]].game_body(form, errors)
@@ -696,6 +726,7 @@ def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
             getattr(form, f"r{i}").data = str(ramsch.get("points", {}).get(p, ""))
         form.jungfrau.data = list(ramsch.get("jungfrau") or [])
         form.durchmarsch.data = ramsch.get("durchmarsch") or ""
+        form.pushes.data = str(ramsch.get("pushes") or 0)
         return form
     form.kind.data = "game"
     GAME_FORMS[sheet["game"]].fill_game(form, inp)

@@ -19,7 +19,15 @@ from .i18n import ptranslate, translate
 from .recent import Recent
 from .rules.common import Errors, InvalidDeal
 from .rules.marks import describe_row
-from .rules.sheet import MAX_DEALS, DealRecord, Row, evaluate_deal, normalize_sheet, seat_names
+from .rules.sheet import (
+    MAX_DEALS,
+    DealRecord,
+    Row,
+    compute_sheet,
+    evaluate_deal,
+    normalize_sheet,
+    seat_names,
+)
 
 ACTIONS = {"add", "correct", "strike", "restore"}
 SHEET_ACTIONS = {"close", "reopen"}  # of the whole sheet: no deal (n = 0)
@@ -162,6 +170,10 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
     if "seeger_fabian" in t:
         w.writerow(["Seeger-Fabian", "", "", "", "", ""] + [""] * len(players)
                    + [t["seeger_fabian"][p] for p in players])  # fmt: skip
+    if "bierlachs" in t:  # Bierlachse so far (docs/rules.md 1.11)
+        label = translate("Bierlachse (Runde %(n)s)", lang, n=t["bierlachs"]["round"])
+        w.writerow([cell(label), "", "", "", "", ""] + [""] * len(players)
+                   + [t["bierlachs"]["lost"][p] for p in players])  # fmt: skip
     return out.getvalue()
 
 
@@ -200,6 +212,8 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
         e.raise_if_any()
     assert isinstance(deals, list)
     clean: list[dict[str, Any]] = []
+    kept: list[DealRecord] = []
+    progress = compute_sheet(spec, []) if getattr(spec.rules, "bockramsch", False) else None
     for i, d in enumerate(deals, start=1):
         where = f"deals[{i}]"
         if isinstance(d, dict):  # a file from before the name rule names its seats as typed
@@ -221,10 +235,21 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
             e.add(where, "Spiel %(i)s ist unvollständig.", i=i)
             continue
         record = DealRecord(i, d["dealer"], tuple(d["active"]), d["input"], d.get("struck", False))
-        try:
-            evaluate_deal(spec, record.input, record.active)
-        except InvalidDeal as exc:
-            first = exc.errors[0].msg
+        # in a Bockramsch round a deal is checked as one (docs/rules.md 1.11); a struck deal
+        # may be either
+        in_round = progress.next_ramsch_round if progress is not None else False
+        rounds = (in_round, not in_round) if record.struck and progress is not None else (in_round,)
+        refused: InvalidDeal | None = None
+        for ramsch_round in rounds:
+            try:
+                evaluate_deal(spec, record.input, record.active, ramsch_round=ramsch_round)
+            except InvalidDeal as exc:
+                refused = refused or exc
+            else:
+                refused = None
+                break
+        if refused is not None:
+            first = refused.errors[0].msg
             e.add(where, "Spiel %(i)s: %(first)s", i=i, first=first)
             continue
         clean.append(
@@ -232,6 +257,9 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
              "input": dict(record.input), "struck": record.struck,
              "version": d.get("version", 1)}
         )  # fmt: skip
+        if progress is not None:
+            kept.append(record)
+            progress = compute_sheet(spec, kept, progress.state)
     history = data.get("history") or []
     good_history: list[dict[str, Any]] = []
     if not isinstance(history, list):

@@ -114,6 +114,9 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
             lines.append((translate("Liste", lang), totals["list"], False))
         if "seeger_fabian" in totals:
             lines.append(("Seeger-Fabian", totals["seeger_fabian"], False))
+        if "bierlachs" in totals:  # Bierlachse so far (docs/rules.md 1.11)
+            label = translate("Bierlachse (Runde %(n)s)", lang, n=totals["bierlachs"]["round"])
+            lines.append((label, totals["bierlachs"]["lost"], False))
         for label, values, signed in lines:
             row = table.row(style=bold)
             row.cell(label, colspan=4, align="LEFT")

@@ -90,6 +90,10 @@ def row_json(row: Row, lang: str = "de") -> JSON:
         out.update(_described(row, lang))
         out.update(counted)
         out["bock_trigger"] = [t.value for t in row.bock_trigger or ()]
+    if row.ramsch_round:
+        out["bockramsch"] = True  # a deal of a Bockramsch round (docs/rules.md 1.11)
+    if row.bierlachs:
+        out["bierlachs"] = list(row.bierlachs)  # who became Bierlachs with this deal
     if row.version is not None:
         out["version"] = row.version
     return out
@@ -122,6 +126,9 @@ def totals_json(totals: Totals) -> JSON:
     out["won"] = dict(totals.won)
     out["lost"] = dict(totals.lost)
     out["settlement"] = settlement_json(totals.settlement)
+    if totals.bierlachs is not None:
+        b = totals.bierlachs
+        out["bierlachs"] = {"round": b.round, "minus": dict(b.minus), "lost": dict(b.lost)}
     return out
 
 
@@ -143,9 +150,13 @@ def computed_json(
         while done < limit and old_rows[done] is computed.rows[done]:
             done += 1
     deals = [*old[:done], *(row_json(r, lang) for r in computed.rows[done:])]
-    return {
+    out: JSON = {
         "deals": deals,
         "totals": totals_json(computed.totals),
         "bock_pending": computed.bock_pending,
         "next_dealer": computed.next_dealer,
     }
+    if computed.bockramsch:
+        out["bockramsch_pending"] = computed.ramsch_pending
+        out["next_bockramsch"] = computed.next_ramsch_round
+    return out

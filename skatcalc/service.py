@@ -199,6 +199,9 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
         "next_dealer": data["next_dealer"],
         "bock_pending": data["bock_pending"],
     }
+    for key in ("bockramsch_pending", "next_bockramsch"):  # Bockramsch sheets only
+        if key in data:
+            out[key] = data[key]
     if full:
         out["history"] = history(db, sheet)
     return out
@@ -262,7 +265,7 @@ def add_deal(
         if proposed is None:
             proposed = proposed_dealer(db, sheet)
         dealer, active = placement(spec, body, proposed)
-        evaluate_deal(spec, body, active)
+        evaluate_deal(spec, body, active, ramsch_round=in_ramsch_round(db, sheet, spec))
         n, stored = store.add_deal(db, sheet_id, dealer, list(active), body, idem_key, expected_n)
         after = _written(db, sheet)
     return Saved(n, stored, after)
@@ -285,7 +288,7 @@ def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dic
             e.add("n", "Das nächste Spiel ist Nummer %(count)s, nicht %(n)s.", count=count + 1, n=n)  # fmt: skip
             e.raise_if_any()
     dealer, active = placement(spec, body, proposed_dealer(db, sheet))
-    evaluate_deal(spec, body, active)
+    evaluate_deal(spec, body, active, ramsch_round=in_ramsch_round(db, sheet, spec))
     current = computed(db, sheet)
     heads = store.deal_heads(db, sheet_id)
     if current.state.count == len(heads):  # the current result covers every deal
@@ -303,10 +306,26 @@ def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, bo
     deals = store.get_deals(db, sheet_id)
     old = deals[n - 1]
     dealer, active = placement(spec, body, old["dealer"], keep=old)
-    evaluate_deal(spec, body, active)
     recs = records(deals)
+    evaluate_deal(spec, body, active, ramsch_round=_round_at(spec, recs, n))
     recs[n - 1] = DealRecord(n, dealer, active, body, old["struck"])
     return serialize.row_json(compute_sheet(spec, recs[:n]).rows[n - 1], lang)
+
+
+def bockramsch_of(spec: SheetSpec) -> bool:
+    """Whether the sheet plays Bockramsch (docs/rules.md 1.11; Skat's house rule)."""
+    return bool(getattr(spec.rules, "bockramsch", False))
+
+
+def in_ramsch_round(db: Database, sheet: Sheet, spec: SheetSpec) -> bool:
+    """Whether the sheet's next deal belongs to a Bockramsch round: where it does, a deal is
+    checked as such (a Ramsch or a Grand Hand)."""
+    return bockramsch_of(spec) and computed(db, sheet).next_ramsch_round
+
+
+def _round_at(spec: SheetSpec, recs: list[DealRecord], n: int) -> bool:
+    """Whether deal ``n`` of these belongs to a Bockramsch round (the deals before it say)."""
+    return bockramsch_of(spec) and compute_sheet(spec, recs[: n - 1]).next_ramsch_round
 
 
 def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]:
@@ -357,7 +376,9 @@ def correct_deal(
         _n, body = deal_number(body, must_be=n)
         body = seat_names(spec.players, body)
         dealer, active = placement(spec, body, current["dealer"], keep=current)
-        evaluate_deal(spec, body, active)
+        in_round = (_round_at(spec, records(store.get_deals(db, sheet_id)), n)
+                    if bockramsch_of(spec) else False)  # fmt: skip
+        evaluate_deal(spec, body, active, ramsch_round=in_round)
         store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
         return _written(db, sheet)
 

@@ -65,7 +65,8 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
     entry_html = None
     if form is None and not share:
         # the next deal's blank form: kept per sheet and dealer, this page's values put in
-        entry_html = entry_form_html(sheet, spec, proposed, len(data["deals"]) + 1)
+        entry_html = entry_form_html(sheet, spec, proposed, len(data["deals"]) + 1,
+                                     bool(data.get("next_bockramsch")))  # fmt: skip
     rules = [translate(m, page_lang()) for m in describe_rules(spec)]
     html = render_template(
         "sheets/show.html",
@@ -110,16 +111,18 @@ _ENTRY_SPLIT = re.compile("(\x00entry-(?:n|csrf|idem)\x00)")
 _ENTRY: Recent[tuple[Any, ...], list[str]] = Recent(512)
 
 
-def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int) -> Markup:
+def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int,
+                    ramsch_round: bool = False) -> Markup:  # fmt: skip
     """The sheet page's form for deal ``n`` with ``proposed`` dealing, as
     ``templates/deals/_form.html`` draws a fresh ``deal_form`` (the same HTML, with this
-    request's CSRF token and a new idempotency key)."""
+    request's CSRF token and a new idempotency key); in a Bockramsch round it offers the
+    Ramsch first."""
     key = (sheet["id"], sheet["share_token"], sheet["game"], tuple(sheet["players"]),
            json.dumps(sheet["rules"], sort_keys=True), page_lang(), proposed,
-           request.script_root)  # fmt: skip
+           request.script_root, ramsch_round)  # fmt: skip
     pieces = _ENTRY.get(key)
     if pieces is None:
-        pieces = _render_entry_form(sheet, spec, proposed)
+        pieces = _render_entry_form(sheet, spec, proposed, ramsch_round)
         _ENTRY.put(key, pieces)
     fill = {_ENTRY_N: str(n), _ENTRY_IDEM: secrets.token_urlsafe(12)}
     if _ENTRY_CSRF in pieces:
@@ -127,8 +130,11 @@ def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int) -> 
     return Markup("".join([fill.get(p, p) for p in pieces]))
 
 
-def _render_entry_form(sheet: dict[str, Any], spec: Any, proposed: str) -> list[str]:
+def _render_entry_form(sheet: dict[str, Any], spec: Any, proposed: str,
+                       ramsch_round: bool = False) -> list[str]:  # fmt: skip
     form = deal_form(sheet)
+    if ramsch_round:
+        form.kind.data = "ramsch"
     form.dealer.data = proposed
     active = default_active(spec, proposed)
     form.active.data = list(active)

@@ -50,7 +50,8 @@ def test_both_games_are_registered_in_order() -> None:
     assert game("skat").player_counts == (3, 4, 5)
     assert game("schafkopf").players_per_deal == 4
     assert [t.value for t in game("skat").bock_triggers] == [
-        "60-60", "grand-hand-won", "kontra-lost", "value-100"
+        "60-60", "grand-hand-won", "kontra-lost", "value-100",
+        "schneider-lost", "grand-hand-lost", "re",
     ]  # fmt: skip
     assert [t.value for t in game("schafkopf").bock_triggers] == [
         "60-60", "kontra-lost", "value-100"
@@ -205,7 +206,11 @@ def test_house_rules_refused_field_by_field() -> None:
     e = Errors()
     SkatHouseRules.from_json({"bock": ["x"], "stake_cents": -1, "kontra_re": 3, "zz": 1}, e)
     assert [(x.field, translate(x.msg, "en")) for x in e.items] == [
-        ("rules.bock", "Bock triggers: 60-60, grand-hand-won, kontra-lost, value-100."),
+        (
+            "rules.bock",
+            "Bock triggers: 60-60, grand-hand-won, kontra-lost, value-100, "
+            "schneider-lost, grand-hand-lost, re.",
+        ),
         ("rules.stake_cents", "Stake: 0 to 100000 cents."),
         ("rules.kontra_re", "Expected true or false."),
         ("rules.zz", "Unknown field."),
@@ -241,7 +246,8 @@ def test_house_rules_describe() -> None:
 
 def test_bock_triggers_are_their_stored_strings() -> None:
     assert [t.value for t in BockTrigger] == ["60-60", "grand-hand-won", "kontra-lost",
-                                              "value-100"]  # fmt: skip
+                                              "value-100", "schneider-lost", "grand-hand-lost",
+                                              "re"]  # fmt: skip
     assert BockTrigger("kontra-lost") == "kontra-lost"
     assert json.dumps([BockTrigger.SIXTY_SIXTY]) == '["60-60"]'
 

@@ -40,6 +40,7 @@ OVERBID = Msg("überr.")
 BOCK = Msg("Bock")
 LOST = Msg("verl.")
 STRUCK = Msg("gestrichen")
+BOCKRAMSCH = Msg("Bockramsch")
 KONTRA_WORDS = ("Kontra", "Re", "Sub", "Hirsch")
 
 #: every short mark with its long meaning, for the legend under the list
@@ -108,18 +109,31 @@ def describe_row(game: str, row: Row) -> RowText:
         return RowText(_ramsch_contract(ramsch or {}, row.party),
                        _tail(row, _ramsch_marks(ramsch or {})), None)  # fmt: skip
     contract, marks, value = _kind(game).contract(row)
+    if row.ramsch_round:
+        marks.append(BOCKRAMSCH)  # a Grand Hand in a Bockramsch round
     if row.bock:
         if not _kind(game).value_holds_bock and value is not None:
             value *= 2  # Schafkopf's value holds its Bock doubling already
         marks.append(BOCK)
     if row.won is False:
         marks.append(LOST)
+    if row.bierlachs:
+        marks.append(bierlachs_mark(row))
     if row.struck:
         marks.append(STRUCK)
     return RowText(contract, tuple(marks), value)
 
 
+def bierlachs_mark(row: Row) -> Msg:
+    """Who became Bierlachs with this deal (docs/rules.md 1.11)."""
+    return Msg("Bierlachs: %(who)s", who=", ".join(row.bierlachs))
+
+
 def _tail(row: Row, marks: list[Msg]) -> tuple[Msg, ...]:
+    if row.ramsch_round:
+        marks.append(BOCKRAMSCH)
+    if row.bierlachs:
+        marks.append(bierlachs_mark(row))
     if row.bock:
         marks.append(BOCK)
     if row.struck:
@@ -208,6 +222,8 @@ def _ramsch_contract(ramsch: Mapping[str, Any], losers: Sequence[str]) -> Msg:
     if not losers:
         return Msg("Ramsch")
     top = pts.get(losers[0])
+    if any(pts.get(p) != top for p in losers):
+        top = None  # "each" books his own points: no one figure for all losers
     who = ", ".join(losers)
     one = len(losers) == 1
     if isinstance(top, int):
@@ -222,4 +238,8 @@ def _ramsch_contract(ramsch: Mapping[str, Any], losers: Sequence[str]) -> Msg:
 def _ramsch_marks(ramsch: Mapping[str, Any]) -> list[Msg]:
     jungfrau = ramsch.get("jungfrau")
     names = [j for j in jungfrau if isinstance(j, str)] if isinstance(jungfrau, list) else []
-    return [Msg("Jungfrau %(j)s", j=j) for j in dict.fromkeys(names)]
+    out = [Msg("Jungfrau %(j)s", j=j) for j in dict.fromkeys(names)]
+    pushes = ramsch.get("pushes")
+    if isinstance(pushes, int) and not isinstance(pushes, bool) and pushes > 0:
+        out.append(Msg("%(n)s× geschoben", n=pushes))
+    return out

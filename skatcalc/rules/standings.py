@@ -204,7 +204,9 @@ def sheet_figures(
     balance = int(totals.balance[me])
     return SheetFigures(
         sheet_id=sheet_id, day=day, game=game, table=table, deals=deals, played=played,
-        balance=balance, cents=balance * stake_cents, won=int(totals.won[me]),
+        balance=balance, won=int(totals.won[me]),
+        # the settlement's cents (Bierlachs: per Bierlachs), else balance × stake
+        cents=int(totals.cents[me]) if totals.cents is not None else balance * stake_cents,
         lost=int(totals.lost[me]),
         list_points=None if list_t is None else int(list_t[me]),
         seeger_fabian=None if sf is None else int(sf[me]),

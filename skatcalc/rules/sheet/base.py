@@ -111,6 +111,10 @@ class BockTrigger(enum.StrEnum):
     GRAND_HAND_WON = "grand-hand-won"
     KONTRA_LOST = "kontra-lost"
     VALUE_100 = "value-100"
+    # house rules of real tables (docs/rules.md 1.11)
+    SCHNEIDER_LOST = "schneider-lost"
+    GRAND_HAND_LOST = "grand-hand-lost"
+    RE = "re"
 
     @property
     def label(self) -> Msg:
@@ -122,6 +126,9 @@ BOCK_NAMES: dict[str, Msg] = {
     BockTrigger.GRAND_HAND_WON: Msg("gewonnener Grand Hand"),
     BockTrigger.KONTRA_LOST: Msg("verlorenes Spiel mit Kontra/Re"),
     BockTrigger.VALUE_100: Msg("Spielwert 100 oder mehr"),
+    BockTrigger.SCHNEIDER_LOST: Msg("verlorenes Spiel, Alleinspieler Schneider"),
+    BockTrigger.GRAND_HAND_LOST: Msg("verlorener Grand Hand"),
+    BockTrigger.RE: Msg("Re gesagt"),
 }
 
 
@@ -315,6 +322,10 @@ class Row:
     bock_trigger: tuple[BockTrigger, ...] | None = None
     error: InvalidDeal | None = None
     version: int | None = None
+    #: the deal belongs to a Bockramsch round (docs/rules.md 1.11)
+    ramsch_round: bool = False
+    #: who became Bierlachs with this deal (docs/rules.md 1.11): the round ended here
+    bierlachs: tuple[str, ...] = ()
 
     @property
     def title(self) -> Msg:
@@ -373,10 +384,24 @@ class Totals:
     won: Mapping[str, int]
     lost: Mapping[str, int]
     settlement: tuple[Transfer, ...]
+    #: each player's net cents (the settlement's sums); None: balance × stake
+    cents: Mapping[str, int] | None = None
+    #: the Bierlachs match play alongside the list (docs/rules.md 1.11), where played
+    bierlachs: Bierlachs | None = None
 
     def get(self, name: str) -> Mapping[str, int] | None:
         """An extra figure by name ("list", "seeger_fabian"), None where the game has none."""
         return dict(self.extra).get(name)
+
+
+@dataclass(frozen=True)
+class Bierlachs:
+    """Where the Bierlachs match play stands (docs/rules.md 1.11): the round (from 1), each
+    player's minus points in it (positive numbers) and the Bierlachse each lost so far."""
+
+    round: int
+    minus: Mapping[str, int]
+    lost: Mapping[str, int]
 
 
 @dataclass(frozen=True)
@@ -402,6 +427,9 @@ class SheetState:
     lost: Mapping[str, int]
     lost_by_others: Mapping[str, int]
     bock_queue: int
+    #: Bockramsch deals still to come (docs/rules.md 1.11)
+    ramsch_queue: int = 0
+    bierlachs: Bierlachs | None = None
 
 
 @dataclass(frozen=True)
@@ -414,6 +442,11 @@ class ComputedSheet:
     bock_pending: int
     next_dealer: str
     state: SheetState = field(repr=False)
+    #: Bockramsch deals still to come, and whether the next deal is one of them
+    ramsch_pending: int = 0
+    next_ramsch_round: bool = False
+    #: the sheet plays Bockramsch (its JSON then says how many of its deals are to come)
+    bockramsch: bool = False
 
 
 # --- Rotation (docs/rules.md 1.8) -------------------------------------------------------------

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from ..common import InvalidDeal, Msg
 from ..inputs import Reader
+from . import bierlachs
 from .base import (
     ComputedSheet,
     DealKind,
@@ -32,11 +33,18 @@ PASSED_STEP = Msg("eingepasst: keine Wertung")
 
 
 def evaluate_deal(
-    spec: SheetSpec, body: object, active: tuple[str, ...], bock: int = 0
+    spec: SheetSpec,
+    body: object,
+    active: tuple[str, ...],
+    bock: int = 0,
+    ramsch_round: bool = False,
 ) -> DealOutcome:
-    """Score one deal of this sheet; raises :class:`InvalidDeal` for input that cannot be."""
+    """Score one deal of this sheet (``ramsch_round``: of a Bockramsch round, docs/rules.md
+    1.11); raises :class:`InvalidDeal` for input that cannot be."""
     r = Reader(body)
     r.seen.update({"dealer", "active"})
+    if ramsch_round:
+        return game(spec.game).evaluate_round(spec, r, active)
     if r.data.get("passed") is not None:
         passed = r.boolean("passed")
         r.reject_unknown()
@@ -70,6 +78,8 @@ def compute_sheet(
         lost = dict(resume.lost)
         lost_by_others = dict(resume.lost_by_others)
         bock_queue = resume.bock_queue
+        ramsch_queue = resume.ramsch_queue
+        match = resume.bierlachs
         rows: list[Row] = list(resume.rows)
         todo = deals[resume.count :]
     else:
@@ -79,25 +89,32 @@ def compute_sheet(
         lost = dict(zero)
         lost_by_others = dict(zero)
         bock_queue = 0
+        ramsch_queue = 0
+        match = None
         rows = []
         todo = deals
     round_len = kind.bock_round(len(players))
     triggers_on = set(spec.rules.bock)
+    # house rules of real tables (docs/rules.md 1.11), only Skat's rules have them
+    bockramsch = bool(getattr(spec.rules, "bockramsch", False))
+    target: int | None = getattr(spec.rules, "bierlachs", None)
+    if target is not None and match is None:
+        match = bierlachs.start(players)
     for d in todo:
         if d.struck:
             # A struck deal shows what it was (as if dealt without Bock) and counts nothing.
-            try:
-                shown: DealOutcome | None = evaluate_deal(spec, d.input, d.active, 0)
-            except InvalidDeal:
-                shown = None
+            shown = _shown(spec, d, ramsch_round_next(bock_queue, ramsch_queue, round_len))
             rows.append(Row(d.n, d.dealer, d.active, d.input, True, False, shown, zero, zero,
                             dict(balance), version=d.version))  # fmt: skip
             continue
-        bock = bock_queue > 0
+        in_round = ramsch_round_next(bock_queue, ramsch_queue, round_len)
+        bock = bock_queue > 0 and not in_round
         if bock:
             bock_queue -= 1
+        elif in_round:
+            ramsch_queue -= 1
         try:
-            out = evaluate_deal(spec, d.input, d.active, 1 if bock else 0)
+            out = evaluate_deal(spec, d.input, d.active, 1 if bock else 0, in_round)
         except InvalidDeal as exc:
             # A stored deal that no longer evaluates must not take the sheet down.
             rows.append(Row(d.n, d.dealer, d.active, d.input, False, False, None, zero, zero,
@@ -116,20 +133,56 @@ def compute_sheet(
         met = tuple(t for t in out.triggers if t in triggers_on)
         if met:
             bock_queue += round_len
+            if bockramsch:
+                ramsch_queue += round_len
+        who: tuple[str, ...] = ()
+        if match is not None and target is not None:
+            match, who = bierlachs.step(match, bierlachs.minus_points(out, players), target)
         rows.append(Row(d.n, d.dealer, d.active, d.input, False, bock, out, out.list, out.deltas,
-                        dict(balance), met, version=d.version))  # fmt: skip
+                        dict(balance), met, version=d.version,
+                        ramsch_round=in_round, bierlachs=who))  # fmt: skip
     tallies = Tallies(dict(list_tot), dict(won), dict(lost), dict(lost_by_others))
     stake = spec.rules.stake_cents
+    # Bierlachs: the settlement is per Bierlachs instead of per point
+    net = (bierlachs.cents(match, stake) if match is not None
+           else {p: balance[p] * stake for p in players})  # fmt: skip
     totals = Totals(
         dict(balance),
         kind.extra_totals(players, tallies),
         dict(won),
         dict(lost),
-        settle({p: balance[p] * stake for p in players}),
+        settle(net),
+        net,
+        match,
     )
     state = SheetState(len(deals), tuple(rows), dict(balance), dict(list_tot), dict(won),
-                       dict(lost), dict(lost_by_others), bock_queue)  # fmt: skip
-    return ComputedSheet(tuple(rows), totals, bock_queue, next_dealer(spec, deals), state)
+                       dict(lost), dict(lost_by_others), bock_queue, ramsch_queue,
+                       match)  # fmt: skip
+    return ComputedSheet(tuple(rows), totals, bock_queue, next_dealer(spec, deals), state,
+                         ramsch_queue, ramsch_round_next(bock_queue, ramsch_queue, round_len),
+                         bockramsch)  # fmt: skip
+
+
+def _shown(spec: SheetSpec, d: DealRecord, in_round: bool) -> DealOutcome | None:
+    """What a struck deal was, as if dealt without Bock: in a Bockramsch round or not,
+    whichever it reads as (striking it moved the round on)."""
+    for ramsch_round in (in_round, not in_round):
+        try:
+            return evaluate_deal(spec, d.input, d.active, 0, ramsch_round)
+        except (InvalidDeal, NotImplementedError):
+            continue
+    return None
+
+
+def ramsch_round_next(bock_queue: int, ramsch_queue: int, round_len: int) -> bool:
+    """Whether the next deal belongs to a Bockramsch round (docs/rules.md 1.11): the queued
+    Bock rounds come first, then as many Ramsch rounds; a Ramsch round once begun is played
+    to its end, even when one of its deals queues a new Bock round.
+
+    >>> ramsch_round_next(3, 3, 3), ramsch_round_next(0, 3, 3), ramsch_round_next(3, 2, 3)
+    (False, True, True)
+    """
+    return ramsch_queue > 0 and (bock_queue == 0 or ramsch_queue % round_len != 0)
 
 
 def settle(net: Mapping[str, int]) -> tuple[Transfer, ...]:

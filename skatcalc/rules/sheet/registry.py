@@ -80,6 +80,11 @@ class GameKind:
         InvalidDeal) with ``bock`` doublings in force."""
         raise NotImplementedError
 
+    def evaluate_round(self, spec: SheetSpec, r: Reader, active: tuple[str, ...]) -> DealOutcome:
+        """Score a deal of a Bockramsch round (docs/rules.md 1.11), where the game's house
+        rules have one; InvalidDeal like :meth:`evaluate`."""
+        raise NotImplementedError
+
     def stat_kind(self, contract: str) -> str | None:
         """Which of :attr:`stat_kinds` an own game of this contract counts for, if any."""
         return None

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from .. import marks
-from ..common import Errors, FieldError, Msg, check_ramsch, joined, pmsg, signed
+from ..common import Errors, FieldError, Msg, check_ramsch, joined, pmsg, signed, verbatim
 from ..inputs import Reader, read_skat
-from ..skat import Game, SkatDeal, skat_value
+from ..skat import Game, Party, SkatDeal, SkatResult, skat_value
 from .base import (
     BockTrigger,
     DealKind,
@@ -26,9 +26,15 @@ from .registry import GameKind, register
 T = BockTrigger
 
 
+RAMSCH_LOSERS = ("most", "each")
+MAX_PUSHES = 3
+
+
 @dataclass(frozen=True)
 class SkatHouseRules(HouseRules):
-    """A Skat table's rules: Kontra/Re or not, besides Ramsch, Bock and the stake.
+    """A Skat table's rules: Kontra/Re or not, besides Ramsch, Bock and the stake, and the
+    house rules of real tables (docs/rules.md 1.11): Schieberamsch, a cap on a Ramsch loss,
+    who loses a Ramsch, Bockramsch and Bierlachs.
 
     >>> e = Errors()
     >>> r = SkatHouseRules.from_json({"kontra_re": True, "bock": ["60-60"]}, e)
@@ -37,12 +43,21 @@ class SkatHouseRules(HouseRules):
     >>> from skatcalc.i18n import translate
     >>> [translate(m, "en") for m in r.describe()][:2]
     ['Kontra/Re: yes', 'all-pass deals score 0']
+    >>> SkatHouseRules.from_json({"ramsch": True, "schieberamsch": True, "ramsch_cap": 250}, e
+    ...                          ).to_json()["ramsch_cap"]
+    250
     """
 
     kontra_re: bool = False
+    schieberamsch: bool = False
+    ramsch_cap: int | None = None
+    ramsch_loser: str = "most"
+    bockramsch: bool = False
+    bierlachs: int | None = None
 
     TRIGGERS: ClassVar[tuple[BockTrigger, ...]] = (
-        T.SIXTY_SIXTY, T.GRAND_HAND_WON, T.KONTRA_LOST, T.VALUE_100
+        T.SIXTY_SIXTY, T.GRAND_HAND_WON, T.KONTRA_LOST, T.VALUE_100,
+        T.SCHNEIDER_LOST, T.GRAND_HAND_LOST, T.RE,
     )  # fmt: skip
     DEFAULT_STAKE: ClassVar[int] = 0
 
@@ -50,16 +65,65 @@ class SkatHouseRules(HouseRules):
     def _read(cls, r: Reader, *, ramsch: bool, bock: tuple[BockTrigger, ...],
               stake_cents: int) -> Self:  # fmt: skip
         kontra_re = r.boolean("kontra_re")
-        return cls(ramsch=ramsch, bock=bock, stake_cents=stake_cents, kontra_re=bool(kontra_re))
+        schieberamsch = r.boolean("schieberamsch")
+        cap = r.integer("ramsch_cap")
+        if cap is not None and not 1 <= cap <= 100_000:
+            r.errors.add("ramsch_cap", "Höchstens-Verlust im Ramsch: 1 bis 100000 oder null.")
+            cap = None
+        loser = r.data.get("ramsch_loser")
+        r.seen.add("ramsch_loser")
+        if loser is not None and loser not in RAMSCH_LOSERS:
+            r.errors.add("ramsch_loser", "Ramsch-Verlierer: „most“ oder „each“.")
+            loser = None
+        bockramsch = r.boolean("bockramsch")
+        target = r.integer("bierlachs")
+        if target is not None and not 1 <= target <= 100_000:
+            r.errors.add("bierlachs", "Bierlachs-Ziel: 1 bis 100000 oder null.")
+            target = None
+        return cls(ramsch=ramsch, bock=bock, stake_cents=stake_cents, kontra_re=bool(kontra_re),
+                   schieberamsch=bool(schieberamsch), ramsch_cap=cap,
+                   ramsch_loser=loser or "most", bockramsch=bool(bockramsch),
+                   bierlachs=target)  # fmt: skip
 
     def _own_json(self) -> dict[str, Any]:
-        return {"kontra_re": self.kontra_re}
+        # The house rules of real tables only when set: a sheet without them is stored and
+        # answered as before they existed (docs/api.md, Sheet rules).
+        out: dict[str, Any] = {"kontra_re": self.kontra_re}
+        if self.schieberamsch:
+            out["schieberamsch"] = True
+        if self.ramsch_cap is not None:
+            out["ramsch_cap"] = self.ramsch_cap
+        if self.ramsch_loser != "most":
+            out["ramsch_loser"] = self.ramsch_loser
+        if self.bockramsch:
+            out["bockramsch"] = True
+        if self.bierlachs is not None:
+            out["bierlachs"] = self.bierlachs
+        return out
 
     def _own_describe(self) -> list[Msg]:
-        return [
+        out = [
             Msg("Kontra/Re: ja") if self.kontra_re else Msg("Kontra/Re: nein"),
             Msg("Ramsch statt Einpassen") if self.ramsch else Msg("Einpassen ohne Ramsch"),
         ]  # fmt: skip
+        if self.schieberamsch:
+            out.append(Msg("Schieberamsch (jedes Schieben verdoppelt)"))
+        if self.ramsch_loser == "each":
+            out.append(Msg("Ramsch: jeder schreibt seine Augen minus"))
+        if self.ramsch_cap is not None:
+            out.append(Msg("Ramsch-Verlust höchstens %(cap)s", cap=self.ramsch_cap))
+        if self.bockramsch:
+            out.append(Msg("Bockramsch: nach jeder Bockrunde eine Runde Ramsch"))
+        if self.bierlachs is not None:
+            out.append(Msg("Bierlachs bis %(target)s", target=self.bierlachs))
+        return out
+
+    def describe(self) -> list[Msg]:
+        out = super().describe()
+        if self.bierlachs is not None:
+            # the settlement is per Bierlachs, not per point
+            out[-1] = Msg("Einsatz: %(stake)s Cent je Bierlachs", stake=self.stake_cents)
+        return out
 
 
 def skat_title(deal: SkatDeal, won: bool | None = None) -> Msg:
@@ -88,6 +152,47 @@ def skat_title(deal: SkatDeal, won: bool | None = None) -> Msg:
     parts.append(Msg("mit %(matadors)s", matadors=matadors) if deal.with_
                  else Msg("ohne %(matadors)s", matadors=matadors))  # fmt: skip
     return joined(" ", parts)
+
+
+ROUND_ONLY = Msg("In der Bockramsch-Runde wird Ramsch gespielt, oder ein Grand Hand.")
+
+
+def pushed_step(pushes: int) -> Msg:
+    """The Schieberamsch step: ``pushes`` pushes double the Ramsch that many times."""
+    return Msg("%(n)s× geschoben: × %(f)s", n=pushes, f=2**pushes)
+
+
+def game_triggers(deal: SkatDeal, res: SkatResult) -> tuple[BockTrigger, ...]:
+    """The Bock triggers a played game meets (docs/rules.md 1.10, 1.11); the sheet keeps
+    those its table plays by.
+
+    >>> from skatcalc.rules.skat import skat_value
+    >>> d = SkatDeal(Game.GRAND, matadors=1, with_=True, hand=True, declarer_points=25)
+    >>> [t.value for t in game_triggers(d, skat_value(d))]
+    ['schneider-lost', 'grand-hand-lost']
+    """
+    out = []
+    lost = not res.won
+    if deal.declarer_points == 60 and lost:
+        out.append(T.SIXTY_SIXTY)
+    if deal.game is Game.GRAND and deal.hand and not lost:
+        out.append(T.GRAND_HAND_WON)
+    if deal.kontra and lost:
+        out.append(T.KONTRA_LOST)
+    if res.value >= 100:
+        out.append(T.VALUE_100)
+    if lost and deal.game is not Game.NULL:
+        pts = deal.declarer_points
+        # with card points: 30 or fewer; by the buttons: lost Schneider (or schwarz)
+        if (pts is not None and pts <= 30) or (
+            pts is None and (deal.schneider or deal.all_tricks is Party.OPPONENTS)
+        ):
+            out.append(T.SCHNEIDER_LOST)
+    if deal.game is Game.GRAND and deal.hand and lost:
+        out.append(T.GRAND_HAND_LOST)
+    if deal.re:
+        out.append(T.RE)
+    return tuple(out)
 
 
 class Skat(GameKind):
@@ -127,7 +232,19 @@ class Skat(GameKind):
             return self._ramsch(spec, r, active, bock)
         return self._game(spec, r, active, bock)
 
-    def _game(self, spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int) -> DealOutcome:
+    def evaluate_round(self, spec: SheetSpec, r: Reader, active: tuple[str, ...]) -> DealOutcome:
+        """A deal of a Bockramsch round (docs/rules.md 1.11): a Ramsch, also where the table
+        does not play Ramsch otherwise, or a Grand Hand; never Bock."""
+        if r.data.get("passed") is not None:
+            r.seen.add("passed")
+            r.errors.add("passed", ROUND_ONLY)
+            r.errors.raise_if_any()
+        if "ramsch" in r.data:
+            return self._ramsch(spec, r, active, 0, in_round=True)
+        return self._game(spec, r, active, 0, in_round=True)
+
+    def _game(self, spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int,
+              in_round: bool = False) -> DealOutcome:  # fmt: skip
         rules = spec.rules
         assert isinstance(rules, SkatHouseRules)
         declarer = r.data.get("declarer")
@@ -140,6 +257,9 @@ class Skat(GameKind):
             )
         if deal is not None and (deal.kontra or deal.re) and not rules.kontra_re:
             r.errors.add("kontra", "Kontra/Re ist an diesem Tisch nicht vereinbart.")
+        if (in_round and deal is not None
+                and not (deal.game is Game.GRAND and (deal.hand or deal.ouvert))):  # fmt: skip
+            r.errors.add("game", ROUND_ONLY)
         r.errors.raise_if_any()
         assert deal is not None and isinstance(declarer, str)
         res = skat_value(deal)
@@ -149,28 +269,27 @@ class Skat(GameKind):
             steps.append(Msg("Bock × 2 = %(score)s", score=signed(score)))
         entries = dict.fromkeys(spec.players, 0)
         entries[declarer] = score
-        triggers = []
-        if deal.declarer_points == 60 and not res.won:
-            triggers.append(T.SIXTY_SIXTY)
-        if deal.game is Game.GRAND and deal.hand and res.won:
-            triggers.append(T.GRAND_HAND_WON)
-        if deal.kontra and not res.won:
-            triggers.append(T.KONTRA_LOST)
-        if res.value >= 100:
-            triggers.append(T.VALUE_100)
         return DealOutcome(
             DealKind.GAME, declarer, (declarer,), res, entries, zero_sum(spec.players, entries),
-            res.won, res.value, skat_title(deal, res.won), tuple(steps), tuple(triggers),
+            res.won, res.value, skat_title(deal, res.won), tuple(steps),
+            game_triggers(deal, res),
         )  # fmt: skip
 
     def _ramsch(
-        self, spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int
+        self,
+        spec: SheetSpec,
+        r: Reader,
+        active: tuple[str, ...],
+        bock: int,
+        in_round: bool = False,
     ) -> DealOutcome:
+        rules = spec.rules
+        assert isinstance(rules, SkatHouseRules)
         e = r.errors
         raw = r.data.get("ramsch")
         r.seen.add("ramsch")
         r.reject_unknown()
-        if not spec.rules.ramsch:
+        if not rules.ramsch and not in_round:
             e.add("ramsch", "Ramsch ist an diesem Tisch nicht vereinbart.")
             e.raise_if_any()
         sub = Reader(raw, Errors())
@@ -178,6 +297,12 @@ class Skat(GameKind):
         jungfrau = sub.str_list("jungfrau") or []
         durch = sub.data.get("durchmarsch")
         sub.seen.add("durchmarsch")
+        pushes = sub.integer("pushes", 0) or 0
+        if sub.has("pushes") and not sub.errors.has("pushes"):
+            if not 0 <= pushes <= MAX_PUSHES:
+                sub.errors.add("pushes", "Geschoben: 0 bis 3 Mal.")
+            elif pushes and not rules.schieberamsch:
+                sub.errors.add("pushes", "Schieberamsch ist an diesem Tisch nicht vereinbart.")
         sub.reject_unknown()
         for err in sub.errors.items:
             e.items.append(FieldError(f"ramsch.{err.field}", err.msg))
@@ -186,18 +311,32 @@ class Skat(GameKind):
         assert points is not None
         pts: dict[str, int] = points
         factor = 2**bock
+        push = 2**pushes
         entries = dict.fromkeys(spec.players, 0)
         steps: list[Msg] = []
+        if in_round:
+            steps.append(Msg("Bockramsch-Runde"))
         if durch is not None:
-            entries[durch] = 120 * factor
-            steps.append(Msg("Durchmarsch %(durch)s: %(v)s", durch=durch, v=signed(120 * factor)))
+            if pushes:
+                steps.append(pushed_step(pushes))
+            entries[durch] = 120 * push * factor
+            steps.append(Msg("Durchmarsch %(durch)s: %(v)s", durch=durch, v=signed(entries[durch])))
             losers: tuple[str, ...] = ()
+        elif rules.ramsch_loser == "each":
+            losers = tuple(p for p in active if pts[p] > 0)
+            for p in active:
+                entries[p] = -pts[p] * push * factor
+            steps.append(Msg("Ramsch: jeder schreibt seine Augen minus"))
+            if pushes:
+                steps.append(pushed_step(pushes))
+            if bock:
+                steps.append(Msg("Bock × 2"))
         else:
             top = max(pts.values())
             losers = tuple(p for p in active if pts[p] == top)
             mult = 2 ** len(set(jungfrau))
             for p in losers:
-                entries[p] = -top * mult * factor
+                entries[p] = -top * mult * push * factor
             steps.append(
                 Msg(
                     "Ramsch: %(losers)s hat die meisten Augen (%(top)s): %(minus_top)s",
@@ -208,8 +347,21 @@ class Skat(GameKind):
             )
             for j in jungfrau:
                 steps.append(Msg("Jungfrau %(j)s: × 2", j=j))
+            if pushes:
+                steps.append(pushed_step(pushes))
             if bock:
                 steps.append(Msg("Bock × 2"))
+        cap = rules.ramsch_cap
+        if cap is not None and durch is None:
+            # the cap is the last step, after Jungfrau, pushes and Bock
+            for p in losers:
+                if entries[p] < -cap:
+                    steps.append(Msg("%(p)s: %(v)s, höchstens %(cap)s", p=p,
+                                     v=signed(entries[p]), cap=signed(-cap)))  # fmt: skip
+                    entries[p] = -cap
+        if (pushes or cap is not None or rules.ramsch_loser == "each") and durch is None:
+            shown = [verbatim(f"{p} {signed(entries[p])}") for p in losers]
+            steps.append(Msg("Liste: %(entries)s", entries=joined(", ", shown or [verbatim("0")])))
         title = Msg("Ramsch") if durch is None else Msg("Ramsch, Durchmarsch")
         return DealOutcome(DealKind.RAMSCH, None, losers, None, entries,
                            zero_sum(spec.players, entries), None, 0, title, tuple(steps), ())  # fmt: skip
