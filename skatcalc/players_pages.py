@@ -24,6 +24,7 @@ from wtforms.validators import Optional
 from . import players, season, service
 from .charts import running_totals_svg
 from .deal_forms import parse_int
+from .exports import attachment, safe_name
 from .i18n import _, field_errors, page_lang
 from .rules.common import InvalidDeal, decimal
 from .rules.sheet import GAMES
@@ -388,12 +389,8 @@ def pdf(group_id: int) -> Response:
 
     view = _standings_view(group_id)
     data = render_standings_pdf(view, page_lang())
-    safe = "".join(c if c.isalnum() else "-" for c in view["group"]["name"]).strip("-")[:40]
-    resp = Response(data, mimetype="application/pdf")
-    resp.headers["Content-Disposition"] = (
-        f'attachment; filename="{safe or "gruppe"}-{view["start"]}-{view["end"]}.pdf"'
-    )
-    return resp
+    name = f"{safe_name(view['group']['name'], 'gruppe')}-{view['start']}-{view['end']}.pdf"
+    return attachment(data, "application/pdf", name)
 
 
 @players_bp.app_context_processor
