@@ -61,3 +61,22 @@ def test_every_download_names_its_file_in_any_script(client: FlaskClient, name: 
     for ext in ("json", "csv", "pdf"):
         plain, full = _disposition(client.get(f"/sheets/{sheet}/export.{ext}"))
         assert plain.endswith("." + ext) and full.endswith("." + ext)
+
+
+@pytest.mark.parametrize("path", ["/%5Cevil.example/x", "/%2F%2Fevil.example", "/%5C%5Cevil.example",
+                                  "/sheets?x=%5C%5Cevil.example"])  # fmt: skip
+def test_language_links_stay_on_this_site(client: FlaskClient, path: str) -> None:
+    import re
+    from urllib.parse import urljoin, urlsplit
+
+    page = "http://skat.test" + path
+    html = client.get(path).get_data(as_text=True) + client.get(
+        path + ("&" if "?" in path else "?") + "lang=en"
+    ).get_data(as_text=True)
+    for lang in ("en", "de"):
+        href = re.search(r'<a href="([^"]*)" hreflang="' + lang, html)
+        assert href is not None
+        # a browser reads a backslash as a slash in an http address
+        target = urljoin(page, href.group(1).replace("&amp;", "&").replace("\\", "/"))
+        assert urlsplit(target).netloc == "skat.test", target
+        assert f"lang={lang}" in target
