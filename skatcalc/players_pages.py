@@ -26,7 +26,7 @@ from .charts import running_totals_svg
 from .deal_forms import parse_int
 from .exports import attachment, safe_name
 from .i18n import _, field_errors, page_lang
-from .rules.common import InvalidDeal, decimal
+from .rules.common import InvalidDeal, decimal, parse_day
 from .rules.sheet import GAMES
 
 players_bp = Blueprint("players", __name__, url_prefix="/players")
@@ -260,7 +260,7 @@ def _period() -> tuple[date, date, list[str]]:
         if not raw:
             continue
         try:
-            day = date.fromisoformat(raw)
+            day = parse_day(raw)
         except ValueError:
             errors.append(_("Bitte ein Datum wie 2026-01-31."))
             continue

@@ -20,7 +20,6 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import players, service
-from . import rules as rules_pkg
 from .rules.sheet import GAMES
 from .rules.sheet import game as game_kind
 from .rules.standings import (
@@ -51,15 +50,25 @@ def _seat_players(db: Database, sheet_ids: Sequence[int]) -> dict[int, list[tupl
     return out
 
 
-def _code_version() -> str:
-    """A fingerprint of the rules code: stored figures from other rules are not used."""
+def code_files(root: Path | None = None) -> list[Path]:
+    """The code that decides a sheet's stored figures: all of ``rules/`` (its games in
+    ``rules/sheet/`` too, at any depth) and the modules that call it here."""
+    here = Path(__file__).parent if root is None else root
+    files = sorted((here / "rules").rglob("*.py"))
+    return files + [here / name for name in ("season.py", "players.py") if (here / name).exists()]
+
+
+def code_version(root: Path | None = None) -> str:
+    """A fingerprint of that code: figures stored by other code are not used."""
+    here = Path(__file__).parent if root is None else root
     digest = hashlib.sha256()
-    for path in sorted(Path(rules_pkg.__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
+    for path in code_files(here):
+        digest.update(path.relative_to(here).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
-CODE_VERSION = _code_version()
+CODE_VERSION = code_version()
 
 
 def _encode(figs: dict[int, SheetFigures]) -> str:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
-
-from flask import Flask
 from flask.testing import FlaskClient
 
 
@@ -80,3 +79,36 @@ def test_language_links_stay_on_this_site(client: FlaskClient, path: str) -> Non
         target = urljoin(page, href.group(1).replace("&amp;", "&").replace("\\", "/"))
         assert urlsplit(target).netloc == "skat.test", target
         assert f"lang={lang}" in target
+
+
+@pytest.mark.parametrize("bad", ["2026-W01-1", "20260131", "2026-001", "2026-1-31", "٢٠٢٦-٠١-٣١"])
+def test_dates_are_yyyy_mm_dd_only(client: FlaskClient, bad: str) -> None:
+    group = client.post("/api/v1/groups", json={"name": "Club", "game": "skat"}).json["id"]
+    r = client.get(f"/api/v1/groups/{group}/standings", query_string={"from": bad})
+    assert r.status_code == 422 and "from" in r.json["errors"]
+    r = client.get(f"/groups/{group}", query_string={"to": bad})
+    assert "Bitte ein Datum wie 2026-01-31." in r.get_data(as_text=True)
+    r = client.post("/api/v1/events", json={"name": "E", "game": "skat", "date": bad})
+    assert r.status_code == 422 and "date" in r.json["errors"]
+    good = client.get(f"/api/v1/groups/{group}/standings", query_string={"from": "2026-01-31"})
+    assert good.status_code == 200
+
+
+def test_stored_player_figures_follow_any_change_of_the_rules_code(tmp_path: Path) -> None:
+    """The figures kept per sheet are keyed by a fingerprint of the code that made them; a
+    change in rules/sheet/ (how a sheet counts) must change it as much as one in rules/."""
+    import shutil
+
+    import skatcalc
+    from skatcalc import season
+
+    root = tmp_path / "skatcalc"
+    shutil.copytree(Path(skatcalc.__file__).parent, root,
+                    ignore=shutil.ignore_patterns("__pycache__", "fonts", "translations"))  # fmt: skip
+    assert season.code_version(root) == season.CODE_VERSION
+    for changed in ("rules/sheet/compute.py", "rules/skat.py", "rules/standings.py",
+                    "season.py"):  # fmt: skip
+        path = root / changed
+        before = season.code_version(root)
+        path.write_text(path.read_text() + "\n# a changed rule\n")
+        assert season.code_version(root) != before, changed
