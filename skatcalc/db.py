@@ -90,10 +90,18 @@ def migrate(path: str) -> None:
 class StorageUnusable(Exception):
     """The database cannot be opened or written at start: one line for the user."""
 
+    what = "Datenbank / database"
+
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class KeyUnusable(StorageUnusable):
+    """The secret key beside the database cannot be read or made."""
+
+    what = "Schlüssel / secret key"
 
 
 def check_path(path: str) -> None:

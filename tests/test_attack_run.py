@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 
@@ -112,3 +113,33 @@ def test_stored_player_figures_follow_any_change_of_the_rules_code(tmp_path: Pat
         before = season.code_version(root)
         path.write_text(path.read_text() + "\n# a changed rule\n")
         assert season.code_version(root) != before, changed
+
+
+def test_secret_key_lives_beside_the_database(tmp_path: Path, monkeypatch: Any) -> None:
+    from click.testing import CliRunner
+
+    from skatcalc import create_app
+    from skatcalc.cli import main
+
+    instance = tmp_path / "instance"
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(instance))
+    db_path = tmp_path / "club" / "skat.sqlite"
+    r = CliRunner().invoke(main, ["init-db", "--db", str(db_path)])
+    assert r.exit_code == 0, r.output
+    key = db_path.parent / "secret_key"
+    assert key.exists() and not (instance / "secret_key").exists()
+    app = create_app({"DATABASE": str(db_path)})
+    assert app.config["SECRET_KEY"] == key.read_text().strip()
+    # unreadable (a folder, not text, empty): one line naming the file, no traceback
+    # (the tests may run as root, who reads any file whatever its mode)
+    key.unlink()
+    for spoil in ("folder", "binary", "empty"):
+        if spoil == "folder":
+            key.mkdir()
+        else:
+            key.rmdir() if key.is_dir() else None
+            key.write_bytes(b"\xff\xfe\x00" if spoil == "binary" else b"  \n")
+        r = CliRunner().invoke(main, ["init-db", "--db", str(db_path)])
+        assert r.exit_code == 1 and isinstance(r.exception, SystemExit), (spoil, r.output)
+        lines = r.output.strip().splitlines()
+        assert len(lines) == 1 and str(key) in lines[0], (spoil, r.output)
