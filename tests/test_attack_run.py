@@ -143,3 +143,70 @@ def test_secret_key_lives_beside_the_database(tmp_path: Path, monkeypatch: Any) 
         assert r.exit_code == 1 and isinstance(r.exception, SystemExit), (spoil, r.output)
         lines = r.output.strip().splitlines()
         assert len(lines) == 1 and str(key) in lines[0], (spoil, r.output)
+
+
+def test_event_ids_are_never_reused(client: FlaskClient) -> None:
+    """A new event after the newest was deleted got its id, and with it its cached PDF."""
+    client.post("/api/v1/events", json={"name": "Erste", "game": "skat"})
+    gone = client.post("/api/v1/events", json={"name": "Alte Nacht", "game": "skat"}).json["id"]
+    client.post(f"/api/v1/events/{gone}/players", json={"names": ["Anna", "Bernd", "Carla"]})
+    old_pdf = client.get(f"/events/{gone}/event.pdf").data
+    assert client.post(f"/events/{gone}/delete").status_code == 302
+    new = client.post("/api/v1/events", json={"name": "Neue Nacht", "game": "skat"}).json["id"]
+    assert new > gone
+    assert client.get(f"/events/{gone}/event.pdf").status_code == 404
+    assert client.get(f"/events/{new}/event.pdf").data != old_pdf
+
+
+def test_id_migration_keeps_events_groups_and_their_links(tmp_path: Path) -> None:
+    import sqlite3
+
+    from skatcalc import create_app
+    from skatcalc import db as store
+
+    path = str(tmp_path / "old.sqlite")
+    db = store.connect(path)
+    store.migrations.apply(db, stop_before="m011_event_and_group_ids_never_reused")
+    db.close()
+    # rows as the code of that time wrote them; the newest group deleted
+    rules = '{"rank_by": "seeger_fabian", "min_sheets": 0, "best": null}'
+    con = sqlite3.connect(path)
+    con.execute(
+        "insert into groups (id, name, game, rules, created) values "
+        "(1, 'Club', 'skat', ?, '2026-01-01'), (2, 'Weg', 'skat', ?, '2026-01-01')",
+        [rules, rules],
+    )
+    con.execute("delete from groups where id = 2")
+    con.commit()
+    con.close()
+    app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "x",
+                      "WTF_CSRF_ENABLED": False})  # fmt: skip
+    c = app.test_client()
+    assert c.get("/api/v1/groups/1/standings").status_code == 200
+    sheet = c.post("/api/v1/sheets", json={"game": "skat", "players": ["A", "B", "C"],
+                                           "group": 1}).json  # fmt: skip
+    assert sheet["group"] == 1
+    ev = c.post("/api/v1/events", json={"name": "E", "game": "skat", "group": 1}).json["id"]
+    assert (
+        c.post(f"/api/v1/events/{ev}/players", json={"names": ["A", "B", "C"]}).status_code == 200
+    )
+    # ids deleted before the migration are not known to it; from now on none comes back
+    assert c.post("/api/v1/groups", json={"name": "Neu", "game": "skat"}).json["id"] == 2
+    con = sqlite3.connect(path)
+    con.execute("delete from groups where id = 2")
+    con.commit()
+    con.close()
+    assert c.post("/api/v1/groups", json={"name": "Neuer", "game": "skat"}).json["id"] == 3
+    con = sqlite3.connect(path)
+    try:
+        for table in ("events", "groups", "sheets"):
+            sql = con.execute("select sql from sqlite_master where name = ?", [table]).fetchone()
+            assert "AUTOINCREMENT" in sql[0].upper(), table
+        assert con.execute("pragma foreign_key_check").fetchall() == []
+        assert con.execute("pragma integrity_check").fetchone() == ("ok",)
+        assert any(
+            fk[2] == "events" for fk in con.execute("pragma foreign_key_list(event_players)")
+        )
+        assert any(fk[2] == "groups" for fk in con.execute("pragma foreign_key_list(sheets)"))
+    finally:
+        con.close()
