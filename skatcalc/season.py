@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import date
@@ -20,6 +19,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import players, service
+from .db import cache_write
 from .rules.sheet import GAMES
 from .rules.sheet import game as game_kind
 from .rules.standings import (
@@ -139,16 +139,15 @@ def figures_of_sheet(
             for i, (pid, _name) in enumerate(seats)
             if i < len(typed)
         }
-        try:
-            with db.atomic():
-                db.execute(
-                    "insert or replace into sheet_figures_cache (sheet_id, rev, seats, code, "
-                    "data) select id, ?, ?, ?, ? from sheets where id = ? and rev = ?",
-                    [sheet["rev"], seats_key, CODE_VERSION, _encode(figs), sheet["id"],
-                     sheet["rev"]],
-                )  # fmt: skip
-        except sqlite3.OperationalError:
-            pass  # a busy or read-only database: the figures are still right, just not kept
+        # a busy or read-only database: the figures are still right, just not kept (a read
+        # never waits for another writer to keep them)
+        with cache_write(db):
+            db.execute(
+                "insert or replace into sheet_figures_cache (sheet_id, rev, seats, code, "
+                "data) select id, ?, ?, ?, ? from sheets where id = ? and rev = ?",
+                [sheet["rev"], seats_key, CODE_VERSION, _encode(figs), sheet["id"],
+                 sheet["rev"]],
+            )  # fmt: skip
         return figs
 
     return service.derived(sheet, "player-figures", make, seats_key)

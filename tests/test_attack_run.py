@@ -210,3 +210,41 @@ def test_id_migration_keeps_events_groups_and_their_links(tmp_path: Path) -> Non
         assert any(fk[2] == "groups" for fk in con.execute("pragma foreign_key_list(sheets)"))
     finally:
         con.close()
+
+
+def test_reads_that_keep_a_cache_never_wait_for_another_writer(tmp_path: Path) -> None:
+    """Another program holds the write lock: the pages that keep derived figures (a group's
+    standings, a player's page) answer at once, without keeping them."""
+    import sqlite3
+    import time
+
+    from skatcalc import create_app
+
+    path = str(tmp_path / "locked.sqlite")
+    config = {"TESTING": True, "DATABASE": path, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
+    c = create_app(config).test_client()
+    group = c.post("/api/v1/groups", json={"name": "Club", "game": "skat"}).json["id"]
+    for _ in range(3):
+        sheet = c.post("/api/v1/sheets", json={"game": "skat", "group": group,
+                                                "players": ["Anna", "Bernd", "Carla"]})  # fmt: skip
+        _grand(c, sheet.json["id"], "Anna")
+    c = create_app(config).test_client()  # a restart: nothing kept in memory
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("begin immediate")
+    try:
+        for url in (f"/groups/{group}", "/players/1", "/players/2", "/sheets"):
+            start = time.monotonic()
+            r = c.get(url)
+            assert r.status_code == 200, url
+            assert time.monotonic() - start < 2, url  # a busy timeout is 5 s per sheet
+    finally:
+        other.execute("rollback")
+        other.close()
+    assert "Anna" in c.get(f"/groups/{group}").get_data(as_text=True)
+
+
+def _grand(client: FlaskClient, sheet_id: int, declarer: str) -> None:
+    r = client.post(f"/api/v1/sheets/{sheet_id}/deals", json={
+        "game": "grand", "matadors": 1, "with": True, "declarer_points": 70,
+        "declarer": declarer})  # fmt: skip
+    assert r.status_code == 201, r.json
