@@ -267,6 +267,28 @@ def group_standings(
     return standings(by_player, rules), sheets
 
 
+def group_version(db: Database, group_id: int) -> str:
+    """Changes whenever anything a group's standings show can change: the group (name, rules),
+    its sheets (each write moves a revision), their players' names and merges, its events.
+    Small queries, no figures: what a kept standings PDF is checked against."""
+    parts = [
+        list(db.execute("select name, game, rules, created from groups where id = ?",
+                        [group_id]).fetchall()),
+        list(db.execute("select id, rev, created, updated, players from sheets "
+                        "where group_id = ? order by id", [group_id]).fetchall()),
+        list(db.execute(
+            "select sp.sheet_id, sp.seat, p.id, p.name, p.merged_into, m.name "
+            "from sheet_players sp join players p on p.id = sp.player_id "
+            "left join players m on m.id = p.merged_into "
+            "where sp.sheet_id in (select id from sheets where group_id = ?) "
+            "order by sp.sheet_id, sp.seat", [group_id]).fetchall()),
+        list(db.execute("select * from events where group_id = ? order by id",
+                        [group_id]).fetchall()),
+        CODE_VERSION,
+    ]  # fmt: skip
+    return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
+
+
 def row_json(r: StandingRow) -> dict[str, Any]:
     d = asdict(r)
     d.pop("player_id")

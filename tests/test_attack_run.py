@@ -248,3 +248,55 @@ def _grand(client: FlaskClient, sheet_id: int, declarer: str) -> None:
         "game": "grand", "matadors": 1, "with": True, "declarer_points": 70,
         "declarer": declarer})  # fmt: skip
     assert r.status_code == 201, r.json
+
+
+def test_standings_pdf_is_rendered_once_per_state_of_the_group(
+    app: Flask, client: FlaskClient, monkeypatch: Any
+) -> None:
+    """Anyone may ask for it, and a render is a tenth of a second of CPU: kept per state."""
+    from skatcalc import players, service, standings_pdf
+
+    calls: list[int] = []
+    real = standings_pdf.render_standings_pdf
+
+    def counting(*args: Any, **kwargs: Any) -> bytes:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(standings_pdf, "render_standings_pdf", counting)
+    group = client.post("/api/v1/groups", json={"name": "Club", "game": "skat"}).json["id"]
+    sheet = client.post("/api/v1/sheets", json={"game": "skat", "group": group,
+                                                 "players": ["Anna", "Bernd", "Carla"]})  # fmt: skip
+    url = f"/groups/{group}/standings.pdf"
+    first = client.get(url)
+    for _ in range(3):
+        assert client.get(url).data == first.data
+    assert len(calls) == 1
+
+    def in_app(change: Any) -> Any:
+        def run() -> None:
+            with app.app_context():
+                change(service.get_db())
+
+        return run
+
+    changes = [
+        lambda: _grand(client, sheet.json["id"], "Anna"),  # a deal
+        lambda: client.get(url + "?lang=en"),  # another language is another file
+        lambda: client.get(url + "?lang=de&from=2020-01-01"),  # another period too
+        in_app(lambda db: players.rename_player(db, 1, "Anne")),
+        in_app(
+            lambda db: players.update_group(
+                db, group, "Klub", {"rank_by": "balance", "min_sheets": 0, "best": None}
+            )
+        ),  # fmt: skip
+        lambda: client.post(
+            "/api/v1/sheets",
+            json={"game": "skat", "group": group, "players": ["Dora", "Emil", "Fritz"]},
+        ),  # fmt: skip
+    ]
+    for n, change in enumerate(changes, start=2):
+        change()
+        client.get(url)
+        client.get(url)
+        assert len(calls) == n, n
