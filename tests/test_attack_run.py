@@ -300,3 +300,37 @@ def test_standings_pdf_is_rendered_once_per_state_of_the_group(
         client.get(url)
         client.get(url)
         assert len(calls) == n, n
+
+
+ENTRY = {"kind": "game", "declarer": "Bernd", "game": "grand", "with": "true", "matadors": "1",
+         "declarer_points": "77", "bid": "18", "idem": "typed-1", "n": "1"}  # fmt: skip
+
+
+@pytest.mark.parametrize("refusal", ["write slots taken", "write limit"])
+def test_a_page_save_turned_away_keeps_what_was_typed(tmp_path: Path, refusal: str) -> None:
+    """Every answer that stores nothing gives the typed entry back, with its deal number and
+    key: a busy write slot (503) and the write limit (429) as a locked database does."""
+    from skatcalc import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "busy.sqlite"),
+                      "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "WRITE_SLOTS": 1,
+                      "WRITE_LIMIT": 2})  # fmt: skip
+    c = app.test_client()
+    sid = c.post("/api/v1/sheets", json={"game": "skat",
+                                         "players": ["Anna", "Bernd", "Carla"]}).json["id"]  # fmt: skip
+    slots = app.extensions["skatcalc_write_slots"]
+    if refusal == "write slots taken":
+        slots.busy = slots.limit  # every slot held by a write under way
+        expected, text = 503, "Die Liste ist gerade belegt"
+    else:
+        c.post(f"/sheets/{sid}/rename", data={"name": "Freitag"})  # the last write allowed
+        expected, text = 429, "Zu viele Änderungen"
+    r = c.post(f"/sheets/{sid}/deals", data=ENTRY)
+    assert r.status_code == expected and int(r.headers["Retry-After"]) >= 1
+    page = r.get_data(as_text=True)
+    assert text in page
+    assert 'value="77"' in page and 'name="idem" value="typed-1"' in page
+    assert 'name="n" value="1"' in page
+    assert 'value="Bernd" checked' in page
+    slots.busy = 0
+    assert c.get(f"/api/v1/sheets/{sid}").json["deals"] == []
