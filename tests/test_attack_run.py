@@ -334,3 +334,20 @@ def test_a_page_save_turned_away_keeps_what_was_typed(tmp_path: Path, refusal: s
     assert 'value="Bernd" checked' in page
     slots.busy = 0
     assert c.get(f"/api/v1/sheets/{sid}").json["deals"] == []
+
+
+def test_a_stale_entry_form_stores_nothing_twice(client: FlaskClient) -> None:
+    """The old form itself coming back (a browser's back-forward cache) names its deal number
+    and key: sent again it is the same save; corrected, it is refused, nothing stored."""
+    sid = client.post("/api/v1/sheets", json={"game": "skat",
+                                              "players": ["Anna", "Bernd", "Carla"]}).json["id"]  # fmt: skip
+    assert client.post(f"/sheets/{sid}/deals", data=ENTRY).status_code == 302
+    again = client.post(f"/sheets/{sid}/deals", data=ENTRY)
+    assert again.status_code == 302 and again.headers["Location"].endswith("saved=1")
+    corrected = client.post(f"/sheets/{sid}/deals", data={**ENTRY, "declarer": "Carla"})
+    assert corrected.status_code == 409
+    other_key = client.post(f"/sheets/{sid}/deals", data={**ENTRY, "idem": "typed-2"})
+    assert other_key.status_code == 409
+    assert "Spiel 1 ist schon eingetragen" in other_key.get_data(as_text=True)
+    deals = client.get(f"/api/v1/sheets/{sid}").json["deals"]
+    assert [(d["n"], d["dealer"], d["input"]["declarer"]) for d in deals] == [(1, "Anna", "Bernd")]
