@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -351,3 +353,51 @@ def test_a_stale_entry_form_stores_nothing_twice(client: FlaskClient) -> None:
     assert "Spiel 1 ist schon eingetragen" in other_key.get_data(as_text=True)
     deals = client.get(f"/api/v1/sheets/{sid}").json["deals"]
     assert [(d["n"], d["dealer"], d["input"]["declarer"]) for d in deals] == [(1, "Anna", "Bernd")]
+
+
+def test_downloads_named_in_any_script_through_skatcalc_serve(tmp_path: Path) -> None:
+    """waitress sends header values as Latin-1: a name outside it was a 500 there, though the
+    test client (no waitress) never showed it."""
+    import subprocess
+    import sys
+    from urllib.parse import unquote
+
+    from tests.test_serve_processes import ROOT, call, free_port, wait_for
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port),
+         "--db", str(tmp_path / "names.sqlite"), "--threads", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    try:
+        wait_for(lambda: _answers(port), "the server to answer")
+        for name in NAMES[:3]:
+            _status, body, _r = call(port, "POST", "/api/v1/groups",
+                                     {"name": name, "game": "skat"})  # fmt: skip
+            group = json.loads(body)["id"]
+            _status, body, _r = call(port, "POST", "/api/v1/events", {"name": name, "game": "skat"})
+            event = json.loads(body)["id"]
+            seats = [name[:3] + s for s in "abc"]
+            _status, body, _r = call(port, "POST", "/api/v1/sheets",
+                                     {"game": "skat", "players": seats})  # fmt: skip
+            sheet = json.loads(body)["id"]
+            for url in (f"/groups/{group}/standings.pdf", f"/events/{event}/event.pdf",
+                        f"/events/{event}/ranking.csv", f"/sheets/{sheet}/export.pdf"):  # fmt: skip
+                status, _body, r = call(port, "GET", url)
+                assert status == 200, (name, url)
+                full = unquote(r.headers["Content-Disposition"].split("filename*=UTF-8''")[1])
+                assert name[:3] in full, (name, url)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+
+
+def _answers(port: int) -> bool:
+    from tests.test_serve_processes import call
+
+    try:
+        return call(port, "GET", "/api/v1/sheets/0")[0] == 404
+    except OSError:
+        return False
