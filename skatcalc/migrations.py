@@ -271,7 +271,7 @@ def _rebuild_with_autoincrement(db: Database, table: str) -> None:
 
 
 @migrations(transactional=False)
-def m011_event_and_group_ids_never_reused(db: Database) -> None:
+def m015_event_and_group_ids_never_reused(db: Database) -> None:
     """Event and group ids from AUTOINCREMENT, like sheets' (m009): a new event made after the
     newest was deleted must not inherit its id, and with it its links and cached PDF."""
     db.execute("PRAGMA foreign_keys=OFF")  # only takes effect outside a transaction

@@ -168,7 +168,7 @@ def test_id_migration_keeps_events_groups_and_their_links(tmp_path: Path) -> Non
 
     path = str(tmp_path / "old.sqlite")
     db = store.connect(path)
-    store.migrations.apply(db, stop_before="m011_event_and_group_ids_never_reused")
+    store.migrations.apply(db, stop_before="m015_event_and_group_ids_never_reused")
     db.close()
     # rows as the code of that time wrote them; the newest group deleted
     rules = '{"rank_by": "seeger_fabian", "min_sheets": 0, "best": null}'
