@@ -272,10 +272,10 @@ def group_version(db: Database, group_id: int) -> str:
     its sheets (each write moves a revision), their players' names and merges, its events.
     Small queries, no figures: what a kept standings PDF is checked against."""
     parts = [
-        list(db.execute("select name, game, rules, created from groups where id = ?",
+        list(db.execute("select * from groups where id = ?", [group_id]).fetchall()),
+        # every column: what a later schema adds (a sheet's day, its closing) counts too
+        list(db.execute("select * from sheets where group_id = ? order by id",
                         [group_id]).fetchall()),
-        list(db.execute("select id, rev, created, updated, players from sheets "
-                        "where group_id = ? order by id", [group_id]).fetchall()),
         list(db.execute(
             "select sp.sheet_id, sp.seat, p.id, p.name, p.merged_into, m.name "
             "from sheet_players sp join players p on p.id = sp.player_id "
