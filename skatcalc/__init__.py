@@ -26,20 +26,33 @@ def _asset_dir(name: str) -> str:
 
 
 def _secret_key(folder: str) -> str:
+    """The key that signs sessions and form tokens, kept in ``secret_key`` beside the
+    database (it belongs to that database's evenings); KeyUnusable in one line if it cannot
+    be read or made."""
+    from .db import KeyUnusable
+
     path = Path(folder) / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_hex(32)
-    path.write_text(key)
-    path.chmod(0o600)
+    try:
+        if path.exists():
+            key = path.read_text().strip()
+            if not key:
+                raise KeyUnusable(str(path), "the file is empty")
+            return key
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_hex(32)
+        path.write_text(key)
+        path.chmod(0o600)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise KeyUnusable(str(path), reason) from None
     return key
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app. ``config`` overrides the defaults (tests, the CLI); without it the instance
-    folder's ``config.py`` is read. Raises ``db.StorageUnusable`` when the database cannot
-    be opened and written, with the path and the reason in one line.
+    folder's ``config.py`` is read. Raises ``db.StorageUnusable`` when the database (or the
+    secret key beside it) cannot be opened and written, with the path and the reason in one
+    line.
 
     Configuration beyond Flask's own (the CLI sets these from its options):
     ``DATABASE`` (default: the user's data folder), ``LAN`` (changes need a link's right,
@@ -88,14 +101,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         sheets,
     )
 
-    key_folder = app.instance_path
     if not app.config.get("DATABASE"):
         path, note = db.default_location(app.instance_path)
         app.config["DATABASE"] = path
         app.config["DATABASE_NOTE"] = note
-        key_folder = os.path.dirname(path)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(key_folder)
     if app.config.get("PROXY_COUNT"):
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -109,6 +118,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.mimetype = "application/json; charset=utf-8"  # type: ignore[attr-defined]
     db.check_path(app.config["DATABASE"])
+    if not app.config.get("SECRET_KEY"):
+        database = app.config["DATABASE"]
+        in_memory = database == ":memory:" or database.startswith("file::memory:")
+        folder = app.instance_path if in_memory else os.path.dirname(os.path.abspath(database))
+        app.config["SECRET_KEY"] = _secret_key(folder)
     db.init_app(app)
     http.init_app(app)
     csrf.init_app(app)

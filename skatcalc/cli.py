@@ -39,7 +39,7 @@ def _app_or_exit(config: dict[str, object] | None) -> Flask:
         app = create_app(config)
     except StorageUnusable as exc:
         click.echo(
-            f"skatcalc: Datenbank / database {exc.path} nicht nutzbar / unusable: {exc.reason}",
+            f"skatcalc: {exc.what} {exc.path} nicht nutzbar / unusable: {exc.reason}",
             err=True,
         )
         raise SystemExit(1) from None

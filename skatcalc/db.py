@@ -12,7 +12,8 @@ import secrets
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -90,10 +91,18 @@ def migrate(path: str) -> None:
 class StorageUnusable(Exception):
     """The database cannot be opened or written at start: one line for the user."""
 
+    what = "Datenbank / database"
+
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class KeyUnusable(StorageUnusable):
+    """The secret key beside the database cannot be read or made."""
+
+    what = "Schlüssel / secret key"
 
 
 def check_path(path: str) -> None:
@@ -416,17 +425,27 @@ def sheet_summaries(
 
 
 def _store_summaries(db: Database, rows: list[tuple[int, int, str]]) -> None:
+    with cache_write(db):
+        db.conn.executemany(
+            "insert or replace into sheet_summaries (sheet_id, rev, summary) "
+            "select ?1, ?2, ?3 where exists (select 1 from sheets where id = ?1)",
+            rows,
+        )
+
+
+@contextmanager
+def cache_write(db: Database) -> Iterator[None]:
+    """A write of derived data on a read, in one transaction that never waits: while another
+    writer (a save, another program) holds the database, the read goes on without writing
+    (busy timeout 0) and the next read writes it. Any storage fault is swallowed the same way;
+    what was to be kept can always be computed again."""
     (timeout,) = db.execute("PRAGMA busy_timeout").fetchone()
     db.execute("PRAGMA busy_timeout=0")
     try:
         with db.atomic():
-            db.conn.executemany(
-                "insert or replace into sheet_summaries (sheet_id, rev, summary) "
-                "select ?1, ?2, ?3 where exists (select 1 from sheets where id = ?1)",
-                rows,
-            )
+            yield
     except sqlite3.Error:
-        pass  # only a cache: the next view writes it
+        pass  # only a cache
     finally:
         db.execute(f"PRAGMA busy_timeout={int(timeout)}")
 

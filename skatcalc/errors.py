@@ -8,6 +8,7 @@ with the message above it: a feature names the endpoint and how its page is draw
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from . import exports, service
-from .http import busy_text, refuse
+from .http import Refused, busy_text, refuse
 from .i18n import _, api_lang
 
 # endpoint -> the page of its form, as sent, with a message above it (None: no such page)
@@ -105,8 +106,17 @@ def storage_fault(exc: sqlite3.Error) -> Any:
     answer = storage_fault_answer(exc)
     if answer is None:
         return crash(exc)
-    status, text, retry = answer
     current_app.logger.warning("storage fault on %s %s: %s", request.method, request.path, exc)
+    return _form_again_or_refuse(*answer)
+
+
+def refused(exc: Refused) -> Any:
+    return _form_again_or_refuse(exc.status, exc.text, exc.retry_after)
+
+
+def _form_again_or_refuse(status: int, text: str, retry: float | None) -> Any:
+    """The page of the form just posted, filled in as it was sent, with ``text`` above it;
+    the plain message where there is no such page (the API, a read, a page without one)."""
     draw = _FORM_AGAIN.get(request.endpoint or "") if request.method == "POST" else None
     resp = None
     if draw is not None:
@@ -117,7 +127,7 @@ def storage_fault(exc: sqlite3.Error) -> Any:
     if resp is None:
         return refuse(status, text, retry)
     if retry is not None:
-        resp.headers["Retry-After"] = str(int(retry))
+        resp.headers["Retry-After"] = str(max(1, math.ceil(retry)))
     return resp
 
 
@@ -132,5 +142,6 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(exports.RenderBusy, render_busy)
     app.register_error_handler(service.Settled, settled)
+    app.register_error_handler(Refused, refused)
     app.register_error_handler(sqlite3.Error, storage_fault)
     app.register_error_handler(Exception, crash)

@@ -16,6 +16,28 @@ from .rules.events import RankRow
 from .rules.sheet import describe_rules
 from .rules.sheet import game as game_kind
 
+NAME_MIN = 36  # mm the name column keeps, whatever the number of series
+SERIES_W = 11  # mm per series column
+
+
+def _series_cells(r: RankRow, which: range) -> list[str]:
+    return [_n(r.series[i]) if r.played[i] else "–" for i in which]
+
+
+def _table(pdf: SheetPDF, widths: list[float], heads: list[str], rows: list[list[str]]) -> None:
+    """One ranking table: the name column (second) takes what the others leave."""
+    widths[1] = pdf.epw - sum(widths)
+    align = ("RIGHT", "LEFT") + ("RIGHT",) * (len(widths) - 2)
+    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
+    pdf.set_font("DejaVu", size=8.5)
+    with pdf.table(col_widths=tuple(widths), text_align=align, repeat_headings=1,
+                   headings_style=head, line_height=4.6, padding=(0.8, 1.2),
+                   borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
+        for cells in [heads, *rows]:
+            row = table.row()
+            for text in cells:
+                row.cell(text)
+
 
 def render_event_pdf(
     db: Database, event: dict[str, Any], rows: tuple[RankRow, ...], prizes: dict[str, Any],
@@ -52,31 +74,28 @@ def render_event_pdf(
     pdf.ln(2)
     n_series = len(rows[0].series) if rows else 0
     prize_of = {r["player"]: r["cents"] for r in prizes["rows"]}
-    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
     series_w = 16 if n_series <= 4 else 11
-    widths = [12, 0, 18] + [series_w] * n_series + [18, 20, 20]
-    widths[1] = pdf.epw - sum(widths)
-    align = ("RIGHT", "LEFT") + ("RIGHT",) * (len(widths) - 2)
-    pdf.set_font("DejaVu", size=8.5)
-    with pdf.table(col_widths=tuple(widths), text_align=align, repeat_headings=1,
-                   headings_style=head, line_height=4.6, padding=(0.8, 1.2),
-                   borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
-        row = table.row()
-        for h in [ptranslate("rank", "Platz", lang), translate("Name", lang), translate("Punkte", lang),
-                  *[f"S{i}" for i in range(1, n_series + 1)],
-                  translate("gew./verl.", lang), translate("Gebühr", lang),
-                  translate("Preis", lang)]:  # fmt: skip
-            row.cell(h)
-        for r in rows:
-            row = table.row()
-            row.cell(f"{r.rank}.")
-            row.cell(r.player)
-            row.cell(_n(r.score))
-            for s, played in zip(r.series, r.played, strict=True):
-                row.cell(_n(s) if played else "–")
-            row.cell(f"{r.won} / {r.lost}")
-            row.cell(money(r.fees_cents, lang))
-            row.cell(money(prize_of.get(r.player, 0), lang) if prize_of.get(r.player) else "")
+    # the series go into the ranking while the name keeps room; beyond that the ranking
+    # leaves them out and they follow in tables of their own (as many as it takes)
+    inline = pdf.epw - 12 - 18 - 58 - series_w * n_series >= NAME_MIN
+    heads = [ptranslate("rank", "Platz", lang), translate("Name", lang),
+             translate("Punkte", lang)]  # fmt: skip
+    tail = [translate("gew./verl.", lang), translate("Gebühr", lang), translate("Preis", lang)]
+    shown = range(n_series) if inline else range(0)
+    _table(pdf, [12, 0, 18] + [series_w] * len(shown) + [18, 20, 20],
+           [*heads, *[f"S{i + 1}" for i in shown], *tail],
+           [[f"{r.rank}.", r.player, _n(r.score), *_series_cells(r, shown),
+             f"{r.won} / {r.lost}", money(r.fees_cents, lang),
+             money(prize_of[r.player], lang) if prize_of.get(r.player) else ""]
+            for r in rows])  # fmt: skip
+    if not inline:
+        per_table = int((pdf.epw - 12 - NAME_MIN) // SERIES_W)
+        for first in range(0, n_series, per_table):
+            part = range(first, min(first + per_table, n_series))
+            pdf.ln(3)
+            _table(pdf, [12, 0] + [SERIES_W] * len(part),
+                   [*heads[:2], *[f"S{i + 1}" for i in part]],
+                   [[f"{r.rank}.", r.player, *_series_cells(r, part)] for r in rows])  # fmt: skip
     pdf.ln(3)
     pdf.set_font("DejaVu", "B", 10)
     pdf.cell(0, 6, translate("Kasse", lang), new_x="LMARGIN", new_y="NEXT")

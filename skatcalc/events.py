@@ -31,7 +31,7 @@ from . import exports, rights, service
 from . import players as people
 from .deal_forms import SheetRulesFields, attach_errors, parse_int, rules_body
 from .events_api import unfinished_message
-from .exports import _attachment, cell
+from .exports import attachment, cell, safe_name
 from .http import holds_token, refuse, remember_edit_token, token_matches
 from .i18n import _, field_errors, money, num, page_lang, pgettext, translate
 from .rules.common import Errors, InvalidDeal
@@ -638,8 +638,7 @@ def delete(event_id: int) -> Any:
 
 
 def _filename(event: dict[str, Any], ext: str) -> str:
-    safe = re.sub(r"[^A-Za-z0-9ÄÖÜäöüß_-]+", "_", event["name"])[:60].strip("_") or "event"
-    return f"{event['day']}_{safe}.{ext}"
+    return f"{event['day']}_{safe_name(event['name'], 'event')}.{ext}"
 
 
 @bp.get("/<int:event_id>/ranking.csv")
@@ -658,7 +657,7 @@ def export_csv(event_id: int) -> Response:
     for r in rows:
         w.writerow([r.rank, cell(r.player), r.score, *r.series, r.won, r.lost, r.fees_cents,
                     prizes.get(r.player, 0)])  # fmt: skip
-    return _attachment(out.getvalue().encode("utf-8-sig"), "text/csv", _filename(event, "csv"))
+    return attachment(out.getvalue().encode("utf-8-sig"), "text/csv", _filename(event, "csv"))
 
 
 @bp.get("/<int:event_id>/event.pdf")
@@ -678,4 +677,4 @@ def export_pdf(event_id: int) -> Response:
     # sheets (the live token changes with every write to either), one render at a time.
     key = ("event", event_id, event["created"], lang)
     data = exports.cached_pdf(key, lambda: events.live_token(db, event_id), render)
-    return _attachment(data, "application/pdf", _filename(event, "pdf"))
+    return attachment(data, "application/pdf", _filename(event, "pdf"))

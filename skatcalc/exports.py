@@ -7,9 +7,11 @@ import io
 import json
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 from flask import Response
 from sqlite_utils import Database
@@ -33,20 +35,27 @@ ACTIONS = {"add", "correct", "strike", "restore"}
 SHEET_ACTIONS = {"close", "reopen"}  # of the whole sheet: no deal (n = 0)
 
 
+def safe_name(text: str, fallback: str) -> str:
+    """A name as part of a file name: letters of any script, digits, _ and -, at most 60."""
+    return re.sub(r"[^\w-]+", "_", text)[:60].strip("_") or fallback
+
+
 def filename(sheet: dict[str, Any], ext: str) -> str:
     day = sheet.get("day") or sheet["created"][:10]  # a club night's table: its date
-    names = "-".join(sheet["players"])
-    safe = re.sub(r"[^A-Za-z0-9ÄÖÜäöüß_-]+", "_", names)[:60].strip("_") or "sheet"
-    return f"{sheet['game']}_{day}_{safe}.{ext}"
+    return f"{sheet['game']}_{day}_{safe_name('-'.join(sheet['players']), 'sheet')}.{ext}"
 
 
-def _attachment(data: bytes, mimetype: str, name: str) -> Response:
+def attachment(data: bytes, mimetype: str, name: str) -> Response:
+    """Every download's answer. Header values travel as Latin-1, so the name goes as RFC 6266
+    ``filename*`` (UTF-8, percent-encoded) with an ASCII ``filename`` for old clients:
+    "Łódź" would otherwise fail the whole answer."""
     resp = Response(data, mimetype=mimetype)
-    ascii_name = name.encode("ascii", "replace").decode().replace("?", "_")
-    from urllib.parse import quote
-
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    plain = re.sub(r"[^A-Za-z0-9._-]+", "_", plain).strip("_") or "download"
+    if "." in name and "." not in plain:
+        plain += name[name.rindex(".") :]
     resp.headers["Content-Disposition"] = (
-        f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name)}"
+        f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
     )
     return resp
 
@@ -56,11 +65,11 @@ def download(db: Database, loaded: service.Sheet, fmt: str, lang: str = "de") ->
     sheet = service.sheet_json(db, loaded, lang)
     if fmt == "json":
         data = json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
-        return _attachment(data, "application/json", filename(loaded, "json"))
+        return attachment(data, "application/json", filename(loaded, "json"))
     if fmt == "pdf":
-        return _attachment(pdf_bytes(db, loaded, lang), "application/pdf", filename(loaded, "pdf"))
+        return attachment(pdf_bytes(db, loaded, lang), "application/pdf", filename(loaded, "pdf"))
     if fmt == "csv":
-        return _attachment(
+        return attachment(
             to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig"),
             "text/csv",
             filename(loaded, "csv"),

@@ -281,6 +281,15 @@ def refuse(status: int, text: str, retry_after: float | None = None) -> Response
     return resp
 
 
+class Refused(Exception):
+    """A write turned away before it began (too many writes, every write slot taken):
+    errors.py answers it like a storage fault, so a page's form comes back as it was sent."""
+
+    def __init__(self, status: int, text: str, retry_after: float | None) -> None:
+        super().__init__(text)
+        self.status, self.text, self.retry_after = status, text, retry_after
+
+
 def busy_text() -> str:
     from .i18n import _
 
@@ -326,11 +335,11 @@ def init_app(app: Flask) -> None:
         if limiter is not None:
             wait = limiter.hit(client_address())
             if wait:
-                return refuse(
+                raise Refused(
                     429, _("Zu viele Änderungen in kurzer Zeit – bitte kurz warten."), wait
                 )
         if not slots.enter():
-            return refuse(503, busy_text(), 2)
+            raise Refused(503, busy_text(), 2)
         g.write_slot = True
         return None
 

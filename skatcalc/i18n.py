@@ -150,7 +150,9 @@ def _medium_date(value: date, lang: str) -> str:
 def lang_url(code: str) -> str:
     args = request.args.to_dict(flat=False)
     args["lang"] = [code]
-    return request.path + "?" + urlencode(args, doseq=True)
+    # Only the query: the link stays on the page it is on. The path as requested could lead
+    # away ("/\\evil.example/x" is "//evil.example/x" to a browser).
+    return "?" + urlencode(args, doseq=True)
 
 
 def _jinja_gettext(text: str, **variables: Any) -> Markup:

@@ -308,3 +308,59 @@ def m014_name_keys(db: Database) -> None:
             key = f"{key}\x00{r['id']}"
         seen.add((r["event_id"], key))
         db.execute("update event_players set key = ? where id = ?", [key, r["id"]])
+
+
+def _rebuild_with_autoincrement(db: Database, table: str) -> None:
+    """``table`` rebuilt with ``id INTEGER PRIMARY KEY AUTOINCREMENT``, as m009 did for sheets:
+    foreign keys off (the caller), the rebuild in one transaction keeping every column, index
+    and trigger, the keys checked. Without AUTOINCREMENT SQLite hands the id of a deleted
+    newest row to the next one."""
+    row = db.execute("select sql from sqlite_master where type = 'table' and name = ?", [table])
+    (create_sql,) = row.fetchone()
+    if "AUTOINCREMENT" in create_sql.upper():
+        return  # done by an earlier run that stopped before recording itself
+    new_sql, count = re.subn(
+        rf"^(\s*CREATE\s+TABLE\s+)(\[{table}\]|\"{table}\"|{table}\b)",
+        rf"\1[{table}_new]",
+        create_sql,
+        flags=re.IGNORECASE,
+    )
+    new_sql, count2 = re.subn(
+        r"((?:\[id\]|\"id\"|\bid\b)\s+INTEGER\s+PRIMARY\s+KEY)",
+        r"\1 AUTOINCREMENT",
+        new_sql,
+        count=1,
+        flags=re.IGNORECASE,
+    )
+    if count != 1 or count2 != 1:
+        raise RuntimeError(f"unexpected schema of {table}: {create_sql}")
+    extras = [
+        sql
+        for (sql,) in db.execute(
+            "select sql from sqlite_master where tbl_name = ? and type in "
+            "('index', 'trigger') and sql is not null",
+            [table],
+        ).fetchall()
+    ]
+    with db.atomic():
+        db.execute(new_sql)
+        db.execute(f"insert into [{table}_new] select * from [{table}]")
+        db.execute(f"drop table [{table}]")
+        db.execute(f"alter table [{table}_new] rename to [{table}]")
+        for sql in extras:
+            db.execute(sql)
+        problems = db.execute("PRAGMA foreign_key_check").fetchall()
+        if problems:
+            raise RuntimeError(f"foreign keys broken by the rebuild: {problems[:5]}")
+
+
+@migrations(transactional=False)
+def m015_event_and_group_ids_never_reused(db: Database) -> None:
+    """Event and group ids from AUTOINCREMENT, like sheets' (m009): a new event made after the
+    newest was deleted must not inherit its id, and with it its links and cached PDF."""
+    db.execute("PRAGMA foreign_keys=OFF")  # only takes effect outside a transaction
+    try:
+        for table in ("events", "groups"):
+            _rebuild_with_autoincrement(db, table)
+    finally:
+        db.execute("PRAGMA foreign_keys=ON")

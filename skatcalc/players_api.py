@@ -10,6 +10,7 @@ from flask import Blueprint, g, jsonify, request
 from . import players, season, service
 from .api import BadBody, body, error, json_route
 from .i18n import _
+from .rules.common import parse_day
 
 bp = Blueprint("players_api", __name__, url_prefix="/api/v1")
 
@@ -58,9 +59,7 @@ def period() -> tuple[date, date]:
         if raw is None or raw == "":
             continue
         try:
-            day = date.fromisoformat(raw)
-            if len(raw) != 10:
-                raise ValueError(raw)
+            day = parse_day(raw)
         except ValueError:
             raise BadBody(error(422, key, _("Ein Datum wie 2026-01-31, bitte."))) from None
         if key == "from":

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 from datetime import date
@@ -20,7 +19,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import players, service
-from . import rules as rules_pkg
+from .db import cache_write
 from .rules.sheet import GAMES
 from .rules.sheet import game as game_kind
 from .rules.standings import (
@@ -75,15 +74,25 @@ def _in_event(figs: dict[int, SheetFigures], event: dict[str, Any] | None
     return {pid: replace(f, event=event["id"]) for pid, f in figs.items()}
 
 
-def _code_version() -> str:
-    """A fingerprint of the rules code: stored figures from other rules are not used."""
+def code_files(root: Path | None = None) -> list[Path]:
+    """The code that decides a sheet's stored figures: all of ``rules/`` (its games in
+    ``rules/sheet/`` too, at any depth) and the modules that call it here."""
+    here = Path(__file__).parent if root is None else root
+    files = sorted((here / "rules").rglob("*.py"))
+    return files + [here / name for name in ("season.py", "players.py") if (here / name).exists()]
+
+
+def code_version(root: Path | None = None) -> str:
+    """A fingerprint of that code: figures stored by other code are not used."""
+    here = Path(__file__).parent if root is None else root
     digest = hashlib.sha256()
-    for path in sorted(Path(rules_pkg.__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
+    for path in code_files(here):
+        digest.update(path.relative_to(here).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
-CODE_VERSION = _code_version()
+CODE_VERSION = code_version()
 
 
 def _encode(figs: dict[int, SheetFigures]) -> str:
@@ -154,16 +163,15 @@ def figures_of_sheet(
             for i, (pid, _name) in enumerate(seats)
             if i < len(typed)
         }
-        try:
-            with db.atomic():
-                db.execute(
-                    "insert or replace into sheet_figures_cache (sheet_id, rev, seats, code, "
-                    "data) select id, ?, ?, ?, ? from sheets where id = ? and rev = ?",
-                    [sheet["rev"], seats_key, CODE_VERSION, _encode(figs), sheet["id"],
-                     sheet["rev"]],
-                )  # fmt: skip
-        except sqlite3.OperationalError:
-            pass  # a busy or read-only database: the figures are still right, just not kept
+        # a busy or read-only database: the figures are still right, just not kept (a read
+        # never waits for another writer to keep them)
+        with cache_write(db):
+            db.execute(
+                "insert or replace into sheet_figures_cache (sheet_id, rev, seats, code, "
+                "data) select id, ?, ?, ?, ? from sheets where id = ? and rev = ?",
+                [sheet["rev"], seats_key, CODE_VERSION, _encode(figs), sheet["id"],
+                 sheet["rev"]],
+            )  # fmt: skip
         return figs
 
     return service.derived(sheet, "player-figures", make, seats_key)
@@ -322,6 +330,28 @@ def evening_json(e: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in e.items() if k != "sheets"}
     out["sheets"] = [s["id"] for s in e["sheets"]]
     return out
+
+
+def group_version(db: Database, group_id: int) -> str:
+    """Changes whenever anything a group's standings show can change: the group (name, rules),
+    its sheets (each write moves a revision), their players' names and merges, its events.
+    Small queries, no figures: what a kept standings PDF is checked against."""
+    parts = [
+        list(db.execute("select * from groups where id = ?", [group_id]).fetchall()),
+        # every column: what a later schema adds (a sheet's day, its closing) counts too
+        list(db.execute("select * from sheets where group_id = ? order by id",
+                        [group_id]).fetchall()),
+        list(db.execute(
+            "select sp.sheet_id, sp.seat, p.id, p.name, p.merged_into, m.name "
+            "from sheet_players sp join players p on p.id = sp.player_id "
+            "left join players m on m.id = p.merged_into "
+            "where sp.sheet_id in (select id from sheets where group_id = ?) "
+            "order by sp.sheet_id, sp.seat", [group_id]).fetchall()),
+        list(db.execute("select * from events where group_id = ? order by id",
+                        [group_id]).fetchall()),
+        CODE_VERSION,
+    ]  # fmt: skip
+    return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
 
 
 def row_json(r: StandingRow) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 // skatcalc service worker: the app keeps opening when the connection to the laptop drops.
 // Pages: network first, the last copy when offline. Static files: cache first.
 // The API, revision polls and every write go to the network only: nothing is faked offline.
+// Never kept: an answer the server marks no-store (an editor's page holds the edit link) and
+// any address with a token in it.
 "use strict";
-const CACHE = "skatcalc-v1";
+const CACHE = "skatcalc-v2"; // v1 may hold editors' pages: dropped at activation
 const PRECACHE = ["/", "/offline", "/skat", "/schafkopf", "/bids", "/static/style.css",
   "/static/app.js", "/static/icon.svg", "/static/icon-192.png", "/static/manifest.webmanifest"];
 
@@ -18,6 +20,13 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+function keepable(req, res) {
+  if (!res.ok) return false;
+  if (/no-store/i.test(res.headers.get("Cache-Control") || "")) return false;
+  const url = new URL(req.url);
+  return !/\/edit\//.test(url.pathname) && !url.searchParams.has("token");
+}
+
 self.addEventListener("fetch", (event) => {
   const req = event.request;
   const url = new URL(req.url);
@@ -29,7 +38,7 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith("/static/")) {
     event.respondWith(caches.match(req).then((hit) => hit || fetch(req).then((res) => {
       const copy = res.clone();
-      if (res.ok) caches.open(CACHE).then((c) => c.put(req, copy));
+      if (keepable(req, res)) caches.open(CACHE).then((c) => c.put(req, copy));
       return res;
     })));
     return;
@@ -37,7 +46,7 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     fetch(req).then((res) => {
       const copy = res.clone();
-      if (res.ok) caches.open(CACHE).then((c) => c.put(req, copy));
+      if (keepable(req, res)) caches.open(CACHE).then((c) => c.put(req, copy));
       return res;
     }).catch(() => caches.match(req).then((hit) => hit || caches.match("/offline"))),
   );

@@ -50,8 +50,9 @@ def test_instance_folder_config_file_and_secret_key(instance: Path, tmp_path: Pa
     assert app.instance_path == str(instance)
     assert app.config["DATABASE"] == str(db_path) and app.config["LAN"] is True
     assert db_path.exists()
-    # A secret key is made once, kept private in the instance folder, and used again.
-    key_file = instance / "secret_key"
+    # A secret key is made once, kept private beside the database, and used again.
+    key_file = db_path.parent / "secret_key"
+    assert not (instance / "secret_key").exists()
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert app.config["SECRET_KEY"] == key_file.read_text().strip()
     again = create_app()

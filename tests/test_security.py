@@ -83,9 +83,9 @@ def test_csv_neutralises_formulas_but_keeps_numbers(client: FlaskClient) -> None
     assert ";-96;" in text or ";-96\r" in text  # a negative number stays a number
 
 
-def test_secret_key_is_generated_in_the_instance_folder(tmp_path: Path) -> None:
+def test_secret_key_is_generated_beside_the_database(tmp_path: Path) -> None:
     app = create_app({"DATABASE": str(tmp_path / "x.sqlite"), "TESTING": True})
-    key_file = Path(app.instance_path) / "secret_key"
+    key_file = tmp_path / "secret_key"
     assert app.config["SECRET_KEY"] and key_file.exists()
     assert key_file.read_text().strip() == app.config["SECRET_KEY"]
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 LANGUAGES = ("de", "en")
 
@@ -240,3 +242,21 @@ def signed(n: int) -> str:
     ('+72', '−54', '0')
     """
     return number(n, signed=True)
+
+
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+
+
+def parse_day(raw: str) -> date:
+    """A day written YYYY-MM-DD and nothing else (``date.fromisoformat`` also takes
+    2026-W01-1 and 20260131); ValueError otherwise.
+
+    >>> parse_day("2026-01-31")
+    datetime.date(2026, 1, 31)
+    >>> parse_day("2026-W01-1")
+    Traceback (most recent call last):
+    ValueError: not a day as YYYY-MM-DD: '2026-W01-1'
+    """
+    if not _DAY.fullmatch(raw):
+        raise ValueError(f"not a day as YYYY-MM-DD: {raw!r}")
+    return date.fromisoformat(raw)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
-from .common import Errors, clean_name
+from .common import Errors, clean_name, parse_day
 from .inputs import Reader
 from .sheet import GAMES, SCHAFKOPF, SKAT, HouseRules, read_rules
 from .sheet import game as game_kind
@@ -311,7 +311,7 @@ def normalize_event(data: object, today: str) -> EventSpec:
     r.seen.add("date")
     if raw_day is not None:
         try:
-            day = date.fromisoformat(raw_day).isoformat() if isinstance(raw_day, str) else ""
+            day = parse_day(raw_day).isoformat() if isinstance(raw_day, str) else ""
         except ValueError:
             day = ""
         if not day:
