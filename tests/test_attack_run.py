@@ -401,3 +401,24 @@ def _answers(port: int) -> bool:
         return call(port, "GET", "/api/v1/sheets/0")[0] == 404
     except OSError:
         return False
+
+
+@pytest.mark.parametrize("names", [["Łódź", "Żaneta", "Grześ"], ["Иван", "Ольга", "Пётр"],
+                                   ["Νίκος", "Ελένη", "Γιώργος"]])  # fmt: skip
+def test_pdfs_print_names_of_any_european_script(client: FlaskClient, names: list[str]) -> None:
+    """The bundled fonts carry Latin Extended, Greek and Cyrillic: a name prints as typed,
+    not as empty boxes (the Latin-1 subset dropped them)."""
+    import io
+
+    from pypdf import PdfReader
+
+    sheet = client.post("/api/v1/sheets", json={"game": "skat", "players": names}).json["id"]
+    body = {"game": "grand", "matadors": 2, "with": True, "won": True, "declarer": names[0]}
+    assert client.post(f"/api/v1/sheets/{sheet}/deals", json=body).status_code == 201
+    group = client.post("/api/v1/groups", json={"name": names[1], "game": "skat"}).json["id"]
+    for url in (f"/sheets/{sheet}/export.pdf", f"/groups/{group}/standings.pdf"):
+        r = client.get(url)
+        assert r.status_code == 200
+        text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(r.data)).pages)
+        wanted = names if "sheets" in url else names[1:2]
+        assert all(n in text for n in wanted), (url, text[:300])
