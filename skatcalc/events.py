@@ -587,7 +587,7 @@ def close(event_id: int) -> Any:
                                 ("fixed", _("feste Beträge (€)"))]  # fmt: skip
     db = service.get_db()
     rows = events.ranking_rows(db, event)
-    prizes = events.prizes_json(event, rows)
+    prizes = events.prizes_json(db, event, rows)
     html = render_template(
         "events/close.html", event=event, form=form, general=general, prizes=prizes,
         history=events.event_history(db, event_id),
@@ -622,7 +622,8 @@ def _filename(event: dict[str, Any], ext: str) -> str:
 def export_csv(event_id: int) -> Response:
     event = load_event(event_id)
     rows = events.ranking_rows(service.get_db(), event)
-    prizes = {r["player"]: r["cents"] for r in events.prizes_json(event, rows)["rows"]}
+    prizes = {r["player"]: r["cents"]
+              for r in events.prizes_json(service.get_db(), event, rows)["rows"]}  # fmt: skip
     out = io.StringIO()
     # the separator a spreadsheet of the language expects (German decimals take the comma)
     w = csv.writer(out, delimiter=";" if page_lang() != "en" else ",", lineterminator="\r\n")
@@ -648,7 +649,7 @@ def export_pdf(event_id: int) -> Response:
     def render() -> bytes:
         fresh = events.get_event(db, event_id)
         rows = events.ranking_rows(db, fresh)
-        return render_event_pdf(db, fresh, rows, events.prizes_json(fresh, rows), lang)
+        return render_event_pdf(db, fresh, rows, events.prizes_json(db, fresh, rows), lang)
 
     # Seconds of CPU for a big Preisskat: rendered once per state of the event and its tables'
     # sheets (the live token changes with every write to either), one render at a time.

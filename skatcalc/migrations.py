@@ -244,3 +244,19 @@ def m011_settled(db: Database) -> None:
         "update sheets set closed = (select e.closed from event_tables t join events e "
         "on e.id = t.event_id where t.sheet_id = sheets.id) where closed is null"
     )
+
+
+@migrations()
+def m0xx_event_fees_prizes(db: Database) -> None:
+    # Fee tiers, table and team fees (fee_plan) and the prize plan beside the overall payout
+    # (prize_plan: series and category prizes, teams): JSON, NULL for events made before.
+    # A registration's category. The organiser's paid ticks: per player and series (0 = the
+    # entry fee) what was collected, so a later correction shows in the cash check.
+    db.execute("alter table events add column fee_plan text")
+    db.execute("alter table events add column prize_plan text")
+    db.execute("alter table event_players add column category text")
+    db.execute(
+        "create table event_fee_paid (id integer primary key, event_id integer not null "
+        "references events(id), key text not null, series integer not null, "
+        "cents integer not null, at text not null, unique (event_id, key, series))"
+    )
