@@ -566,6 +566,9 @@ def close(event_id: int) -> Any:
                 errors.append(("pot", _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
             if not errors and payout is not None:
                 db = service.get_db()
+                # the form edits the amounts; the plan's number of places stays as set
+                old = events.payout_of(event)
+                payout = Payout(payout.kind, payout.values, old.places, old.per_players)
                 events.set_money(db, event_id, payout, pot)
                 action = request.form.get("action")
                 if action == "close":
@@ -590,12 +593,32 @@ def close(event_id: int) -> Any:
     prizes = events.prizes_json(db, event, rows)
     html = render_template(
         "events/close.html", event=event, form=form, general=general, prizes=prizes,
+        action_form=ActionForm(),
         history=events.event_history(db, event_id),
         editor=editor, rows=rows, n_series=events.series_count(db, event_id),
         playing=[t for t in events.tables_of(db, event)
                                            if t["left"] > 0],
     )  # fmt: skip
     return html, status
+
+
+@bp.post("/<int:event_id>/paid/<int:series>")
+def paid(event_id: int, series: int) -> Response:
+    """The organiser's tick on the close page: a player paid (or not) for a series, 0 the
+    entry fee."""
+    editable(event_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    name = request.form.get("player", "")
+    try:
+        events.set_paid(service.get_db(), event_id, name, series, request.form.get("paid") == "1")
+    except service.NotFound:
+        abort(404)
+    except InvalidDeal as exc:
+        for msgs in field_errors(exc, page_lang()).values():
+            for m in msgs:
+                flash(m, "error")
+    return redirect(url_for("events.close", event_id=event_id) + "#cash")
 
 
 @bp.route("/<int:event_id>/delete", methods=["GET", "POST"])

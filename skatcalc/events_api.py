@@ -130,7 +130,9 @@ def teams(event_id: int) -> Any:
     r.seen.add("teams")
     r.reject_unknown()
     if not isinstance(raw, list):
-        r.errors.add("teams", 'Mannschaften: eine Liste wie [{"name": "…", "members": ["…", "…"]}].')
+        r.errors.add(
+            "teams", 'Mannschaften: eine Liste wie [{"name": "…", "members": ["…", "…"]}].'
+        )
     found = read_teams(raw, r.errors) if isinstance(raw, list) else ()
     r.errors.raise_if_any()
     db = service.get_db()

@@ -664,8 +664,10 @@ def read_fees(data: object, e: Errors) -> Fees:
             continue
         if key not in ("entry_cents", "lost_game_cents", "table_cents", "team_cents"):
             e.add("fees", "Gebühren: entry_cents, lost_game_cents, lost_game_tiers, table_cents, team_cents.")  # fmt: skip
-        elif not _whole(value) or not 0 <= value <= MAX_FEE_CENTS:
+        elif not _whole(value):
             e.add(f"fees.{key}", "Gebühr: ganze Cent, 0 bis 10000 €.")
+        elif not 0 <= value <= MAX_FEE_CENTS:
+            e.add(f"fees.{key}", "Gebühr: 0 bis 10000 €.")
         else:
             money[key] = value
     tiers: list[FeeTier] = []
