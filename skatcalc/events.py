@@ -138,6 +138,9 @@ class NewEventForm(FlaskForm, SheetRulesFields):
     deals3 = StringField(validators=[Optional()])
     entry = StringField(validators=[Optional()])
     lost_fee = StringField(validators=[Optional()])
+    tier_from = StringField(validators=[Optional()])  # a second tier: from the n-th lost game
+    tier_fee = StringField(validators=[Optional()])
+    table_fee = StringField(validators=[Optional()])
     payout_kind = RadioField(default="shares", validate_choice=False)
     payout = StringField(validators=[Optional()])
 
@@ -232,13 +235,24 @@ def create() -> Any:
             else:
                 deals[key] = v
     data["deals"] = deals
-    fees: dict[str, int] = {}
-    for key, field in (("entry_cents", form.entry), ("lost_game_cents", form.lost_fee)):
+    fees: dict[str, Any] = {}
+    for key, field in (("entry_cents", form.entry), ("lost_game_cents", form.lost_fee),
+                       ("table_cents", form.table_fee), ("tier", form.tier_fee)):  # fmt: skip
         v = parse_euros(field.data)
         if v is None:
             errors.append((field.name, _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
         else:
             fees[key] = v
+    tier_fee = fees.pop("tier", 0)
+    raw_from = (form.tier_from.data or "").strip()
+    if raw_from:
+        start = parse_int(raw_from)
+        if start is None or start < 2:
+            errors.append(("tier_from", _("Die zweite Stufe beginnt ab dem 2. verlorenen Spiel oder später.")))  # fmt: skip
+        else:
+            first = fees.pop("lost_game_cents", 0)
+            fees["lost_game_tiers"] = [{"from": 1, "cents": first},
+                                       {"from": start, "cents": tier_fee}]  # fmt: skip
     data["fees"] = fees
     data["rules"] = rules_body(form, game, errors)
     kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else "shares"
@@ -257,7 +271,8 @@ def create() -> Any:
             resp = redirect(url_for("events.players", event_id=event["id"]))
             return remember_event_token(resp, event)
     aliases = {"deals.4": "deals4", "deals.3": "deals3", "fees.entry_cents": "entry",
-               "fees.lost_game_cents": "lost_fee", "date": "day"}  # fmt: skip
+               "fees.lost_game_cents": "lost_fee", "date": "day",
+               "fees.lost_game_tiers": "tier_from", "fees.table_cents": "table_fee"}  # fmt: skip
     if exc is not None:
         renamed = [(aliases.get(k, k.replace("rules.", "")), m)
                    for k, msgs in field_errors(exc, page_lang()).items() for m in msgs]  # fmt: skip

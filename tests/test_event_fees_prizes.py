@@ -166,6 +166,24 @@ def test_the_organiser_ticks_on_the_close_page_and_only_he(lan_app: Flask) -> No
     assert "Anna hat bezahlt: Startgeld, 5,00" in page
 
 
+def test_fee_tiers_and_table_fee_from_the_new_event_form(client: FlaskClient) -> None:
+    form = {"name": "Stufen", "day": "2026-11-21", "game": "skat", "entry": "5",
+            "lost_fee": "0,50", "tier_from": "4", "tier_fee": "1", "table_fee": "1"}  # fmt: skip
+    r = client.post("/events", data=form)
+    assert r.status_code == 302, r.get_data(as_text=True)
+    event_id = int(r.headers["Location"].split("/")[2])
+    assert client.get(f"/api/v1/events/{event_id}").json["fees"] == {
+        "entry_cents": 500, "table_cents": 100,
+        "lost_game_tiers": [{"from": 1, "cents": 50}, {"from": 4, "cents": 100}]}  # fmt: skip
+    before = client.get("/api/v1/events").json
+    r = client.post("/events", data={**form, "tier_from": "1"})
+    assert r.status_code == 422
+    assert "ab dem 2. verlorenen Spiel" in r.get_data(as_text=True)
+    r = client.post("/events", data={**form, "table_fee": "viel"})
+    assert r.status_code == 422
+    assert client.get("/api/v1/events").json == before
+
+
 # --- The rules, worked examples -----------------------------------------------------------
 
 TIERS = (FeeTier(1, 50), FeeTier(4, 100))
