@@ -430,6 +430,7 @@ def players(event_id: int) -> Any:
         "events/players.html", event=event, form=form, general=general, regs=regs,
         known=[n for n in events.known_names(db)], n_series=n_series, sizes=sizes,
         refusal=refusal, present=present, seated=seated, playing=playing,
+        categories=events.plan_of(event).categories,
     )  # fmt: skip
     return html, status
 
@@ -449,6 +450,25 @@ def player_action(event_id: int, reg_id: int, action: str) -> Response:
             flash(_("Abgemeldet: %(name)s", name=reg["name"]))
         else:
             events.set_away(db, event_id, reg["name"], action == "away")
+    except InvalidDeal as exc:
+        for msgs in field_errors(exc, page_lang()).values():
+            for m in msgs:
+                flash(m, "error")
+    return redirect(url_for("events.players", event_id=event_id))
+
+
+@bp.post("/<int:event_id>/players/<int:reg_id>/category")
+def player_category(event_id: int, reg_id: int) -> Response:
+    """The organiser sets a registration's category (women, youth, seniors …)."""
+    editable(event_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    db = service.get_db()
+    reg = next((r for r in events.registrations(db, event_id) if r["id"] == reg_id), None)
+    if reg is None:
+        abort(404)
+    try:
+        events.set_category(db, event_id, reg["name"], request.form.get("category") or None)
     except InvalidDeal as exc:
         for msgs in field_errors(exc, page_lang()).values():
             for m in msgs:

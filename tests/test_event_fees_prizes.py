@@ -164,6 +164,16 @@ def test_the_organiser_ticks_on_the_close_page_and_only_he(lan_app: Flask) -> No
     assert (cash["due_cents"], cash["collected_cents"]) == (1500, 500)
     page = c.get(f"/events/{event_id}/close").get_data(as_text=True)
     assert "Anna hat bezahlt: Startgeld, 5,00" in page
+    # the organiser sets a category on the registration page
+    page = c.get(f"/events/{event_id}/players").get_data(as_text=True)
+    assert "<option selected>Damen</option>" in page
+    reg = page.split("/players/")[1].split("/")[0]
+    r = c.post(f"/events/{event_id}/players/{reg}/category", data={"category": "Damen"})
+    assert r.status_code == 302
+    regs = c.get(f"/api/v1/events/{event_id}").json["registrations"]
+    assert [x.get("category") for x in regs] == ["Damen", "Damen", None]
+    assert stranger.post(f"/events/{event_id}/players/{reg}/category",
+                         data={"category": ""}).status_code == 403  # fmt: skip
 
 
 def test_fee_tiers_and_table_fee_from_the_new_event_form(client: FlaskClient) -> None:
