@@ -868,5 +868,35 @@ def set_teams(db: Database, event_id: int, teams: tuple[Team, ...]) -> None:
         )
 
 
+def player_events(db: Database, player_id: int) -> list[dict[str, Any]]:
+    """The club nights a player sat at (also under a name merged into his), newest first:
+    place, score, the field, his prize, his score per series (None: not played)."""
+    out = []
+    for r in db.query(
+        "select p.event_id, p.name from event_players p join events e on e.id = p.event_id "
+        "where p.player_id = ? or p.player_id in (select id from players where merged_into = ?) "
+        "order by e.day desc, e.id desc",
+        [player_id, player_id],
+    ):
+        event = get_event(db, int(r["event_id"]))
+        rows = ranking_rows(db, event)
+        row = next((x for x in rows if x.player == r["name"]), None)
+        if row is None or not any(row.played):
+            continue
+        won = prizes_of(db, event, rows)
+        out.append({
+            "event": event["id"], "name": event["name"], "date": event["day"],
+            "game": event["game"], "closed": event["closed"], "place": row.rank,
+            "players": sum(1 for x in rows if any(x.played)), "score": row.score,
+            "series": [s if played else None for s, played in zip(row.series, row.played,
+                                                                  strict=True)],
+            "prize_cents": won.cents_of(row.player),
+            "prizes": [{"kind": p.kind.value, "place": p.place, "cents": p.cents,
+                        **({"team": p.winner} if p.members else {})}
+                       for p in won.prizes if p.winner == row.player or row.player in p.members],
+        })  # fmt: skip
+    return out
+
+
 def today() -> str:
     return date.today().isoformat()

@@ -82,6 +82,20 @@ def test_fee_tiers_and_prize_plan_of_a_whole_event(client: FlaskClient) -> None:
     r = client.post(f"/api/v1/events/{event_id}/fees/paid",
                     json={"player": "Carla", "series": 1})  # fmt: skip
     assert r.status_code == 200 and r.json["open_cents"] == want["open_cents"] - 300
+    # each player's page lists the club night: place, points, prize, series
+    regs = {r["name"]: r["player"] for r in client.get(f"/api/v1/events/{event_id}").json[
+        "registrations"]}  # fmt: skip
+    nights = client.get(f"/api/v1/players/{regs['Anna']}").json["events"]
+    assert [(n["event"], n["place"], n["players"], n["score"], n["series"], n["prize_cents"])
+            for n in nights] == [(event_id, 7, 7, -210, [120, -330], 500)]  # fmt: skip
+    assert nights[0]["prizes"] == [
+        {"kind": "series", "place": 1, "cents": 500}
+    ]  # Anna & Bernd won no team prize
+    fritz = client.get(f"/api/v1/players/{regs['Fritz']}").json["events"][0]
+    assert fritz["prize_cents"] == 0
+    assert fritz["prizes"] == [{"kind": "team", "place": 1, "cents": 500, "team": "Eva & Fritz"}]
+    page = client.get(f"/players/{regs['Anna']}").get_data(as_text=True)
+    assert data["event"]["name"] in page and "7. / 7" in page and "5,00" in page
     # the close page and the event PDF show the prizes by kind and the cash check
     page = client.get(f"/events/{event_id}/close").get_data(as_text=True)
     assert "Kassenprüfung" in page and euro(want["due_cents"]) in page
