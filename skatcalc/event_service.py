@@ -438,6 +438,9 @@ def unregister(db: Database, event_id: int, name: str) -> None:
             e.add("_", "%(name)s hat schon an einem Tisch gespielt.", name=rows[0]['name'])  # fmt: skip
             e.raise_if_any()
         db.execute("delete from event_players where id = ?", [rows[0]["id"]])
+        db.execute(
+            "delete from event_fee_paid where event_id = ? and key = ?", [event_id, key]
+        )  # a tick for the entry fee goes with the registration
 
 
 def _seated_tables(db: Database, event_id: int) -> list[Table]:
@@ -829,6 +832,7 @@ def set_category(db: Database, event_id: int, name: str, category: str | None) -
     with db.atomic():
         _bump(db, event_id)
         event = get_event(db, event_id)
+        _refuse_if_closed(event)  # the categories decide prizes: settled stays settled
         if category is not None and category not in plan_of(event).categories:
             e = Errors()
             e.add("category", "Kategorien dieser Veranstaltung: %(cats)s.",

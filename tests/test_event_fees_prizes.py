@@ -208,6 +208,27 @@ def test_fee_tiers_and_table_fee_from_the_new_event_form(client: FlaskClient) ->
     assert client.get("/api/v1/events").json == before
 
 
+def test_a_taken_back_registration_takes_its_tick_and_categories_stay_once_closed(
+    client: FlaskClient,
+) -> None:
+    r = client.post("/api/v1/events", json={"game": "skat", "fees": {"entry_cents": 500},
+                                            "categories": ["Jugend"]})  # fmt: skip
+    event_id = r.json["id"]
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": ["Anna", "Bernd", "Carl"]})
+    client.post(f"/api/v1/events/{event_id}/fees/paid", json={"player": "Carl", "series": 0})
+    assert client.get(f"/api/v1/events/{event_id}/fees").json["collected_cents"] == 500
+    reg = client.get(f"/events/{event_id}/players").get_data(as_text=True)
+    carl = reg.split("Carl")[1].split("/players/")[1].split("/")[0]
+    client.post(f"/events/{event_id}/players/{carl}/remove")
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": ["Carl"]})
+    assert client.get(f"/api/v1/events/{event_id}/fees").json["collected_cents"] == 0
+    client.post(f"/api/v1/events/{event_id}/close", json={})
+    r = client.post(f"/api/v1/events/{event_id}/players/category",
+                    json={"player": "Anna", "category": "Jugend"})  # fmt: skip
+    assert r.status_code == 422
+    assert "category" not in client.get(f"/api/v1/events/{event_id}").json["registrations"][0]
+
+
 # --- The rules, worked examples -----------------------------------------------------------
 
 TIERS = (FeeTier(1, 50), FeeTier(4, 100))
