@@ -77,7 +77,7 @@ def render_event_pdf(
     pdf.cell(0, 6, translate("Kasse", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
     lines = [
-        (translate("Gebühren eingenommen", lang), prizes["fees_total_cents"]),
+        (translate("Gebühren laut Rangliste", lang), prizes["fees_total_cents"]),
         (translate("Topf", lang), prizes["pot_cents"]),
         (translate("ausgezahlt", lang), prizes["paid_cents"]),
         (translate("Rest", lang), prizes["rest_cents"]),
@@ -171,7 +171,7 @@ def write_cash_check(pdf: SheetPDF, cash: dict[str, Any], lang: str) -> None:
             row = table.row()
             row.cell(c["player"])
             row.cell(" ".join(
-                ("✓" if i["paid"] else "☐")
+                ("✓" if i["paid"] else "")
                 + (translate("Startgeld", lang) if i["series"] == 0 else f"S{i['series']}")
                 for i in c["items"]))  # fmt: skip
             row.cell(money(c["due_cents"], lang))

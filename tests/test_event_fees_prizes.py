@@ -402,6 +402,12 @@ def test_teams_rank_by_the_sum_of_their_members() -> None:
         (PrizeKind.TEAM, "AB", 10, 60, ("A", "B")), (PrizeKind.TEAM, "CD", 9, 20, ("C", "D"))]  # fmt: skip
     # a team prize stands beside a member's own prize: not counted as his
     assert got.cents_of("A") == 0
+    # teams of four; equal sums share the prizes of their places
+    fours = (Team("ABCD", ("A", "B", "C", "D")), Team("EF..", ("E", "F", "G", "H")))
+    rows = rows_of({"A": [10], "B": [0], "C": [0], "D": [0], "E": [4], "F": [3], "G": [2],
+                    "H": [1]})  # fmt: skip
+    plan = PrizePlan(Payout(FIXED, ()), teams=fours, team_payout=Payout(FIXED, (61, 20)))
+    assert [(p.place, p.cents) for p in award(rows, plan, 0, {}).prizes] == [(1, 41), (1, 40)]
 
 
 def test_the_team_fee_is_due_once_per_team_from_its_first_member() -> None:
