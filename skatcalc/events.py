@@ -43,6 +43,7 @@ from .rules.events import (
     check_payout,
     default_deals,
     normalize_event,
+    read_payout,
     table_sizes,
 )
 from .rules.sheet import GAMES, SheetSpec, describe_rules
@@ -171,6 +172,8 @@ class LengthenForm(FlaskForm):
 class CloseForm(FlaskForm):
     payout_kind = RadioField(default="shares", validate_choice=False)
     payout = StringField(validators=[Optional()])
+    places = StringField(validators=[Optional()])  # so many prizes (the last value repeats)
+    per_players = StringField(validators=[Optional()])  # or one prize per so many players
     pot = StringField(validators=[Optional()])
 
 
@@ -599,11 +602,10 @@ def close(event_id: int) -> Any:
             pot = parse_euros(pot_raw) if pot_raw else None
             if pot_raw and pot is None:
                 errors.append(("pot", _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
+            if payout is not None:
+                payout = read_places(form, payout, errors)
             if not errors and payout is not None:
                 db = service.get_db()
-                # the form edits the amounts; the plan's number of places stays as set
-                old = events.payout_of(event)
-                payout = Payout(payout.kind, payout.values, old.places, old.per_players)
                 events.set_money(db, event_id, payout, pot)
                 action = request.form.get("action")
                 if action == "close":
@@ -621,6 +623,8 @@ def close(event_id: int) -> Any:
         form.payout_kind.data = event["payout"]["kind"]
         form.payout.data = payout_text(event["payout"])
         form.pot.data = euros(event["pot_cents"]) if event["pot_cents"] is not None else ""
+        form.places.data = str(event["payout"].get("places") or "")
+        form.per_players.data = str(event["payout"].get("per_players") or "")
     form.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
                                 ("fixed", _("feste Beträge (€)"))]  # fmt: skip
     db = service.get_db()
@@ -654,6 +658,31 @@ def paid(event_id: int, series: int) -> Response:
             for m in msgs:
                 flash(m, "error")
     return redirect(url_for("events.close", event_id=event_id) + "#cash")
+
+
+def read_places(form: CloseForm, payout: Payout, errors: list[tuple[str, str]]) -> Payout | None:
+    """The number of prizes from the close form: ``places`` or one per ``per_players``,
+    checked by the rules as the API's payout is."""
+    data: dict[str, Any] = {"kind": payout.kind.value, "values": list(payout.values)}
+    for key, field in (("places", form.places), ("per_players", form.per_players)):
+        raw = (field.data or "").strip()
+        if raw:
+            v = parse_int(raw)
+            if v is None:
+                errors.append((key, _("Bitte eine ganze Zahl.")))
+                return None
+            data[key] = v
+    if len(data) == 2:
+        return payout
+    e = Errors()
+    checked = read_payout(data, e)
+    if e:
+        exc = InvalidDeal(list(e.items))
+        for key, msgs in field_errors(exc, page_lang()).items():
+            name = key.removeprefix("payout.")
+            errors += [(name if name in ("places", "per_players") else "payout", m) for m in msgs]
+        return None
+    return checked
 
 
 @bp.route("/<int:event_id>/delete", methods=["GET", "POST"])

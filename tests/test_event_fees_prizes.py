@@ -229,6 +229,29 @@ def test_a_taken_back_registration_takes_its_tick_and_categories_stay_once_close
     assert "category" not in client.get(f"/api/v1/events/{event_id}").json["registrations"][0]
 
 
+def test_the_close_page_sets_the_number_of_prizes(client: FlaskClient) -> None:
+    event_id = client.post("/api/v1/events", json={"game": "skat"}).json["id"]
+    form = {"payout_kind": "fixed", "payout": "20 / 10", "pot": "", "action": "save"}
+    r = client.post(f"/events/{event_id}/close", data={**form, "places": "5"})
+    assert r.status_code == 302
+    payout = client.get(f"/api/v1/events/{event_id}").json["payout"]
+    assert payout == {"kind": "fixed", "values": [2000, 1000], "places": 5}
+    page = client.get(f"/events/{event_id}/close").get_data(as_text=True)
+    assert 'name="places" value="5"' in page
+    for bad, field in [({"places": "2", "per_players": "4"}, "f-places"),
+                       ({"places": "viele"}, "f-places"),
+                       ({"payout_kind": "shares", "payout": "30", "places": "4"}, "f-places"),
+                       ({"per_players": "0"}, "f-per_players")]:  # fmt: skip
+        r = client.post(f"/events/{event_id}/close", data={**form, **bad})
+        assert r.status_code == 422, bad
+        assert 'aria-invalid="true"' in r.get_data(as_text=True).split(f'id="{field}"')[1][:400]
+    assert client.get(f"/api/v1/events/{event_id}").json["payout"] == payout
+    # saving without a number: as many prizes as amounts again
+    client.post(f"/events/{event_id}/close", data=form)
+    assert client.get(f"/api/v1/events/{event_id}").json["payout"] == {
+        "kind": "fixed", "values": [2000, 1000]}  # fmt: skip
+
+
 # --- The rules, worked examples -----------------------------------------------------------
 
 TIERS = (FeeTier(1, 50), FeeTier(4, 100))
