@@ -44,6 +44,7 @@ from .rules.events import (
     default_deals,
     normalize_event,
     read_payout,
+    read_teams,
     table_sizes,
 )
 from .rules.sheet import GAMES, SheetSpec, describe_rules
@@ -433,7 +434,7 @@ def players(event_id: int) -> Any:
         "events/players.html", event=event, form=form, general=general, regs=regs,
         known=[n for n in events.known_names(db)], n_series=n_series, sizes=sizes,
         refusal=refusal, present=present, seated=seated, playing=playing,
-        categories=events.plan_of(event).categories,
+        categories=events.plan_of(event).categories, teams=events.plan_of(event).teams,
     )  # fmt: skip
     return html, status
 
@@ -477,6 +478,33 @@ def player_category(event_id: int, reg_id: int) -> Response:
             for m in msgs:
                 flash(m, "error")
     return redirect(url_for("events.players", event_id=event_id))
+
+
+@bp.post("/<int:event_id>/teams")
+def teams(event_id: int) -> Response:
+    """The organiser's teams, one a line: "Name: Anna, Bernd" (an empty box: no teams)."""
+    editable(event_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    raw = []
+    for line in (request.form.get("teams") or "").splitlines():
+        if line.strip():
+            name, _sep, members = line.partition(":")
+            raw.append({"name": name, "members": [m for m in re.split(r"[,;]", members)
+                                                  if m.strip()]})  # fmt: skip
+    e = Errors()
+    found = read_teams(raw, e)
+    try:
+        e.raise_if_any()
+        events.set_teams(service.get_db(), event_id, found)
+    except InvalidDeal as exc:
+        for key, msgs in field_errors(exc, page_lang()).items():
+            line = key.split(".")[1] if key.count(".") else ""
+            for m in msgs:
+                flash(_("Zeile %(n)s: %(msg)s", n=int(line) + 1, msg=m) if line else m, "error")
+    else:
+        flash(_("Mannschaften gespeichert."))
+    return redirect(url_for("events.players", event_id=event_id) + "#teams")
 
 
 # --- Series -----------------------------------------------------------------------------------

@@ -252,6 +252,29 @@ def test_the_close_page_sets_the_number_of_prizes(client: FlaskClient) -> None:
         "kind": "fixed", "values": [2000, 1000]}  # fmt: skip
 
 
+def test_the_organiser_enters_teams_on_the_registration_page(client: FlaskClient) -> None:
+    event_id = client.post("/api/v1/events", json={"game": "skat"}).json["id"]
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": list("ABCDEF")})
+    r = client.post(
+        f"/events/{event_id}/teams", data={"teams": "Tandem 1: a, B\n\nVier: C, D, E, F"}
+    )
+    assert r.status_code == 302
+    teams = client.get(f"/api/v1/events/{event_id}").json["teams"]
+    assert teams == [{"name": "Tandem 1", "members": ["A", "B"]},
+                     {"name": "Vier", "members": ["C", "D", "E", "F"]}]  # fmt: skip
+    page = client.get(f"/events/{event_id}/players").get_data(as_text=True)
+    assert "Vier: C, D, E, F" in page
+    r = client.post(f"/events/{event_id}/teams", data={"teams": "X: A, B, C\nY: E, Zoe"},
+                    follow_redirects=True)  # fmt: skip
+    text = r.get_data(as_text=True)
+    assert "Zeile 1: Eine Mannschaft hat 2 (Tandem) oder 4 Spieler." in text
+    assert client.get(f"/api/v1/events/{event_id}").json["teams"] == teams
+    r = client.post(f"/events/{event_id}/teams", data={"teams": "Y: E, Zoe"}, follow_redirects=True)
+    assert "Zeile 1: Zoe ist nicht angemeldet." in r.get_data(as_text=True)
+    client.post(f"/events/{event_id}/teams", data={"teams": ""})
+    assert "teams" not in client.get(f"/api/v1/events/{event_id}").json
+
+
 # --- The rules, worked examples -----------------------------------------------------------
 
 TIERS = (FeeTier(1, 50), FeeTier(4, 100))
