@@ -55,12 +55,7 @@ def render_event_pdf(
     # what a club night ranks by: the game's first ranking figure
     what = ("Seeger-Fabian" if kind.rank_figures[0] == "seeger_fabian"
             else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
-    fees = translate(
-        "Startgeld %(entry)s · je verlorenes Spiel %(per_lost)s",
-        lang,
-        entry=money(event["entry_cents"], lang),
-        per_lost=money(event["lost_game_cents"], lang),
-    )
+    fees = fees_line(event, lang)
     pdf.multi_cell(0, 5, f"{game} · {event['day']} · {what} · {fees}",
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     if event["closed"] is None:
@@ -101,7 +96,7 @@ def render_event_pdf(
     pdf.cell(0, 6, translate("Kasse", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
     lines = [
-        (translate("Gebühren eingenommen", lang), prizes["fees_total_cents"]),
+        (translate("Gebühren laut Rangliste", lang), prizes["fees_total_cents"]),
         (translate("Topf", lang), prizes["pot_cents"]),
         (translate("ausgezahlt", lang), prizes["paid_cents"]),
         (translate("Rest", lang), prizes["rest_cents"]),
@@ -109,6 +104,8 @@ def render_event_pdf(
     for label, cents in lines:
         pdf.cell(0, 5, f"{label}: {money(cents, lang)}",
                  new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    write_more_prizes(pdf, prizes, lang)
+    write_cash_check(pdf, prizes["cash"], lang)
     for t in events.tables_of(db, event):
         sheet = {**service.sheet_json(db, t["sheet_row"], lang, full=False),
                  "day": t["sheet_row"].get("day")}  # fmt: skip
@@ -116,3 +113,87 @@ def render_event_pdf(
         typed = service.computed(db, t["sheet_row"]).rows
         write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang, typed)
     return bytes(pdf.output())
+
+
+def fees_line(event: dict[str, Any], lang: str) -> str:
+    """ "Startgeld 5,00 € · je verlorenes Spiel 0,50 €", or with tiers "… · verlorene Spiele
+    je Serie: ab dem 1. 0,50 €, ab dem 3. 1,00 €", and the table and team fees if any."""
+    fees = events.fees_of(event)
+    out = translate("Startgeld %(entry)s", lang, entry=money(fees.entry_cents, lang))
+    if fees.tiers:
+        steps = ", ".join(translate("ab dem %(n)s. %(cents)s", lang, n=t.start,
+                                    cents=money(t.cents, lang)) for t in fees.tiers)  # fmt: skip
+        out += " · " + translate("verlorene Spiele je Serie: %(steps)s", lang, steps=steps)
+    else:
+        out += " · " + translate("je verlorenes Spiel %(per_lost)s", lang,
+                                 per_lost=money(fees.lost_game_cents, lang))  # fmt: skip
+    if fees.table_cents:
+        out += " · " + translate("Tischgeld %(cents)s je Serie", lang,
+                                 cents=money(fees.table_cents, lang))  # fmt: skip
+    if fees.team_cents:
+        out += " · " + translate("Mannschaftsgeld %(cents)s", lang,
+                                 cents=money(fees.team_cents, lang))  # fmt: skip
+    return out
+
+
+def write_more_prizes(pdf: SheetPDF, prizes: dict[str, Any], lang: str) -> None:
+    """The series, category and team prizes, one line each, and the team ranking."""
+    others = [p for p in prizes["prizes"] if p["kind"] != "overall"]
+    if others:
+        pdf.ln(2)
+        pdf.set_font("DejaVu", "B", 10)
+        pdf.cell(0, 6, translate("Weitere Preise", lang), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("DejaVu", size=9)
+        for p in others:
+            if p["kind"] == "series":
+                what = translate("Serie %(n)s", lang, n=p["series"])
+            elif p["kind"] == "category":
+                what = p["category"]
+            else:
+                what = translate("Mannschaft", lang)
+            who = p.get("team") or p["player"]
+            if p.get("members"):
+                who += f" ({', '.join(p['members'])})"
+            pdf.multi_cell(0, 5, f"{what}, {p['place']}.: {who} · {_n(p['score'])} · "
+                           f"{money(p['cents'], lang)}", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    if prizes["teams"]:
+        pdf.ln(2)
+        pdf.set_font("DejaVu", "B", 10)
+        pdf.cell(0, 6, translate("Mannschaften", lang), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("DejaVu", size=9)
+        for i, t in enumerate(prizes["teams"], start=1):
+            pdf.multi_cell(0, 5, f"{i}. {t['team']} ({', '.join(t['members'])}): {_n(t['score'])}",
+                           new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+
+
+def write_cash_check(pdf: SheetPDF, cash: dict[str, Any], lang: str) -> None:
+    """Due, collected and open, in total and per player, with the items ticked as paid."""
+    pdf.ln(2)
+    pdf.set_font("DejaVu", "B", 10)
+    pdf.cell(0, 6, translate("Kassenprüfung", lang), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=9)
+    pdf.multi_cell(0, 5, " · ".join([
+        f"{translate('fällig', lang)} {money(cash['due_cents'], lang)}",
+        f"{translate('kassiert', lang)} {money(cash['collected_cents'], lang)}",
+        f"{translate('offen', lang)} {money(cash['open_cents'], lang)}",
+    ]), new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
+    pdf.set_font("DejaVu", size=8.5)
+    widths = (0, 60, 24, 24, 24)
+    widths = (pdf.epw - sum(widths), *widths[1:])
+    with pdf.table(col_widths=widths, text_align=("LEFT", "LEFT", "RIGHT", "RIGHT", "RIGHT"),
+                   repeat_headings=1, headings_style=head, line_height=4.6,
+                   padding=(0.8, 1.2), borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
+        row = table.row()
+        for h in ("Name", "bezahlt", "fällig", "kassiert", "offen"):
+            row.cell(translate(h, lang))
+        for c in cash["players"]:
+            row = table.row()
+            row.cell(c["player"])
+            row.cell(" ".join(
+                ("✓" if i["paid"] else "")
+                + (translate("Startgeld", lang) if i["series"] == 0 else f"S{i['series']}")
+                for i in c["items"]))  # fmt: skip
+            row.cell(money(c["due_cents"], lang))
+            row.cell(money(c["collected_cents"], lang))
+            row.cell(money(c["open_cents"], lang) if c["open_cents"] else "")

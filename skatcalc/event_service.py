@@ -23,21 +23,28 @@ from .rules.common import Errors, clean_name
 from .rules.events import (
     MAX_EVENT_PLAYERS,
     MAX_SERIES_DEALS,
+    CashCheck,
     EventSpec,
     Fees,
+    FeeTier,
     Payout,
-    PayoutKind,
+    PrizePlan,
+    Prizes,
     RankRow,
     Seating,
     Table,
     TableResult,
+    Team,
+    award,
     by_ranking,
+    cash_check,
     deals_for,
     draw,
     fees_total,
-    prize_list,
     rank_event,
     ranking_order,
+    team_fee_payers,
+    team_scores,
 )
 from .rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from .rules.sheet import game as game_kind
@@ -75,16 +82,62 @@ def _event(row: dict[str, Any]) -> dict[str, Any]:
     out["deals"] = {int(k): v for k, v in json.loads(row["deals"]).items()}
     out["rules"] = json.loads(row["rules"])
     out["payout"] = json.loads(row["payout"])
+    out["fee_plan"] = json.loads(row.get("fee_plan") or "{}")
+    out["prize_plan"] = json.loads(row.get("prize_plan") or "{}")
     return out
 
 
 def payout_of(event: dict[str, Any]) -> Payout:
-    p = event["payout"]
-    return Payout(PayoutKind(p["kind"]), tuple(p["values"]))
+    return Payout.from_json(event["payout"])
 
 
 def fees_of(event: dict[str, Any]) -> Fees:
-    return Fees(event["entry_cents"], event["lost_game_cents"])
+    f = event["fee_plan"]
+    tiers = tuple(FeeTier(int(t["from"]), int(t["cents"])) for t in f.get("lost_game_tiers", ()))
+    return Fees(event["entry_cents"], event["lost_game_cents"], tiers,
+                int(f.get("table_cents", 0)), int(f.get("team_cents", 0)))  # fmt: skip
+
+
+def _payout_or_none(data: Any) -> Payout | None:
+    return Payout.from_json(data) if data else None
+
+
+def plan_of(event: dict[str, Any]) -> PrizePlan:
+    p = event["prize_plan"]
+    return PrizePlan(
+        payout_of(event),
+        _payout_or_none(p.get("series_prizes")),
+        tuple(p.get("categories", ())),
+        _payout_or_none(p.get("category_prizes")),
+        tuple(Team(t["name"], tuple(t["members"])) for t in p.get("teams", ())),
+        _payout_or_none(p.get("team_payout")),
+    )
+
+
+def _fee_plan_json(fees: Fees) -> str | None:
+    out: dict[str, Any] = {}
+    if fees.tiers:
+        out["lost_game_tiers"] = [{"from": t.start, "cents": t.cents} for t in fees.tiers]
+    if fees.table_cents:
+        out["table_cents"] = fees.table_cents
+    if fees.team_cents:
+        out["team_cents"] = fees.team_cents
+    return json.dumps(out) if out else None
+
+
+def _prize_plan_json(plan: PrizePlan) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if plan.series_prizes is not None:
+        out["series_prizes"] = plan.series_prizes.to_json()
+    if plan.categories:
+        out["categories"] = list(plan.categories)
+    if plan.category_prizes is not None:
+        out["category_prizes"] = plan.category_prizes.to_json()
+    if plan.teams:
+        out["teams"] = [{"name": t.name, "members": list(t.members)} for t in plan.teams]
+    if plan.team_payout is not None:
+        out["team_payout"] = plan.team_payout.to_json()
+    return out
 
 
 def create_event(db: Database, spec: EventSpec) -> dict[str, Any]:
@@ -94,8 +147,8 @@ def create_event(db: Database, spec: EventSpec) -> dict[str, Any]:
     with db.atomic():
         cur = db.execute(
             "insert into events (name, day, game, group_id, deals, rules, entry_cents, "
-            "lost_game_cents, payout, pot_cents, edit_token, created) "
-            "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "lost_game_cents, payout, pot_cents, edit_token, created, fee_plan, prize_plan) "
+            "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 spec.name,
                 spec.day,
@@ -105,10 +158,14 @@ def create_event(db: Database, spec: EventSpec) -> dict[str, Any]:
                 json.dumps(spec.rules.to_json(), ensure_ascii=False, sort_keys=True),
                 spec.fees.entry_cents,
                 spec.fees.lost_game_cents,
-                json.dumps({"kind": spec.payout.kind.value, "values": list(spec.payout.values)}),
+                json.dumps(spec.payout.to_json()),
                 spec.pot_cents,
                 secrets.token_urlsafe(18),
                 store.now(),
+                _fee_plan_json(spec.fees),
+                json.dumps(_prize_plan_json(spec.plan()), ensure_ascii=False)
+                if _prize_plan_json(spec.plan())
+                else None,
             ],
         )
         event_id = int(cur.lastrowid or 0)
@@ -153,8 +210,7 @@ def set_money(db: Database, event_id: int, payout: Payout, pot_cents: int | None
         _bump(db, event_id)
         db.execute(
             "update events set payout = ?, pot_cents = ? where id = ?",
-            [json.dumps({"kind": payout.kind.value, "values": list(payout.values)}), pot_cents,
-             event_id],
+            [json.dumps(payout.to_json()), pot_cents, event_id],
         )  # fmt: skip
 
 
@@ -253,6 +309,7 @@ def delete_event(db: Database, event_id: int) -> None:
         db.execute("delete from event_series where event_id = ?", [event_id])
         db.execute("delete from event_players where event_id = ?", [event_id])
         db.execute("delete from event_log where event_id = ?", [event_id])
+        db.execute("delete from event_fee_paid where event_id = ?", [event_id])
         db.execute("delete from events where id = ?", [event_id])
 
 
@@ -281,7 +338,8 @@ def registrations(db: Database, event_id: int) -> list[dict[str, Any]]:
     return [
         dict(r)
         for r in db.query(
-            "select id, name, key, player_id, from_series, away, registered from event_players "
+            "select id, name, key, player_id, from_series, away, registered, category "
+            "from event_players "
             "where event_id = ? order by id",
             [event_id],
         )
@@ -312,7 +370,9 @@ def check_names(raw: object, e: Errors, field: str = "names") -> list[str]:
     return names
 
 
-def register(db: Database, event_id: int, names: list[str]) -> tuple[list[str], list[str]]:
+def register(
+    db: Database, event_id: int, names: list[str], categories: dict[str, str] | None = None
+) -> tuple[list[str], list[str]]:
     """Register walk-ins: (names added, names already registered). A known player's name is
     taken as the player list spells it; late arrivals join at the next series."""
     added: list[str] = []
@@ -337,10 +397,16 @@ def register(db: Database, event_id: int, names: list[str]) -> tuple[list[str], 
             # when it first sits at a table (a typo taken back leaves no trace there).
             player_id = people.find_player(db, name)
             shown = people.get_player(db, player_id)["name"] if player_id else name
+            category = (categories or {}).get(name)
+            if category is not None and category not in plan_of(event).categories:
+                e = Errors()
+                e.add("names", "Kategorien dieser Veranstaltung: %(cats)s.",
+                      cats=", ".join(plan_of(event).categories) or "–")  # fmt: skip
+                e.raise_if_any()
             db.execute(
                 "insert into event_players (event_id, name, key, player_id, from_series, "
-                "registered) values (?, ?, ?, ?, ?, ?)",
-                [event_id, shown, key, player_id, int(series) + 1, store.now()],
+                "registered, category) values (?, ?, ?, ?, ?, ?, ?)",
+                [event_id, shown, key, player_id, int(series) + 1, store.now(), category],
             )
             have.add(key)
             added.append(shown)
@@ -372,6 +438,9 @@ def unregister(db: Database, event_id: int, name: str) -> None:
             e.add("_", "%(name)s hat schon an einem Tisch gespielt.", name=rows[0]['name'])  # fmt: skip
             e.raise_if_any()
         db.execute("delete from event_players where id = ?", [rows[0]["id"]])
+        db.execute(
+            "delete from event_fee_paid where event_id = ? and key = ?", [event_id, key]
+        )  # a tick for the entry fee goes with the registration
 
 
 def _seated_tables(db: Database, event_id: int) -> list[Table]:
@@ -551,8 +620,11 @@ def snapshot(db: Database, event: dict[str, Any]) -> dict[str, Any]:
 
 
 def pot_of(event: dict[str, Any], rows: tuple[RankRow, ...]) -> int:
-    """The organiser's pot if set, else every fee collected (entry and lost games)."""
-    return event["pot_cents"] if event["pot_cents"] is not None else fees_total(rows)
+    """The organiser's pot if set, else every fee due: entry, table and lost-game money and
+    the team fees."""
+    if event["pot_cents"] is not None:
+        return int(event["pot_cents"])
+    return fees_total(rows) + sum(team_fee_payers(fees_of(event), plan_of(event).teams).values())
 
 
 def ranking_json(rows: tuple[RankRow, ...]) -> dict[str, Any]:
@@ -579,6 +651,18 @@ def live_token(db: Database, event_id: int) -> str:
     if not rows:
         raise NotFound(event_id)
     return f"{rows[0]['rev']}.{rows[0]['sheets']}"
+
+
+def fees_json(event: dict[str, Any]) -> dict[str, Any]:
+    """The fees as the event was made: flat (``lost_game_cents``) or by tiers; the table and
+    team fees when there are any."""
+    plan = event["fee_plan"]
+    out: dict[str, Any] = {"entry_cents": event["entry_cents"]}
+    if plan.get("lost_game_tiers"):
+        out["lost_game_tiers"] = plan["lost_game_tiers"]
+    else:
+        out["lost_game_cents"] = event["lost_game_cents"]
+    return {**out, **{k: v for k, v in plan.items() if k != "lost_game_tiers"}}
 
 
 def event_json(db: Database, event_id: int) -> dict[str, Any]:
@@ -608,12 +692,10 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
         "game": event["game"],
         "group": event["group_id"],
         "deals": {str(k): v for k, v in event["deals"].items()},
-        "fees": {
-            "entry_cents": event["entry_cents"],
-            "lost_game_cents": event["lost_game_cents"],
-        },  # fmt: skip
+        "fees": fees_json(event),
         "rules": event["rules"],
         "payout": event["payout"],
+        **event["prize_plan"],
         "pot_cents": event["pot_cents"],
         "created": event["created"],
         "closed": event["closed"],
@@ -625,6 +707,7 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
                 "player": r["player_id"],
                 "from_series": r["from_series"],
                 "away": bool(r["away"]),
+                **({"category": r["category"]} if r["category"] else {}),
             }
             for r in regs
         ],  # fmt: skip
@@ -632,21 +715,193 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
     }
 
 
-def prizes_json(event: dict[str, Any], rows: tuple[RankRow, ...]) -> dict[str, Any]:
-    pot = pot_of(event, rows)
-    plist = prize_list(rows, payout_of(event), pot)
+def categories_of(regs: list[dict[str, Any]]) -> dict[str, str]:
+    return {r["name"]: r["category"] for r in regs if r.get("category")}
+
+
+def prizes_of(db: Database, event: dict[str, Any], rows: tuple[RankRow, ...]) -> Prizes:
+    regs = registrations(db, event["id"])
+    return award(rows, plan_of(event), pot_of(event, rows), categories_of(regs))
+
+
+def prizes_json(db: Database, event: dict[str, Any], rows: tuple[RankRow, ...]) -> dict[str, Any]:
+    """The prize list: ``rows`` the ranking with each player's own prize, ``prizes`` every
+    prize with its kind (overall, series, category, team), ``teams`` the team ranking, and
+    the cash check."""
+    won = prizes_of(db, event, rows)
+    plan = plan_of(event)
+    cash = cash_of(db, event, rows)
     return {
         "closed": event["closed"],
-        "pot_cents": pot,
+        "pot_cents": won.pot_cents,
         "fees_total_cents": fees_total(rows),
-        "paid_cents": plist.paid_cents,
-        "rest_cents": plist.rest_cents,
+        "paid_cents": won.paid_cents,
+        "rest_cents": won.rest_cents,
         "payout": event["payout"],
         "rows": [
-            {"rank": r.rank, "player": r.player, "score": r.score, "cents": r.cents}
-            for r in plist.rows
+            {"rank": r.rank, "player": r.player, "score": r.score, "cents": won.cents_of(r.player)}
+            for r in rows
         ],
+        "prizes": [
+            {"kind": p.kind.value, "place": p.place,
+             **({"team": p.winner, "members": list(p.members)} if p.members
+                else {"player": p.winner}),
+             "score": p.score, "cents": p.cents,
+             **({"series": p.series} if p.series is not None else {}),
+             **({"category": p.category} if p.category is not None else {})}
+            for p in won.prizes
+        ],
+        "teams": [
+            {"team": t.name, "members": list(t.members), "score": score}
+            for t, score in team_scores(rows, plan.teams)
+        ],
+        "cash": cash_json(cash),
+    }  # fmt: skip
+
+
+# --- Fees: what is due, the paid ticks, the cash check ----------------------------------------
+
+
+def paid_ticks(db: Database, event_id: int) -> dict[tuple[str, int], int]:
+    names = {r["key"]: r["name"] for r in registrations(db, event_id)}
+    return {
+        (names[r["key"]], int(r["series"])): int(r["cents"])
+        for r in db.query(
+            "select key, series, cents from event_fee_paid where event_id = ?", [event_id]
+        )
+        if r["key"] in names
     }
+
+
+def cash_of(db: Database, event: dict[str, Any], rows: tuple[RankRow, ...]) -> CashCheck:
+    return cash_check(rows, fees_of(event), plan_of(event).teams, paid_ticks(db, event["id"]))
+
+
+def cash_json(cash: CashCheck) -> dict[str, Any]:
+    return {
+        "due_cents": cash.due_cents,
+        "collected_cents": cash.paid_cents,
+        "open_cents": cash.open_cents,
+        "players": [
+            {"player": c.player, "due_cents": c.due_cents, "collected_cents": c.paid_cents,
+             "open_cents": c.open_cents,
+             "items": [{"series": i.series, "due_cents": i.due_cents, "paid": i.paid_cents
+                        is not None, "collected_cents": i.paid_cents or 0} for i in c.items]}
+            for c in cash.rows
+        ],
+    }  # fmt: skip
+
+
+def set_paid(db: Database, event_id: int, name: str, series: int, paid: bool) -> None:
+    """The organiser ticks (or unticks) that a player paid for a series (0: the entry fee):
+    the tick keeps what was due at that moment; in the event's history."""
+    with db.atomic():
+        _bump(db, event_id)
+        event = get_event(db, event_id)
+        key = people.name_key(name)
+        reg = next((r for r in registrations(db, event_id) if r["key"] == key), None)
+        if reg is None:
+            raise NotFound(name)
+        rows = ranking_rows(db, event)
+        cash = cash_of(db, event, rows)
+        row = next(c for c in cash.rows if c.player == reg["name"])
+        item = next((i for i in row.items if i.series == series), None)
+        if item is None:
+            e = Errors()
+            e.add("series", "%(name)s hat Serie %(n)s nicht gespielt.", name=reg["name"], n=series)
+            e.raise_if_any()
+        assert item is not None
+        at = store.now()
+        if paid:
+            db.execute(
+                "insert into event_fee_paid (event_id, key, series, cents, at) values (?, ?, ?, ?, ?) "
+                "on conflict (event_id, key, series) do update set cents = excluded.cents, "
+                "at = excluded.at",
+                [event_id, key, series, item.due_cents, at],
+            )
+        else:
+            db.execute(
+                "delete from event_fee_paid where event_id = ? and key = ? and series = ?",
+                [event_id, key, series],
+            )
+        log_event(db, event_id, "paid" if paid else "unpaid", at,
+                  {"player": reg["name"], "series": series,
+                   "cents": item.due_cents if paid else item.paid_cents or 0})  # fmt: skip
+
+
+def set_category(db: Database, event_id: int, name: str, category: str | None) -> None:
+    """A registration's category (one of the event's categories, or none)."""
+    with db.atomic():
+        _bump(db, event_id)
+        event = get_event(db, event_id)
+        _refuse_if_closed(event)  # the categories decide prizes: settled stays settled
+        if category is not None and category not in plan_of(event).categories:
+            e = Errors()
+            e.add("category", "Kategorien dieser Veranstaltung: %(cats)s.",
+                  cats=", ".join(plan_of(event).categories) or "–")  # fmt: skip
+            e.raise_if_any()
+        cur = db.execute(
+            "update event_players set category = ? where event_id = ? and key = ?",
+            [category, event_id, people.name_key(name)],
+        )
+        if cur.rowcount == 0:
+            raise NotFound(name)
+
+
+def set_teams(db: Database, event_id: int, teams: tuple[Team, ...]) -> None:
+    """The event's teams (replacing those before); every member must be registered, and
+    takes the registration's spelling."""
+    with db.atomic():
+        _bump(db, event_id)
+        event = get_event(db, event_id)
+        _refuse_if_closed(event)
+        names = {r["key"]: r["name"] for r in registrations(db, event_id)}
+        e = Errors()
+        fixed: list[Team] = []
+        for i, t in enumerate(teams):
+            missing = [m for m in t.members if people.name_key(m) not in names]
+            if missing:
+                e.add(f"teams.{i}.members", "%(name)s ist nicht angemeldet.", name=missing[0])
+            fixed.append(Team(t.name, tuple(names.get(people.name_key(m), m) for m in t.members)))
+        e.raise_if_any()
+        plan = event["prize_plan"]
+        plan["teams"] = [{"name": t.name, "members": list(t.members)} for t in fixed]
+        if not fixed:
+            del plan["teams"]
+        db.execute(
+            "update events set prize_plan = ? where id = ?",
+            [json.dumps(plan, ensure_ascii=False) if plan else None, event_id],
+        )
+
+
+def player_events(db: Database, player_id: int) -> list[dict[str, Any]]:
+    """The club nights a player sat at (also under a name merged into his), newest first:
+    place, score, the field, his prize, his score per series (None: not played)."""
+    out = []
+    for r in db.query(
+        "select p.event_id, p.name from event_players p join events e on e.id = p.event_id "
+        "where p.player_id = ? or p.player_id in (select id from players where merged_into = ?) "
+        "order by e.day desc, e.id desc",
+        [player_id, player_id],
+    ):
+        event = get_event(db, int(r["event_id"]))
+        rows = ranking_rows(db, event)
+        row = next((x for x in rows if x.player == r["name"]), None)
+        if row is None or not any(row.played):
+            continue
+        won = prizes_of(db, event, rows)
+        out.append({
+            "event": event["id"], "name": event["name"], "date": event["day"],
+            "game": event["game"], "closed": event["closed"], "place": row.rank,
+            "players": sum(1 for x in rows if any(x.played)), "score": row.score,
+            "series": [s if played else None for s, played in zip(row.series, row.played,
+                                                                  strict=True)],
+            "prize_cents": won.cents_of(row.player),
+            "prizes": [{"kind": p.kind.value, "place": p.place, "cents": p.cents,
+                        **({"team": p.winner} if p.members else {})}
+                       for p in won.prizes if p.winner == row.player or row.player in p.members],
+        })  # fmt: skip
+    return out
 
 
 def today() -> str:

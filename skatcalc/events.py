@@ -44,6 +44,8 @@ from .rules.events import (
     check_payout,
     default_deals,
     normalize_event,
+    read_payout,
+    read_teams,
     table_sizes,
 )
 from .rules.sheet import GAMES, SheetSpec, describe_rules
@@ -154,6 +156,9 @@ class NewEventForm(FlaskForm, SheetRulesFields):
     deals3 = StringField(validators=[Optional()])
     entry = StringField(validators=[Optional()])
     lost_fee = StringField(validators=[Optional()])
+    tier_from = StringField(validators=[Optional()])  # a second tier: from the n-th lost game
+    tier_fee = StringField(validators=[Optional()])
+    table_fee = StringField(validators=[Optional()])
     payout_kind = RadioField(default="shares", validate_choice=False)
     payout = StringField(validators=[Optional()])
 
@@ -184,6 +189,8 @@ class LengthenForm(FlaskForm):
 class CloseForm(FlaskForm):
     payout_kind = RadioField(default="shares", validate_choice=False)
     payout = StringField(validators=[Optional()])
+    places = StringField(validators=[Optional()])  # so many prizes (the last value repeats)
+    per_players = StringField(validators=[Optional()])  # or one prize per so many players
     pot = StringField(validators=[Optional()])
 
 
@@ -254,13 +261,24 @@ def create() -> Any:
             else:
                 deals[key] = v
     data["deals"] = deals
-    fees: dict[str, int] = {}
-    for key, field in (("entry_cents", form.entry), ("lost_game_cents", form.lost_fee)):
+    fees: dict[str, Any] = {}
+    for key, field in (("entry_cents", form.entry), ("lost_game_cents", form.lost_fee),
+                       ("table_cents", form.table_fee), ("tier", form.tier_fee)):  # fmt: skip
         v = parse_euros(field.data)
         if v is None:
             errors.append((field.name, _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
         else:
             fees[key] = v
+    tier_fee = fees.pop("tier", 0)
+    raw_from = (form.tier_from.data or "").strip()
+    if raw_from:
+        start = parse_int(raw_from)
+        if start is None or start < 2:
+            errors.append(("tier_from", _("Die zweite Stufe beginnt ab dem 2. verlorenen Spiel oder später.")))  # fmt: skip
+        else:
+            first = fees.pop("lost_game_cents", 0)
+            fees["lost_game_tiers"] = [{"from": 1, "cents": first},
+                                       {"from": start, "cents": tier_fee}]  # fmt: skip
     data["fees"] = fees
     data["rules"] = rules_body(form, game, errors)
     kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else "shares"
@@ -279,7 +297,8 @@ def create() -> Any:
             resp = redirect(url_for("events.players", event_id=event["id"]))
             return remember_event_token(resp, event)
     aliases = {"deals.4": "deals4", "deals.3": "deals3", "fees.entry_cents": "entry",
-               "fees.lost_game_cents": "lost_fee", "date": "day"}  # fmt: skip
+               "fees.lost_game_cents": "lost_fee", "date": "day",
+               "fees.lost_game_tiers": "tier_from", "fees.table_cents": "table_fee"}  # fmt: skip
     if exc is not None:
         renamed = [(aliases.get(k, k.replace("rules.", "")), m)
                    for k, msgs in field_errors(exc, page_lang()).items() for m in msgs]  # fmt: skip
@@ -439,6 +458,7 @@ def players(event_id: int) -> Any:
         known=[n for n in events.known_names(db)], n_series=n_series, sizes=sizes,
         refusal=refusal, present=present, seated=seated, playing=playing,
         **organiser_link(event),
+        categories=events.plan_of(event).categories, teams=events.plan_of(event).teams,
     )  # fmt: skip
     return html, status
 
@@ -463,6 +483,52 @@ def player_action(event_id: int, reg_id: int, action: str) -> Response:
             for m in msgs:
                 flash(m, "error")
     return redirect(url_for("events.players", event_id=event_id))
+
+
+@bp.post("/<int:event_id>/players/<int:reg_id>/category")
+def player_category(event_id: int, reg_id: int) -> Response:
+    """The organiser sets a registration's category (women, youth, seniors …)."""
+    editable(event_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    db = service.get_db()
+    reg = next((r for r in events.registrations(db, event_id) if r["id"] == reg_id), None)
+    if reg is None:
+        abort(404)
+    try:
+        events.set_category(db, event_id, reg["name"], request.form.get("category") or None)
+    except InvalidDeal as exc:
+        for msgs in field_errors(exc, page_lang()).values():
+            for m in msgs:
+                flash(m, "error")
+    return redirect(url_for("events.players", event_id=event_id))
+
+
+@bp.post("/<int:event_id>/teams")
+def teams(event_id: int) -> Response:
+    """The organiser's teams, one a line: "Name: Anna, Bernd" (an empty box: no teams)."""
+    editable(event_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    raw = []
+    for line in (request.form.get("teams") or "").splitlines():
+        if line.strip():
+            name, _sep, members = line.partition(":")
+            raw.append({"name": name, "members": [m for m in re.split(r"[,;]", members)
+                                                  if m.strip()]})  # fmt: skip
+    e = Errors()
+    found = read_teams(raw, e)
+    try:
+        e.raise_if_any()
+        events.set_teams(service.get_db(), event_id, found)
+    except InvalidDeal as exc:
+        for key, msgs in field_errors(exc, page_lang()).items():
+            line = key.split(".")[1] if key.count(".") else ""
+            for m in msgs:
+                flash(_("Zeile %(n)s: %(msg)s", n=int(line) + 1, msg=m) if line else m, "error")
+    else:
+        flash(_("Mannschaften gespeichert."))
+    return redirect(url_for("events.players", event_id=event_id) + "#teams")
 
 
 # --- Series -----------------------------------------------------------------------------------
@@ -588,6 +654,8 @@ def close(event_id: int) -> Any:
             pot = parse_euros(pot_raw) if pot_raw else None
             if pot_raw and pot is None:
                 errors.append(("pot", _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
+            if payout is not None:
+                payout = read_places(form, payout, errors)
             if not errors and payout is not None:
                 db = service.get_db()
                 events.set_money(db, event_id, payout, pot)
@@ -607,19 +675,66 @@ def close(event_id: int) -> Any:
         form.payout_kind.data = event["payout"]["kind"]
         form.payout.data = payout_text(event["payout"])
         form.pot.data = euros(event["pot_cents"]) if event["pot_cents"] is not None else ""
+        form.places.data = str(event["payout"].get("places") or "")
+        form.per_players.data = str(event["payout"].get("per_players") or "")
     form.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
                                 ("fixed", _("feste Beträge (€)"))]  # fmt: skip
     db = service.get_db()
     rows = events.ranking_rows(db, event)
-    prizes = events.prizes_json(event, rows)
+    prizes = events.prizes_json(db, event, rows)
     html = render_template(
         "events/close.html", event=event, form=form, general=general, prizes=prizes,
+        action_form=ActionForm(),
         history=events.event_history(db, event_id),
         editor=editor, rows=rows, n_series=events.series_count(db, event_id),
         playing=[t for t in events.tables_of(db, event)
                                            if t["left"] > 0],
     )  # fmt: skip
     return html, status
+
+
+@bp.post("/<int:event_id>/paid/<int:series>")
+def paid(event_id: int, series: int) -> Response:
+    """The organiser's tick on the close page: a player paid (or not) for a series, 0 the
+    entry fee."""
+    editable(event_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    name = request.form.get("player", "")
+    try:
+        events.set_paid(service.get_db(), event_id, name, series, request.form.get("paid") == "1")
+    except service.NotFound:
+        abort(404)
+    except InvalidDeal as exc:
+        for msgs in field_errors(exc, page_lang()).values():
+            for m in msgs:
+                flash(m, "error")
+    return redirect(url_for("events.close", event_id=event_id) + "#cash")
+
+
+def read_places(form: CloseForm, payout: Payout, errors: list[tuple[str, str]]) -> Payout | None:
+    """The number of prizes from the close form: ``places`` or one per ``per_players``,
+    checked by the rules as the API's payout is."""
+    data: dict[str, Any] = {"kind": payout.kind.value, "values": list(payout.values)}
+    for key, field in (("places", form.places), ("per_players", form.per_players)):
+        raw = (field.data or "").strip()
+        if raw:
+            v = parse_int(raw)
+            if v is None:
+                errors.append((key, _("Bitte eine ganze Zahl.")))
+                return None
+            data[key] = v
+    if len(data) == 2:
+        return payout
+    e = Errors()
+    checked = read_payout(data, e)
+    if e:
+        exc = InvalidDeal(list(e.items))
+        for key, msgs in field_errors(exc, page_lang()).items():
+            name = key.removeprefix("payout.")
+            errors += [(name if name in ("places", "per_players") else "payout", m) for m in msgs]
+        return None
+    return checked
 
 
 @bp.route("/<int:event_id>/delete", methods=["GET", "POST"])
@@ -645,7 +760,8 @@ def _filename(event: dict[str, Any], ext: str) -> str:
 def export_csv(event_id: int) -> Response:
     event = load_event(event_id)
     rows = events.ranking_rows(service.get_db(), event)
-    prizes = {r["player"]: r["cents"] for r in events.prizes_json(event, rows)["rows"]}
+    prizes = {r["player"]: r["cents"]
+              for r in events.prizes_json(service.get_db(), event, rows)["rows"]}  # fmt: skip
     out = io.StringIO()
     # the separator a spreadsheet of the language expects (German decimals take the comma)
     w = csv.writer(out, delimiter=";" if page_lang() != "en" else ",", lineterminator="\r\n")
@@ -671,7 +787,7 @@ def export_pdf(event_id: int) -> Response:
     def render() -> bytes:
         fresh = events.get_event(db, event_id)
         rows = events.ranking_rows(db, fresh)
-        return render_event_pdf(db, fresh, rows, events.prizes_json(fresh, rows), lang)
+        return render_event_pdf(db, fresh, rows, events.prizes_json(db, fresh, rows), lang)
 
     # Seconds of CPU for a big Preisskat: rendered once per state of the event and its tables'
     # sheets (the live token changes with every write to either), one render at a time.

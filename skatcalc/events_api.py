@@ -20,7 +20,7 @@ from .api import (
 )
 from .http import holds_token
 from .i18n import _
-from .rules.events import Seating, normalize_event, read_payout
+from .rules.events import Seating, normalize_event, read_payout, read_teams
 from .rules.inputs import Reader
 
 bp = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
@@ -88,10 +88,68 @@ def register(event_id: int) -> Any:
     raw = r.data.get("names")
     r.seen.add("names")
     r.reject_unknown()
+    # a name, or {"name": "…", "category": "Damen"}
+    categories: dict[str, str] = {}
+    if isinstance(raw, list):
+        plain: list[Any] = []
+        for item in raw:
+            if isinstance(item, dict) and set(item) <= {"name", "category"}:
+                plain.append(item.get("name"))
+                cat = item.get("category")
+                if cat is not None and not isinstance(cat, str):
+                    e.add("names", "Die Kategorie ist Text.")
+                elif isinstance(cat, str) and isinstance(item.get("name"), str):
+                    categories[" ".join(item["name"].split())] = cat
+            else:
+                plain.append(item)
+        raw = plain
     names = events.check_names(raw, e)
     e.raise_if_any()
     db = service.get_db()
-    events.register(db, event_id, names)
+    events.register(db, event_id, names, categories)
+    return jsonify(events.event_json(db, event_id))
+
+
+@bp.post("/<int:event_id>/players/category")
+@json_route
+def category(event_id: int) -> Any:
+    """A registration's category: {"player": "Anna", "category": "Damen"} (null: none)."""
+    _editable(event_id)
+    r = Reader(body())
+    raw_name = r.data.get("player")
+    raw_cat = r.data.get("category")
+    r.seen.update({"player", "category"})
+    if not isinstance(raw_name, str):
+        r.errors.add("player", "Bitte einen angemeldeten Namen.")
+    if raw_cat is not None and not isinstance(raw_cat, str):
+        r.errors.add("category", "Die Kategorie ist Text.")
+    r.reject_unknown()
+    r.errors.raise_if_any()
+    db = service.get_db()
+    try:
+        events.set_category(db, event_id, str(raw_name), raw_cat)
+    except events.NotFound:
+        raise BadBody(error(422, "player", _("Bitte einen angemeldeten Namen."))) from None
+    return jsonify(events.event_json(db, event_id))
+
+
+@bp.post("/<int:event_id>/teams")
+@json_route
+def teams(event_id: int) -> Any:
+    """The teams: {"teams": [{"name": "…", "members": ["…", "…"]}]}, replacing those before."""
+    _editable(event_id)
+    r = Reader(body())
+    raw = r.data.get("teams")
+    r.seen.add("teams")
+    r.reject_unknown()
+    if not isinstance(raw, list):
+        r.errors.add(
+            "teams", 'Mannschaften: eine Liste wie [{"name": "…", "members": ["…", "…"]}].'
+        )
+    found = read_teams(raw, r.errors) if isinstance(raw, list) else ()
+    r.errors.raise_if_any()
+    db = service.get_db()
+    events.set_teams(db, event_id, found)
     return jsonify(events.event_json(db, event_id))
 
 
@@ -177,7 +235,46 @@ def ranking(event_id: int) -> Any:
 def prizes(event_id: int) -> Any:
     db = service.get_db()
     event = events.get_event(db, event_id)
-    return jsonify(events.prizes_json(event, events.ranking_rows(db, event)))
+    return jsonify(events.prizes_json(db, event, events.ranking_rows(db, event)))
+
+
+@bp.get("/<int:event_id>/fees")
+@json_route
+def fees(event_id: int) -> Any:
+    """Per player what is due, item by item (0: entry fee), what was ticked as paid, and the
+    cash check: collected against due."""
+    db = service.get_db()
+    event = events.get_event(db, event_id)
+    rows = events.ranking_rows(db, event)
+    return jsonify({"fees": events.fees_json(event),
+                    **events.cash_json(events.cash_of(db, event, rows))})  # fmt: skip
+
+
+@bp.post("/<int:event_id>/fees/paid")
+@json_route
+def paid(event_id: int) -> Any:
+    """The organiser's tick: {"player": "Anna", "series": 1, "paid": true}; series 0 is the
+    entry fee. Allowed on a closed event too: the money is counted after the last deal."""
+    _editable(event_id)
+    r = Reader(body())
+    raw_name = r.data.get("player")
+    r.seen.add("player")
+    if not isinstance(raw_name, str):
+        r.errors.add("player", "Bitte einen angemeldeten Namen.")
+    series = r.integer("series")
+    if series is None or series < 0:
+        r.errors.add("series", "Die Serie ist eine Nummer ab 1 (0: das Startgeld).")
+    is_paid = r.boolean("paid", True)
+    r.reject_unknown()
+    r.errors.raise_if_any()
+    db = service.get_db()
+    try:
+        events.set_paid(db, event_id, str(raw_name), int(series or 0), bool(is_paid))
+    except events.NotFound:
+        raise BadBody(error(422, "player", _("Bitte einen angemeldeten Namen."))) from None
+    event = events.get_event(db, event_id)
+    rows = events.ranking_rows(db, event)
+    return jsonify(events.cash_json(events.cash_of(db, event, rows)))
 
 
 @bp.post("/<int:event_id>/close")
@@ -200,7 +297,7 @@ def close(event_id: int) -> Any:
     events.set_money(db, event_id, payout, pot)
     events.set_closed(db, event_id, True)
     event = events.get_event(db, event_id)
-    return jsonify(events.prizes_json(event, events.ranking_rows(db, event)))
+    return jsonify(events.prizes_json(db, event, events.ranking_rows(db, event)))
 
 
 @bp.post("/<int:event_id>/reopen")

@@ -364,3 +364,19 @@ def m015_event_and_group_ids_never_reused(db: Database) -> None:
             _rebuild_with_autoincrement(db, table)
     finally:
         db.execute("PRAGMA foreign_keys=ON")
+
+
+@migrations()
+def m016_event_fees_prizes(db: Database) -> None:
+    # Fee tiers, table and team fees (fee_plan) and the prize plan beside the overall payout
+    # (prize_plan: series and category prizes, teams): JSON, NULL for events made before.
+    # A registration's category. The organiser's paid ticks: per player and series (0 = the
+    # entry fee) what was collected, so a later correction shows in the cash check.
+    db.execute("alter table events add column fee_plan text")
+    db.execute("alter table events add column prize_plan text")
+    db.execute("alter table event_players add column category text")
+    db.execute(
+        "create table event_fee_paid (id integer primary key, event_id integer not null "
+        "references events(id), key text not null, series integer not null, "
+        "cents integer not null, at text not null, unique (event_id, key, series))"
+    )

@@ -9,6 +9,7 @@ from flask import Blueprint, g, jsonify, request
 
 from . import players, season, service
 from .api import BadBody, body, error, json_route
+from .event_service import player_events
 from .i18n import _
 from .rules.common import parse_day
 
@@ -24,7 +25,9 @@ def list_players() -> Any:
 @bp.get("/players/<int:player_id>")
 @json_route
 def get_player(player_id: int) -> Any:
-    return jsonify(season.public(season.player_stats(service.get_db(), player_id)))
+    db = service.get_db()
+    out = season.public(season.player_stats(db, player_id))
+    return jsonify({**out, "events": player_events(db, out["id"])})
 
 
 @bp.post("/groups")

@@ -24,6 +24,7 @@ from wtforms.validators import Optional
 from . import exports, players, rights, season, service
 from .charts import running_totals_svg
 from .deal_forms import parse_int
+from .event_service import player_events
 from .exports import attachment, safe_name
 from .http import refuse, token_matches
 from .i18n import _, field_errors, page_lang
@@ -101,6 +102,7 @@ def render_player(pid: int, rename: RenameForm | None = None, status: int = 200)
         rename=rename or RenameForm(formdata=None, name=stats["name"]),
         merge=merge,
         manage=may_manage(),
+        club_nights=player_events(db, stats["id"]),
     )
     return html, status
 

@@ -119,12 +119,45 @@ class TableResult:
 
 
 @dataclass(frozen=True)
+class FeeTier:
+    """From the ``start``-th lost game of a series on, each lost game costs ``cents``."""
+
+    start: int
+    cents: int
+
+
+@dataclass(frozen=True)
 class Fees:
+    """The money a player owes: the entry fee once, and per series played the table fee and
+    the lost-game money by tiers (``tiers`` empty: one tier of ``lost_game_cents``). The
+    team fee is owed once per team (by its first member, who pays it with his entry)."""
+
     entry_cents: int
-    lost_game_cents: int
+    lost_game_cents: int = 0
+    tiers: tuple[FeeTier, ...] = ()
+    table_cents: int = 0
+    team_cents: int = 0
+
+    def ladder(self) -> tuple[FeeTier, ...]:
+        return self.tiers or (FeeTier(1, self.lost_game_cents),)
+
+    def lost_money(self, lost: int) -> int:
+        """The lost-game money of one series with ``lost`` lost games: the n-th costs the
+        cents of the last tier whose start ≤ n."""
+        ladder = self.ladder()
+        total = 0
+        for i, tier in enumerate(ladder):
+            last = ladder[i + 1].start - 1 if i + 1 < len(ladder) else lost
+            total += max(0, min(lost, last) - tier.start + 1) * tier.cents
+        return total
+
+    def series_cents(self, lost: int) -> int:
+        """What one series played costs: the table fee and its lost-game money."""
+        return self.table_cents + self.lost_money(lost)
 
     def owed(self, lost: int) -> int:
-        return self.entry_cents + lost * self.lost_game_cents
+        """Entry fee and one series' lost games, without table fee (the flat rule of old)."""
+        return self.entry_cents + self.lost_money(lost)
 
 
 @dataclass(frozen=True)
@@ -137,6 +170,9 @@ class RankRow:
     fees_cents: int
     series: tuple[int, ...]  # score per series, 0 where the player did not play it
     played: tuple[bool, ...]  # per series: seated or not
+    won_series: tuple[int, ...] = ()  # per series, games won and lost
+    lost_series: tuple[int, ...] = ()
+    fees_series: tuple[int, ...] = ()  # per series: table fee and lost-game money, 0 unplayed
 
 
 def rank_event(
@@ -151,6 +187,8 @@ def rank_event(
     won = dict.fromkeys(players, 0)
     lost = dict.fromkeys(players, 0)
     per_series = {p: [0] * series_count for p in players}
+    won_s = {p: [0] * series_count for p in players}
+    lost_s = {p: [0] * series_count for p in players}
     played = {p: [False] * series_count for p in players}
     for t in results:
         for p in t.players:
@@ -161,11 +199,16 @@ def rank_event(
             won[p] += int(t.won.get(p, 0))
             lost[p] += int(t.lost.get(p, 0))
             per_series[p][t.series - 1] += s
+            won_s[p][t.series - 1] += int(t.won.get(p, 0))
+            lost_s[p][t.series - 1] += int(t.lost.get(p, 0))
             played[p][t.series - 1] = True
     order = sorted(players, key=lambda p: (-score[p], -won[p], lost[p], index[p]))
     rows: list[RankRow] = []
     for pos, p in enumerate(order):
         rank = rows[-1].rank if rows and rows[-1].score == score[p] else pos + 1
+        # tiers count the lost games of each series afresh
+        per_fee = tuple(fees.series_cents(n) if seated else 0
+                        for n, seated in zip(lost_s[p], played[p], strict=True))  # fmt: skip
         rows.append(
             RankRow(
                 rank,
@@ -173,9 +216,12 @@ def rank_event(
                 score[p],
                 won[p],
                 lost[p],
-                fees.owed(lost[p]),
+                fees.entry_cents + sum(per_fee),
                 tuple(per_series[p]),
                 tuple(played[p]),
+                tuple(won_s[p]),
+                tuple(lost_s[p]),
+                per_fee,
             )  # fmt: skip
         )
     return tuple(rows)
@@ -203,12 +249,42 @@ class Payout:
 
     kind: PayoutKind
     values: tuple[int, ...]
+    places: int | None = None  # so many prizes; the last value repeats for the places after
+    per_players: int | None = None  # one prize per so many players (rounded up)
 
-    def amounts(self, pot_cents: int) -> tuple[int, ...]:
+    def count(self, field: int) -> int:
+        """How many prizes a field of ``field`` players (or teams) gets."""
+        if self.places is not None:
+            return self.places
+        if self.per_players:
+            return -(-field // self.per_players)
+        return len(self.values)
+
+    def amounts(self, pot_cents: int, field: int | None = None) -> tuple[int, ...]:
+        k = len(self.values) if field is None else self.count(field)
+        values = self.values[:k] + self.values[-1:] * max(0, k - len(self.values))
         if self.kind is PayoutKind.FIXED:
-            return self.values
+            return values
         # shares: whole cents, rounded down; what rounding leaves stays in the pot
-        return tuple(pot_cents * v // 100 for v in self.values)
+        return tuple(pot_cents * v // 100 for v in values)
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind.value, "values": list(self.values)}
+        if self.places is not None:
+            out["places"] = self.places
+        if self.per_players is not None:
+            out["per_players"] = self.per_players
+        return out
+
+    @staticmethod
+    def from_json(data: Mapping[str, object]) -> Payout:
+        """From the stored JSON, which :func:`read_payout` has checked."""
+        values = data.get("values")
+        places, per = data.get("places"), data.get("per_players")
+        return Payout(PayoutKind(str(data["kind"])),
+                      tuple(int(v) for v in values) if isinstance(values, list) else (),
+                      places if isinstance(places, int) else None,
+                      per if isinstance(per, int) else None)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -262,6 +338,212 @@ def prize_list(rows: Sequence[RankRow], payout: Payout, pot_cents: int) -> Prize
     return PrizeList(tuple(out), pot_cents, paid, pot_cents - paid)
 
 
+# --- Prize plans: overall, per series, per category, teams ------------------------------------
+
+
+class PrizeKind(Enum):
+    OVERALL = "overall"
+    SERIES = "series"
+    CATEGORY = "category"
+    TEAM = "team"
+
+
+@dataclass(frozen=True)
+class Team:
+    name: str
+    members: tuple[str, ...]  # two (a tandem) or four players
+
+
+@dataclass(frozen=True)
+class PrizePlan:
+    """Every payout of an event. A player takes one prize only, the first in this order:
+    overall, then the series (in their order), then his category; the next in line moves up.
+    Team prizes go to teams and stand beside a member's own prize."""
+
+    payout: Payout
+    series_prizes: Payout | None = None
+    categories: tuple[str, ...] = ()
+    category_prizes: Payout | None = None
+    teams: tuple[Team, ...] = ()
+    team_payout: Payout | None = None
+
+
+@dataclass(frozen=True)
+class Prize:
+    kind: PrizeKind
+    place: int  # the rank within its own list (equal scores share it)
+    winner: str  # a player, or a team's name
+    score: int
+    cents: int
+    series: int | None = None
+    category: str | None = None
+    members: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Prizes:
+    prizes: tuple[Prize, ...]
+    pot_cents: int
+    paid_cents: int
+    rest_cents: int  # pot − payouts; negative when fixed prizes exceed the pot
+
+    def cents_of(self, player: str) -> int:
+        """A player's own prize (overall, series or category; team prizes not counted)."""
+        return sum(p.cents for p in self.prizes if p.kind is not PrizeKind.TEAM
+                   and p.winner == player)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Entry:
+    name: str
+    score: int
+
+
+def _pay(
+    entries: Sequence[_Entry], payout: Payout, field: int, pot_cents: int, budget: list[int]
+) -> list[tuple[int, _Entry, int]]:
+    """(place, entry, cents) for the winners of one list, best first: equal scores share the
+    places they hold together in equal parts (a cent over goes to the first of them). Shares
+    are capped by what is left in the pot (``budget[0]``), so shares never pay out more."""
+    amounts = payout.amounts(pot_cents, field)
+    out: list[tuple[int, _Entry, int]] = []
+    i = 0
+    while i < len(entries) and i < len(amounts):
+        j = i
+        while j + 1 < len(entries) and entries[j + 1].score == entries[i].score:
+            j += 1
+        total = sum(amounts[i : j + 1])
+        if payout.kind is PayoutKind.SHARES:
+            total = max(0, min(total, budget[0]))
+        budget[0] -= total
+        k = j - i + 1
+        each, extra = divmod(total, k)
+        for m in range(i, j + 1):
+            out.append((i + 1, entries[m], each + (1 if m - i < extra else 0)))
+        i = j + 1
+    return out
+
+
+def team_scores(rows: Sequence[RankRow], teams: Sequence[Team]) -> tuple[tuple[Team, int], ...]:
+    """Each team with the sum of its members' scores, best first (equal sums: as listed)."""
+    score = {r.player: r.score for r in rows}
+    scored = [(t, sum(score.get(m, 0) for m in t.members)) for t in teams]
+    return tuple(sorted(scored, key=lambda ts: -ts[1]))
+
+
+def award(
+    rows: Sequence[RankRow], plan: PrizePlan, pot_cents: int, category_of: Mapping[str, str]
+) -> Prizes:
+    """Every prize of the plan over the ranking ``rows`` (best first, as rank_event gives)."""
+    budget = [pot_cents]
+    prizes: list[Prize] = []
+    taken: set[str] = set()
+    field = sum(1 for r in rows if any(r.played)) or len(rows)
+    overall = [_Entry(r.player, r.score) for r in rows]
+    for place, entry, cents in _pay(overall, plan.payout, field, pot_cents, budget):
+        prizes.append(Prize(PrizeKind.OVERALL, place, entry.name, entry.score, cents))
+        taken.add(entry.name)
+    if plan.series_prizes is not None:
+        n_series = len(rows[0].series) if rows else 0
+        index = {r.player: i for i, r in enumerate(rows)}
+        for s in range(n_series):
+            seated = [r for r in rows if r.played[s]]
+            # the series' own list: its score, then more won, fewer lost, as the ranking
+            seated.sort(key=lambda r: (-r.series[s], -_at(r.won_series, s),
+                                       _at(r.lost_series, s), index[r.player]))  # fmt: skip
+            free = [_Entry(r.player, r.series[s]) for r in seated if r.player not in taken]
+            for place, entry, cents in _pay(free, plan.series_prizes, len(seated), pot_cents,
+                                            budget):  # fmt: skip
+                prizes.append(Prize(PrizeKind.SERIES, place, entry.name, entry.score, cents,
+                                    series=s + 1))  # fmt: skip
+                taken.add(entry.name)
+    if plan.category_prizes is not None:
+        for cat in plan.categories:
+            members = [r for r in rows if category_of.get(r.player) == cat and any(r.played)]
+            free = [_Entry(r.player, r.score) for r in members if r.player not in taken]
+            for place, entry, cents in _pay(free, plan.category_prizes, len(members), pot_cents,
+                                            budget):  # fmt: skip
+                prizes.append(Prize(PrizeKind.CATEGORY, place, entry.name, entry.score, cents,
+                                    category=cat))  # fmt: skip
+                taken.add(entry.name)
+    if plan.team_payout is not None and plan.teams:
+        scored = team_scores(rows, plan.teams)
+        teams = {t.name: t for t, _ in scored}
+        entries = [_Entry(t.name, s) for t, s in scored]
+        for place, entry, cents in _pay(entries, plan.team_payout, len(entries), pot_cents,
+                                        budget):  # fmt: skip
+            prizes.append(Prize(PrizeKind.TEAM, place, entry.name, entry.score, cents,
+                                members=teams[entry.name].members))  # fmt: skip
+    paid = sum(p.cents for p in prizes)
+    return Prizes(tuple(prizes), pot_cents, paid, pot_cents - paid)
+
+
+def _at(values: tuple[int, ...], i: int) -> int:
+    return values[i] if i < len(values) else 0
+
+
+# --- The cash check ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CashItem:
+    series: int  # 0: the entry fee (and the team fee of a team's first member)
+    due_cents: int
+    paid_cents: int | None  # what was collected when it was ticked; None: not ticked
+
+
+@dataclass(frozen=True)
+class CashRow:
+    player: str
+    items: tuple[CashItem, ...]
+    due_cents: int
+    paid_cents: int
+
+    @property
+    def open_cents(self) -> int:
+        return self.due_cents - self.paid_cents
+
+
+@dataclass(frozen=True)
+class CashCheck:
+    rows: tuple[CashRow, ...]
+    due_cents: int
+    paid_cents: int
+
+    @property
+    def open_cents(self) -> int:
+        return self.due_cents - self.paid_cents
+
+
+def team_fee_payers(fees: Fees, teams: Sequence[Team]) -> dict[str, int]:
+    """The team fee each player owes: a team's first member pays it for the team."""
+    out: dict[str, int] = {}
+    for t in teams:
+        if t.members and fees.team_cents:
+            out[t.members[0]] = out.get(t.members[0], 0) + fees.team_cents
+    return out
+
+
+def cash_check(
+    rows: Sequence[RankRow], fees: Fees, teams: Sequence[Team],
+    paid: Mapping[tuple[str, int], int],
+) -> CashCheck:  # fmt: skip
+    """Due and collected per player, item by item: the entry fee, then each series played.
+    ``paid`` holds the cents collected per (player, series) ticked; a tick keeps what was due
+    when it was set, so a later correction of a list shows up as a difference."""
+    team_fee = team_fee_payers(fees, teams)
+    out: list[CashRow] = []
+    for r in rows:
+        items = [CashItem(0, fees.entry_cents + team_fee.get(r.player, 0), paid.get((r.player, 0)))]
+        for s, seated in enumerate(r.played, start=1):
+            if seated or (r.player, s) in paid:
+                items.append(CashItem(s, _at(r.fees_series, s - 1), paid.get((r.player, s))))
+        due = sum(i.due_cents for i in items)
+        got = sum(i.paid_cents or 0 for i in items)
+        out.append(CashRow(r.player, tuple(items), due, got))
+    return CashCheck(tuple(out), sum(c.due_cents for c in out), sum(c.paid_cents for c in out))
+
+
 # --- A new event ------------------------------------------------------------------------------
 
 MAX_EVENT_NAME = 80
@@ -281,6 +563,15 @@ class EventSpec:
     fees: Fees
     payout: Payout
     pot_cents: int | None  # None: the pot is the fees collected
+    series_prizes: Payout | None = None
+    categories: tuple[str, ...] = ()
+    category_prizes: Payout | None = None
+    teams: tuple[Team, ...] = ()
+    team_payout: Payout | None = None
+
+    def plan(self) -> PrizePlan:
+        return PrizePlan(self.payout, self.series_prizes, self.categories,
+                         self.category_prizes, self.teams, self.team_payout)  # fmt: skip
 
 
 def default_deals(game: str) -> dict[int, int]:
@@ -335,13 +626,8 @@ def normalize_event(data: object, today: str) -> EventSpec:
         for size in deals:
             if size not in game_kind(game).event_tables:
                 deals[size] = 0  # Schafkopf has no tables of three
-    fee_map = r.int_map("fees") or {}
-    for key, value in fee_map.items():
-        if key not in ("entry_cents", "lost_game_cents"):
-            e.add("fees", "Gebühren: entry_cents, lost_game_cents.")  # fmt: skip
-        elif not 0 <= value <= MAX_FEE_CENTS:
-            e.add(f"fees.{key}", "Gebühr: 0 bis 10000 €.")
-    fees = Fees(max(0, fee_map.get("entry_cents", 0)), max(0, fee_map.get("lost_game_cents", 0)))
+    fees = read_fees(r.data.get("fees"), e)
+    r.seen.add("fees")
     rules_in = r.data.get("rules")
     r.seen.add("rules")
     rules = read_rules(game or "skat", rules_in, e if game else Errors())
@@ -350,16 +636,146 @@ def normalize_event(data: object, today: str) -> EventSpec:
     pot = r.integer("pot_cents")
     if pot is not None and not 0 <= pot <= 100 * MAX_FEE_CENTS:
         e.add("pot_cents", "Topf: 0 bis 1000000 €.")
+    extra = read_prize_plan(r, e)
     r.reject_unknown()
     e.raise_if_any()
     assert game is not None
     if not name:
         name = f"{game_kind(game).label.de} {date.fromisoformat(day):%d.%m.%Y}"
-    return EventSpec(name, day, game, group, deals, rules, fees, payout, pot)
+    return EventSpec(name, day, game, group, deals, rules, fees, payout, pot, *extra)
+
+
+def _whole(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def read_fees(data: object, e: Errors) -> Fees:
+    """``{"entry_cents", "lost_game_cents" | "lost_game_tiers", "table_cents", "team_cents"}``,
+    whole cents from 0; the tiers ascend from the first lost game: ``[{"from": 1, "cents":
+    50}, {"from": 4, "cents": 100}]``."""
+    if data is None:
+        return Fees(0, 0)
+    if not isinstance(data, Mapping):
+        e.add("fees", "Erwartet: ein Objekt mit ganzen Zahlen.")
+        return Fees(0, 0)
+    money: dict[str, int] = {}
+    for key, value in data.items():
+        if key == "lost_game_tiers":
+            continue
+        if key not in ("entry_cents", "lost_game_cents", "table_cents", "team_cents"):
+            e.add("fees", "Gebühren: entry_cents, lost_game_cents, lost_game_tiers, table_cents, team_cents.")  # fmt: skip
+        elif not _whole(value):
+            e.add(f"fees.{key}", "Gebühr: ganze Cent, 0 bis 10000 €.")
+        elif not 0 <= value <= MAX_FEE_CENTS:
+            e.add(f"fees.{key}", "Gebühr: 0 bis 10000 €.")
+        else:
+            money[key] = value
+    tiers: list[FeeTier] = []
+    raw = data.get("lost_game_tiers")
+    if raw is not None:
+        field = "fees.lost_game_tiers"
+        ok = isinstance(raw, list) and 0 < len(raw) <= 50
+        for t in raw if ok and isinstance(raw, list) else []:
+            if (not isinstance(t, Mapping) or set(t) != {"from", "cents"}
+                    or not _whole(t["from"]) or not _whole(t["cents"])
+                    or not 0 <= t["cents"] <= MAX_FEE_CENTS):  # fmt: skip
+                ok = False
+                break
+            tiers.append(FeeTier(t["from"], t["cents"]))
+        starts = [t.start for t in tiers]
+        if not ok:
+            e.add(field, 'Stufen: eine Liste wie [{"from": 1, "cents": 50}, {"from": 4, '
+                  '"cents": 100}], ganze Cent ab 0.')  # fmt: skip
+        elif starts[0] != 1 or any(b <= a for a, b in zip(starts, starts[1:], strict=False)):
+            e.add(field, "Die Stufen beginnen beim 1. verlorenen Spiel und steigen an.")
+        if "lost_game_cents" in data:
+            e.add(field, "Entweder lost_game_cents oder lost_game_tiers.")
+    first = tiers[0].cents if tiers else money.get("lost_game_cents", 0)
+    return Fees(money.get("entry_cents", 0), first, tuple(tiers) if len(tiers) > 1 else (),
+                money.get("table_cents", 0), money.get("team_cents", 0))  # fmt: skip
+
+
+MAX_CATEGORIES = 20
+MAX_TEAMS = 200
+
+
+def read_optional_payout(r: Reader, name: str) -> Payout | None:
+    raw = r.data.get(name)
+    r.seen.add(name)
+    return None if raw is None else read_payout(raw, r.errors, name)
+
+
+def read_categories(raw: object, e: Errors) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if (not isinstance(raw, list) or not all(isinstance(c, str) and c.strip() for c in raw)
+            or len(raw) > MAX_CATEGORIES):  # fmt: skip
+        e.add("categories", "Kategorien: eine Liste von Namen, höchstens %(max)s.",
+              max=MAX_CATEGORIES)  # fmt: skip
+        return ()
+    cats = tuple(" ".join(c.split()) for c in raw)
+    if len(set(cats)) < len(cats) or any(len(c) > 40 for c in cats):
+        e.add("categories", "Jede Kategorie einmal, höchstens 40 Zeichen.")
+        return ()
+    return cats
+
+
+def read_teams(raw: object, e: Errors) -> tuple[Team, ...]:
+    """``[{"name": "…", "members": ["…", "…"]}]``: two (a tandem) or four players, each
+    player in one team only."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) > MAX_TEAMS:
+        e.add("teams", 'Mannschaften: eine Liste wie [{"name": "…", "members": ["…", "…"]}].')
+        return ()
+    teams: list[Team] = []
+    seen: set[str] = set()
+    for i, t in enumerate(raw):
+        name = t.get("name") if isinstance(t, Mapping) else None
+        members = t.get("members") if isinstance(t, Mapping) else None
+        if (not isinstance(t, Mapping) or set(t) != {"name", "members"}
+                or not isinstance(name, str) or not name.strip() or len(name) > 60
+                or not isinstance(members, list)
+                or not all(isinstance(m, str) and m.strip() for m in members)):  # fmt: skip
+            e.add(f"teams.{i}", 'Eine Mannschaft: {"name": "…", "members": ["…", "…"]}.')
+            continue
+        names = tuple(" ".join(m.split()) for m in members)
+        if len(names) not in (2, 4) or len({n.casefold() for n in names}) < len(names):
+            e.add(f"teams.{i}.members", "Eine Mannschaft hat 2 (Tandem) oder 4 Spieler.")
+            continue
+        twice = [n for n in names if n.casefold() in seen]
+        if twice:
+            e.add(f"teams.{i}.members", "%(name)s spielt schon in einer anderen Mannschaft.",
+                  name=twice[0])  # fmt: skip
+            continue
+        seen.update(n.casefold() for n in names)
+        teams.append(Team(" ".join(name.split()), names))
+    if len({t.name.casefold() for t in teams}) < len(teams):
+        e.add("teams", "Jede Mannschaft braucht ihren eigenen Namen.")
+    return tuple(teams)
+
+
+def read_prize_plan(r: Reader, e: Errors) -> tuple[
+    Payout | None, tuple[str, ...], Payout | None, tuple[Team, ...], Payout | None
+]:  # fmt: skip
+    """The plan's parts beside the overall payout: series prizes, categories and their
+    prizes, teams and their payout (each optional)."""
+    series = read_optional_payout(r, "series_prizes")
+    r.seen.add("categories")
+    cats = read_categories(r.data.get("categories"), e)
+    category = read_optional_payout(r, "category_prizes")
+    if category is not None and not cats and not e.has("categories"):
+        e.add("category_prizes", "Kategoriepreise brauchen „categories“.")
+    r.seen.add("teams")
+    teams = read_teams(r.data.get("teams"), e)
+    team = read_optional_payout(r, "team_payout")
+    return series, cats, category, teams, team
 
 
 def read_payout(data: object, e: Errors, field: str = "payout") -> Payout:
-    """``{"kind": "fixed"|"shares", "values": [int, ...]}``; missing: 50/30/20 % of the pot."""
+    """``{"kind": "fixed"|"shares", "values": [int, ...]}`` and at most one of ``"places"``
+    (so many prizes) or ``"per_players"`` (one prize per so many players); the last value
+    repeats for the places after it. Missing: 50/30/20 % of the pot."""
     if data is None:
         return DEFAULT_PAYOUT
     r = Reader(data, Errors())
@@ -373,12 +789,27 @@ def read_payout(data: object, e: Errors, field: str = "payout") -> Payout:
         r.errors.add("values", "Erwartet: eine Liste ganzer Zahlen.")  # fmt: skip
     else:
         values = list(raw)
+    places = r.integer("places")
+    per = r.integer("per_players")
+    if places is not None and per is not None:
+        r.errors.add("places", "Entweder places oder per_players.")
+    if places is not None and not 1 <= places <= 1000:
+        r.errors.add("places", "Preise: 1 bis 1000.")
+    if per is not None and not 1 <= per <= 1000:
+        r.errors.add("per_players", "Ein Preis je 1 bis 1000 Spieler.")
+    if (places is not None or per is not None) and not values:
+        r.errors.add("values", "Bitte mindestens einen Betrag.")
     r.reject_unknown()
     if kind is not None and not r.errors:
         check_payout(kind, values, r.errors, "values")
+        if kind == "shares" and places is not None and not r.errors:
+            spread = Payout(PayoutKind.SHARES, tuple(values), places).amounts(100, 0)
+            if sum(spread) > 100:
+                r.errors.add("places", "Die Anteile ergeben %(sum)s %%, mehr als der ganze Topf.",
+                             sum=sum(spread))  # fmt: skip
     for err in r.errors.items:
         sub = f"{field}.{err.field}" if err.field != "_" else field
         e.items.append(type(err)(sub, err.msg))
     if r.errors or kind is None:
         return DEFAULT_PAYOUT
-    return Payout(PayoutKind(kind), tuple(values))
+    return Payout(PayoutKind(kind), tuple(values), places, per)
