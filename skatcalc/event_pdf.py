@@ -9,6 +9,7 @@ from sqlite_utils import Database
 
 from . import event_service as events
 from . import service
+from .event_desk import start_numbers
 from .i18n import ptranslate, translate, when
 from .pdf import GREY, SheetPDF, _n, write_sheet
 from .rules.common import money
@@ -52,6 +53,7 @@ def render_event_pdf(
     pdf.ln(2)
     n_series = len(rows[0].series) if rows else 0
     prize_of = {r["player"]: r["cents"] for r in prizes["rows"]}
+    numbers = start_numbers(events.registrations(db, event["id"]))
     head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
     series_w = 16 if n_series <= 4 else 11
     widths = [12, 0, 18] + [series_w] * n_series + [18, 20, 20]
@@ -70,7 +72,8 @@ def render_event_pdf(
         for r in rows:
             row = table.row()
             row.cell(f"{r.rank}.")
-            row.cell(r.player)
+            no = numbers.get(r.player)
+            row.cell(r.player if no is None else f"{r.player} · {translate('Nr.', lang)} {no}")
             row.cell(_n(r.score))
             for s, played in zip(r.series, r.played, strict=True):
                 row.cell(_n(s) if played else "–")

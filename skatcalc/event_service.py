@@ -281,7 +281,8 @@ def registrations(db: Database, event_id: int) -> list[dict[str, Any]]:
     return [
         dict(r)
         for r in db.query(
-            "select id, name, key, player_id, from_series, away, registered from event_players "
+            "select id, name, key, player_id, from_series, away, registered, start_no "
+            "from event_players "
             "where event_id = ? order by id",
             [event_id],
         )
@@ -339,8 +340,9 @@ def register(db: Database, event_id: int, names: list[str]) -> tuple[list[str], 
             shown = people.get_player(db, player_id)["name"] if player_id else name
             db.execute(
                 "insert into event_players (event_id, name, key, player_id, from_series, "
-                "registered) values (?, ?, ?, ?, ?, ?)",
-                [event_id, shown, key, player_id, int(series) + 1, store.now()],
+                "registered, start_no) values (?, ?, ?, ?, ?, ?, (select coalesce(max(start_no), "
+                "0) + 1 from event_players where event_id = ?))",
+                [event_id, shown, key, player_id, int(series) + 1, store.now(), event_id],
             )
             have.add(key)
             added.append(shown)
@@ -623,6 +625,7 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
                 "player": r["player_id"],
                 "from_series": r["from_series"],
                 "away": bool(r["away"]),
+                "start_no": r["start_no"],
             }
             for r in regs
         ],  # fmt: skip

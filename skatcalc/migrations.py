@@ -263,3 +263,15 @@ def m012_rights_by_link(db: Database) -> None:
         db.execute(
             "update groups set edit_token = ? where id = ?", [secrets.token_urlsafe(18), gid]
         )
+
+
+@migrations()
+def m0xx_start_numbers(db: Database) -> None:
+    # Each registration's start number (event_desk.py): given at registration, never changed,
+    # shown on every list of the event. Older events number their players in registration
+    # order, as the lists showed them.
+    db.execute("alter table event_players add column start_no integer")
+    db.execute(
+        "update event_players set start_no = (select count(*) from event_players p "
+        "where p.event_id = event_players.event_id and p.id <= event_players.id)"
+    )
