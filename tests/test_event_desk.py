@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -424,3 +425,30 @@ def test_names_of_any_length_fit_the_event_pdf(client: FlaskClient) -> None:
                 pieces = [x for x in lines if x and set(x) == {c} and len(x) < 20]
                 assert len(pieces) <= 3 * pages["long"], (c, pieces)
     assert pages["long"] <= pages["short"] + 1
+
+
+def test_registrations_before_the_upgrade_are_numbered_in_registration_order(
+    tmp_path: Path,
+) -> None:
+    from skatcalc import db as store
+
+    db = store.connect(str(tmp_path / "old.sqlite"))
+    store.migrations.apply(db, stop_before="m0xx_start_numbers")
+    at = "2026-11-27T20:00:00+00:00"
+    for eid in (1, 2):
+        db.execute(
+            "insert into events (id, name, day, game, deals, rules, entry_cents, "
+            "lost_game_cents, payout, edit_token, created) values (?, 'E', '2026-11-27', "
+            "'skat', '{}', '{}', 0, 0, '{\"kind\": \"shares\", \"values\": [100]}', 't', ?)",
+            [eid, at],
+        )
+    for rid, eid, name in ((1, 1, "Anna"), (2, 2, "Zoe"), (3, 1, "Bernd"), (5, 1, "Carla")):
+        db.execute(
+            "insert into event_players (id, event_id, name, key, from_series, registered) "
+            "values (?, ?, ?, ?, 1, ?)",
+            [rid, eid, name, name.lower(), at],
+        )
+    db.conn.commit()
+    store.migrations.apply(db)
+    got = {r["name"]: r["start_no"] for r in db.query("select * from event_players")}
+    assert got == {"Anna": 1, "Bernd": 2, "Carla": 3, "Zoe": 1}
