@@ -142,6 +142,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(events.bp)
     app.register_blueprint(events_api.bp)
     csrf.exempt(events_api.bp)
+    from . import desk, desk_api
+
+    app.register_blueprint(desk.bp)
+    app.register_blueprint(desk_api.bp)
+    csrf.exempt(desk_api.bp)
     from . import admin
 
     app.register_blueprint(admin.bp)

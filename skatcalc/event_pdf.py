@@ -9,6 +9,7 @@ from sqlite_utils import Database
 
 from . import event_service as events
 from . import service
+from .event_desk import start_numbers
 from .i18n import ptranslate, translate, when
 from .pdf import GREY, SheetPDF, _n, write_sheet
 from .rules.common import money
@@ -69,6 +70,12 @@ def render_event_pdf(
     pdf.ln(2)
     n_series = len(rows[0].series) if rows else 0
     prize_of = {r["player"]: r["cents"] for r in prizes["rows"]}
+    numbers = start_numbers(events.registrations(db, event["id"]))
+
+    def named(player: str) -> str:
+        no = numbers.get(player)
+        return player if no is None else f"{player} · {translate('Nr.', lang)} {no}"
+
     series_w = 16 if n_series <= 4 else 11
     # the series go into the ranking while the name keeps room; beyond that the ranking
     # leaves them out and they follow in tables of their own (as many as it takes)
@@ -79,7 +86,7 @@ def render_event_pdf(
     shown = range(n_series) if inline else range(0)
     _table(pdf, [12, 0, 18] + [series_w] * len(shown) + [18, 20, 20],
            [*heads, *[f"S{i + 1}" for i in shown], *tail],
-           [[f"{r.rank}.", r.player, _n(r.score), *_series_cells(r, shown),
+           [[f"{r.rank}.", named(r.player), _n(r.score), *_series_cells(r, shown),
              f"{r.won} / {r.lost}", money(r.fees_cents, lang),
              money(prize_of[r.player], lang) if prize_of.get(r.player) else ""]
             for r in rows])  # fmt: skip
@@ -90,7 +97,7 @@ def render_event_pdf(
             pdf.ln(3)
             _table(pdf, [12, 0] + [SERIES_W] * len(part),
                    [*heads[:2], *[f"S{i + 1}" for i in part]],
-                   [[f"{r.rank}.", r.player, *_series_cells(r, part)] for r in rows])  # fmt: skip
+                   [[f"{r.rank}.", named(r.player), *_series_cells(r, part)] for r in rows])  # fmt: skip
     pdf.ln(3)
     pdf.set_font("DejaVu", "B", 10)
     pdf.cell(0, 6, translate("Kasse", lang), new_x="LMARGIN", new_y="NEXT")

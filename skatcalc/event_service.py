@@ -338,7 +338,7 @@ def registrations(db: Database, event_id: int) -> list[dict[str, Any]]:
     return [
         dict(r)
         for r in db.query(
-            "select id, name, key, player_id, from_series, away, registered, category "
+            "select id, name, key, player_id, from_series, away, registered, category, start_no "
             "from event_players "
             "where event_id = ? order by id",
             [event_id],
@@ -405,8 +405,9 @@ def register(
                 e.raise_if_any()
             db.execute(
                 "insert into event_players (event_id, name, key, player_id, from_series, "
-                "registered, category) values (?, ?, ?, ?, ?, ?, ?)",
-                [event_id, shown, key, player_id, int(series) + 1, store.now(), category],
+                "registered, category, start_no) values (?, ?, ?, ?, ?, ?, ?, (select "
+                "coalesce(max(start_no), 0) + 1 from event_players where event_id = ?))",
+                [event_id, shown, key, player_id, int(series) + 1, store.now(), category, event_id],
             )
             have.add(key)
             added.append(shown)
@@ -707,6 +708,7 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
                 "player": r["player_id"],
                 "from_series": r["from_series"],
                 "away": bool(r["away"]),
+                "start_no": r["start_no"],
                 **({"category": r["category"]} if r["category"] else {}),
             }
             for r in regs

@@ -30,6 +30,7 @@ from . import event_service as events
 from . import exports, rights, service
 from . import players as people
 from .deal_forms import SheetRulesFields, attach_errors, parse_int, rules_body
+from .event_desk import start_numbers
 from .events_api import unfinished_message
 from .exports import attachment, cell, safe_name
 from .http import holds_token, refuse, remember_edit_token, token_matches
@@ -328,7 +329,10 @@ def view_data(event: dict[str, Any], screen: bool = False) -> dict[str, Any]:
         "current": current,
         "playing": [t for t in current if t["left"] > 0],
         "rows": rows,
-        "rows_html": ranking_rows_html(rows, n_series, screen),
+        "rows_html": ranking_rows_html(rows, n_series, screen, start_numbers(snap["regs"])),
+        "numbers": start_numbers(snap["regs"]),
+        # the projector shows the newest seating until every table has started
+        "seating": [t for t in current if t["played"] == 0] and current,
         "n_series": n_series,
         "fees_total": sum(r.fees_cents for r in rows),
         "regs": snap["regs"],
@@ -338,12 +342,16 @@ def view_data(event: dict[str, Any], screen: bool = False) -> dict[str, Any]:
     }
 
 
-def ranking_rows_html(rows: tuple[RankRow, ...], n_series: int, screen: bool) -> Markup:
+def ranking_rows_html(rows: tuple[RankRow, ...], n_series: int, screen: bool,
+                      numbers: dict[str, int] | None = None) -> Markup:  # fmt: skip
     """The ranking's rows, built in one pass: a Preisskat has a hundred players and the
     screens reload this after every deal. Names are escaped; the rest are numbers."""
     out: list[str] = []
+    numbers = numbers or {}
     for r in rows:
         name = escape(r.player)
+        if r.player in numbers:
+            name = Markup(f'<span class="startno">{numbers[r.player]}</span> {name}')
         if screen:
             series = "".join(
                 f"<i>S{i} {num(s) if played else '–'}</i>"
@@ -592,8 +600,14 @@ def series(event_id: int, n: int) -> Any:
         g.carries_edit_link = True  # the tables' edit links and QR codes: private, no-store
     planned = events.series_deals(event, rows[0]["deals"])
     sizes = sorted({len(t["players"]) for t in tables}, reverse=True)
+    entered = {int(r["sheet_id"]): int(r["c"]) for r in db.query(
+        "select t.sheet_id, (select count(*) from deals d where d.sheet_id = t.sheet_id) as c "
+        "from event_tables t where t.event_id = ? and t.series = ?", [event_id, n])}  # fmt: skip
+    for t in tables:
+        t["entered"] = entered.get(t["sheet"], 0)  # struck deals too: the desk's swap and re-draw
     return render_template(
         "events/series.html", event=event, s=rows[0], tables=tables, editor=editor, qr=qr_svg,
+        numbers=start_numbers(events.registrations(db, event_id)),
         n_series=events.series_count(db, event_id), planned=planned, sizes=sizes,
         lengthen=LengthenForm(formdata=None),
     )  # fmt: skip

@@ -380,3 +380,15 @@ def m016_event_fees_prizes(db: Database) -> None:
         "references events(id), key text not null, series integer not null, "
         "cents integer not null, at text not null, unique (event_id, key, series))"
     )
+
+
+@migrations()
+def m017_start_numbers(db: Database) -> None:
+    # Each registration's start number (event_desk.py): given at registration, never changed,
+    # shown on every list of the event. Older events number their players in registration
+    # order, as the lists showed them.
+    db.execute("alter table event_players add column start_no integer")
+    db.execute(
+        "update event_players set start_no = (select count(*) from event_players p "
+        "where p.event_id = event_players.event_id and p.id <= event_players.id)"
+    )

@@ -20,6 +20,7 @@ from .rules.stats import statistics
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 GREY = (120, 120, 120)
+CELL_PAD = 2 * 1.2 + 2 * 1.0  # a table cell's padding and fpdf's cell margin, both sides
 RED = (170, 30, 30)
 
 
@@ -46,6 +47,29 @@ class SheetPDF(FPDF):
         self.cell(0, 4, f"{self.sheet_title} · skatcalc · {page} {self.page_no()}/{{nb}}",
                   align="C")  # fmt: skip
         self.set_text_color(0, 0, 0)
+
+
+def name_font(pdf: FPDF, name: str, width: float, size: float,
+              base: FontFace | None = None) -> FontFace | None:  # fmt: skip
+    """The font for a name in a table cell ``width`` mm wide (inside its padding): ``base``
+    itself when the name fits at ``size`` pt; else smaller, on one line if that still reads
+    (6 pt), else on two lines with its longest word whole, never below 4.5 pt (beyond that it
+    wraps further). ``pdf``'s font is left at ``size``."""
+    pdf.set_font("DejaVu", size=size)
+    full = pdf.get_string_width(name)
+    if full <= width:
+        return base
+    one_line = size * width / full * 0.97
+    if one_line >= 6:
+        fitted = one_line
+    else:
+        word = max(pdf.get_string_width(w) for w in name.split()) or full
+        fitted = min(size * width / word, size * 1.8 * width / full) * 0.97
+    fitted = max(4.5, fitted)
+    if base is None:
+        return FontFace(size_pt=fitted)
+    return FontFace(family=base.family, emphasis=base.emphasis, size_pt=fitted,
+                    color=base.color, fill_color=base.fill_color)  # fmt: skip
 
 
 def render_pdf(sheet: dict[str, Any], rules: list[str], lang: str, rows: Sequence[Row]
@@ -78,9 +102,13 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
     pdf.ln(2)
 
     usable = pdf.epw
-    fixed = [8, 16, 0, 12]  # number, dealer, game (rest), value
-    per_player = min(22, (usable - 8 - 16 - 12 - 50) / len(players))
-    fixed[2] = usable - 8 - 16 - 12 - per_player * len(players)
+    # the dealer column as wide as the longest name needs, within 16 to 30 mm; a name wider
+    # than that is set smaller (name_font), so it never breaks into a tower of short lines
+    pdf.set_font("DejaVu", size=8)
+    dealer_w = min(38.0, max(16.0, max(pdf.get_string_width(p) for p in players) + 2.6))
+    fixed = [8, dealer_w, 0, 12]  # number, dealer, game (rest), value
+    per_player = min(22, (usable - 8 - dealer_w - 12 - 50) / len(players))
+    fixed[2] = usable - 8 - dealer_w - 12 - per_player * len(players)
     widths = tuple(fixed + [per_player] * len(players))
     align = ("RIGHT", "LEFT", "LEFT", "RIGHT") + ("RIGHT",) * len(players)
     head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
@@ -90,13 +118,15 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
                    first_row_as_headings=True) as table:  # fmt: skip
         row = table.row()
         for h in ["#", translate("Geber", lang), translate("Spiel", lang),
-                  translate("Wert", lang), *players]:  # fmt: skip
+                  translate("Wert", lang)]:  # fmt: skip
             row.cell(h)
+        for p in players:  # a long name smaller, on two lines at most where it can
+            row.cell(p, style=name_font(pdf, p, per_player - CELL_PAD, 8, head))
         for d, typed in zip(sheet["deals"], rows, strict=False):
             style = FontFace(color=GREY) if d["struck"] else None
             row = table.row(style=style)
             row.cell(str(d["n"]))
-            row.cell(d["dealer"])
+            row.cell(d["dealer"], style=name_font(pdf, d["dealer"], dealer_w - CELL_PAD, 8, style))
             text = describe_row(sheet["game"], typed)  # the same words and marks as the page's row
             game_text = translate(text.line(), lang)
             if d.get("kind") == "game" and kind.keeps_list and d.get("declarer"):

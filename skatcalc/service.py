@@ -150,7 +150,9 @@ def computed(db: Database, sheet: dict[str, Any]) -> ComputedSheet:
         latest = _LATEST.get(token)
         if latest is not None:
             old_sig, old = latest
-            if signature[: len(old_sig)] == old_sig:
+            # the seats count too: the organiser may re-seat a table (event_desk.py)
+            same_seats = tuple(old.state.balance) == tuple(sheet["players"])
+            if same_seats and signature[: len(old_sig)] == old_sig:
                 resume = old.state
         done = resume.count if resume is not None else 0
         # Only the deals after the resume point are read in full and evaluated; of the others

@@ -74,7 +74,8 @@ def test_table_phone_enters_deals_and_the_ranking_screen_follows(
     # the QR code on the card encodes exactly that link
     drawn = card.locator(".qr svg path").last.get_attribute("d")
     assert drawn and f'd="{drawn}"' in str(qr_svg(edit_url))
-    seats = card.locator(".seats li").all_inner_texts()
+    # each seat: the start number, the name (and who deals first)
+    seats = [s.split(maxsplit=1)[1] for s in card.locator(".seats li").all_inner_texts()]
     first_dealer = seats[0].replace("gibt zuerst", "").strip()
     event_url = org.url.split("/series/")[0]
 
