@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from skatcalc.http import BODY_MAX, IMPORT_BODY_MAX
-from tests.support import Served, largest_export, serve
+from tests.support import NGINX, PROXIED_SERVE, Served, largest_export, serve, serve_behind_nginx
 
 API = "/api/v1/sheets"
 SHEET = {"game": "skat", "players": ["Anna", "Bernd", "Clara"]}
@@ -199,3 +199,17 @@ def test_the_documented_nginx_block_is_what_the_test_runs() -> None:
                  "proxy_set_header Host $host;"):  # fmt: skip
         assert line in text
     assert re.search(r"client_max_body_size \d+m;", text)
+
+
+def test_behind_the_proxy_with_processes(tmp_path: Path) -> None:
+    """Every worker of ``--processes`` takes https and the client from the proxy."""
+    if not Path(NGINX).exists():
+        pytest.skip("Debian's nginx is not installed (apt-get install nginx; CI installs it)")
+    with serve_behind_nginx(tmp_path, *PROXIED_SERVE, "--processes", "2") as server:
+        for i in range(4):  # new connections: the kernel spreads them over both workers
+            r = server.call("POST", API, json_body=SHEET, client=f"127.0.0.{2 + i}")
+            assert r.status == 201
+            assert r.headers["Strict-Transport-Security"] == "max-age=31536000"
+            sheet = r.json()
+            r = server.call("GET", f"/sheets/{sheet['id']}/edit/{sheet['edit_token']}")
+            assert r.cookies() and all("Secure" in c for c in r.cookies())
