@@ -5,6 +5,7 @@ read, and the largest export the app can make goes back in, directly and through
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import select
@@ -13,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
 
 from skatcalc.http import BODY_MAX, IMPORT_BODY_MAX
 from tests.support import NGINX, PROXIED_SERVE, Served, largest_export, serve, serve_behind_nginx
@@ -213,3 +215,23 @@ def test_behind_the_proxy_with_processes(tmp_path: Path) -> None:
             sheet = r.json()
             r = server.call("GET", f"/sheets/{sheet['id']}/edit/{sheet['edit_token']}")
             assert r.cookies() and all("Secure" in c for c in r.cookies())
+
+
+def _upload(client: FlaskClient, data: bytes) -> int:
+    """The page's import form with ``data`` as its file (multipart built here, in memory)."""
+    from werkzeug.datastructures import FileStorage
+    from werkzeug.test import encode_multipart
+
+    boundary, body = encode_multipart({"file": FileStorage(io.BytesIO(data), "export.json")})
+    r = client.post("/sheets/import", data=body,
+                    content_type=f"multipart/form-data; boundary={boundary}")  # fmt: skip
+    return r.status_code
+
+
+def test_the_largest_export_imports_through_the_page(largest: bytes, client: FlaskClient) -> None:
+    assert _upload(client, largest) in (302, 303)
+    # above the cap: refused, by the app too (under another WSGI server than waitress)
+    big = largest + b" " * (IMPORT_BODY_MAX - len(largest) + 1)
+    assert _upload(client, big) == 413
+    r = client.post(f"{API}/import", data=big, content_type="application/json")
+    assert r.status_code == 413 and "12 MiB" in r.get_json()["errors"]["_"][0]
