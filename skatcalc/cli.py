@@ -203,6 +203,13 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
     app = _app_or_exit(config)
     click.echo(f"skatcalc läuft / is running: {url}/")
     click.echo(f"Datenbank / database: {app.config['DATABASE']}")
+    if proxies and not _is_loopback(host):
+        # X-Forwarded-For is believed from whoever connects: only the proxy may reach the port.
+        click.echo(
+            f"Achtung / warning: --behind-proxy auf / on {host}: nur der Proxy darf diesen Port "
+            "erreichen / only the proxy may reach this port (--host 127.0.0.1).",
+            err=True,
+        )
     if lan:
         click.echo("Im Netz: ansehen darf jeder, ändern nur, wer den Bearbeitungs-Link hat.")
         click.echo("On the network: anyone may look, only holders of the edit link may change.")
@@ -237,6 +244,15 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         raise SystemExit(Prefork(processes, sockets, config, server_kw).run())
     logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
     waitress_serve(app, host=host, port=port, **server_kw)
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 def _proxy_settings(proxies: int) -> dict[str, object]:

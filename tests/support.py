@@ -74,12 +74,20 @@ class Answer:
 @dataclass
 class Served:
     """A server on ``port`` of 127.0.0.1: ``skatcalc serve`` itself, or nginx in front of it
-    (then ``app_port`` is the port skatcalc listens on behind it)."""
+    (then ``app_port`` is the port skatcalc listens on behind it). ``output()`` is what
+    ``serve`` printed so far (unbuffered: the address, the links it prints at start)."""
 
     port: int
     host: str
     db: Path
     app_port: int
+
+    @property
+    def log(self) -> Path:
+        return self.db.with_suffix(".log")
+
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
 
     def call(self, method: str, path: str, *, json_body: Any = None, data: bytes | None = None,
              headers: dict[str, str] | None = None, client: str = "127.0.0.1",
@@ -131,7 +139,7 @@ def serve(db: Path, *args: str, port: int | None = None) -> Iterator[Served]:
         [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port), "--db", str(db),
          *args],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 30
@@ -161,7 +169,7 @@ def documented_nginx_server(listen_port: int, app_port: int) -> str:
         ("proxy_pass http://127.0.0.1:5000;", f"proxy_pass http://127.0.0.1:{app_port};"),
     ]
     for old, new in swaps:
-        assert text.count(old) == 1, f"docs/operations.md nginx block: {old!r}"
+        assert old in text, f"docs/operations.md nginx block: {old!r}"
         text = text.replace(old, new)
     lines = [ln for ln in text.splitlines() if not ln.strip().startswith("ssl_certificate")]
     return "\n".join(lines)

@@ -139,6 +139,7 @@ def test_the_largest_export_fits_the_import_cap(largest: bytes) -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "operations.md").read_text()
     assert f"{len(largest):,} bytes" in doc
     assert f"client_max_body_size {IMPORT_BODY_MAX // 2**20}m;" in doc
+    assert f"client_max_body_size {BODY_MAX // 2**20}m;" in doc
     api = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text()
     assert f"{IMPORT_BODY_MAX // 2**20} MiB" in api
 
@@ -161,7 +162,7 @@ def test_the_largest_export_imports_through_serve_and_nginx(largest: bytes,
     # nginx refuses above the same cap, from the header
     status, _ = _refused_before_read(behind_nginx.port, f"{API}/import", IMPORT_BODY_MAX + 1)
     assert " 413 " in status
-    # and skatcalc behind it keeps every other route at 1 MiB
+    # and every other route at 1 MiB, nginx as skatcalc behind it
     r = behind_nginx.call("POST", API, data=b" " * (BODY_MAX + 1),
                           headers={"Content-Type": "application/json"})  # fmt: skip
     assert r.status == 413
