@@ -91,7 +91,7 @@ DB_HELP = (
     show_default=True,
     type=int,
     metavar="N",
-    help="Trust X-Forwarded-For/-Proto/-Host/-Port from N reverse proxies in front "
+    help="Trust X-Forwarded-For/-Proto/-Host from N reverse proxies in front "
     "(1 for one Caddy or nginx). Only use it when the port is reachable from the "
     "proxy alone.",
 )
@@ -267,12 +267,9 @@ def _proxy_settings(proxies: int) -> dict[str, object]:
         # documented rule is that the port is reachable from the proxy alone.
         "trusted_proxy": "*",
         "trusted_proxy_count": proxies,
-        "trusted_proxy_headers": {
-            "x-forwarded-for",
-            "x-forwarded-proto",
-            "x-forwarded-host",
-            "x-forwarded-port",
-        },
+        # not X-Forwarded-Port or Forwarded: nginx (as documented) passes those on from the
+        # client unchanged, so a client could put a port of its choice into its links
+        "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"},
         "clear_untrusted_proxy_headers": True,
     }
 

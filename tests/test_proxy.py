@@ -38,11 +38,14 @@ def test_each_client_behind_the_proxy_is_itself_and_https(behind_nginx: Served) 
     assert r.headers["Strict-Transport-Security"] == "max-age=31536000"
     # links and QR codes name the site as the proxy forwards it, never 127.0.0.1:port
     cookie = edit[0].split(";", 1)[0]
+    # (headers nginx passes on from the client unchanged are not believed)
+    passed_on = {"Cookie": cookie, "X-Forwarded-Port": "6666", "Forwarded": "host=evil.example"}
     page = behind_nginx.call("GET", f"/sheets/{sheet['id']}", client="127.0.0.2",
-                             headers={"Cookie": cookie}).body.decode()  # fmt: skip
+                             headers=passed_on).body.decode()  # fmt: skip
     share = f"https://skat.example.org/sheets/{sheet['id']}/share/{sheet['share_token']}"
     assert share in page
     assert f"127.0.0.1:{behind_nginx.app_port}" not in page
+    assert ":6666" not in page and "evil.example" not in page
     # two addresses, two write limits (120 a minute with --lan): fill one, the other writes
     codes: list[int] = []
     while 429 not in codes and len(codes) < 300:  # two a second come back meanwhile
