@@ -50,7 +50,8 @@ def test_each_client_behind_the_proxy_is_itself_and_https(behind_nginx: Served) 
     codes: list[int] = []
     while 429 not in codes and len(codes) < 300:  # two a second come back meanwhile
         codes.append(behind_nginx.call("POST", API, json_body={}, client="127.0.0.2").status)
-    assert codes[-1] == 429 and len(codes) > 120 and set(codes[:-1]) == {422}, codes
+    # 120 a minute: the sheet made above and at least 119 more before the refusal
+    assert codes[-1] == 429 and len(codes) >= 120 and set(codes[:-1]) == {422}, codes
     assert behind_nginx.call("POST", API, json_body=SHEET, client="127.0.0.3").status == 201
 
 
