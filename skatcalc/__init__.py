@@ -59,8 +59,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     rights.py),
     ``ALLOWED_HOSTS`` (Host names answered; default loopback names only, plus IP addresses
     and this machine's names with ``LAN``), ``PROXY_COUNT`` (trust X-Forwarded-For/-Proto/
-    -Host/-Port from that many proxies), ``HSTS_SECONDS``, ``WRITE_LIMIT`` (writes per
-    minute and client), ``WRITE_SLOTS`` (writes in progress at once), ``DB_BUSY_TIMEOUT``
+    -Host/-Port from that many proxies, for a WSGI server other than ``skatcalc serve``,
+    whose ``--behind-proxy`` has waitress do it), ``HSTS_SECONDS``, ``WRITE_LIMIT`` (writes
+    per minute and client), ``PREVIEW_LIMIT`` (live previews per minute and client),
+    ``WRITE_SLOTS`` (writes in progress at once), ``DB_BUSY_TIMEOUT``
     (seconds a write waits for another writer), ``DB_DURABLE`` (synchronous=FULL),
     ``PUBLIC_URL`` (the address links and QR codes show), ``BUILD_TAG`` (part of every page
     tag; default: new at each start, shared by the workers of `serve --processes`)."""
@@ -71,11 +73,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         static_folder=_asset_dir("static"),
     )
     # Before any route is added: ids in URLs beyond SQLite's integers simply name nothing.
-    from .http import BoundedIntConverter
+    from .http import BODY_MAX, BoundedIntConverter
 
     app.url_map.converters["int"] = BoundedIntConverter
     app.config.from_mapping(
-        MAX_CONTENT_LENGTH=1024 * 1024,
+        MAX_CONTENT_LENGTH=BODY_MAX,
         LAN=False,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,

@@ -10,8 +10,10 @@ import time
 
 import click
 from flask import Flask
+from waitress.parser import HTTPRequestParser
 
 from . import create_app
+from .http import BODY_MAX, IMPORT_BODY_MAX, IMPORT_PATHS
 
 
 def _lan_address() -> str:
@@ -89,7 +91,7 @@ DB_HELP = (
     show_default=True,
     type=int,
     metavar="N",
-    help="Trust X-Forwarded-For/-Proto/-Host/-Port from N reverse proxies in front "
+    help="Trust X-Forwarded-For/-Proto/-Host from N reverse proxies in front "
     "(1 for one Caddy or nginx). Only use it when the port is reachable from the "
     "proxy alone.",
 )
@@ -101,6 +103,14 @@ DB_HELP = (
 )
 @click.option(
     "--hsts", is_flag=True, help="Send Strict-Transport-Security (one year) on https requests."
+)
+@click.option(
+    "--preview-limit",
+    default=None,
+    type=int,
+    metavar="N",
+    help="Live previews of a sheet's deal per minute and client before 429 [default: 240 "
+    "with --lan, unlimited on loopback; 0 = unlimited].",
 )
 @click.option(
     "--write-limit",
@@ -143,7 +153,7 @@ DB_HELP = (
 )
 def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: int,
           trusted_hosts: tuple[str, ...], proxies: int, public_url: str | None, hsts: bool,
-          write_limit: int | None, durable: bool, channel_timeout: int,
+          preview_limit: int | None, write_limit: int | None, durable: bool, channel_timeout: int,
           connection_limit: int, processes: int) -> None:  # fmt: skip
     """Start skatcalc with the waitress WSGI server and print the URL."""
     import logging
@@ -168,14 +178,16 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         config["LAN"] = True
     if trusted_hosts:
         config["ALLOWED_HOSTS"] = list(trusted_hosts)
-    if proxies:
-        config["PROXY_COUNT"] = proxies
     if hsts:
         config["HSTS_SECONDS"] = 31536000
     if write_limit is None:
         write_limit = 120 if lan else 0
     if write_limit:
         config["WRITE_LIMIT"] = write_limit
+    if preview_limit is None:
+        preview_limit = 240 if lan else 0
+    if preview_limit:
+        config["PREVIEW_LIMIT"] = preview_limit
     if durable:
         config["DB_DURABLE"] = True
     # Writes beyond half the threads are told to come back (503), so reads always find a thread.
@@ -184,12 +196,21 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
     url = f"http://{shown}:{port}" if ":" not in shown else f"http://[{shown}]:{port}"
     if public_url:
         url = public_url.rstrip("/")
-    if lan or public_url:
+    if public_url or (lan and not proxies):
+        # Behind a proxy without --public-url the links follow the Host and scheme the proxy
+        # forwards; the address skatcalc listens on is not one a phone can open.
         config["PUBLIC_URL"] = url
     app = _app_or_exit(config)
     click.echo(f"skatcalc läuft / is running: {url}/")
     click.echo(f"Datenbank / database: {app.config['DATABASE']}")
     _print_admin_link(app, url)
+    if proxies and not _is_loopback(host):
+        # X-Forwarded-For is believed from whoever connects: only the proxy may reach the port.
+        click.echo(
+            f"Achtung / warning: --behind-proxy auf / on {host}: nur der Proxy darf diesen Port "
+            "erreichen / only the proxy may reach this port (--host 127.0.0.1).",
+            err=True,
+        )
     if lan:
         click.echo("Im Netz: ansehen darf jeder, ändern nur, wer den Bearbeitungs-Link hat.")
         click.echo("On the network: anyone may look, only holders of the edit link may change.")
@@ -200,7 +221,11 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         connection_limit=_connection_limit(connection_limit),
         channel_timeout=channel_timeout, cleanup_interval=max(1, min(10, channel_timeout // 3)),
         asyncore_use_poll=True,  # select() cannot watch more than 1024 sockets
+        # Refused from the Content-Length (or as a chunked body grows), before it is read:
+        # the import's cap here, every other route's 1 MiB in the server's parser.
+        max_request_body_size=IMPORT_BODY_MAX + 1,
         _server=keep_alive_server,
+        **_proxy_settings(proxies),
     )  # fmt: skip
     if processes > 1:
         # Every worker makes its own app after the fork (no SQLite connection may cross it);
@@ -220,6 +245,34 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         raise SystemExit(Prefork(processes, sockets, config, server_kw).run())
     logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
     waitress_serve(app, host=host, port=port, **server_kw)
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _proxy_settings(proxies: int) -> dict[str, object]:
+    """waitress's own handling of X-Forwarded-*: with ``--behind-proxy N`` the client's
+    address, scheme and host come from the last N proxies (in every worker of
+    ``--processes``, since waitress applies it per request); without it waitress removes
+    those headers, so a client sending them directly changes nothing."""
+    if not proxies:
+        return {"clear_untrusted_proxy_headers": True}
+    return {
+        # The proxy's own address is not known here (nginx on this machine or another): the
+        # documented rule is that the port is reachable from the proxy alone.
+        "trusted_proxy": "*",
+        "trusted_proxy_count": proxies,
+        # not X-Forwarded-Port or Forwarded: nginx (as documented) passes those on from the
+        # client unchanged, so a client could put a port of its choice into its links
+        "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"},
+        "clear_untrusted_proxy_headers": True,
+    }
 
 
 def _bind_per_worker(host: str, port: int, processes: int) -> list[list[socket.socket]]:
@@ -442,12 +495,74 @@ def keep_alive_server(app: Flask, **kw: object) -> object:
 
     class Channel(HTTPChannel):  # type: ignore[misc]
         task_class = Task
+        parser_class = CappedParser
 
     server = create_server(app, **kw)
     for s in (server, *getattr(server, "map", {}).values()):
         if hasattr(s, "channel_class"):
             s.channel_class = Channel
+            s.__class__ = type("Shedding" + type(s).__name__, (SheddingServer, type(s)), {})
     return server
+
+
+class CappedParser(HTTPRequestParser):  # type: ignore[misc]
+    """waitress's request parser with the body cap of the route: ``IMPORT_BODY_MAX`` for the
+    import, ``BODY_MAX`` (1 MiB) for everything else. A larger Content-Length is refused as
+    soon as the header is read, a chunked body as soon as it grows beyond the cap (413, and
+    the connection is closed): nothing beyond the cap is ever read or buffered to disk."""
+
+    def received(self, data: bytes) -> int:
+        consumed: int = super().received(data)
+        if self.headers_finished and not self.error:
+            cap = IMPORT_BODY_MAX if self.path in IMPORT_PATHS else BODY_MAX
+            if max(self.content_length, self.body_bytes_received) > cap:
+                from waitress.utilities import RequestEntityTooLarge
+
+                self.error = RequestEntityTooLarge(f"exceeds the cap of {cap} bytes")
+                self.completed = True
+        return consumed
+
+
+class SheddingServer:
+    """A server at its connection limit closes the connections that have waited longest
+    without a request in progress (idle keep-alive, or stalled in a header or body) instead
+    of no longer accepting. waitress alone stops accepting at the limit: a few thousand
+    connections that send nothing (slow loris) then keep every new client in the listen
+    backlog until ``--channel-timeout`` closes them, and the next ones take their place."""
+
+    SHED = 0.02  # of the limit closed at once, so the search runs once per few accepts
+
+    def readable(self) -> bool:
+        limit = self.adj.connection_limit  # type: ignore[attr-defined]
+        excess = len(self._map) - limit + 1  # type: ignore[attr-defined]
+        if getattr(self, "accepting", False) and excess > 0 and self._shed(excess):
+            # Room is being made in this round of the loop: go on accepting, and keep
+            # waitress's cleanup of timed-out channels (which its readable() would run).
+            now = time.time()
+            if now >= self.next_channel_cleanup:  # type: ignore[has-type]
+                self.next_channel_cleanup = now + self.adj.cleanup_interval  # type: ignore[attr-defined]
+                self.maintenance(now)  # type: ignore[attr-defined]
+            return True
+        return bool(super().readable())  # type: ignore[misc]
+
+    def _shed(self, excess: int) -> bool:
+        """Mark the longest-idle connections to close; False if not enough can be closed
+        (every connection busy with a request: then waitress stops accepting, as before)."""
+        import heapq
+
+        channels = list(self.active_channels.values())  # type: ignore[attr-defined]
+        closing = sum(1 for c in channels if c.will_close)
+        if closing >= excess:
+            return True
+        idle = [c for c in channels
+                if not c.will_close and not c.requests and not c.total_outbufs_len]  # fmt: skip
+        # a few more than needed, so the search runs once per few accepts, not for each one
+        wanted = excess - closing + int(self.adj.connection_limit * self.SHED)  # type: ignore[attr-defined]
+        chosen = heapq.nsmallest(wanted, idle, key=lambda c: c.last_activity)
+        for c in chosen:
+            # closed by the loop in this same round (waitress's own way, as at the timeout)
+            c.will_close = True
+        return closing + len(chosen) >= excess
 
 
 class QueueWarningFilter:

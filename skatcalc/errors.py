@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from . import exports, service
-from .http import Refused, busy_text, refuse
+from .http import IMPORT_BODY_MAX, IMPORT_PATHS, Refused, busy_text, refuse
 from .i18n import _, api_lang
 
 # endpoint -> the page of its form, as sent, with a message above it (None: no such page)
@@ -91,7 +91,9 @@ def http_error(exc: HTTPException) -> Any:
         text = {
             404: _("Nicht gefunden."),
             405: _("Diese Methode geht hier nicht."),
-            413: _("Die Anfrage ist zu groß (höchstens 1 MB)."),
+            413: _("Die Datei ist zu groß (höchstens %(mib)s MiB).", mib=IMPORT_BODY_MAX >> 20)
+            if request.path in IMPORT_PATHS
+            else _("Die Anfrage ist zu groß (höchstens 1 MB)."),
             415: _("Bitte JSON senden."),
         }.get(code) or _("Fehlerhafte Anfrage.")
         return jsonify({"errors": {"_": [text]}}), code

@@ -43,6 +43,13 @@ CALCULATORS = frozenset({"/api/v1/skat/value", "/api/v1/schafkopf/value"})
 # a deal as it would be, nothing stored (the API's, and the entry and correction forms')
 PREVIEWS = frozenset({"api.preview_deal", "sheets.preview", "sheets.preview_correction"})
 PAGE_BODIES = ("", "application/x-www-form-urlencoded", "multipart/form-data")
+# Request bodies: 1 MiB, but an export file taken back in may be as large as the largest
+# export the app makes (a 1,000-deal sheet of five 40-character names, every deal corrected
+# once: docs/operations.md gives the measured size). `skatcalc serve` refuses a larger body
+# from its header, before reading it (cli.CappedParser); the app checks it again.
+BODY_MAX = 1024 * 1024
+IMPORT_BODY_MAX = 12 * 1024 * 1024
+IMPORT_PATHS = frozenset({"/sheets/import", "/api/v1/sheets/import"})
 # MAX_ID: SQLite stores signed 64-bit integers; a larger id in a URL names nothing (404), it
 # is not an error of the server (the same bound as for ids in bodies: service.is_id).
 
@@ -312,6 +319,10 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionInterface()
     limit = app.config.get("WRITE_LIMIT")
     limiter = RateLimiter(int(limit)) if limit else None
+    # Previews need no edit right but compute the sheet: a bucket of their own per client,
+    # so a loop of them cannot starve the others (and typing never eats the write limit).
+    preview_limit = app.config.get("PREVIEW_LIMIT")
+    previews = RateLimiter(int(preview_limit)) if preview_limit else None
     slots = WriteSlots(int(app.config.get("WRITE_SLOTS") or 4))
     app.extensions["skatcalc_write_slots"] = slots
 
@@ -327,11 +338,20 @@ def init_app(app: Flask) -> None:
             return resp
         if request.method not in WRITE_METHODS:
             return None
+        if request.path in IMPORT_PATHS:
+            request.max_content_length = IMPORT_BODY_MAX
         if not _is_api() and request.mimetype not in PAGE_BODIES:
             # The pages take their forms, nothing else: a JSON body here is not a browser.
             return refuse(415, _("Bitte das Formular der Seite benutzen."))
-        if request.path in CALCULATORS or request.endpoint in PREVIEWS:
-            return None  # only calculates: no limit, no write slot
+        if request.path in CALCULATORS:
+            return None  # only calculates (cheap): no limit, no write slot
+        if request.endpoint in PREVIEWS:
+            wait = previews.hit(client_address()) if previews is not None else 0.0
+            if wait:
+                return refuse(
+                    429, _("Zu viele Vorschauen in kurzer Zeit – bitte kurz warten."), wait
+                )
+            return None  # nothing stored: no write slot
         if limiter is not None:
             wait = limiter.hit(client_address())
             if wait:

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
 
 from skatcalc import create_app
-from tests.support import CHROMIUM
+from tests.support import CHROMIUM, NGINX, Served, serve_behind_nginx
 
 # The laws hold whatever the clock says: on a shared, loaded machine (CI) a per-example deadline
 # or the too-slow health check would fail a correct law by timing alone.
@@ -72,3 +72,17 @@ def lan_client_app(tmp_path: Path) -> Flask:
     """The app as ``serve --lan`` runs it (edit rights only by link), CSRF off for brevity."""
     return create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
                        "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
+
+
+@pytest.fixture
+def behind_nginx(tmp_path: Path) -> Iterator[Served]:
+    """``skatcalc serve`` run as docs/operations.md runs it on the internet
+    (``support.PROXIED_SERVE``: ``--lan --host 127.0.0.1 --behind-proxy 1 --trusted-host
+    skat.example.org --hsts``) behind Debian's nginx with the documented server block.
+    ``behind_nginx.call(method, path, json_body=…, client="127.0.0.2")`` goes through nginx
+    from that loopback address with ``Host: skat.example.org``; nginx says https. For other
+    options: ``with support.serve_behind_nginx(tmp_path, *args) as server``."""
+    if not Path(NGINX).exists():
+        pytest.skip("Debian's nginx is not installed (apt-get install nginx; CI installs it)")
+    with serve_behind_nginx(tmp_path) as server:
+        yield server

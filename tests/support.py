@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -43,3 +55,247 @@ def admin_token(app: Flask) -> str:
         return read_admin_token(conn)
     finally:
         conn.close()
+
+
+# --- skatcalc serve (waitress) as a subprocess, and nginx in front of it ----------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+NGINX = "/usr/sbin/nginx"
+PROXIED_HOST = "skat.example.org"  # the name the deployment docs use
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: http.client.HTTPMessage
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    def cookies(self) -> list[str]:
+        return self.headers.get_all("Set-Cookie") or []
+
+
+@dataclass
+class Served:
+    """A server on ``port`` of 127.0.0.1: ``skatcalc serve`` itself, or nginx in front of it
+    (then ``app_port`` is the port skatcalc listens on behind it). ``output()`` is what
+    ``serve`` printed so far (unbuffered: the address, the links it prints at start)."""
+
+    port: int
+    host: str
+    db: Path
+    app_port: int
+
+    @property
+    def log(self) -> Path:
+        return self.db.with_suffix(".log")
+
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def call(self, method: str, path: str, *, json_body: Any = None, data: bytes | None = None,
+             headers: dict[str, str] | None = None, client: str = "127.0.0.1",
+             timeout: float = 20) -> Answer:  # fmt: skip
+        """One request on a connection of its own from the loopback address ``client`` (the
+        client socket is bound to it, so the server sees it as the peer)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
+                                          source_address=(client, 0))  # fmt: skip
+        hdrs = {"Host": self.host, **(headers or {})}
+        if json_body is not None:
+            data = json.dumps(json_body).encode()
+            hdrs.setdefault("Content-Type", "application/json")
+        try:
+            conn.request(method, path, body=data, headers=hdrs)
+            r = conn.getresponse()
+            return Answer(r.status, r.headers, r.read())
+        finally:
+            conn.close()
+
+
+def _answering(port: int) -> bool:
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        conn.request("GET", "/api/v1/sheets/0")
+        conn.getresponse().read()
+        conn.close()
+        return True
+    except OSError:
+        return False
+
+
+def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    if proc.poll() is None:
+        proc.send_signal(sig)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@contextmanager
+def serve(db: Path, *args: str, port: int | None = None) -> Iterator[Served]:
+    """``python -m skatcalc.cli serve --port P --db DB *args`` from this checkout, until it
+    answers; stopped (SIGTERM, then SIGKILL) at the end. Its output goes to ``DB.log``."""
+    port = port or free_port()
+    log = db.with_suffix(".log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port), "--db", str(db),
+         *args],
+        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while not _answering(port):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"skatcalc serve did not start: {db.with_suffix('.log')}")
+            time.sleep(0.1)
+        yield Served(port, "127.0.0.1", db, port)
+    finally:
+        _stop(proc)
+        log.close()
+
+
+def documented_nginx_server(listen_port: int, app_port: int) -> str:
+    """The nginx ``server`` block of docs/operations.md, as the test runs it: plain http on a
+    loopback port instead of 443 with a certificate, skatcalc on ``app_port``. Everything
+    else (headers, body cap, timeouts) is the documented text, word for word."""
+    doc = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    fence = re.search(r"^( *)```nginx\n(.+?)^\1```", doc, re.S | re.M)
+    assert fence is not None, "docs/operations.md: no nginx block"
+    # the https server (the block's first); the port-80 redirect is not run here
+    block = re.search(r"^server \{.+?^\}", textwrap.dedent(fence.group(2)), re.S | re.M)
+    assert block is not None, "docs/operations.md: no nginx server block"
+    text = block.group(0)
+    swaps = [
+        ("listen 443 ssl http2;", f"listen 127.0.0.1:{listen_port};"),
+        ("proxy_pass http://127.0.0.1:5000;", f"proxy_pass http://127.0.0.1:{app_port};"),
+    ]
+    for old, new in swaps:
+        assert old in text, f"docs/operations.md nginx block: {old!r}"
+        text = text.replace(old, new)
+    lines = [ln for ln in text.splitlines() if not ln.strip().startswith("ssl_certificate")]
+    return "\n".join(lines)
+
+
+@contextmanager
+def nginx_in_front(tmp: Path, app_port: int) -> Iterator[int]:
+    """Debian's nginx (not as a daemon, everything in ``tmp``) in front of skatcalc on
+    ``app_port``, with the documented server block: its port on 127.0.0.1."""
+    port = free_port()
+    tmp.mkdir(parents=True, exist_ok=True)
+    conf = tmp / "nginx.conf"
+    conf.write_text(
+        f"""daemon off;
+worker_processes 1;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    access_log {tmp}/access.log;
+    client_body_temp_path {tmp}/client_body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+{documented_nginx_server(port, app_port)}
+}}
+""",
+        encoding="utf-8",
+    )
+    user = ["-g", "user root;"] if os.geteuid() == 0 else []  # workers may read tmp
+    with (tmp / "stderr.log").open("wb") as stderr:
+        proc = subprocess.Popen(
+            [NGINX, "-p", str(tmp), "-c", str(conf), "-e", str(tmp / "error.log"), *user],
+            stdout=subprocess.DEVNULL, stderr=stderr,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        "nginx did not start: "
+                        + (tmp / "stderr.log").read_text()
+                        + (tmp / "error.log").read_text()
+                    ) from None
+                time.sleep(0.05)
+        yield port
+    finally:
+        _stop(proc, signal.SIGQUIT)  # graceful: finishes the answers under way
+
+
+#: what the deployment docs run behind the proxy (with the test's name for the site)
+PROXIED_SERVE = ("--lan", "--host", "127.0.0.1", "--behind-proxy", "1",
+                 "--trusted-host", PROXIED_HOST, "--hsts")  # fmt: skip
+
+
+@contextmanager
+def serve_behind_nginx(tmp: Path, *args: str) -> Iterator[Served]:
+    """``skatcalc serve`` with ``args`` (default: the documented internet setup,
+    ``PROXIED_SERVE``) behind Debian's nginx configured as docs/operations.md shows. The
+    answer's ``call`` goes through nginx with ``Host: skat.example.org``."""
+    with serve(tmp / "proxied.sqlite", *(args or PROXIED_SERVE)) as app:
+        with nginx_in_front(tmp / "nginx", app.port) as port:
+            yield Served(port, PROXIED_HOST, app.db, app.port)
+
+
+# --- The largest export the app can make -------------------------------------------------------
+
+#: A deal with every field a Skat game can carry (cards, hand, announcements, Kontra, Re) and
+#: explicit players and dealer, at a five-player table.
+BIG_DEAL = {"game": "clubs", "cards": ["CJ", "SJ", "HJ", "DJ", "CA", "CT", "CK", "CQ", "C9",
+            "C8", "C7", "HA"], "hand": True, "schneider_announced": True,
+            "schwarz_announced": True, "bid": 18, "declarer_points": 120,
+            "all_tricks": "declarer", "kontra": True, "re": True}  # fmt: skip
+
+
+def largest_export(folder: Path, wide: bool = True) -> bytes:
+    """The JSON export of the largest sheet the app can make: 1,000 deals (the limit), five
+    players with 40-character names (``wide``: characters of four UTF-8 bytes each), every
+    deal corrected once from a Ramsch to a full Skat game (its history: the add and the
+    correction with the deal as it was), in English. Built as the app builds it: one deal added and corrected through the
+    API gives the shape of a deal and its history; 1,000 of them go in by import, and the
+    export of that sheet is the answer."""
+    from skatcalc import create_app
+
+    app = create_app({"DATABASE": str(folder / "largest.sqlite"), "SECRET_KEY": "largest"})
+    c = app.test_client()
+    names = [(chr(0x1D504 + i) if wide else chr(0x41 + i)) * 40 for i in range(5)]
+    r = c.post("/api/v1/sheets", json={
+        "game": "skat", "players": names, "first_dealer": names[0], "name": "x" * 40,
+        "rules": {"kontra_re": True, "ramsch": True, "stake_cents": 100,
+                  "bock": ["60-60", "grand-hand-won", "kontra-lost", "value-100"]}})  # fmt: skip
+    assert r.status_code == 201, r.get_json()
+    sid = r.get_json()["id"]
+    seat = {"active": names[1:4], "dealer": names[4]}
+    # the largest deal as it was (in the history) and as it is (measured: a Ramsch with
+    # Jungfrau and Durchmarsch before, the full game after)
+    ramsch = {"ramsch": {"points": {names[1]: 0, names[2]: 0, names[3]: 120},
+                         "jungfrau": names[1:3], "durchmarsch": names[3]}, **seat}  # fmt: skip
+    assert c.post(f"/api/v1/sheets/{sid}/deals", json=ramsch).status_code == 201
+    game = {**BIG_DEAL, **seat, "declarer": names[1]}
+    assert c.put(f"/api/v1/sheets/{sid}/deals/1", json=game).status_code == 200
+    one = json.loads(c.get(f"/api/v1/sheets/{sid}/export.json").data)
+    deal, history = one["deals"][0], one["history"]
+    one["deals"] = [{**deal, "n": n} for n in range(1, 1001)]
+    one["history"] = [{**h, "n": n} for n in range(1, 1001) for h in history]
+    r = c.post("/api/v1/sheets/import", json=one)  # the test client has no waitress cap
+    assert r.status_code == 201, r.get_json()
+    data: bytes = c.get(
+        f"/api/v1/sheets/{r.get_json()['id']}/export.json", headers={"Accept-Language": "en"}
+    ).data  # the longer explanations
+    app.extensions["skatcalc_db"].close_all()
+    return data
