@@ -68,13 +68,6 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def lan_client_app(tmp_path: Path) -> Flask:
-    """The app as ``serve --lan`` runs it (edit rights only by link), CSRF off for brevity."""
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
-                       "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
-
-
-@pytest.fixture
 def behind_nginx(tmp_path: Path) -> Iterator[Served]:
     """``skatcalc serve`` run as docs/operations.md runs it on the internet
     (``support.PROXIED_SERVE``: ``--lan --host 127.0.0.1 --behind-proxy 1 --trusted-host

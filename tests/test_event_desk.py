@@ -95,10 +95,10 @@ def test_table_cards_one_per_table_with_seats_numbers_dealer_and_qr(client: Flas
     assert client.get(f"/events/{event_id}/series/2/cards.pdf").status_code == 404
 
 
-def test_table_cards_only_for_the_organiser(lan_client_app: Flask) -> None:
-    organiser = lan_client_app.test_client()
+def test_table_cards_only_for_the_organiser(lan_app: Flask) -> None:
+    organiser = lan_app.test_client()
     event_id, _series = _event(organiser)
-    stranger = lan_client_app.test_client()
+    stranger = lan_app.test_client()
     assert stranger.get(f"/events/{event_id}/series/1/cards.pdf").status_code == 403
     assert "cards.pdf" not in stranger.get(f"/events/{event_id}/series/1").get_data(as_text=True)
 
@@ -170,10 +170,10 @@ def test_swap_refused_once_either_table_has_a_deal(client: FlaskClient) -> None:
     assert r.status_code == 200
 
 
-def test_swap_and_redraw_only_for_the_organiser(lan_client_app: Flask) -> None:
-    organiser = lan_client_app.test_client()
+def test_swap_and_redraw_only_for_the_organiser(lan_app: Flask) -> None:
+    organiser = lan_app.test_client()
     event_id, series = _event(organiser)
-    stranger = lan_client_app.test_client()
+    stranger = lan_app.test_client()
     a, b = series["tables"][0]["players"][:2]
     assert stranger.post(f"{API}/events/{event_id}/series/1/swap",
                          json={"a": a, "b": b}).status_code == 403  # fmt: skip

@@ -125,10 +125,10 @@ def test_lengthening_on_the_series_page(client: FlaskClient) -> None:
     assert "noch 5 Spiele" in client.get(f"/sheets/{sheet}").get_data(as_text=True)
 
 
-def test_only_the_organiser_lengthens(lan_client_app: Flask) -> None:
-    organiser = lan_client_app.test_client()
+def test_only_the_organiser_lengthens(lan_app: Flask) -> None:
+    organiser = lan_app.test_client()
     event_id, _tables = _event(organiser)
-    stranger = lan_client_app.test_client()
+    stranger = lan_app.test_client()
     url = f"{API}/events/{event_id}/series/1/lengthen"
     assert stranger.post(url, json={"deals": {"4": 9}}).status_code == 403
     assert stranger.post(f"/events/{event_id}/series/1/lengthen", data={"deals4": "9"}).status_code == 403  # fmt: skip
@@ -220,11 +220,11 @@ def test_the_event_close_page_closes_reopens_and_tells_when(client: FlaskClient)
     assert client.post(f"{API}/sheets/{sheet}/deals", json=PASSED).status_code == 201
 
 
-def test_only_the_organiser_reopens(lan_client_app: Flask) -> None:
-    organiser = lan_client_app.test_client()
+def test_only_the_organiser_reopens(lan_app: Flask) -> None:
+    organiser = lan_app.test_client()
     event_id, _tables = _event(organiser)
     organiser.post(f"{API}/events/{event_id}/close", json={})
-    stranger = lan_client_app.test_client()
+    stranger = lan_app.test_client()
     assert stranger.post(f"{API}/events/{event_id}/reopen", json={}).status_code == 403
     assert organiser.post(f"{API}/events/{event_id}/reopen", data="x").status_code == 415
     assert organiser.post(f"{API}/events/{event_id}/reopen", json=[1]).status_code == 422
@@ -249,12 +249,12 @@ def test_a_table_closes_only_with_its_event(client: FlaskClient) -> None:
 # --- A closed sheet ------------------------------------------------------------------------
 
 
-def test_a_sheet_closes_and_reopens_with_its_edit_right(lan_client_app: Flask) -> None:
-    c = lan_client_app.test_client()
+def test_a_sheet_closes_and_reopens_with_its_edit_right(lan_app: Flask) -> None:
+    c = lan_app.test_client()
     made = _sheet(c)
     sid, auth = made["id"], {"Authorization": f"Bearer {made['edit_token']}"}
     assert made["closed"] is False and made["closed_at"] is None
-    stranger = lan_client_app.test_client()
+    stranger = lan_app.test_client()
     assert stranger.post(f"{API}/sheets/{sid}/close", json={}).status_code == 403
     assert stranger.post(f"/sheets/{sid}/close").status_code == 403
     c.post(f"{API}/sheets/{sid}/deals", json=PASSED, headers=auth)
