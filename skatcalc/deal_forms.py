@@ -400,7 +400,7 @@ def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> d
     return data
 
 
-TARIFF_KEYS = ("sauspiel", "solo", "bettel", "extra", "ramsch")
+TARIFF_KEYS = ("sauspiel", "solo", "bettel", "extra", "schneider", "laufende", "ramsch")
 
 
 class TariffFields:
@@ -411,6 +411,8 @@ class TariffFields:
     t_bettel = StringField(default=str(DEFAULT_TARIFFS["bettel"]))
     t_extra = StringField(default=str(DEFAULT_TARIFFS["extra"]))
     t_ramsch = StringField(default="")  # empty: a Ramsch costs the Sauspiel tariff
+    t_schneider = StringField(default="")  # empty: Schneider and Schwarz cost extra
+    t_laufende = StringField(default="")  # empty: a Laufender costs extra
     tout_counts = BooleanField(default=True)
 
     def tariff_values(self, errors: list[tuple[str, str]]) -> dict[str, int]:

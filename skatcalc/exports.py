@@ -19,9 +19,18 @@ from .i18n import ptranslate, translate
 from .recent import Recent
 from .rules.common import Errors, InvalidDeal
 from .rules.marks import describe_row
-from .rules.sheet import MAX_DEALS, DealRecord, Row, evaluate_deal, normalize_sheet
+from .rules.sheet import (
+    MAX_DEALS,
+    DealRecord,
+    Row,
+    RuleChange,
+    SheetSpec,
+    evaluate_deal,
+    normalize_sheet,
+    read_rules,
+)
 
-ACTIONS = {"add", "correct", "strike", "restore"}
+ACTIONS = {"add", "correct", "strike", "restore", "rules"}
 
 
 def filename(sheet: dict[str, Any], ext: str) -> str:
@@ -198,6 +207,13 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
         e.add("deals", "Die Spiele fehlen oder sind zu viele.")
         e.raise_if_any()
     assert isinstance(deals, list)
+    changes = _rule_changes(spec, data.get("rule_changes"), len(deals), e)
+    e.raise_if_any()
+    spec = SheetSpec(spec.game, spec.players, spec.first_dealer, spec.rules, [
+        RuleChange(c["from_n"], b, a) for c, b, a in
+        zip(changes, [c["typed"] for c in changes],
+            [*(c["typed"] for c in changes[1:]), spec.rules], strict=True)
+    ])  # fmt: skip
     clean: list[dict[str, Any]] = []
     for i, d in enumerate(deals, start=1):
         where = f"deals[{i}]"
@@ -217,7 +233,7 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
             continue
         record = DealRecord(i, d["dealer"], tuple(d["active"]), d["input"], d.get("struck", False))
         try:
-            evaluate_deal(spec, record.input, record.active)
+            evaluate_deal(spec.at(i), record.input, record.active)
         except InvalidDeal as exc:
             first = exc.errors[0].msg
             e.add(where, "Spiel %(i)s: %(first)s", i=i, first=first)
@@ -251,4 +267,36 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
     return service.import_sheet(
         db, data.get("name"), spec.game, list(spec.players), spec.first_dealer,
         spec.rules.to_json(), clean, good_history, suffix,
+        [{"from_n": c["from_n"], "before": c["typed"].to_json()} for c in changes],
     )  # fmt: skip
+
+
+def _rule_changes(spec: SheetSpec, raw: object, count: int, e: Errors) -> list[dict[str, Any]]:
+    """The file's ``rule_changes``: each from a deal 2 … count + 1 on, in order, with the rules
+    before it as a sheet's rules are checked (``typed``)."""
+    if raw is None:
+        return []
+    out: list[dict[str, Any]] = []
+    if not isinstance(raw, list) or len(raw) > count:
+        e.add("rule_changes", "Die Regeländerungen sind beschädigt.")
+        return out
+    last = 1
+    for c in raw:
+        n = c.get("from_n") if isinstance(c, dict) else None
+        if (
+            not isinstance(c, dict)
+            or isinstance(n, bool)
+            or not isinstance(n, int)
+            or not last < n <= count + 1
+            or not isinstance(c.get("before"), dict)
+        ):
+            e.add("rule_changes", "Die Regeländerungen sind beschädigt.")
+            return []
+        bad = Errors()
+        typed = read_rules(spec.game, c["before"], bad)
+        if bad:
+            e.add("rule_changes", "Die Regeländerungen sind beschädigt.")
+            return []
+        out.append({"from_n": n, "typed": typed})
+        last = n
+    return out

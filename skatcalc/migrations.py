@@ -224,3 +224,12 @@ def m010_sheet_summaries(db: Database) -> None:
         foreign_keys=[("sheet_id", "sheets", "id")],
         not_null={"rev", "summary"},
     )
+
+
+@migrations()
+def m011_sheet_rule_changes(db: Database) -> None:
+    # House rules changed during the evening (docs/rules.md 1.11): a JSON list of
+    # {"from_n", "before", "at"}, oldest first; "before" are the rules the deals before
+    # from_n were played under. The sheet's "rules" stay the ones in force now, and the deals
+    # the source of every total.
+    db["sheets"].add_column("rule_changes", str)

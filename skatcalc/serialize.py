@@ -90,6 +90,8 @@ def row_json(row: Row, lang: str = "de") -> JSON:
         out.update(_described(row, lang))
         out.update(counted)
         out["bock_trigger"] = [t.value for t in row.bock_trigger or ()]
+    if row.stock is not None:  # on sheets that keep a Stock: deltas + stock sum to 0
+        out["stock"] = row.stock
     if row.version is not None:
         out["version"] = row.version
     return out
@@ -122,6 +124,9 @@ def totals_json(totals: Totals) -> JSON:
     out["won"] = dict(totals.won)
     out["lost"] = dict(totals.lost)
     out["settlement"] = settlement_json(totals.settlement)
+    if totals.stock is not None:  # the Stock as it stands, and who gets what of it back
+        out["stock"] = totals.stock
+        out["stock_back"] = dict(totals.stock_back or {})
     return out
 
 

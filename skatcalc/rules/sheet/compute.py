@@ -17,6 +17,7 @@ from .base import (
     DealKind,
     DealOutcome,
     DealRecord,
+    Pot,
     Row,
     SheetSpec,
     SheetState,
@@ -70,6 +71,7 @@ def compute_sheet(
         lost = dict(resume.lost)
         lost_by_others = dict(resume.lost_by_others)
         bock_queue = resume.bock_queue
+        pot = resume.pot
         rows: list[Row] = list(resume.rows)
         todo = deals[resume.count :]
     else:
@@ -79,15 +81,18 @@ def compute_sheet(
         lost = dict(zero)
         lost_by_others = dict(zero)
         bock_queue = 0
+        pot = None
         rows = []
         todo = deals
     round_len = kind.bock_round(len(players))
-    triggers_on = set(spec.rules.bock)
     for d in todo:
+        # Each deal is played under the rules in force when it was dealt (rules that change
+        # during the evening apply from their deal on); queued Bock rounds stay.
+        at = spec.at(d.n)
         if d.struck:
             # A struck deal shows what it was (as if dealt without Bock) and counts nothing.
             try:
-                shown: DealOutcome | None = evaluate_deal(spec, d.input, d.active, 0)
+                shown: DealOutcome | None = evaluate_deal(at, d.input, d.active, 0)
             except InvalidDeal:
                 shown = None
             rows.append(Row(d.n, d.dealer, d.active, d.input, True, False, shown, zero, zero,
@@ -97,14 +102,20 @@ def compute_sheet(
         if bock:
             bock_queue -= 1
         try:
-            out = evaluate_deal(spec, d.input, d.active, 1 if bock else 0)
+            out = evaluate_deal(at, d.input, d.active, 1 if bock else 0)
         except InvalidDeal as exc:
             # A stored deal that no longer evaluates must not take the sheet down.
             rows.append(Row(d.n, d.dealer, d.active, d.input, False, False, None, zero, zero,
                             dict(balance), error=exc, version=d.version))  # fmt: skip
             continue
+        change, pot = kind.feed_pot(at.rules, out, d.active, pot)
+        deltas = out.deltas
+        stock = None
+        if change is not None:
+            deltas = {p: out.deltas[p] + change.get(p, 0) for p in players}
+            stock = -sum(change.values())
         for p in players:
-            balance[p] += out.deltas[p]
+            balance[p] += deltas[p]
             list_tot[p] += out.list[p]
         if out.kind is DealKind.GAME and out.won is not None:
             for p in out.party:
@@ -113,23 +124,50 @@ def compute_sheet(
                 for p in players:
                     if p not in out.party:
                         lost_by_others[p] += 1
-        met = tuple(t for t in out.triggers if t in triggers_on)
+        met = tuple(t for t in out.triggers if t in at.rules.bock)
         if met:
             bock_queue += round_len
-        rows.append(Row(d.n, d.dealer, d.active, d.input, False, bock, out, out.list, out.deltas,
-                        dict(balance), met, version=d.version))  # fmt: skip
+        rows.append(Row(d.n, d.dealer, d.active, d.input, False, bock, out, out.list, deltas,
+                        dict(balance), met, version=d.version, stock=stock))  # fmt: skip
     tallies = Tallies(dict(list_tot), dict(won), dict(lost), dict(lost_by_others))
+    # The stake is the evening's: the one agreed last settles every deal.
     stake = spec.rules.stake_cents
+    back = stock_back(players, pot) if pot is not None else None
+    net = {p: (balance[p] + (back or {}).get(p, 0)) * stake for p in players}
     totals = Totals(
         dict(balance),
         kind.extra_totals(players, tallies),
         dict(won),
         dict(lost),
-        settle({p: balance[p] * stake for p in players}),
+        settle(net),
+        pot.cents if pot is not None else None,
+        back,
     )
     state = SheetState(len(deals), tuple(rows), dict(balance), dict(list_tot), dict(won),
-                       dict(lost), dict(lost_by_others), bock_queue)  # fmt: skip
+                       dict(lost), dict(lost_by_others), bock_queue, pot)  # fmt: skip
     return ComputedSheet(tuple(rows), totals, bock_queue, next_dealer(spec, deals), state)
+
+
+def stock_back(players: Sequence[str], pot: Pot) -> dict[str, int]:
+    """A Stock left at the end goes back in proportion to what each player paid into it
+    (docs/rules.md 2.7); the cents a share leaves over go to the largest remainders, ties by
+    seat, so exactly the Stock goes back.
+
+    >>> stock_back(("A", "B", "C", "D", "E"), Pot(100, {"A": 40, "B": 40, "C": 20, "D": 20}))
+    {'A': 33, 'B': 33, 'C': 17, 'D': 17, 'E': 0}
+    """
+    paid = sum(pot.paid.get(p, 0) for p in players)
+    if paid <= 0 or pot.cents == 0:
+        return dict.fromkeys(players, 0)
+    share = {p: pot.cents * pot.paid.get(p, 0) // paid for p in players}
+    left = pot.cents - sum(share.values())
+    order = sorted(
+        range(len(players)),
+        key=lambda i: (-(pot.cents * pot.paid.get(players[i], 0) % paid), i),
+    )
+    for i in order[:left]:
+        share[players[i]] += 1
+    return share
 
 
 def settle(net: Mapping[str, int]) -> tuple[Transfer, ...]:
