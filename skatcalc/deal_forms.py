@@ -447,11 +447,42 @@ class SheetRulesFields(TariffFields):
 
     kontra_re = BooleanField()
     ramsch = BooleanField()
+    bock_on = BooleanField()  # the big Bock toggle: on with the usual triggers unless chosen
     bock = MultiCheckboxField(validators=[Optional()])
+    # Schafkopf's Stock (docs/rules.md 2.7): cents per player when a deal is passed
+    stock_cents = StringField(default="")
+    stock_taken_by = RadioField(default="any", validate_choice=False)
+    stock_lost = RadioField(default="leave", validate_choice=False)
 
     def setup_rules(self) -> None:
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
         self.bock.choices = [(b, translate(BOCK_NAMES[b], page_lang())) for b in SKAT_BOCK_TRIGGERS]
+        self.stock_taken_by.choices = [("any", _("jedes gewonnene Spiel")),
+                                       ("rufspiel", _("nur ein gewonnenes Sauspiel"))]  # fmt: skip
+        self.stock_lost.choices = [("leave", _("Stock bleibt")),
+                                   ("double", _("Stock wird verdoppelt"))]  # fmt: skip
+
+    def fill_rules(self, rules: dict[str, Any]) -> None:
+        """The fields from a sheet's stored rules (the "Hausregeln" page)."""
+        self.kontra_re.data = bool(rules.get("kontra_re"))
+        self.ramsch.data = bool(rules.get("ramsch"))
+        self.bock_on.data = bool(rules.get("bock"))
+        self.bock.data = list(rules.get("bock") or [])
+        tariffs = rules.get("tariffs") or {}
+        for key in TARIFF_KEYS:
+            value = tariffs.get(key)
+            getattr(self, f"t_{key}").data = "" if value is None else str(value)
+        self.tout_counts.data = bool(rules.get("tout_counts_schneider_schwarz", True))
+        stock = rules.get("stock")
+        if isinstance(stock, dict):
+            self.stock_cents.data = str(stock.get("cents", ""))
+            self.stock_taken_by.data = stock.get("taken_by", "any")
+            self.stock_lost.data = stock.get("lost", "leave")
+
+
+#: the Bock triggers the big toggle turns on when none is chosen: the rule book's four
+#: (docs/rules.md 1.10), as far as the game knows them
+DEFAULT_BOCK = ("60-60", "grand-hand-won", "kontra-lost", "value-100")
 
 
 def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> dict[str, Any]:
@@ -460,10 +491,10 @@ def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> di
     the rules every game shares)."""
     forms = GAME_FORMS.get(game or "")
     triggers = tuple(game_kind(game).bock_triggers) if forms is not None and game else ()
-    rules: dict[str, Any] = {
-        "ramsch": bool(form.ramsch.data),
-        "bock": [b for b in (form.bock.data or []) if forms is None or b in triggers],
-    }
+    bock = [b for b in (form.bock.data or []) if forms is None or b in triggers]
+    if getattr(form, "bock_on", None) is not None and form.bock_on.data and not bock:
+        bock = [t for t in DEFAULT_BOCK if forms is None or t in triggers]
+    rules: dict[str, Any] = {"ramsch": bool(form.ramsch.data), "bock": bock}
     if forms is not None:
         rules.update(forms.house_rules(form, errors))
     return rules
@@ -562,10 +593,16 @@ class SchafkopfForms(GameForms):
         return SchafkopfDealForm(formdata, **kwargs).setup(players)
 
     def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        return {
+        rules: dict[str, Any] = {
             "tariffs": form.tariff_values(errors),
             "tout_counts_schneider_schwarz": bool(form.tout_counts.data),
         }
+        cents = field_int(form.stock_cents, errors) if hasattr(form, "stock_cents") else None
+        rules["stock"] = None
+        if cents is not None:
+            rules["stock"] = {"cents": cents, "taken_by": form.stock_taken_by.data or "any",
+                              "lost": form.stock_lost.data or "leave"}  # fmt: skip
+        return rules
 
     def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
         return schafkopf_input(form, errors)

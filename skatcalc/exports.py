@@ -209,11 +209,12 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
     assert isinstance(deals, list)
     changes = _rule_changes(spec, data.get("rule_changes"), len(deals), e)
     e.raise_if_any()
-    spec = SheetSpec(spec.game, spec.players, spec.first_dealer, spec.rules, [
-        RuleChange(c["from_n"], b, a) for c, b, a in
-        zip(changes, [c["typed"] for c in changes],
-            [*(c["typed"] for c in changes[1:]), spec.rules], strict=True)
-    ])  # fmt: skip
+    befores = [c["typed"] for c in changes]
+    afters = [*befores[1:], spec.rules]  # the rules from a change on: the next one's before
+    typed = [
+        RuleChange(c["from_n"], b, a) for c, b, a in zip(changes, befores, afters, strict=False)
+    ]
+    spec = SheetSpec(spec.game, spec.players, spec.first_dealer, spec.rules, typed)
     clean: list[dict[str, Any]] = []
     for i, d in enumerate(deals, start=1):
         where = f"deals[{i}]"

@@ -527,7 +527,7 @@ def undo_save(db: Database, sheet: Sheet, n: int) -> Changed:
     return strike_deal(db, sheet, n)
 
 
-def change_rules(db: Database, sheet: Sheet, data: Any) -> Changed:
+def change_rules(db: Database, sheet: Sheet, data: Any, whole: bool = False) -> Changed:
     """Change the house rules during the evening (``PATCH`` ``{"rules": {...}}``, the
     "Hausregeln" page): the keys merge one by one into the rules in force (nested objects
     too), the result is checked like a new sheet's rules (:class:`InvalidDeal` with
@@ -535,7 +535,8 @@ def change_rules(db: Database, sheet: Sheet, data: Any) -> Changed:
     the deals before keep the rules they were played under (a change is recorded with the
     rules before it); queued Bock rounds stay. The stake is the whole evening's, so a change
     of the stake alone records no change of the play. Every change is in the history.
-    ``changed`` is False when the rules stay as they were.
+    ``changed`` is False when the rules stay as they were. With ``whole`` the rules are given
+    whole (the page's form) and nested objects are not merged but replaced.
 
     Who may change them is the caller's check (the sheet's edit right; on a club night's
     table the organiser's, see :func:`rules_event`)."""
@@ -550,7 +551,8 @@ def change_rules(db: Database, sheet: Sheet, data: Any) -> Changed:
     assert isinstance(patch, dict)
     game = sheet["game"]
     current = read_rules(game, sheet["rules"], Errors()).to_json()
-    new = read_rules(game, merge_rules(current, patch), e).to_json()
+    merged = {**current, **patch} if whole else merge_rules(current, patch)
+    new = read_rules(game, merged, e).to_json()
     e.raise_if_any()
     if new == current:
         return Changed(False, sheet)
