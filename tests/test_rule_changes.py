@@ -223,8 +223,7 @@ def test_patch_needs_the_edit_right(tmp_path: Any) -> None:
 
 
 def test_on_a_club_nights_table_only_the_organiser_changes_rules(tmp_path: Any) -> None:
-    from skatcalc import create_app, db
-    from skatcalc import service
+    from skatcalc import create_app, db, service
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "ev.sqlite"),
                       "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
