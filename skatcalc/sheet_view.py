@@ -361,7 +361,7 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
         b = h.get("before")
         if b and h["action"] == "correct":
             try:
-                o = evaluate_deal(spec, b["input"], tuple(b["active"]))
+                o = evaluate_deal(spec.at(h["n"]), b["input"], tuple(b["active"]))
                 who = f"{o.declarer}: " if o.declarer and keeps_list else ""
                 before = f"{who}{translate(o.title, lang)}" + (
                     f" ({o.value})" if o.kind == "game" else ""

@@ -406,3 +406,23 @@ def test_the_calculator_takes_schneider_and_laufende_prices(client: FlaskClient)
         "t_schneider": "10", "t_laufende": "5"})  # fmt: skip
     assert r.status_code == 200
     assert "5 [Sauspiel] + 10 [Schneider] + 3 × 5 [Laufende] = 30" in r.get_data(as_text=True)
+
+
+def test_a_club_night_gives_its_tables_the_stock_and_keeps_tables_of_four(
+    client: FlaskClient,
+) -> None:
+    r = client.post("/events", data={
+        "name": "Stammtisch", "day": "2026-11-21", "game": "schafkopf", "deals4": "",
+        "entry": "0", "lost_fee": "0", "t_sauspiel": "20", "t_solo": "50", "t_extra": "10",
+        "stock_cents": "20", "stock_taken_by": "any", "stock_lost": "double",
+        "payout_kind": "shares"})  # fmt: skip
+    assert r.status_code == 302, r.get_data(as_text=True)
+    event_id = int(r.headers["Location"].split("/")[2])
+    event = client.get(f"/api/v1/events/{event_id}").get_json()
+    assert event["rules"]["stock"] == {"cents": 20, "taken_by": "any", "lost": "double"}
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": list("ABCDEFGH")})
+    client.post(f"/events/{event_id}/series", data={"seating": "draw"})
+    tables = client.get(f"/api/v1/events/{event_id}").get_json()["series"][0]["tables"]
+    assert [len(t["players"]) for t in tables] == [4, 4]  # club nights keep tables of four
+    sheet = client.get(f"/api/v1/sheets/{tables[0]['sheet']}").get_json()
+    assert sheet["rules"]["stock"]["cents"] == 20
