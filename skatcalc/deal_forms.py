@@ -635,6 +635,8 @@ def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any
     # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
     if sheet["rules"].get("ramsch"):
         kinds = [("game", _("Spiel")), ("ramsch", "Ramsch")]
+        if sheet["rules"].get("stock"):  # a table with a Stock may still pass a deal into it
+            kinds.append(("passed", _("eingepasst")))
     else:
         kinds = [("game", _("Spiel")), ("passed", _("eingepasst"))]
     form.kind.choices = kinds

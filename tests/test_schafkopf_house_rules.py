@@ -426,3 +426,15 @@ def test_a_club_night_gives_its_tables_the_stock_and_keeps_tables_of_four(
     assert [len(t["players"]) for t in tables] == [4, 4]  # club nights keep tables of four
     sheet = client.get(f"/api/v1/sheets/{tables[0]['sheet']}").get_json()
     assert sheet["rules"]["stock"]["cents"] == 20
+
+
+def test_the_entry_form_passes_a_deal_into_the_stock_even_with_ramsch(
+    client: FlaskClient,
+) -> None:
+    sid = new_sheet(client, FOUR, {"ramsch": True, "stock": 10})
+    page = client.get(f"/sheets/{sid}").get_data(as_text=True)
+    assert 'name="kind" value="passed"' in page and 'name="kind" value="ramsch"' in page
+    r = client.post(f"/sheets/{sid}/deals", data={"kind": "passed", "n": "1"})
+    assert r.status_code in (302, 303)
+    data = client.get(f"/api/v1/sheets/{sid}").get_json()
+    assert data["deals"][0]["stock"] == 40 and data["totals"]["stock"] == 40
