@@ -151,6 +151,9 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
             ptranslate("column", "gestrichen", lang)]  # fmt: skip
     head += [f"{p} ±" for p in players]
     head += [translate("%(player)s Stand", lang, player=p) for p in players]
+    stock = "stock" in sheet["totals"]  # a Schafkopf Stock: what each deal put in (taken: −)
+    if stock:
+        head.append("Stock")
     w.writerow([cell(h) for h in head])
     for d, typed in zip(sheet["deals"], rows, strict=False):
         party = "+".join(d.get("party") or []) or ""
@@ -159,6 +162,8 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
         row = [d["n"], cell(d["dealer"]), cell(party), cell(translate(text.line(), lang)), value]
         row.append(translate("ja", lang) if d["struck"] else "")
         row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
+        if stock:
+            row.append(d.get("stock", ""))
         w.writerow(row)
     t = sheet["totals"]
     w.writerow([])
@@ -167,6 +172,9 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
     if "list" in t:
         w.writerow([cell(translate("Liste", lang)), "", "", "", "", ""] + [""] * len(players)
                    + [t["list"][p] for p in players])  # fmt: skip
+    if stock:
+        w.writerow(["Stock", "", "", "", "", ""] + [""] * len(players)
+                   + [t["stock_back"][p] for p in players] + [t["stock"]])  # fmt: skip
     if "seeger_fabian" in t:
         w.writerow(["Seeger-Fabian", "", "", "", "", ""] + [""] * len(players)
                    + [t["seeger_fabian"][p] for p in players])  # fmt: skip

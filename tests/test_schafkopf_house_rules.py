@@ -438,3 +438,15 @@ def test_the_entry_form_passes_a_deal_into_the_stock_even_with_ramsch(
     assert r.status_code in (302, 303)
     data = client.get(f"/api/v1/sheets/{sid}").get_json()
     assert data["deals"][0]["stock"] == 40 and data["totals"]["stock"] == 40
+
+
+def test_the_csv_shows_what_each_deal_put_into_the_stock(client: FlaskClient) -> None:
+    sid = new_sheet(client, FOUR, {"stock": {"cents": 10, "lost": "double"}})
+    client.post(f"/api/v1/sheets/{sid}/deals", json=PASS)
+    client.post(f"/api/v1/sheets/{sid}/deals", json=solo("B", won=False))
+    text = client.get(f"/api/v1/sheets/{sid}/export.csv").data.decode("utf-8-sig")
+    lines = text.splitlines()
+    assert lines[0].endswith(";Stock")
+    assert lines[1].endswith(";40") and lines[2].endswith(";40")
+    # the Stock at the end: what goes back to each (A 10, B 50, C 10, D 10), then 80 in it
+    assert lines[-1] == "Stock;;;;;;;;;;10;50;10;10;80"
