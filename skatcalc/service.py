@@ -63,10 +63,17 @@ Sheet = dict[str, Any]
 def spec_of(sheet: dict[str, Any]) -> SheetSpec:
     """The sheet's rules engine spec: the rules in force now, and the changes of the rules
     during the evening (each deal is computed under the rules it was played under)."""
-    changes = sheet.get("rule_changes") or []
+    changes = stored_changes(sheet)
     return _spec(sheet["game"], tuple(sheet["players"]), sheet["first_dealer"],
                  json.dumps(sheet["rules"], sort_keys=True),
                  json.dumps(changes, sort_keys=True) if changes else "")  # fmt: skip
+
+
+def stored_changes(sheet: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sheet's stored rule changes (``{"from_n", "before"}``, oldest first), whether the
+    sheet came through ``db`` (a list) or as a bare row of another query (JSON text)."""
+    raw = sheet.get("rule_changes") or []
+    return json.loads(raw) if isinstance(raw, str) else list(raw)
 
 
 @lru_cache(maxsize=1024)
@@ -558,7 +565,7 @@ def change_rules(db: Database, sheet: Sheet, data: Any, whole: bool = False) -> 
         return Changed(False, sheet)
     with db.atomic():
         from_n = store.deal_count(db, sheet["id"]) + 1
-        changes = [dict(c) for c in sheet.get("rule_changes") or []]
+        changes = [dict(c) for c in stored_changes(sheet)]
         if from_n > 1 and play_rules(new) != play_rules(current):
             if changes and changes[-1]["from_n"] == from_n:
                 # changed again before a deal was played: one change, from the rules before

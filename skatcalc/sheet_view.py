@@ -271,7 +271,7 @@ class RowContext:
         self.trig = _("löst Bock aus")
         self.calc = _("Rechnung")
         # where the house rules changed during the evening (the row of the first deal after)
-        self.changes = {c["from_n"] for c in sheet.get("rule_changes") or []}
+        self.changes = {c["from_n"] for c in service.stored_changes(sheet)}
         self.new_rules = _("neue Regeln")
         self.row = get_template_attribute("sheets/_row.html", "row")
 

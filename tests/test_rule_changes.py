@@ -247,6 +247,15 @@ def test_on_a_club_nights_table_only_the_organiser_changes_rules(tmp_path: Any) 
     r = c.patch(f"/api/v1/sheets/{sid}", json={"rules": {"kontra_re": True}},
                 headers={"Authorization": "Bearer organiser"})  # fmt: skip
     assert r.status_code == 200
+    r = c.post(f"/api/v1/sheets/{sid}/deals", json=kreuz("B", kontra=True),
+               headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+    assert r.status_code == 201
+    # the club night reads its tables with a query of its own: the change counts there too,
+    # also when nothing of the sheet is kept in memory (a restart)
+    service._CACHE.clear()
+    service._LATEST.clear()
+    r = c.get("/api/v1/events/7")
+    assert r.status_code == 200, r.get_data(as_text=True)
 
 
 def test_export_and_import_keep_each_change(client: FlaskClient) -> None:
@@ -353,3 +362,25 @@ def test_the_new_sheet_form_has_three_big_toggles_first(client: FlaskClient) -> 
     sid = int(r.headers["Location"].rsplit("/", 1)[1])
     assert client.get(f"/api/v1/sheets/{sid}").get_json()["rules"]["bock"] == [
         "60-60", "grand-hand-won", "kontra-lost", "value-100"]  # fmt: skip
+
+
+def test_a_group_and_a_club_night_read_sheets_whose_rules_changed(client: FlaskClient) -> None:
+    # groups and club nights read their sheets with queries of their own: the changes come
+    # as the stored text there, and each deal still counts under its own rules
+    g = client.post("/api/v1/groups", json={"name": "Stammtisch", "game": "schafkopf"})
+    assert g.status_code == 201, g.get_json()
+    r = client.post("/api/v1/sheets", json={"game": "schafkopf", "players": SK4,
+                                            "group": g.get_json()["id"]})  # fmt: skip
+    sid = r.get_json()["id"]
+    add(client, sid, sau("B", "C"))
+    patch(client, sid, {"tariffs": {"sauspiel": 20}})
+    add(client, sid, sau("C", "D"))
+    from skatcalc import service
+
+    service._CACHE.clear()  # nothing of the sheet kept in memory (a restart)
+    service._LATEST.clear()
+    standings = client.get(f"/api/v1/groups/{g.get_json()['id']}/standings")
+    assert standings.status_code == 200
+    text = json.dumps(standings.get_json())
+    assert "-30" in text or "−30" in text  # A: −10 then −20
+    assert client.get(f"/groups/{g.get_json()['id']}").status_code == 200
