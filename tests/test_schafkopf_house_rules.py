@@ -450,3 +450,36 @@ def test_the_csv_shows_what_each_deal_put_into_the_stock(client: FlaskClient) ->
     assert lines[1].endswith(";40") and lines[2].endswith(";40")
     # the Stock at the end: what goes back to each (A 10, B 50, C 10, D 10), then 80 in it
     assert lines[-1] == "Stock;;;;;;;;;;10;50;10;10;80"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.sampled_from([FOUR, FIVE]),
+    before=st.one_of(st.none(), st.integers(1, 30)),
+    after=st.one_of(st.none(), st.fixed_dictionaries({
+        "cents": st.integers(1, 30), "taken_by": st.sampled_from(["any", "rufspiel"]),
+        "lost": st.sampled_from(["leave", "double"])})),
+    change_at=st.integers(2, 12),
+    bodies=st.lists(DEAL_BODIES, max_size=12),
+)  # fmt: skip
+def test_rows_sum_to_zero_with_the_stock_when_the_rules_change_midway(
+    players: tuple[str, ...], before: object, after: object, change_at: int,
+    bodies: list[dict[str, Any]],
+) -> None:  # fmt: skip
+    from skatcalc.rules.sheet import RuleChange
+
+    old = SheetSpec("schafkopf", players, "A", {"stake_cents": 1, "stock": before})
+    new = SheetSpec("schafkopf", players, "A", {"stake_cents": 1, "stock": after,
+                                                "tariffs": {"laufende": 3}})  # fmt: skip
+    spec = SheetSpec("schafkopf", players, "A", new.rules,
+                     [RuleChange(change_at, old.rules, new.rules)])  # fmt: skip
+    deals, dealer = [], "A"
+    for n, body in enumerate(bodies, start=1):
+        deals.append(DealRecord(n, dealer, default_active(spec, dealer), body))
+        dealer = players[(players.index(dealer) + 1) % len(players)]
+    data = computed_json(compute_sheet(spec, deals))
+    for d in data["deals"]:
+        assert sum(d["deltas"].values()) + d.get("stock", 0) == 0
+    totals = data["totals"]
+    assert sum(totals["balance"].values()) + totals.get("stock", 0) == 0
+    assert sum(totals.get("stock_back", {}).values()) == totals.get("stock", 0)
