@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, g, jsonify, request
 
 from . import exports, players, rights, service
-from .http import BadJSON, can_edit, parse_json
+from .http import BadJSON, can_change_rules, can_edit, parse_json
 from .i18n import _, api_lang, field_errors
 from .rules.common import InvalidDeal
 from .rules.inputs import schafkopf_deal_from_input, skat_deal_from_input
@@ -167,6 +167,21 @@ def create_sheet() -> Any:
 @json_route
 def get_sheet(sheet_id: int) -> Any:
     return sheet_reply(load(sheet_id))
+
+
+@bp.patch("/sheets/<int:sheet_id>")
+@json_route
+def change_rules(sheet_id: int) -> Any:
+    """The house rules changed during the evening: ``{"rules": {...}}``, from the next deal
+    on (docs/api.md)."""
+    db = service.get_db()
+    sheet = load(sheet_id)
+    event = service.rules_event(db, sheet)
+    if not can_change_rules(sheet, event):
+        if event is not None:
+            raise BadBody(error(403, "_", _("Die Regeln eines Tisches ändert nur die Turnierleitung.")))  # fmt: skip
+        raise BadBody(forbidden())
+    return sheet_reply(service.change_rules(db, sheet, body()).sheet)
 
 
 def _editable(sheet_id: int) -> service.Sheet:

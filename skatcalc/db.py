@@ -310,6 +310,7 @@ def _sheet(row: dict[str, Any]) -> dict[str, Any]:
     out = dict(row)
     out["players"] = json.loads(row["players"])
     out["rules"] = json.loads(row["rules"])
+    out["rule_changes"] = json.loads(row.get("rule_changes") or "[]")
     return out
 
 
@@ -448,6 +449,48 @@ def cache_write(db: Database) -> Iterator[None]:
         pass  # only a cache
     finally:
         db.execute(f"PRAGMA busy_timeout={int(timeout)}")
+
+
+def set_rules(
+    db: Database,
+    sheet_id: int,
+    rules: dict[str, Any],
+    changes: list[dict[str, Any]],
+    from_n: int,
+    before: dict[str, Any],
+) -> None:
+    """The sheet's rules in force from deal ``from_n`` on, its list of rule changes, and the
+    change in the history (``before``: the rules up to then), in one transaction."""
+    at = now()
+    with db.atomic():
+        _touch(db, sheet_id, at)
+        db.execute(
+            "update sheets set rules = ?, rule_changes = ? where id = ?",
+            [
+                json.dumps(rules, ensure_ascii=False, sort_keys=True),
+                json.dumps(changes, ensure_ascii=False, sort_keys=True) if changes else None,
+                sheet_id,
+            ],
+        )
+        _log(db, sheet_id, from_n, "rules", at, before)
+
+
+def event_of_table(db: Database, sheet_id: int) -> dict[str, Any] | None:
+    """The event whose table the sheet is: its id and edit token, or None."""
+    row = db.execute(
+        "select e.id, e.edit_token from event_tables t join events e on e.id = t.event_id "
+        "where t.sheet_id = ?",
+        [sheet_id],
+    ).fetchone()
+    return None if row is None else {"id": int(row[0]), "edit_token": str(row[1])}
+
+
+def set_rule_changes(db: Database, sheet_id: int, changes: list[dict[str, Any]]) -> None:
+    """An imported sheet's rule changes, inside the import's transaction."""
+    db.execute(
+        "update sheets set rule_changes = ? where id = ?",
+        [json.dumps(changes, ensure_ascii=False, sort_keys=True) if changes else None, sheet_id],
+    )
 
 
 def rename_sheet(db: Database, sheet_id: int, name: str) -> None:

@@ -401,7 +401,7 @@ def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> d
     return data
 
 
-TARIFF_KEYS = ("sauspiel", "solo", "bettel", "extra", "ramsch")
+TARIFF_KEYS = ("sauspiel", "solo", "bettel", "extra", "schneider", "laufende", "ramsch")
 
 
 class TariffFields:
@@ -412,6 +412,8 @@ class TariffFields:
     t_bettel = StringField(default=str(DEFAULT_TARIFFS["bettel"]))
     t_extra = StringField(default=str(DEFAULT_TARIFFS["extra"]))
     t_ramsch = StringField(default="")  # empty: a Ramsch costs the Sauspiel tariff
+    t_schneider = StringField(default="")  # empty: Schneider and Schwarz cost extra
+    t_laufende = StringField(default="")  # empty: a Laufender costs extra
     tout_counts = BooleanField(default=True)
 
     def tariff_values(self, errors: list[tuple[str, str]]) -> dict[str, int]:
@@ -446,6 +448,7 @@ class SheetRulesFields(TariffFields):
 
     kontra_re = BooleanField()
     ramsch = BooleanField()
+    bock_on = BooleanField()  # the big Bock toggle: on with the usual triggers unless chosen
     bock = MultiCheckboxField(validators=[Optional()])
     # Skat house rules of real tables (docs/rules.md 1.11), templates/sheets/_skat_more_rules.html
     schieberamsch = BooleanField()
@@ -453,12 +456,48 @@ class SheetRulesFields(TariffFields):
     ramsch_cap = StringField(default="")  # empty: no cap
     bockramsch = BooleanField()
     bierlachs = StringField(default="")  # empty: no Bierlachs
+    # Schafkopf's Stock (docs/rules.md 2.7): cents per player when a deal is passed
+    stock_cents = StringField(default="")
+    stock_taken_by = RadioField(default="any", validate_choice=False)
+    stock_lost = RadioField(default="leave", validate_choice=False)
 
     def setup_rules(self) -> None:
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
         self.bock.choices = [(b, translate(BOCK_NAMES[b], page_lang())) for b in SKAT_BOCK_TRIGGERS]
         self.ramsch_loser.choices = [("most", _("wer die meisten Augen hat")),
                                      ("each", _("jeder seine Augen"))]  # fmt: skip
+        self.stock_taken_by.choices = [("any", _("jedes gewonnene Spiel")),
+                                       ("rufspiel", _("nur ein gewonnenes Sauspiel"))]  # fmt: skip
+        self.stock_lost.choices = [("leave", _("Stock bleibt")),
+                                   ("double", _("Stock wird verdoppelt"))]  # fmt: skip
+
+    def fill_rules(self, rules: dict[str, Any]) -> None:
+        """The fields from a sheet's stored rules (the "Hausregeln" page)."""
+        self.kontra_re.data = bool(rules.get("kontra_re"))
+        self.ramsch.data = bool(rules.get("ramsch"))
+        self.bock_on.data = bool(rules.get("bock"))
+        self.bock.data = list(rules.get("bock") or [])
+        tariffs = rules.get("tariffs") or {}
+        for key in TARIFF_KEYS:
+            value = tariffs.get(key)
+            getattr(self, f"t_{key}").data = "" if value is None else str(value)
+        self.tout_counts.data = bool(rules.get("tout_counts_schneider_schwarz", True))
+        # Skat's house rules of real tables (docs/rules.md 1.11)
+        self.schieberamsch.data = bool(rules.get("schieberamsch"))
+        self.ramsch_loser.data = rules.get("ramsch_loser") or "most"
+        self.ramsch_cap.data = "" if rules.get("ramsch_cap") is None else str(rules["ramsch_cap"])
+        self.bockramsch.data = bool(rules.get("bockramsch"))
+        self.bierlachs.data = "" if rules.get("bierlachs") is None else str(rules["bierlachs"])
+        stock = rules.get("stock")
+        if isinstance(stock, dict):
+            self.stock_cents.data = str(stock.get("cents", ""))
+            self.stock_taken_by.data = stock.get("taken_by", "any")
+            self.stock_lost.data = stock.get("lost", "leave")
+
+
+#: the Bock triggers the big toggle turns on when none is chosen: the rule book's four
+#: (docs/rules.md 1.10), as far as the game knows them
+DEFAULT_BOCK = ("60-60", "grand-hand-won", "kontra-lost", "value-100")
 
 
 def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> dict[str, Any]:
@@ -467,10 +506,10 @@ def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> di
     the rules every game shares)."""
     forms = GAME_FORMS.get(game or "")
     triggers = tuple(game_kind(game).bock_triggers) if forms is not None and game else ()
-    rules: dict[str, Any] = {
-        "ramsch": bool(form.ramsch.data),
-        "bock": [b for b in (form.bock.data or []) if forms is None or b in triggers],
-    }
+    bock = [b for b in (form.bock.data or []) if forms is None or b in triggers]
+    if getattr(form, "bock_on", None) is not None and form.bock_on.data and not bock:
+        bock = [t for t in DEFAULT_BOCK if forms is None or t in triggers]
+    rules: dict[str, Any] = {"ramsch": bool(form.ramsch.data), "bock": bock}
     if forms is not None:
         rules.update(forms.house_rules(form, errors))
     return rules
@@ -582,10 +621,16 @@ class SchafkopfForms(GameForms):
         return SchafkopfDealForm(formdata, **kwargs).setup(players)
 
     def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        return {
+        rules: dict[str, Any] = {
             "tariffs": form.tariff_values(errors),
             "tout_counts_schneider_schwarz": bool(form.tout_counts.data),
         }
+        cents = field_int(form.stock_cents, errors) if hasattr(form, "stock_cents") else None
+        rules["stock"] = None
+        if cents is not None:
+            rules["stock"] = {"cents": cents, "taken_by": form.stock_taken_by.data or "any",
+                              "lost": form.stock_lost.data or "leave"}  # fmt: skip
+        return rules
 
     def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
         return schafkopf_input(form, errors)
@@ -618,6 +663,8 @@ def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any
     # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
     if sheet["rules"].get("ramsch"):
         kinds = [("game", _("Spiel")), ("ramsch", "Ramsch")]
+        if sheet["rules"].get("stock"):  # a table with a Stock may still pass a deal into it
+            kinds.append(("passed", _("eingepasst")))
     elif sheet["rules"].get("bockramsch"):  # Ramsch only in a Bockramsch round
         kinds = [("game", _("Spiel")), ("ramsch", "Ramsch"), ("passed", _("eingepasst"))]
     else:

@@ -25,13 +25,16 @@ from .rules.sheet import (
     MAX_DEALS,
     DealRecord,
     Row,
+    RuleChange,
+    SheetSpec,
     compute_sheet,
     evaluate_deal,
     normalize_sheet,
+    read_rules,
     seat_names,
 )
 
-ACTIONS = {"add", "correct", "strike", "restore"}
+ACTIONS = {"add", "correct", "strike", "restore", "rules"}
 SHEET_ACTIONS = {"close", "reopen"}  # of the whole sheet: no deal (n = 0)
 
 
@@ -160,6 +163,9 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
             ptranslate("column", "gestrichen", lang)]  # fmt: skip
     head += [f"{p} ±" for p in players]
     head += [translate("%(player)s Stand", lang, player=p) for p in players]
+    stock = "stock" in sheet["totals"]  # a Schafkopf Stock: what each deal put in (taken: −)
+    if stock:
+        head.append("Stock")
     w.writerow([cell(h) for h in head])
     for d, typed in zip(sheet["deals"], rows, strict=False):
         party = "+".join(d.get("party") or []) or ""
@@ -168,6 +174,8 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
         row = [d["n"], cell(d["dealer"]), cell(party), cell(translate(text.line(), lang)), value]
         row.append(translate("ja", lang) if d["struck"] else "")
         row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
+        if stock:
+            row.append(d.get("stock", ""))
         w.writerow(row)
     t = sheet["totals"]
     w.writerow([])
@@ -176,6 +184,9 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
     if "list" in t:
         w.writerow([cell(translate("Liste", lang)), "", "", "", "", ""] + [""] * len(players)
                    + [t["list"][p] for p in players])  # fmt: skip
+    if stock:
+        w.writerow(["Stock", "", "", "", "", ""] + [""] * len(players)
+                   + [t["stock_back"][p] for p in players] + [t["stock"]])  # fmt: skip
     if "seeger_fabian" in t:
         w.writerow(["Seeger-Fabian", "", "", "", "", ""] + [""] * len(players)
                    + [t["seeger_fabian"][p] for p in players])  # fmt: skip
@@ -220,9 +231,17 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
         e.add("deals", "Die Spiele fehlen oder sind zu viele.")
         e.raise_if_any()
     assert isinstance(deals, list)
+    changes = _rule_changes(spec, data.get("rule_changes"), len(deals), e)
+    e.raise_if_any()
+    befores = [c["typed"] for c in changes]
+    afters = [*befores[1:], spec.rules]  # the rules from a change on: the next one's before
+    typed = [
+        RuleChange(c["from_n"], b, a) for c, b, a in zip(changes, befores, afters, strict=False)
+    ]
+    spec = SheetSpec(spec.game, spec.players, spec.first_dealer, spec.rules, typed)
     clean: list[dict[str, Any]] = []
     kept: list[DealRecord] = []
-    progress = compute_sheet(spec, []) if getattr(spec.rules, "bockramsch", False) else None
+    progress = compute_sheet(spec, []) if service.bockramsch_of(spec) else None
     for i, d in enumerate(deals, start=1):
         where = f"deals[{i}]"
         if isinstance(d, dict):  # a file from before the name rule names its seats as typed
@@ -251,7 +270,7 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
         refused: InvalidDeal | None = None
         for ramsch_round in rounds:
             try:
-                evaluate_deal(spec, record.input, record.active, ramsch_round=ramsch_round)
+                evaluate_deal(spec.at(i), record.input, record.active, ramsch_round=ramsch_round)
             except InvalidDeal as exc:
                 refused = refused or exc
             else:
@@ -293,4 +312,36 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
     return service.import_sheet(
         db, data.get("name"), spec.game, list(spec.players), spec.first_dealer,
         spec.rules.to_json(), clean, good_history, suffix,
+        [{"from_n": c["from_n"], "before": c["typed"].to_json()} for c in changes],
     )  # fmt: skip
+
+
+def _rule_changes(spec: SheetSpec, raw: object, count: int, e: Errors) -> list[dict[str, Any]]:
+    """The file's ``rule_changes``: each from a deal 2 … count + 1 on, in order, with the rules
+    before it as a sheet's rules are checked (``typed``)."""
+    if raw is None:
+        return []
+    out: list[dict[str, Any]] = []
+    if not isinstance(raw, list) or len(raw) > count:
+        e.add("rule_changes", "Die Regeländerungen sind beschädigt.")
+        return out
+    last = 1
+    for c in raw:
+        n = c.get("from_n") if isinstance(c, dict) else None
+        if (
+            not isinstance(c, dict)
+            or isinstance(n, bool)
+            or not isinstance(n, int)
+            or not last < n <= count + 1
+            or not isinstance(c.get("before"), dict)
+        ):
+            e.add("rule_changes", "Die Regeländerungen sind beschädigt.")
+            return []
+        bad = Errors()
+        typed = read_rules(spec.game, c["before"], bad)
+        if bad:
+            e.add("rule_changes", "Die Regeländerungen sind beschädigt.")
+            return []
+        out.append({"from_n": n, "typed": typed})
+        last = n
+    return out

@@ -138,6 +138,14 @@ def can_edit(sheet: dict[str, Any]) -> bool:
     return holds_token(f"edit_{sheet['id']}", sheet["edit_token"])
 
 
+def can_change_rules(sheet: dict[str, Any], event: dict[str, Any] | None) -> bool:
+    """The house rules of a sheet change with its edit right; on a club night's table
+    (``event``: the event it is a table of) only with the organiser's."""
+    if event is not None:
+        return holds_token(f"event_{event['id']}", event["edit_token"])
+    return can_edit(sheet)
+
+
 def holds_token(cookie: str, edit_token: str) -> bool:
     """The same check for anything with an edit token (sheets, events)."""
     if not current_app.config.get("LAN"):

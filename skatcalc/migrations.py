@@ -392,3 +392,12 @@ def m017_start_numbers(db: Database) -> None:
         "update event_players set start_no = (select count(*) from event_players p "
         "where p.event_id = event_players.event_id and p.id <= event_players.id)"
     )
+
+
+@migrations()
+def m018_sheet_rule_changes(db: Database) -> None:
+    # House rules changed during the evening (docs/rules.md 1.11): a JSON list of
+    # {"from_n", "before", "at"}, oldest first; "before" are the rules the deals before
+    # from_n were played under. The sheet's "rules" stay the ones in force now, and the deals
+    # the source of every total.
+    db["sheets"].add_column("rule_changes", str)

@@ -94,6 +94,8 @@ def row_json(row: Row, lang: str = "de") -> JSON:
         out["bockramsch"] = True  # a deal of a Bockramsch round (docs/rules.md 1.11)
     if row.bierlachs:
         out["bierlachs"] = list(row.bierlachs)  # who became Bierlachs with this deal
+    if row.stock is not None:  # on sheets that keep a Stock: deltas + stock sum to 0
+        out["stock"] = row.stock
     if row.version is not None:
         out["version"] = row.version
     return out
@@ -129,6 +131,9 @@ def totals_json(totals: Totals) -> JSON:
     if totals.bierlachs is not None:
         b = totals.bierlachs
         out["bierlachs"] = {"round": b.round, "minus": dict(b.minus), "lost": dict(b.lost)}
+    if totals.stock is not None:  # the Stock as it stands, and who gets what of it back
+        out["stock"] = totals.stock
+        out["stock_back"] = dict(totals.stock_back or {})
     return out
 
 

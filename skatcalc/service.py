@@ -43,12 +43,16 @@ from .rules.sheet import (
     ComputedSheet,
     DealRecord,
     Row,
+    RuleChange,
     SheetSpec,
     check_placement,
     compute_sheet,
     dealer_after,
     default_active,
     evaluate_deal,
+    merge_rules,
+    play_rules,
+    read_rules,
     seat_names,
 )
 from .rules.sheet import game as game_kind
@@ -59,15 +63,45 @@ Sheet = dict[str, Any]
 
 
 def spec_of(sheet: dict[str, Any]) -> SheetSpec:
+    """The sheet's rules engine spec: the rules in force now, and the changes of the rules
+    during the evening (each deal is computed under the rules it was played under)."""
+    changes = stored_changes(sheet)
     return _spec(sheet["game"], tuple(sheet["players"]), sheet["first_dealer"],
-                 json.dumps(sheet["rules"], sort_keys=True))  # fmt: skip
+                 json.dumps(sheet["rules"], sort_keys=True),
+                 json.dumps(changes, sort_keys=True) if changes else "")  # fmt: skip
+
+
+def stored_changes(sheet: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sheet's stored rule changes (``{"from_n", "before"}``, oldest first), whether the
+    sheet came through ``db`` (a list) or as a bare row of another query (JSON text)."""
+    raw = sheet.get("rule_changes") or []
+    return json.loads(raw) if isinstance(raw, str) else list(raw)
 
 
 @lru_cache(maxsize=1024)
-def _spec(game: str, players: tuple[str, ...], first_dealer: str, rules: str) -> SheetSpec:
+def _spec(game: str, players: tuple[str, ...], first_dealer: str, rules: str,
+          changes: str = "") -> SheetSpec:  # fmt: skip
     # A request asks for its sheet's spec several times (page, form, rows, history): the
     # house rules are read from their JSON once per sheet, not each time (a spec is frozen).
-    return SheetSpec(game, players, first_dealer, json.loads(rules))
+    cls = game_kind(game).rules_class
+    now = cls.from_stored(json.loads(rules))
+    stored = sorted(json.loads(changes) if changes else [], key=lambda c: c["from_n"])
+    befores = [cls.from_stored(c["before"]) for c in stored]
+    # The rules from a change on are the ones the next change replaced, or those of now.
+    afters = [*befores[1:], now]
+    typed = [
+        RuleChange(int(c["from_n"]), b, a) for c, b, a in zip(stored, befores, afters, strict=False)
+    ]
+    return SheetSpec(game, players, first_dealer, now, typed)
+
+
+def rule_changes_json(sheet: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sheet's ``rule_changes`` (docs/api.md): from which deal on, the rules from there,
+    and the rules before it."""
+    return [
+        {"from_n": c.from_n, "rules": c.rules.to_json(), "before": c.before.to_json()}
+        for c in spec_of(sheet).changes
+    ]
 
 
 def head_records(heads: list[dict[str, Any]]) -> list[DealRecord]:
@@ -191,6 +225,7 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
         "players": sheet["players"],
         "first_dealer": sheet["first_dealer"],
         "rules": sheet["rules"],
+        "rule_changes": rule_changes_json(sheet),
         "created": sheet["created"],
         "updated": sheet["updated"],
         "group": sheet.get("group_id"),
@@ -309,14 +344,17 @@ def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, bo
     old = deals[n - 1]
     dealer, active = placement(spec, body, old["dealer"], keep=old)
     recs = records(deals)
-    evaluate_deal(spec, body, active, ramsch_round=_round_at(spec, recs, n))
+    # under the rules deal n was played under
+    evaluate_deal(spec.at(n), body, active, ramsch_round=_round_at(spec, recs, n))
     recs[n - 1] = DealRecord(n, dealer, active, body, old["struck"])
     return serialize.row_json(compute_sheet(spec, recs[:n]).rows[n - 1], lang)
 
 
 def bockramsch_of(spec: SheetSpec) -> bool:
-    """Whether the sheet plays Bockramsch (docs/rules.md 1.11; Skat's house rule)."""
-    return bool(getattr(spec.rules, "bockramsch", False))
+    """Whether the sheet plays Bockramsch (docs/rules.md 1.11; Skat's house rule), now or
+    under rules it had earlier in the evening."""
+    every = [spec.rules, *(c.before for c in spec.changes)]
+    return any(getattr(r, "bockramsch", False) for r in every)
 
 
 def in_ramsch_round(db: Database, sheet: Sheet, spec: SheetSpec) -> bool:
@@ -380,7 +418,7 @@ def correct_deal(
         dealer, active = placement(spec, body, current["dealer"], keep=current)
         in_round = (_round_at(spec, records(store.get_deals(db, sheet_id)), n)
                     if bockramsch_of(spec) else False)  # fmt: skip
-        evaluate_deal(spec, body, active, ramsch_round=in_round)
+        evaluate_deal(spec.at(n), body, active, ramsch_round=in_round)  # its rules
         store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
         return _written(db, sheet)
 
@@ -579,13 +617,18 @@ def import_sheet(
     deals: list[dict[str, Any]],
     history: list[dict[str, Any]],
     suffix: str = "",
+    rule_changes: list[dict[str, Any]] | None = None,
 ) -> Sheet:
     """A checked sheet file (exports.import_json) stored whole in one transaction, or nothing:
-    the name policy with ``suffix``; a file without a name gets "Import"."""
+    the name policy with ``suffix``; a file without a name gets "Import". ``rule_changes``
+    as stored (``from_n`` and ``before``), checked by the import."""
     with db.atomic():
         sheet = create_sheet(db, name, game, players, first_dealer, rules,
                              suffix=suffix, fallback=IMPORT_NAME)  # fmt: skip
         store.fill_sheet(db, sheet["id"], deals, history)
+        if rule_changes:
+            store.set_rule_changes(db, sheet["id"], rule_changes)
+            sheet = {**sheet, "rule_changes": rule_changes}
     return sheet
 
 
@@ -609,6 +652,55 @@ def undo_save(db: Database, sheet: Sheet, n: int) -> Changed:
     second tap, or one from a page that was out of date, finds it struck and changes
     nothing (``changed`` False), rather than striking whichever deal is last by then."""
     return strike_deal(db, sheet, n)
+
+
+def change_rules(db: Database, sheet: Sheet, data: Any, whole: bool = False) -> Changed:
+    """Change the house rules during the evening (``PATCH`` ``{"rules": {...}}``, the
+    "Hausregeln" page): the keys merge one by one into the rules in force (nested objects
+    too), the result is checked like a new sheet's rules (:class:`InvalidDeal` with
+    ``rules.<field>`` errors, nothing stored). The new rules apply from the next deal on;
+    the deals before keep the rules they were played under (a change is recorded with the
+    rules before it); queued Bock rounds stay. The stake is the whole evening's, so a change
+    of the stake alone records no change of the play. Every change is in the history.
+    ``changed`` is False when the rules stay as they were. With ``whole`` the rules are given
+    whole (the page's form) and nested objects are not merged but replaced.
+
+    Who may change them is the caller's check (the sheet's edit right; on a club night's
+    table the organiser's, see :func:`rules_event`)."""
+    e = Errors()
+    patch = data.get("rules") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(patch, dict):
+        e.add("rules", "Bitte die geänderten Regeln als Objekt „rules“ senden.")
+    elif set(data) - {"rules"}:
+        unknown = ", ".join(sorted(set(data) - {"rules"}))
+        e.add("_", "Unbekannte Felder: %(fields)s.", fields=unknown)
+    e.raise_if_any()
+    assert isinstance(patch, dict)
+    game = sheet["game"]
+    current = read_rules(game, sheet["rules"], Errors()).to_json()
+    merged = {**current, **patch} if whole else merge_rules(current, patch)
+    new = read_rules(game, merged, e).to_json()
+    e.raise_if_any()
+    if new == current:
+        return Changed(False, sheet)
+    with sheet_write(db, sheet):  # a closed sheet (or club night) keeps its rules
+        from_n = store.deal_count(db, sheet["id"]) + 1
+        changes = [dict(c) for c in stored_changes(sheet)]
+        if from_n > 1 and play_rules(new) != play_rules(current):
+            if changes and changes[-1]["from_n"] == from_n:
+                # changed again before a deal was played: one change, from the rules before
+                if play_rules(changes[-1]["before"]) == play_rules(new):
+                    changes.pop()  # taken back
+            else:
+                changes.append({"from_n": from_n, "before": current})
+        store.set_rules(db, sheet["id"], new, changes, from_n, current)
+        return Changed(True, _written(db, sheet, rules=new, rule_changes=changes))
+
+
+def rules_event(db: Database, sheet: Sheet) -> dict[str, Any] | None:
+    """The club night a sheet is a table of (its id and the organiser's edit token), or
+    None: on a table only the organiser may change the rules."""
+    return store.event_of_table(db, sheet["id"])
 
 
 def rename_sheet(db: Database, sheet: Sheet, name: str | None) -> Sheet:

@@ -68,6 +68,8 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         entry_html = entry_form_html(sheet, spec, proposed, len(data["deals"]) + 1,
                                      bool(data.get("next_bockramsch")))  # fmt: skip
     rules = [translate(m, page_lang()) for m in describe_rules(spec)]
+    if data["totals"].get("stock"):
+        rules.append(_("Im Stock: %(cents)s", cents=number(data["totals"]["stock"], page_lang())))
     html = render_template(
         "sheets/show.html",
         saved=None if share else saved_line(sheet, data),
@@ -274,6 +276,9 @@ class RowContext:
         self.share = share
         self.trig = _("löst Bock aus")
         self.calc = _("Rechnung")
+        # where the house rules changed during the evening (the row of the first deal after)
+        self.changes = {c["from_n"] for c in service.stored_changes(sheet)}
+        self.new_rules = _("neue Regeln")
         self.row = get_template_attribute("sheets/_row.html", "row")
 
 
@@ -297,7 +302,9 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
             translate(text.contract, lang),
             # the deal's own page: its calculation, correction and strike (not on a share view)
             None if ctx.share else f"{ctx.base}/deals/{n}/edit",
-            [(translate(m, lang), MARK_CLASS.get(m, "")) for m in text.marks],
+            [(translate(m, lang), MARK_CLASS.get(m, "")) for m in text.marks]
+            + ([(f"Stock {number(d['stock'], lang, True)}", "")] if d.get("stock") else [])
+            + ([(ctx.new_rules, " rules")] if n in ctx.changes else []),
             ctx.trig if d.get("bock_trigger") else "",
             (d.get("explanation") or []) if ctx.share else [],
             ctx.calc,
@@ -305,7 +312,7 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
             # the classic list: only the declarer's entry (Ramsch: the loser's)
             " ".join(number(v, lang, True) for v in d["list"].values() if v) if ctx.skat else None,
             cells,
-            sum(d["deltas"].values()),
+            sum(d["deltas"].values()) + d.get("stock", 0),  # with the Stock, every row sums to 0
         )
     )
 
@@ -346,7 +353,8 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
     version of a deal in words."""
     words = {"add": _("eingetragen"), "correct": _("korrigiert"),
              "strike": _("gestrichen"), "restore": _("wiederhergestellt"),
-             "close": _("Abend abgeschlossen"), "reopen": _("Abend wieder geöffnet")}  # fmt: skip
+             "close": _("Abend abgeschlossen"), "reopen": _("Abend wieder geöffnet"),
+             "rules": _("Hausregeln geändert ab")}  # fmt: skip
     spec = service.spec_of(sheet)
     keeps_list = game_kind(sheet["game"]).keeps_list
     lang = page_lang()
@@ -360,7 +368,7 @@ def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[d
         b = h.get("before")
         if b and h["action"] == "correct":
             try:
-                o = evaluate_deal(spec, b["input"], tuple(b["active"]))
+                o = evaluate_deal(spec.at(h["n"]), b["input"], tuple(b["active"]))
                 who = f"{o.declarer}: " if o.declarer and keeps_list else ""
                 before = f"{who}{translate(o.title, lang)}" + (
                     f" ({o.value})" if o.kind == "game" else ""

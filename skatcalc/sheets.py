@@ -35,7 +35,14 @@ from .deal_forms import (
     rules_body,
 )
 from .errors import resend_form_on_fault, show_on_refusal
-from .http import BadJSON, can_edit, parse_json, remember_edit_token, token_matches
+from .http import (
+    BadJSON,
+    can_change_rules,
+    can_edit,
+    parse_json,
+    remember_edit_token,
+    token_matches,
+)
 from .i18n import _, field_errors, page_lang
 from .rules.common import InvalidDeal
 from .rules.sheet import normalize_sheet
@@ -373,6 +380,63 @@ def undo(sheet_id: int) -> Response:
         flash(_("Spiel %(n)s gestrichen (rückgängig).", n=n))
     else:
         flash(_("Spiel %(n)s war schon gestrichen; nichts weiter geändert.", n=n))
+    return redirect(url_for("sheets.show", sheet_id=sheet_id))
+
+
+class RulesForm(FlaskForm, SheetRulesFields):
+    """A sheet's house rules during the evening (the "Hausregeln" page)."""
+
+    stake_cents = StringField()
+
+
+def rules_page(sheet: dict[str, Any], form: RulesForm, general: list[str],
+               status: int = 200) -> Any:  # fmt: skip
+    from .rules.sheet import SCHAFKOPF_BOCK_TRIGGERS
+
+    n = len(service.computed(service.get_db(), sheet).rows) + 1
+    html = render_template("sheets/rules.html", sheet=sheet, form=form, general=general,
+                           from_n=n, changes=service.rule_changes_json(sheet),
+                           schafkopf_bock=SCHAFKOPF_BOCK_TRIGGERS)  # fmt: skip
+    return html, status
+
+
+@bp.route("/<int:sheet_id>/rules", methods=["GET", "POST"])
+def house_rules(sheet_id: int) -> Any:
+    """Change the house rules from the next deal on (the stake: for the whole evening)."""
+    sheet = load_sheet(sheet_id)
+    db = service.get_db()
+    if not can_change_rules(sheet, service.rules_event(db, sheet)):
+        abort(403)
+    form = RulesForm()
+    form.setup_rules()
+    if request.method == "GET":
+        form.fill_rules(sheet["rules"])
+        form.stake_cents.data = str(sheet["rules"].get("stake_cents", 0))
+        return rules_page(sheet, form, [])
+    if not form.validate_on_submit():
+        return rules_page(sheet, form, [_("Das Formular ist abgelaufen; bitte noch einmal senden.")], 400)  # fmt: skip
+    errors: list[tuple[str, str]] = []
+    rules = rules_body(form, sheet["game"], errors)
+    if sheet["game"] == "skat":
+        stake = field_int(form.stake_cents, errors)
+        if stake is not None:
+            rules["stake_cents"] = stake
+    if errors:
+        return rules_page(sheet, form, attach_errors(form, None, errors, page_lang()), 422)
+    try:
+        changed = service.change_rules(db, sheet, {"rules": rules}, whole=True)
+    except InvalidDeal as exc:
+        general = []
+        for k, msgs in field_errors(exc, page_lang()).items():
+            field = getattr(form, k.replace("rules.", ""), None)
+            if field is not None and k != "_":
+                field.errors = list(field.errors or []) + msgs
+            else:
+                general += msgs
+        return rules_page(sheet, form, general, 422)
+    flash(_("Hausregeln geändert: sie gelten ab Spiel %(n)s.", n=len(
+        service.computed(db, changed.sheet).rows) + 1) if changed.changed
+        else _("Die Hausregeln bleiben, wie sie sind."))  # fmt: skip
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 

@@ -474,7 +474,10 @@ def test_preview_route_counts_the_next_deal_without_storing(client: FlaskClient)
 def test_new_sheet_form_marks_what_is_skat_only(client: FlaskClient) -> None:
     page = client.get("/sheets").data.decode()
     form = page.split('class="newsheet"')[1].split("</form>")[0]
-    assert '<label class="num skatonly"><span>Platz 5' in form
+    # Platz 5 for both games (Schafkopf at five: the dealer sits out); Platz 4 is optional
+    # at Skat only
+    assert '<label class="num"><span>Platz 5 (optional)' in form
+    assert '<span>Platz 4<span class="skatonly"> (optional)' in form
     assert 'class="skatonly"><input type="checkbox" name="bock" value="grand-hand-won"' in form
     assert 'class="skatonly"><input type="checkbox" name="bock" value="60-60"' not in form
     stake = form.split('name="stake_cents"')[0].rsplit("<div", 1)[1]

@@ -1,6 +1,7 @@
 """The entry form's behaviour in headless Chromium on a phone: Ouvert's implied flags, the
 points-field message in the page's language, the Ramsch preview at four, the new-sheet form
-for Schafkopf, and two phones saving the same deal."""
+for Schafkopf, two phones saving the same deal, and a Stock deal at a Schafkopf table of
+five."""
 
 from __future__ import annotations
 
@@ -114,15 +115,17 @@ def test_new_sheet_form_for_schafkopf(browser: Any, served: tuple[str, Any]) -> 
     pg = ctx.new_page()
     pg.goto(f"{base}/sheets")
     form = pg.locator("form.newsheet")
-    skat_only = [form.locator("input[name=p5]"), form.locator("input[name=stake_cents]"),
+    skat_only = [form.locator("input[name=stake_cents]"),
                  form.locator("input[name=bock][value=grand-hand-won]")]  # fmt: skip
     assert all(x.is_visible() or x.locator("..").is_visible() for x in skat_only)
     pg.fill("input[name=stake_cents]", "5")
     form.locator("#f-game").get_by_text("Schafkopf", exact=True).tap()
-    assert not form.locator("input[name=p5]").is_visible()
     assert not form.locator("input[name=stake_cents]").is_visible()
     assert not form.get_by_text("gewonnener Grand Hand").is_visible()
-    assert "(optional)" not in form.locator("fieldset.players").inner_text()
+    assert not form.locator("input[name=kontra_re]").locator("..").is_visible()
+    # Schafkopf at four or five: Platz 5 stays, and only it is optional
+    assert form.locator("input[name=p5]").is_visible()
+    assert form.locator("fieldset.players").inner_text().count("(optional)") == 1
     for i, name in enumerate("ABCD", start=1):
         pg.fill(f"input[name=p{i}]", f"SK{name}")
     pg.get_by_role("button", name="Blatt anlegen").tap()
@@ -179,4 +182,25 @@ def test_points_contradicting_the_buttons_are_named_in_the_preview(
     pg.locator("#result").filter(has_text="Die Augen sagen etwas anderes").wait_for()
     pg.fill("input[name=declarer_points]", "95")
     pg.locator("#result .big").filter(has_text="+96").wait_for()
+    ctx.close()
+
+
+def test_a_stock_deal_at_five_without_scrolling_or_typing(
+    browser: Any, served: tuple[str, Any]
+) -> None:
+    base, api = served
+    sid = api.post("/api/v1/sheets", json={"game": "schafkopf", "players": list("ABCDE"),
+                                           "rules": {"stock": 20}}).get_json()["id"]  # fmt: skip
+    ctx = phone(browser)
+    pg = ctx.new_page()
+    pg.goto(f"{base}/sheets/{sid}")
+    form = pg.locator("form.deal")
+    form.locator("#f-kind").get_by_text("eingepasst", exact=True).tap()
+    pg.get_by_role("button", name="Speichern").tap()
+    pg.wait_for_url("**saved=1*")
+    assert pg.evaluate("window.scrollY") == 0
+    deal = api.get(f"/api/v1/sheets/{sid}").get_json()["deals"][0]
+    # A deals and sits out: the four who play pay 20 each into the Stock
+    assert deal["deltas"] == {"A": 0, "B": -20, "C": -20, "D": -20, "E": -20}
+    assert deal["stock"] == 80
     ctx.close()

@@ -90,8 +90,10 @@ def game_name(game: SKGame, suit: str | None) -> Msg:
 
 DEFAULT_TARIFFS: dict[str, int] = {"sauspiel": 10, "solo": 20, "bettel": 20, "extra": 10}
 # "ramsch" (docs/rules.md 2.5) is a tariff of its own only where it is set; otherwise a Ramsch
-# costs the Sauspiel tariff, as it did on every sheet stored before the key existed.
-TARIFF_KEYS = (*DEFAULT_TARIFFS, "ramsch")
+# costs the Sauspiel tariff, as it did on every sheet stored before the key existed. Likewise
+# "schneider" (the Schneider and the Schwarz level) and "laufende" (per Laufender, 2.7) follow
+# "extra" unless set, so every sheet stored before them computes as it did.
+TARIFF_KEYS = (*DEFAULT_TARIFFS, "ramsch", "schneider", "laufende")
 DEFAULT_LAUFENDE_MIN: dict[str, int] = {
     "sauspiel": 3,
     "hochzeit": 3,
@@ -131,6 +133,7 @@ class SchafkopfResult:
     value: int
     deltas: dict[str, int]
     steps: tuple[Msg, ...]
+    game: SKGame | None = None  # which game it was (a sheet's Stock asks)
 
 
 def full_tariffs(overrides: Mapping[str, int] | None = None) -> dict[str, int]:
@@ -156,6 +159,24 @@ def ramsch_tariff(tariffs: Mapping[str, int]) -> int:
     (10, 30)
     """
     return tariffs.get("ramsch", tariffs["sauspiel"])
+
+
+def schneider_tariff(tariffs: Mapping[str, int]) -> int:
+    """The price of the Schneider and of the Schwarz level: its own where set, else extra.
+
+    >>> schneider_tariff(full_tariffs()), schneider_tariff(full_tariffs({"schneider": 25}))
+    (10, 25)
+    """
+    return tariffs.get("schneider", tariffs["extra"])
+
+
+def laufende_tariff(tariffs: Mapping[str, int]) -> int:
+    """The price of one Laufender: its own where set, else extra (docs/rules.md 2.7).
+
+    >>> laufende_tariff(full_tariffs({"extra": 20})), laufende_tariff(full_tariffs({"laufende": 5}))
+    (20, 5)
+    """
+    return tariffs.get("laufende", tariffs["extra"])
 
 
 def full_laufende_min(overrides: Mapping[str, int] | None = None) -> dict[str, int]:
@@ -290,7 +311,8 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
     g = deal.game
     tariffs = full_tariffs(deal.tariffs)
     lmin = full_laufende_min(deal.laufende_min)
-    extra = tariffs["extra"]
+    extra = schneider_tariff(tariffs)
+    per_laufender = laufende_tariff(tariffs)
     tout = deal.tout or deal.sie
     steps: list[Msg] = []
 
@@ -337,9 +359,9 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
         parts.append(Msg("%(extra)s [Schwarz]", extra=extra))
     minimum = lmin.get(g.value, 3)
     if deal.laufende >= minimum and deal.laufende > 0:
-        value += deal.laufende * extra
+        value += deal.laufende * per_laufender
         parts.append(Msg("%(laufende)s × %(extra)s [Laufende]", laufende=deal.laufende,
-                         extra=extra))  # fmt: skip
+                         extra=per_laufender))  # fmt: skip
     elif deal.laufende > 0:
         steps.append(
             Msg(
@@ -416,7 +438,7 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
                     v=3 * value,
                 )
             )
-    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps))
+    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g)
 
 
 # --- Ramsch (docs/rules.md 2.5) ---------------------------------------------------------------
@@ -446,7 +468,7 @@ def schafkopf_ramsch(
     steps: list[Msg] = []
     deltas = dict.fromkeys(players, 0)
     if durchmarsch is not None:
-        value = (t["solo"] + 2 * t["extra"]) * factor
+        value = (t["solo"] + 2 * schneider_tariff(t)) * factor
         steps.append(
             Msg(
                 "Durchmarsch %(durchmarsch)s: wie ein Solo schwarz, %(value)s von jedem",

@@ -24,7 +24,9 @@ from .base import (
     DealOutcome,
     DealRecord,
     HouseRules,
+    Pot,
     Row,
+    RuleChange,
     SheetSpec,
     SheetState,
     Tallies,
@@ -50,7 +52,7 @@ from .schafkopf import SCHAFKOPF, Schafkopf, SchafkopfHouseRules, schafkopf_titl
 # isort: on
 
 from .compute import compute_sheet, describe_rules, evaluate_deal, settle
-from .spec import normalize_rules, normalize_sheet, read_rules
+from .spec import merge_rules, normalize_rules, normalize_sheet, play_rules, read_rules
 
 #: the Bock triggers each game offers, as their stored strings (forms list them in this order)
 SKAT_BOCK_TRIGGERS: tuple[str, ...] = tuple(t.value for t in SKAT.bock_triggers)
@@ -73,6 +75,8 @@ __all__ = [
     "DealRecord",
     "GameKind",
     "HouseRules",
+    "Pot",
+    "RuleChange",
     "Row",
     "Schafkopf",
     "SchafkopfHouseRules",
@@ -95,7 +99,9 @@ __all__ = [
     "forehand",
     "game",
     "next_dealer",
+    "merge_rules",
     "normalize_rules",
+    "play_rules",
     "normalize_sheet",
     "read_rules",
     "register",

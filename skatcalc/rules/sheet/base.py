@@ -229,10 +229,22 @@ class HouseRules:
 # --- A sheet and its deals --------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class RuleChange:
+    """A change of the house rules during the evening (docs/rules.md 1.11): ``rules`` are in
+    force from deal ``from_n`` on, ``before`` were in force for the deals before it (since
+    the previous change). The stake is the exception: the current one settles the evening."""
+
+    from_n: int
+    before: HouseRules
+    rules: HouseRules
+
+
 @dataclass(frozen=True, init=False)
 class SheetSpec:
     """What a sheet is played by: its game (a registry key), players in seat order, the
-    first dealer and the house rules.
+    first dealer and the house rules (those in force now), with the changes of the rules
+    during the evening in ``changes``, oldest first.
 
     The rules may be given as a mapping (as stored, or partial); they are read by the
     game's rules class.
@@ -246,6 +258,7 @@ class SheetSpec:
     players: tuple[str, ...]
     first_dealer: str
     rules: HouseRules
+    changes: tuple[RuleChange, ...]
 
     def __init__(
         self,
@@ -253,6 +266,7 @@ class SheetSpec:
         players: tuple[str, ...],
         first_dealer: str,
         rules: HouseRules | Mapping[str, Any] | None = None,
+        changes: Sequence[RuleChange] = (),
     ) -> None:
         if not isinstance(rules, HouseRules):
             from .registry import game as kind
@@ -262,6 +276,28 @@ class SheetSpec:
         object.__setattr__(self, "players", tuple(players))
         object.__setattr__(self, "first_dealer", first_dealer)
         object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "changes", tuple(sorted(changes, key=lambda c: c.from_n)))
+
+    def rules_for(self, n: int) -> HouseRules:
+        """The rules deal ``n`` is played under: a change applies from its deal on.
+
+        >>> a, b = SheetSpec("skat", ("A", "B", "C"), "A"), SheetSpec("skat", ("A", "B", "C"), "A",
+        ...                                                          {"kontra_re": True})
+        >>> spec = SheetSpec("skat", ("A", "B", "C"), "A", b.rules, [RuleChange(3, a.rules, b.rules)])
+        >>> spec.rules_for(2).kontra_re, spec.rules_for(3).kontra_re
+        (False, True)
+        """
+        for c in self.changes:
+            if n < c.from_n:
+                return c.before
+        return self.rules
+
+    def at(self, n: int) -> SheetSpec:
+        """This sheet as deal ``n`` is played: its rules those of :meth:`rules_for`."""
+        rules = self.rules_for(n)
+        if rules is self.rules:
+            return self
+        return SheetSpec(self.game, self.players, self.first_dealer, rules)
 
 
 @dataclass(frozen=True)
@@ -326,6 +362,8 @@ class Row:
     ramsch_round: bool = False
     #: who became Bierlachs with this deal (docs/rules.md 1.11): the round ended here
     bierlachs: tuple[str, ...] = ()
+    #: cents the deal put into the Stock (negative: took from it); None where no Stock is kept
+    stock: int | None = None
 
     @property
     def title(self) -> Msg:
@@ -388,6 +426,9 @@ class Totals:
     cents: Mapping[str, int] | None = None
     #: the Bierlachs match play alongside the list (docs/rules.md 1.11), where played
     bierlachs: Bierlachs | None = None
+    #: the Stock as it stands and what of it goes back to each player (None: no Stock kept)
+    stock: int | None = None
+    stock_back: Mapping[str, int] | None = None
 
     def get(self, name: str) -> Mapping[str, int] | None:
         """An extra figure by name ("list", "seeger_fabian"), None where the game has none."""
@@ -430,6 +471,16 @@ class SheetState:
     #: Bockramsch deals still to come (docs/rules.md 1.11)
     ramsch_queue: int = 0
     bierlachs: Bierlachs | None = None
+    pot: Pot | None = None
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A Stock (docs/rules.md 2.7): the cents in it and what each player paid into it since
+    it was last taken (what goes back when the evening ends with a Stock)."""
+
+    cents: int = 0
+    paid: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -462,7 +513,8 @@ def seat_after(players: Sequence[str], name: str, step: int = 1) -> str:
 
 def default_active(spec: SheetSpec, dealer: str) -> tuple[str, ...]:
     """Who plays when ``dealer`` deals: when the table has more players than a deal needs,
-    the dealer sits out, at 5 also the one two seats to his right; listed from forehand on.
+    the dealer sits out, at Skat at 5 also the one two seats to his right; listed from
+    forehand on.
 
     >>> default_active(SheetSpec("skat", ("A", "B", "C", "D"), "A", {}), "A")
     ('B', 'C', 'D')
@@ -470,15 +522,18 @@ def default_active(spec: SheetSpec, dealer: str) -> tuple[str, ...]:
     ('B', 'C', 'E')
     >>> default_active(SheetSpec("schafkopf", ("A", "B", "C", "D"), "A", {}), "A")
     ('B', 'C', 'D', 'A')
+    >>> default_active(SheetSpec("schafkopf", ("A", "B", "C", "D", "E"), "A", {}), "A")
+    ('B', 'C', 'D', 'E')
     """
     from .registry import game
 
     p = spec.players
     n = len(p)
-    if n <= game(spec.game).players_per_deal:
+    per_deal = game(spec.game).players_per_deal
+    if n <= per_deal:
         return tuple(seat_after(p, dealer, k) for k in range(1, n + 1))
     out = {dealer}
-    if n == 5:
+    if n - per_deal >= 2:  # Skat at 5; Schafkopf at 5 lets only the dealer sit out
         out.add(seat_after(p, dealer, -2))
     return tuple(
         seat_after(p, dealer, k) for k in range(1, n) if seat_after(p, dealer, k) not in out

@@ -18,6 +18,7 @@ from .base import (
     DealKind,
     DealOutcome,
     DealRecord,
+    Pot,
     Row,
     SheetSpec,
     SheetState,
@@ -80,6 +81,7 @@ def compute_sheet(
         bock_queue = resume.bock_queue
         ramsch_queue = resume.ramsch_queue
         match = resume.bierlachs
+        pot = resume.pot
         rows: list[Row] = list(resume.rows)
         todo = deals[resume.count :]
     else:
@@ -91,19 +93,27 @@ def compute_sheet(
         bock_queue = 0
         ramsch_queue = 0
         match = None
+        pot = None
         rows = []
         todo = deals
     round_len = kind.bock_round(len(players))
-    triggers_on = set(spec.rules.bock)
-    # house rules of real tables (docs/rules.md 1.11), only Skat's rules have them
-    bockramsch = bool(getattr(spec.rules, "bockramsch", False))
-    target: int | None = getattr(spec.rules, "bierlachs", None)
-    if target is not None and match is None:
+    # Bierlachs is played from the first deal its rule is in force for (a sheet without deals
+    # yet shows its first round)
+    first = spec.at(todo[0].n if todo else len(deals) + 1)
+    if match is None and getattr(first.rules, "bierlachs", None) is not None:
         match = bierlachs.start(players)
     for d in todo:
+        # Each deal is played under the rules in force when it was dealt (rules that change
+        # during the evening apply from their deal on); queued Bock rounds stay.
+        at = spec.at(d.n)
+        # house rules of real tables (docs/rules.md 1.11), only Skat's rules have them
+        bockramsch = bool(getattr(at.rules, "bockramsch", False))
+        target: int | None = getattr(at.rules, "bierlachs", None)
+        if target is not None and match is None:
+            match = bierlachs.start(players)  # from the deal it is played from
         if d.struck:
             # A struck deal shows what it was (as if dealt without Bock) and counts nothing.
-            shown = _shown(spec, d, ramsch_round_next(bock_queue, ramsch_queue, round_len))
+            shown = _shown(at, d, ramsch_round_next(bock_queue, ramsch_queue, round_len))
             rows.append(Row(d.n, d.dealer, d.active, d.input, True, False, shown, zero, zero,
                             dict(balance), version=d.version))  # fmt: skip
             continue
@@ -114,14 +124,20 @@ def compute_sheet(
         elif in_round:
             ramsch_queue -= 1
         try:
-            out = evaluate_deal(spec, d.input, d.active, 1 if bock else 0, in_round)
+            out = evaluate_deal(at, d.input, d.active, 1 if bock else 0, in_round)
         except InvalidDeal as exc:
             # A stored deal that no longer evaluates must not take the sheet down.
             rows.append(Row(d.n, d.dealer, d.active, d.input, False, False, None, zero, zero,
                             dict(balance), error=exc, version=d.version))  # fmt: skip
             continue
+        change, pot = kind.feed_pot(at.rules, out, d.active, pot)
+        deltas = out.deltas
+        stock = None
+        if change is not None:
+            deltas = {p: out.deltas[p] + change.get(p, 0) for p in players}
+            stock = -sum(change.values())
         for p in players:
-            balance[p] += out.deltas[p]
+            balance[p] += deltas[p]
             list_tot[p] += out.list[p]
         if out.kind is DealKind.GAME and out.won is not None:
             for p in out.party:
@@ -130,7 +146,7 @@ def compute_sheet(
                 for p in players:
                     if p not in out.party:
                         lost_by_others[p] += 1
-        met = tuple(t for t in out.triggers if t in triggers_on)
+        met = tuple(t for t in out.triggers if t in at.rules.bock)
         if met:
             bock_queue += round_len
             if bockramsch:
@@ -138,14 +154,16 @@ def compute_sheet(
         who: tuple[str, ...] = ()
         if match is not None and target is not None:
             match, who = bierlachs.step(match, bierlachs.minus_points(out, players), target)
-        rows.append(Row(d.n, d.dealer, d.active, d.input, False, bock, out, out.list, out.deltas,
+        rows.append(Row(d.n, d.dealer, d.active, d.input, False, bock, out, out.list, deltas,
                         dict(balance), met, version=d.version,
-                        ramsch_round=in_round, bierlachs=who))  # fmt: skip
+                        ramsch_round=in_round, bierlachs=who, stock=stock))  # fmt: skip
     tallies = Tallies(dict(list_tot), dict(won), dict(lost), dict(lost_by_others))
+    # The stake is the evening's: the one agreed last settles every deal.
     stake = spec.rules.stake_cents
-    # Bierlachs: the settlement is per Bierlachs instead of per point
+    back = stock_back(players, pot) if pot is not None else None
+    # Bierlachs: the settlement is per Bierlachs instead of per point; a Stock left goes back
     net = (bierlachs.cents(match, stake) if match is not None
-           else {p: balance[p] * stake for p in players})  # fmt: skip
+           else {p: (balance[p] + (back or {}).get(p, 0)) * stake for p in players})  # fmt: skip
     totals = Totals(
         dict(balance),
         kind.extra_totals(players, tallies),
@@ -154,13 +172,16 @@ def compute_sheet(
         settle(net),
         net,
         match,
+        pot.cents if pot is not None else None,
+        back,
     )
     state = SheetState(len(deals), tuple(rows), dict(balance), dict(list_tot), dict(won),
                        dict(lost), dict(lost_by_others), bock_queue, ramsch_queue,
-                       match)  # fmt: skip
+                       match, pot)  # fmt: skip
+    bockramsch_now = bool(getattr(spec.rules, "bockramsch", False))
     return ComputedSheet(tuple(rows), totals, bock_queue, next_dealer(spec, deals), state,
                          ramsch_queue, ramsch_round_next(bock_queue, ramsch_queue, round_len),
-                         bockramsch)  # fmt: skip
+                         bockramsch_now)  # fmt: skip
 
 
 def _shown(spec: SheetSpec, d: DealRecord, in_round: bool) -> DealOutcome | None:
@@ -183,6 +204,28 @@ def ramsch_round_next(bock_queue: int, ramsch_queue: int, round_len: int) -> boo
     (False, True, True)
     """
     return ramsch_queue > 0 and (bock_queue == 0 or ramsch_queue % round_len != 0)
+
+
+def stock_back(players: Sequence[str], pot: Pot) -> dict[str, int]:
+    """A Stock left at the end goes back in proportion to what each player paid into it
+    (docs/rules.md 2.7); the cents a share leaves over go to the largest remainders, ties by
+    seat, so exactly the Stock goes back.
+
+    >>> stock_back(("A", "B", "C", "D", "E"), Pot(100, {"A": 40, "B": 40, "C": 20, "D": 20}))
+    {'A': 33, 'B': 33, 'C': 17, 'D': 17, 'E': 0}
+    """
+    paid = sum(pot.paid.get(p, 0) for p in players)
+    if paid <= 0 or pot.cents == 0:
+        return dict.fromkeys(players, 0)
+    share = {p: pot.cents * pot.paid.get(p, 0) // paid for p in players}
+    left = pot.cents - sum(share.values())
+    order = sorted(
+        range(len(players)),
+        key=lambda i: (-(pot.cents * pot.paid.get(players[i], 0) % paid), i),
+    )
+    for i in order[:left]:
+        share[players[i]] += 1
+    return share
 
 
 def settle(net: Mapping[str, int]) -> tuple[Transfer, ...]:

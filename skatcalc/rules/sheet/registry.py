@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..common import Msg
 from ..inputs import Reader
-from .base import BockTrigger, DealOutcome, HouseRules, Row, SheetSpec, Tallies
+from .base import BockTrigger, DealOutcome, HouseRules, Pot, Row, SheetSpec, Tallies
 
 if TYPE_CHECKING:
     from ..marks import Contract
@@ -84,6 +84,14 @@ class GameKind:
         """Score a deal of a Bockramsch round (docs/rules.md 1.11), where the game's house
         rules have one; InvalidDeal like :meth:`evaluate`."""
         raise NotImplementedError
+
+    def feed_pot(
+        self, rules: HouseRules, out: DealOutcome, active: tuple[str, ...], pot: Pot | None
+    ) -> tuple[Mapping[str, int] | None, Pot | None]:
+        """A pot kept beside the list (Schafkopf's Stock): what the deal, played under
+        ``rules``, changes for each player besides its deltas (paid in negative, taken
+        positive), and the pot after it. (None, pot): the deal keeps no pot."""
+        return None, pot
 
     def stat_kind(self, contract: str) -> str | None:
         """Which of :attr:`stat_kinds` an own game of this contract counts for, if any."""

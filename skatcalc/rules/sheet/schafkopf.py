@@ -1,5 +1,6 @@
-"""Schafkopf on a sheet (docs/rules.md 2.5, 2.6): house rules (tariffs, Laufende, Tout,
-Ramsch), a deal's deltas and Bock triggers, the row's title. Registers itself."""
+"""Schafkopf on a sheet (docs/rules.md 2.5–2.7): house rules (tariffs, Laufende, Tout,
+Ramsch, the Stock), a deal's deltas and Bock triggers at a table of four or five, the row's
+title. Registers itself."""
 
 from __future__ import annotations
 
@@ -17,18 +18,85 @@ from ..schafkopf import (
     SUIT_NAMES,
     TARIFF_KEYS,
     SchafkopfDeal,
+    SchafkopfResult,
     SKGame,
     full_laufende_min,
     full_tariffs,
     game_name,
+    laufende_tariff,
     ramsch_tariff,
     schafkopf_ramsch,
     schafkopf_value,
+    schneider_tariff,
 )
-from .base import BockTrigger, DealKind, DealOutcome, HouseRules, Row, SheetSpec
+from .base import BockTrigger, DealKind, DealOutcome, HouseRules, Pot, Row, SheetSpec
 from .registry import GameKind, register
 
 T = BockTrigger
+
+STOCK_TAKEN_BY = ("any", "rufspiel")
+STOCK_LOST = ("leave", "double")
+
+
+@dataclass(frozen=True)
+class Stock:
+    """The Stock (docs/rules.md 2.7): what a passed deal costs each of its players, whose
+    win takes it ("any" game, or only a "rufspiel", the Sauspiel) and what a lost game does
+    to it ("leave" it, or its player party pays as much again: "double")."""
+
+    cents: int
+    taken_by: str = "any"
+    lost: str = "leave"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cents": self.cents, "taken_by": self.taken_by, "lost": self.lost}
+
+
+def read_stock(r: Reader) -> Stock | None:
+    """The ``stock`` rule: null, a bare number (short for "any" and "leave") or an object.
+
+    >>> from skatcalc.rules.common import Errors
+    >>> read_stock(Reader({"stock": 20}))
+    Stock(cents=20, taken_by='any', lost='leave')
+    >>> r = Reader({"stock": {"cents": 20, "lost": "burn"}}); read_stock(r); r.errors.items[0].field
+    'stock'
+    """
+    r.seen.add("stock")
+    raw = r.data.get("stock")
+    if raw is None:
+        return None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = {"cents": raw}
+    if not isinstance(raw, Mapping) or set(raw) - {"cents", "taken_by", "lost"}:
+        r.errors.add("stock", "Stock: eine Zahl (Cent) oder {cents, taken_by, lost}.")
+        return None
+    cents = raw.get("cents")
+    taken_by = raw.get("taken_by", "any")
+    lost = raw.get("lost", "leave")
+    ok = True
+    if isinstance(cents, bool) or not isinstance(cents, int) or not 1 <= cents <= 100_000:
+        r.errors.add("stock", "Stock: 1 bis 100000 Cent je Spieler.")
+        ok = False
+    if taken_by not in STOCK_TAKEN_BY:
+        r.errors.add("stock", "Stock „taken_by“: any oder rufspiel.")
+        ok = False
+    if lost not in STOCK_LOST:
+        r.errors.add("stock", "Stock „lost“: leave oder double.")
+        ok = False
+    return Stock(cents, taken_by, lost) if ok and isinstance(cents, int) else None
+
+
+def halves(amount: int, party: tuple[str, ...]) -> dict[str, int]:
+    """``amount`` shared by the player party: a solo player all of it, two players half
+    each, an odd cent to the first named.
+
+    >>> halves(45, ("A", "D")), halves(45, ("B",))
+    ({'A': 23, 'D': 22}, {'B': 45})
+    """
+    if len(party) == 1:
+        return {party[0]: amount}
+    second = amount // 2
+    return {party[0]: amount - second, party[1]: second}
 
 
 @dataclass(frozen=True)
@@ -49,6 +117,7 @@ class SchafkopfHouseRules(HouseRules):
     tout_counts_schneider_schwarz: bool = True
     laufende_min: tuple[tuple[str, int], ...] = tuple(DEFAULT_LAUFENDE_MIN.items())
     stake_cents: int = 1
+    stock: Stock | None = None
 
     TRIGGERS: ClassVar[tuple[BockTrigger, ...]] = (T.SIXTY_SIXTY, T.KONTRA_LOST, T.VALUE_100)
     DEFAULT_STAKE: ClassVar[int] = 1
@@ -74,6 +143,7 @@ class SchafkopfHouseRules(HouseRules):
                     max_laufende=SKGame(k).max_laufende,
                 )
         tcss = r.boolean("tout_counts_schneider_schwarz", True)
+        stock = read_stock(r)
         full = full_tariffs(tariffs)
         if ramsch:  # the evening plays Ramsch: its tariff is stated, as every other rule
             full.setdefault("ramsch", ramsch_tariff(full))
@@ -84,6 +154,7 @@ class SchafkopfHouseRules(HouseRules):
             tariffs=tuple(full.items()),
             tout_counts_schneider_schwarz=bool(tcss),
             laufende_min=tuple(full_laufende_min(lmin).items()),
+            stock=stock,
         )
 
     @cached_property
@@ -100,11 +171,14 @@ class SchafkopfHouseRules(HouseRules):
         return ramsch_tariff(full_tariffs(dict(self.tariffs)))
 
     def _own_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "tariffs": dict(self.tariffs),
             "tout_counts_schneider_schwarz": self.tout_counts_schneider_schwarz,
             "laufende_min": dict(self.laufende_min),
         }
+        if self.stock is not None:  # only where kept: every other sheet answers as before
+            out["stock"] = self.stock.to_json()
+        return out
 
     def _own_describe(self) -> list[Msg]:
         t = dict(self.tariffs)
@@ -115,11 +189,21 @@ class SchafkopfHouseRules(HouseRules):
             Msg("Laufende ab %(sauspiel)s (Wenz/Geier ab %(wenz)s)", sauspiel=str(lm.get('sauspiel')), wenz=str(lm.get('wenz'))),
             Msg("Tout: Schneider/Schwarz zählen extra") if tcss else Msg("Tout: Schneider/Schwarz inbegriffen"),
         ]  # fmt: skip
+        if "schneider" in t or "laufende" in t:
+            out.append(Msg("Schneider/Schwarz je %(schneider)s, Laufende je %(laufende)s",
+                           schneider=schneider_tariff(t), laufende=laufende_tariff(t)))  # fmt: skip
         if self.ramsch:
             rt = self.ramsch_tariff
             out.append(Msg("Ramsch: ja, Tarif %(tariff)s", tariff=rt))
         else:
             out.append(Msg("Ramsch: nein"))
+        st = self.stock
+        if st is not None:
+            taken = Msg("nur ein Sauspiel") if st.taken_by == "rufspiel" else Msg("jedes Spiel")
+            lost = Msg("wird verdoppelt") if st.lost == "double" else Msg("bleibt")
+            out.append(Msg("Stock: %(cents)s je Spieler beim Einpassen; gewinnen: %(taken)s; "
+                           "verloren: der Stock %(lost)s", cents=st.cents, taken=taken,
+                           lost=lost))  # fmt: skip
         return out
 
 
@@ -137,8 +221,8 @@ def schafkopf_title(deal: SchafkopfDeal) -> Msg:
 class Schafkopf(GameKind):
     key = "schafkopf"
     label = Msg("Schafkopf")
-    player_counts = (4,)
-    player_count_msg = Msg("Schafkopf spielen genau 4.")
+    player_counts = (4, 5)
+    player_count_msg = Msg("Schafkopf spielen 4 oder 5 (bei 5 setzt der Geber aus).")
     players_per_deal = 4
     rules_class = SchafkopfHouseRules
     partner_contracts = frozenset({"sauspiel", "hochzeit"})
@@ -170,10 +254,20 @@ class Schafkopf(GameKind):
     ) -> DealOutcome:
         rules = spec.rules
         assert isinstance(rules, SchafkopfHouseRules)
+        # The four who play, in seat order; at a table of five the dealer sits out and
+        # neither pays nor receives (his entries are 0).
+        seated = tuple(p for p in spec.players if p in active) if active else spec.players
         if r.data.get("game") == "ramsch":
-            return self._ramsch(spec, rules, r, bock)
-        deal = read_schafkopf(r, players=spec.players, rules=rules.deal_rules, bock=bock)
+            return self._ramsch(spec, rules, r, seated, bock)
+        deal = read_schafkopf(r, players=seated, rules=rules.deal_rules, bock=bock)
         r.reject_unknown()
+        out_of_deal = [
+            d for d in (deal.declarers if deal is not None else ())
+            if d in spec.players and d not in seated
+        ]  # fmt: skip
+        if out_of_deal:
+            r.errors.add("declarers", "%(names)s setzt in diesem Spiel aus.",
+                         names=", ".join(out_of_deal))  # fmt: skip
         r.errors.raise_if_any()
         assert deal is not None
         res = schafkopf_value(deal)
@@ -184,14 +278,20 @@ class Schafkopf(GameKind):
             triggers.append(T.KONTRA_LOST)
         if res.value >= 100:
             triggers.append(T.VALUE_100)
+        deltas = {p: res.deltas.get(p, 0) for p in spec.players}
         return DealOutcome(
-            DealKind.GAME, deal.declarers[0], deal.declarers, res, dict(res.deltas),
-            dict(res.deltas), res.won, res.value, schafkopf_title(deal), res.steps,
+            DealKind.GAME, deal.declarers[0], deal.declarers, res, deltas,
+            dict(deltas), res.won, res.value, schafkopf_title(deal), res.steps,
             tuple(triggers),
         )  # fmt: skip
 
     def _ramsch(
-        self, spec: SheetSpec, rules: SchafkopfHouseRules, r: Reader, bock: int
+        self,
+        spec: SheetSpec,
+        rules: SchafkopfHouseRules,
+        r: Reader,
+        seated: tuple[str, ...],
+        bock: int,
     ) -> DealOutcome:
         r.choice("game", {"ramsch": "ramsch"})
         points = r.int_map("points")
@@ -201,15 +301,51 @@ class Schafkopf(GameKind):
         r.reject_unknown()
         if not rules.ramsch:
             r.errors.add("game", "Ramsch ist an diesem Tisch nicht vereinbart.")
-        check_ramsch(spec.players, points, jungfrau, durch, r.errors)
+        check_ramsch(seated, points, jungfrau, durch, r.errors)
         r.errors.raise_if_any()
         assert points is not None and (durch is None or isinstance(durch, str))
-        res = schafkopf_ramsch(
-            spec.players, points, tuple(jungfrau), durch, dict(rules.tariffs), bock
-        )
+        res = schafkopf_ramsch(seated, points, tuple(jungfrau), durch, dict(rules.tariffs), bock)
         title = Msg("Ramsch") if durch is None else Msg("Ramsch, Durchmarsch")
-        return DealOutcome(DealKind.RAMSCH, None, res.losers, None, dict(res.deltas),
-                           dict(res.deltas), None, 0, title, res.steps, ())  # fmt: skip
+        deltas = {p: res.deltas.get(p, 0) for p in spec.players}
+        return DealOutcome(DealKind.RAMSCH, None, res.losers, None, deltas,
+                           dict(deltas), None, 0, title, res.steps, ())  # fmt: skip
+
+    def feed_pot(
+        self, rules: HouseRules, out: DealOutcome, active: tuple[str, ...], pot: Pot | None
+    ) -> tuple[Mapping[str, int] | None, Pot | None]:
+        """The Stock (docs/rules.md 2.7): a passed deal costs each of its players the Stock
+        amount; the next game won (or Sauspiel won) takes it all; a lost one leaves it or
+        doubles it; a Ramsch leaves it. A Stock left from rules since changed stays until
+        the end (it goes back then)."""
+        assert isinstance(rules, SchafkopfHouseRules)
+        st = rules.stock
+        if st is None:
+            return None, pot
+        pot = pot or Pot()
+        paid = dict(pot.paid)
+        change: dict[str, int] = {}
+        if out.kind is DealKind.PASSED:
+            for p in active:
+                change[p] = -st.cents
+                paid[p] = paid.get(p, 0) + st.cents
+            return change, Pot(pot.cents + st.cents * len(active), paid)
+        if out.kind is not DealKind.GAME or out.result is None or pot.cents == 0:
+            return change, pot
+        res = out.result
+        eligible = st.taken_by == "any" or (
+            isinstance(res, SchafkopfResult) and res.game is SKGame.SAUSPIEL
+        )
+        if not eligible:
+            return change, pot
+        if out.won:
+            return halves(pot.cents, out.party), Pot()
+        if st.lost == "double":
+            share = halves(pot.cents, out.party)
+            for p, c in share.items():
+                change[p] = -c
+                paid[p] = paid.get(p, 0) + c
+            return change, Pot(2 * pot.cents, paid)
+        return change, pot
 
 
 SCHAFKOPF = register(Schafkopf())

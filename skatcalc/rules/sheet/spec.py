@@ -67,3 +67,32 @@ def read_rules(key: str, data: object, e: Errors) -> HouseRules:
 def normalize_rules(key: str, data: object, e: Errors) -> dict[str, Any]:
     """:func:`read_rules` in their stored form (an event keeps the rules its sheets get)."""
     return read_rules(key, data, e).to_json()
+
+
+def merge_rules(current: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    """A change of the rules during the evening (``PATCH`` of a sheet): the keys of ``patch``
+    replace those of ``current`` one by one; a nested object (``tariffs``, ``laufende_min``,
+    ``stock``) merges key by key too, where both are objects. The result is checked by
+    :func:`read_rules` like any rules.
+
+    >>> merge_rules({"tariffs": {"sauspiel": 10, "solo": 20}, "ramsch": False},
+    ...             {"tariffs": {"solo": 50}, "ramsch": True})
+    {'tariffs': {'sauspiel': 10, 'solo': 50}, 'ramsch': True}
+    """
+    out = dict(current)
+    for key, value in patch.items():
+        old = out.get(key)
+        if isinstance(old, Mapping) and isinstance(value, Mapping):
+            out[key] = {**old, **value}
+        else:
+            out[key] = value
+    return out
+
+
+def play_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
+    """The rules a deal is played under: all but the stake, which is the whole evening's.
+
+    >>> play_rules({"ramsch": True, "stake_cents": 5})
+    {'ramsch': True}
+    """
+    return {k: v for k, v in rules.items() if k != "stake_cents"}
