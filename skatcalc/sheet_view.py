@@ -299,7 +299,7 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
             None if ctx.share else f"{ctx.base}/deals/{n}/edit",
             [(translate(m, lang), MARK_CLASS.get(m, "")) for m in text.marks],
             ctx.trig if d.get("bock_trigger") else "",
-            (d.get("explanation") or []) if ctx.share else [],
+            (d.get("steps") or []) if ctx.share else [],
             ctx.calc,
             "" if text.value is None else text.value,
             # the classic list: only the declarer's entry (Ramsch: the loser's)
