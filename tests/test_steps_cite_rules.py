@@ -1,0 +1,204 @@
+"""Explanations cite the rule (docs/rules.md Part 4): every step of a value's explanation
+names the rule it rests on, in the calculators' API answers, each deal of a sheet, the
+calculator pages and a deal's page; ``explanation`` stays the list of the steps' texts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from skatcalc import serialize
+from skatcalc.rules.sheet import (
+    DealRecord,
+    compute_sheet,
+    dealer_after,
+    default_active,
+    normalize_sheet,
+)
+from tests.known_good import EVENINGS, evening
+
+SKAT = "/api/v1/skat/value"
+SK = "/api/v1/schafkopf/value"
+SHEETS = "/api/v1/sheets"
+EN = {"Accept-Language": "en"}
+
+
+def rules_of(answer: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(s["text"], s["rule"]) for s in answer["steps"]]
+
+
+def rule_for(answer: dict[str, Any], text_start: str) -> str:
+    """The rule of the (first) step whose text starts so."""
+    return next(rule for text, rule in rules_of(answer) if text.startswith(text_start))
+
+
+# (endpoint, body, language, the start of a step's text, the rule it must cite)
+VALUE_CASES = [
+    # overbid: bid 22, Karo mit 1 is worth 18 → ISkO 5.4, lost double by rule book 1.5
+    (SKAT, {"game": "diamonds", "matadors": 1, "with": True, "bid": 22, "declarer_points": 70},
+     "de", "überreizt", "ISkO 5.4"),
+    (SKAT, {"game": "diamonds", "matadors": 1, "with": True, "bid": 22, "declarer_points": 70},
+     "de", "verloren: Überreizt", "ISkO 5.4"),
+    (SKAT, {"game": "diamonds", "matadors": 1, "with": True, "bid": 22, "declarer_points": 70},
+     "de", "verloren doppelt", "1.5 Verlorene Spiele"),
+    (SKAT, {"game": "diamonds", "matadors": 1, "with": True, "bid": 22, "declarer_points": 70},
+     "en", "lost, counted double", "1.5 Lost games"),
+    # Null: fixed values, ISkO 5.2.7
+    (SKAT, {"game": "null", "hand": True, "won": True}, "de", "Null Hand: fester Wert", "ISkO 5.2.7"),
+    (SKAT, {"game": "null", "won": False}, "de", "verloren: Der Alleinspieler", "ISkO 5.2.7"),
+    # Grand Hand Schneider: base 5.1, the levels 5.2, winning 5.2.2–5.2.4
+    (SKAT, {"game": "grand", "matadors": 2, "with": True, "hand": True, "declarer_points": 95},
+     "de", "Grand: Grundwert 24", "ISkO 5.1"),
+    (SKAT, {"game": "grand", "matadors": 2, "with": True, "hand": True, "declarer_points": 95},
+     "de", "mit 2, Spiel 3, Hand 4, Schneider 5", "ISkO 5.2"),
+    (SKAT, {"game": "grand", "matadors": 2, "with": True, "hand": True, "declarer_points": 95},
+     "de", "Alleinspieler: 95 Augen", "ISkO 5.2.2–5.2.4"),
+    # matadors found from the cards: ISkO 2.4
+    (SKAT, {"game": "grand", "cards": ["CJ", "SJ", "CA", "CT", "CK", "CQ", "C9", "C8", "C7", "SA"],
+            "declarer_points": 70}, "de",
+     "Spitzen aus den Karten", "ISkO 2.4"),
+    # Kontra/Re: the rule book's 1.10 (the ISkO is silent)
+    (SKAT, {"game": "clubs", "matadors": 1, "with": True, "declarer_points": 70, "kontra": True,
+            "re": True}, "de", "Kontra × 2", "1.10 Kontra/Re"),
+    (SKAT, {"game": "clubs", "matadors": 1, "with": True, "declarer_points": 70, "kontra": True,
+            "re": True}, "en", "Re × 2", "1.10 Kontra/Re"),
+    # Schafkopf Solo Tout with Laufende: the rule book's Part 2
+    (SK, {"game": "solo", "declarers": ["A"], "won": True, "tout": True, "laufende": 5}, "de",
+     "Solo: 20 [Solo]", "2.4 Wert und Zahlung"),
+    (SK, {"game": "solo", "declarers": ["A"], "won": True, "tout": True, "laufende": 5}, "de",
+     "Tout × 2", "2.4 Wert und Zahlung"),
+    (SK, {"game": "solo", "declarers": ["A"], "won": True, "tout": True, "laufende": 5}, "en",
+     "won: A", "2.2 Winning, Schneider, Schwarz"),
+    (SK, {"game": "solo", "declarers": ["A"], "player_points": 70, "laufende": 2}, "de",
+     "2 Laufende zählen", "2.3 Laufende"),
+    (SK, {"game": "solo", "declarers": ["A"], "won": True, "tout": True,
+          "tout_counts_schneider_schwarz": False}, "de",
+     "Tout: Schneider und Schwarz", "Hausregel: Tout: Schneider/Schwarz inbegriffen"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("url", "body", "lang", "text", "rule"), VALUE_CASES)
+def test_value_answers_cite_the_rule_of_each_step(
+    client: FlaskClient, url: str, body: dict[str, Any], lang: str, text: str, rule: str
+) -> None:
+    r = client.post(url, json=body, headers=EN if lang == "en" else {})
+    assert r.status_code == 200, r.get_json()
+    answer = r.get_json()
+    assert rule_for(answer, text) == rule
+    assert [s["text"] for s in answer["steps"]] == answer["explanation"]
+    assert all(s["rule"] for s in answer["steps"])
+
+
+def sheet(client: FlaskClient, game: str, players: str, rules: dict[str, Any]) -> int:
+    r = client.post(SHEETS, json={"game": game, "players": list(players), "rules": rules})
+    assert r.status_code == 201, r.get_json()
+    return int(r.get_json()["id"])
+
+
+def add(client: FlaskClient, sid: int, body: dict[str, Any], lang: str = "de") -> dict[str, Any]:
+    r = client.post(f"{SHEETS}/{sid}/deals", json=body, headers=EN if lang == "en" else {})
+    assert r.status_code == 201, r.get_json()
+    return dict(r.get_json()["deals"][-1])
+
+
+LOST_60 = {"game": "grand", "matadors": 1, "with": True, "declarer_points": 60, "declarer": "A"}
+CLUBS = {"game": "clubs", "matadors": 1, "with": True, "declarer_points": 70, "declarer": "B"}
+
+
+@pytest.mark.parametrize(
+    ("rules", "first", "body", "lang", "text", "rule"),
+    [
+        # Bock: the sheet's house rule, by its name
+        ({"bock": ["60-60"]}, LOST_60, CLUBS, "de", "Bock × 2", "Hausregel: Bock"),
+        ({"bock": ["60-60"]}, LOST_60, CLUBS, "en", "Bock × 2", "House rule: Bock"),
+        # a Ramsch with Jungfrau: Hausregel Ramsch
+        ({"ramsch": True}, None, {"ramsch": {"points": {"A": 80, "B": 40, "C": 0},
+                                             "jungfrau": ["C"]}},
+         "de", "Jungfrau C", "Hausregel: Ramsch"),
+        ({"ramsch": True}, None, {"ramsch": {"points": {"A": 80, "B": 40, "C": 0}}},
+         "de", "Ramsch: A hat die meisten", "Hausregel: Ramsch"),
+        # Schieberamsch and the cap, each named as on the sheet
+        ({"ramsch": True, "schieberamsch": True, "ramsch_cap": 250}, None,
+         {"ramsch": {"points": {"A": 103, "B": 17, "C": 0}, "jungfrau": ["C"], "pushes": 1}},
+         "de", "1× geschoben", "Hausregel: Schieberamsch"),
+        ({"ramsch": True, "schieberamsch": True, "ramsch_cap": 250}, None,
+         {"ramsch": {"points": {"A": 103, "B": 17, "C": 0}, "jungfrau": ["C"], "pushes": 1}},
+         "de", "A: −412, höchstens −250", "Hausregel: Ramsch-Verlust höchstens 250"),
+        ({"ramsch": True, "ramsch_loser": "each"}, None,
+         {"ramsch": {"points": {"A": 60, "B": 40, "C": 20}}},
+         "de", "Ramsch: jeder", "Hausregel: Ramsch: jeder schreibt seine Augen minus"),
+        # a passed deal: ISkO 3.2.16
+        ({}, None, {"passed": True}, "de", "eingepasst", "ISkO 3.2.16"),
+        # Kontra on a sheet: the rule book's 1.10
+        ({"kontra_re": True}, None, {**CLUBS, "kontra": True}, "de", "Kontra × 2",
+         "1.10 Kontra/Re"),
+    ],
+)  # fmt: skip
+def test_each_deal_of_a_skat_sheet_cites_the_rule_of_each_step(
+    client: FlaskClient,
+    rules: dict[str, Any],
+    first: dict[str, Any] | None,
+    body: dict[str, Any],
+    lang: str,
+    text: str,
+    rule: str,
+) -> None:
+    sid = sheet(client, "skat", "ABC", rules)
+    if first is not None:
+        add(client, sid, first)
+    deal = add(client, sid, body, lang)
+    assert rule_for(deal, text) == rule
+    assert [s["text"] for s in deal["steps"]] == deal["explanation"]
+
+
+def test_a_schafkopf_sheet_cites_bock_and_its_ramsch(client: FlaskClient) -> None:
+    sid = sheet(client, "schafkopf", "ABCD", {"ramsch": True, "bock": ["60-60"]})
+    add(client, sid, {"game": "sauspiel", "declarers": ["A", "B"], "player_points": 60})
+    deal = add(client, sid, {"game": "ramsch", "points": {"A": 60, "B": 40, "C": 20, "D": 0},
+                             "jungfrau": ["D"]})  # fmt: skip
+    assert rule_for(deal, "Jungfrau D") == "2.5 Ramsch (Schafkopf)"
+    deal = add(client, sid, {"game": "wenz", "declarers": ["C"], "won": True})
+    assert rule_for(deal, "Bock × 2") == "Hausregel: Bock"
+
+
+@pytest.mark.parametrize("name", EVENINGS)
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_step_of_every_deal_of_the_known_evenings_names_its_rule(
+    name: str, lang: str
+) -> None:
+    ev = evening(name)
+    spec = normalize_sheet({k: ev[k] for k in ("game", "players", "first_dealer", "rules")})
+    records, last = [], None
+    for n, deal in enumerate(ev["deals"], start=1):
+        dealer = dealer_after(spec, last)
+        records.append(DealRecord(n, dealer, default_active(spec, dealer), deal["body"]))
+        last = dealer
+    out = serialize.computed_json(compute_sheet(spec, records), lang)
+    steps = 0
+    for deal in out["deals"]:
+        assert [s["text"] for s in deal["steps"]] == deal["explanation"]
+        assert all(s["rule"].strip() and s["text"] for s in deal["steps"])
+        if deal["result"] is not None:
+            assert all(s["rule"].strip() for s in deal["result"]["steps"])
+        steps += len(deal["steps"])
+    assert steps >= len(out["deals"])  # every deal explains itself, a passed one too
+
+
+def test_the_calculator_and_the_deal_page_show_the_rule_beside_each_step(
+    client: FlaskClient,
+) -> None:
+    html = client.get("/skat?game=diamonds&spitzen=w1&declarer_points=70&bid=22").data.decode()
+    assert '<small class="rule">ISkO 5.4</small>' in html
+    sid = sheet(client, "skat", "ABC", {"bock": ["60-60"]})
+    add(client, sid, LOST_60)
+    add(client, sid, CLUBS)
+    html = client.get(f"/sheets/{sid}/deals/2/edit").data.decode()
+    assert '<small class="rule">Hausregel: Bock</small>' in html
+    html = client.get(f"/sheets/{sid}/deals/2/edit?lang=en").data.decode()
+    assert '<small class="rule">House rule: Bock</small>' in html
+    args = {"submitted": "1", "p1": "A", "p2": "B", "p3": "C", "p4": "D", "game": "solo",
+            "suit": "eichel", "declarers": "A", "outcome": "won", "lang": "en"}  # fmt: skip
+    html = client.get("/schafkopf", query_string=args).get_data(as_text=True)
+    assert '<small class="rule">2.4 Value and payment</small>' in html
