@@ -4,12 +4,15 @@ calculator pages and a deal's page; ``explanation`` stays the list of the steps'
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import given
 
-from skatcalc import serialize
+from skatcalc import create_app, serialize
+from skatcalc.i18n import translate
 from skatcalc.rules.sheet import (
     DealRecord,
     compute_sheet,
@@ -17,7 +20,10 @@ from skatcalc.rules.sheet import (
     default_active,
     normalize_sheet,
 )
+from skatcalc.rules.skat import SkatDeal, skat_value
 from tests.known_good import EVENINGS, evening
+from tests.support import live_server
+from tests.test_skat_rules import valid_deals
 
 SKAT = "/api/v1/skat/value"
 SK = "/api/v1/schafkopf/value"
@@ -202,3 +208,58 @@ def test_the_calculator_and_the_deal_page_show_the_rule_beside_each_step(
             "suit": "eichel", "declarers": "A", "outcome": "won", "lang": "en"}  # fmt: skip
     html = client.get("/schafkopf", query_string=args).get_data(as_text=True)
     assert '<small class="rule">2.4 Value and payment</small>' in html
+
+
+RULES_JS = """() => [...document.querySelectorAll('.steps li')].map((li) => {
+  const rule = li.querySelector('.rule');
+  const r = rule ? rule.getBoundingClientRect() : null;
+  return {rule: rule ? rule.innerText : null,
+          size: rule ? parseFloat(getComputedStyle(rule).fontSize) : 0,
+          inside: r ? r.left >= 0 && r.right <= innerWidth + 1 && r.width > 0 : false};
+})"""
+
+
+@pytest.mark.browser
+def test_each_step_shows_its_rule_small_and_readable_on_a_phone(
+    browser: Any, tmp_path: Path
+) -> None:
+    app = create_app({"DATABASE": str(tmp_path / "steps.sqlite"), "SECRET_KEY": "steps"})
+    with live_server(app) as url:
+        ctx = browser.new_context(viewport={"width": 375, "height": 667})
+        pg = ctx.new_page()
+        sid = ctx.request.post(
+            f"{url}/api/v1/sheets",
+            data={"game": "skat", "players": ["A", "B", "C"],
+                  "rules": {"ramsch": True, "schieberamsch": True, "ramsch_cap": 250}},
+        ).json()["id"]  # fmt: skip
+        ctx.request.post(
+            f"{url}/api/v1/sheets/{sid}/deals",
+            data={"ramsch": {"points": {"A": 103, "B": 17, "C": 0}, "jungfrau": ["C"],
+                             "pushes": 1}},
+        )  # fmt: skip
+        for path in (
+            "/skat?game=diamonds&spitzen=w1&declarer_points=70&bid=22&kontra=y",
+            f"/sheets/{sid}/deals/1/edit",
+        ):
+            pg.goto(f"{url}{path}")
+            lines = pg.evaluate(RULES_JS)
+            assert lines, path
+            for line in lines:
+                assert line["rule"], (path, line)  # every step names its rule
+                assert 12 <= line["size"] < 17, (path, line)  # small, still readable
+                assert line["inside"], (path, line)  # on the screen, no sideways scrolling
+            assert pg.evaluate("document.documentElement.scrollWidth") <= 375
+        pg.screenshot(path="/tmp/h11_deal.png", full_page=True)
+        ctx.close()
+
+
+@given(valid_deals())
+def test_every_skat_step_names_its_rule_and_the_rules_follow_the_game(deal: SkatDeal) -> None:
+    res = skat_value(deal)
+    rules = [translate(s.rule, "de") for s in res.steps]
+    assert all(rules) and len(rules) == len(res.steps)
+    assert ("ISkO 5.4" in rules) == res.overbid  # only an overbid rests on 5.4
+    assert ("1.5 Verlorene Spiele" in rules) == (not res.won)
+    assert rules.count("1.10 Kontra/Re") == deal.kontra + deal.re
+    if deal.game.is_null:
+        assert set(rules) <= {"ISkO 5.2.7", "1.5 Verlorene Spiele", "1.10 Kontra/Re"}
