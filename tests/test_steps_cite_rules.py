@@ -159,6 +159,20 @@ def test_each_deal_of_a_skat_sheet_cites_the_rule_of_each_step(
     assert [s["text"] for s in deal["steps"]] == deal["explanation"]
 
 
+def test_a_bockramsch_round_cites_bockramsch_where_the_evening_plays_no_ramsch(
+    client: FlaskClient,
+) -> None:
+    sid = sheet(client, "skat", "ABC", {"bock": ["60-60"], "bockramsch": True})
+    add(client, sid, {**LOST_60, "declarer": "B"})
+    for declarer in ("C", "A", "B"):  # the Bock round
+        add(client, sid, {**CLUBS, "declarer": declarer})
+    deal = add(client, sid, {"ramsch": {"points": {"C": 60, "A": 40, "B": 20}}})
+    assert rules_of(deal) == [
+        ("Bockramsch-Runde", "Hausregel: Bockramsch"),
+        ("Ramsch: C hat die meisten Augen (60): −60", "Hausregel: Bockramsch"),
+    ]
+
+
 def test_a_schafkopf_sheet_cites_bock_and_its_ramsch(client: FlaskClient) -> None:
     sid = sheet(client, "schafkopf", "ABCD", {"ramsch": True, "bock": ["60-60"]})
     add(client, sid, {"game": "sauspiel", "declarers": ["A", "B"], "player_points": 60})

@@ -321,6 +321,8 @@ class Skat(GameKind):
         push = 2**pushes
         entries = dict.fromkeys(spec.players, 0)
         steps: list[Step] = []
+        # a Ramsch the evening plays only in its Bockramsch rounds rests on that rule
+        ramsch_rule = house(cite.BOCKRAMSCH) if in_round and not rules.ramsch else RAMSCH_RULE
         if in_round:
             steps.append(Step(Msg("Bockramsch-Runde"), house(cite.BOCKRAMSCH)))
         if durch is not None:
@@ -328,7 +330,7 @@ class Skat(GameKind):
                 steps.append(pushed_step(pushes))
             entries[durch] = 120 * push * factor
             steps.append(Step(Msg("Durchmarsch %(durch)s: %(v)s", durch=durch,
-                                  v=signed(entries[durch])), RAMSCH_RULE))  # fmt: skip
+                                  v=signed(entries[durch])), ramsch_rule))  # fmt: skip
             losers: tuple[str, ...] = ()
         elif rules.ramsch_loser == "each":
             losers = tuple(p for p in active if pts[p] > 0)
@@ -352,10 +354,10 @@ class Skat(GameKind):
                     top=top,
                     minus_top=signed(-top),
                 ),
-                RAMSCH_RULE,
+                ramsch_rule,
             ))  # fmt: skip
             for j in jungfrau:
-                steps.append(Step(Msg("Jungfrau %(j)s: × 2", j=j), RAMSCH_RULE))
+                steps.append(Step(Msg("Jungfrau %(j)s: × 2", j=j), ramsch_rule))
             if pushes:
                 steps.append(pushed_step(pushes))
             if bock:
