@@ -200,6 +200,11 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["when"] = when
     # a rules message (Msg) in a template: {{ g.name|tr }}
     app.jinja_env.filters["tr"] = lambda msg: translate(msg, current_lang())
+    # an explanation's steps (rules.cite.Step) as the API writes them: {"text", "rule"}
+    app.jinja_env.filters["step"] = lambda st: {
+        "text": translate(st.text, current_lang()),
+        "rule": translate(st.rule, current_lang()),
+    }
 
     @app.context_processor
     def inject() -> dict[str, object]:

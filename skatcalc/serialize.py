@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .i18n import field_errors, translate
+from .rules.cite import Step
 from .rules.schafkopf import SchafkopfResult
 from .rules.sheet import ComputedSheet, HouseRules, Row, Totals, Transfer
 from .rules.skat import SkatResult
@@ -31,7 +32,8 @@ def skat_result_json(res: SkatResult, lang: str = "de") -> JSON:
         "schwarz": res.schwarz,
         "value": res.value,
         "score": res.score,
-        "explanation": [translate(s, lang) for s in res.steps],
+        "explanation": explanation_json(res.steps, lang),
+        "steps": steps_json(res.steps, lang),
     }
 
 
@@ -41,8 +43,20 @@ def schafkopf_result_json(res: SchafkopfResult, lang: str = "de") -> JSON:
         "won": res.won,
         "value": res.value,
         "deltas": dict(res.deltas),
-        "explanation": [translate(s, lang) for s in res.steps],
+        "explanation": explanation_json(res.steps, lang),
+        "steps": steps_json(res.steps, lang),
     }
+
+
+def explanation_json(steps: Sequence[Step], lang: str = "de") -> list[str]:
+    """``explanation``: the lines of a value's explanation, as they have always read."""
+    return [translate(s.text, lang) for s in steps]
+
+
+def steps_json(steps: Sequence[Step], lang: str = "de") -> list[JSON]:
+    """``steps``: each line of the explanation and the rule it rests on (docs/rules.md
+    Part 4): the ISkO paragraph, the rule book's section, or the sheet's house rule."""
+    return [{"text": translate(s.text, lang), "rule": translate(s.rule, lang)} for s in steps]
 
 
 def result_json(res: SkatResult | SchafkopfResult | None, lang: str = "de") -> JSON | None:
@@ -82,7 +96,7 @@ def row_json(row: Row, lang: str = "de") -> JSON:
     }
     if row.error is not None:
         out.update(counted)
-        out.update(error=field_errors(row.error, lang), title="?", explanation=[])
+        out.update(error=field_errors(row.error, lang), title="?", explanation=[], steps=[])
     elif row.struck:
         out.update(counted)
         out.update(_described(row, lang))
@@ -105,7 +119,8 @@ def _described(row: Row, lang: str) -> JSON:
     """What a row says about its deal: the same for counted and for struck deals."""
     return {
         "title": translate(row.title, lang),
-        "explanation": [translate(s, lang) for s in row.steps],
+        "explanation": explanation_json(row.steps, lang),
+        "steps": steps_json(row.steps, lang),
         "kind": row.kind.value,
         "declarer": row.declarer,
         "passed": row.outcome is not None and row.outcome.kind == "passed",

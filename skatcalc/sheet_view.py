@@ -306,7 +306,7 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
             + ([(f"Stock {number(d['stock'], lang, True)}", "")] if d.get("stock") else [])
             + ([(ctx.new_rules, " rules")] if n in ctx.changes else []),
             ctx.trig if d.get("bock_trigger") else "",
-            (d.get("explanation") or []) if ctx.share else [],
+            (d.get("steps") or []) if ctx.share else [],
             ctx.calc,
             "" if text.value is None else text.value,
             # the classic list: only the declarer's entry (Ramsch: the loser's)

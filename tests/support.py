@@ -42,7 +42,7 @@ def explanation(result: Any, lang: str = "de") -> list[str]:
     """A result's steps as the API writes them in ``lang`` (through the one translation path)."""
     from skatcalc.i18n import translate
 
-    return [translate(s, lang) for s in result.steps]
+    return [translate(s.text, lang) for s in result.steps]
 
 
 def admin_token(app: Flask) -> str:

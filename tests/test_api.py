@@ -30,7 +30,7 @@ def test_skat_value(client: FlaskClient, body: dict[str, Any], value: int, score
     d = r.get_json()
     assert (d["value"], d["score"], d["won"], d["overbid"]) == (value, score, won, overbid)
     assert set(d) == {"won", "overbid", "base", "matadors", "with", "multiplier", "schneider",
-                      "schwarz", "value", "score", "explanation"}  # fmt: skip
+                      "schwarz", "value", "score", "explanation", "steps"}  # fmt: skip
     assert all(isinstance(s, str) for s in d["explanation"])
 
 

@@ -14,6 +14,8 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from . import cite
+from .cite import Step
 from .common import Errors, Msg, check_ramsch, joined, pmsg, signed, verbatim
 
 
@@ -132,7 +134,7 @@ class SchafkopfResult:
     won: bool
     value: int
     deltas: dict[str, int]
-    steps: tuple[Msg, ...]
+    steps: tuple[Step, ...]
     game: SKGame | None = None  # which game it was (a sheet's Stock asks)
 
 
@@ -314,7 +316,7 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
     extra = schneider_tariff(tariffs)
     per_laufender = laufende_tariff(tariffs)
     tout = deal.tout or deal.sie
-    steps: list[Msg] = []
+    steps: list[Step] = []
 
     pts = deal.player_points
     if pts is not None:
@@ -330,7 +332,8 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
             verdict = Msg("verloren (60:60 ist verloren)")
         if schneider:
             verdict = Msg("%(verdict)s, Schneider", verdict=verdict)
-        steps.append(Msg("Spielerpartei: %(pts)s Augen → %(verdict)s", pts=pts, verdict=verdict))
+        steps.append(Step(Msg("Spielerpartei: %(pts)s Augen → %(verdict)s", pts=pts,
+                              verdict=verdict), cite.SK_WINNING))  # fmt: skip
     else:
         won = bool(deal.won)
         schneider = deal.schneider or deal.schwarz
@@ -342,7 +345,8 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
         schneider = schwarz = False
     if tout and not deal.tout_counts_schneider_schwarz:
         if schneider or schwarz:
-            steps.append(Msg("Tout: Schneider und Schwarz sind im Tout enthalten (Hausregel)"))
+            steps.append(Step(Msg("Tout: Schneider und Schwarz sind im Tout enthalten (Hausregel)"),
+                              cite.house(Msg("Tout: Schneider/Schwarz inbegriffen"))))  # fmt: skip
         schneider = schwarz = False
 
     tclass = g.tariff_class
@@ -363,25 +367,27 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
         parts.append(Msg("%(laufende)s × %(extra)s [Laufende]", laufende=deal.laufende,
                          extra=per_laufender))  # fmt: skip
     elif deal.laufende > 0:
-        steps.append(
+        steps.append(Step(
             Msg(
                 "%(laufende)s Laufende zählen im %(label)s erst ab %(minimum)s",
                 laufende=deal.laufende,
                 label=g.label,
                 minimum=minimum,
-            )
-        )
+            ),
+            cite.SK_LAUFENDE,
+        ))  # fmt: skip
     label = game_name(g, deal.suit)
-    steps.append(Msg("%(label)s: %(parts)s = %(value)s", label=label,
-                     parts=joined(" + ", parts), value=value))  # fmt: skip
+    steps.append(Step(Msg("%(label)s: %(parts)s = %(value)s", label=label,
+                          parts=joined(" + ", parts), value=value), cite.SK_VALUE))  # fmt: skip
 
     def double(times: int, word: str, factor: int = 2) -> None:
         # the words (gestellt, Kontra, Re, Sub, Hirsch, Sie, Tout, Bock) read alike in English
         nonlocal value
         for _ in range(times):
             value *= factor
-            steps.append(Msg("%(word)s × %(factor)s = %(value)s", word=word, factor=factor,
-                             value=value))  # fmt: skip
+            rule = cite.house(cite.BOCK) if word == "Bock" else cite.SK_VALUE
+            steps.append(Step(Msg("%(word)s × %(factor)s = %(value)s", word=word, factor=factor,
+                                  value=value), rule))  # fmt: skip
 
     double(deal.gestellt, "gestellt")
     kontra_names = ("Kontra", "Re", "Sub", "Hirsch")
@@ -407,37 +413,40 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
 
     names = "+".join(deal.declarers)
     if won:
-        steps.append(Msg("gewonnen: %(names)s", names=names))
+        steps.append(Step(Msg("gewonnen: %(names)s", names=names), cite.SK_WINNING))
     else:
-        steps.append(Msg("verloren: %(names)s", names=names))
+        steps.append(Step(Msg("verloren: %(names)s", names=names), cite.SK_WINNING))
     if g.partner_game:
-        steps.append(
+        steps.append(Step(
             Msg(
                 "jeder Gewinner %(value)s, jeder Verlierer %(minus_value)s",
                 value=signed(value),
                 minus_value=signed(-value),
-            )
-        )
+            ),
+            cite.SK_VALUE,
+        ))  # fmt: skip
     else:
         solo = deal.declarers[0]
         if won:
-            steps.append(
+            steps.append(Step(
                 Msg(
                     "%(solo)s erhält 3 × %(value)s = %(v)s, jeder Gegner zahlt %(value)s",
                     solo=solo,
                     value=value,
                     v=3 * value,
-                )
-            )
+                ),
+                cite.SK_VALUE,
+            ))  # fmt: skip
         else:
-            steps.append(
+            steps.append(Step(
                 Msg(
                     "%(solo)s zahlt 3 × %(value)s = %(v)s, jeder Gegner erhält %(value)s",
                     solo=solo,
                     value=value,
                     v=3 * value,
-                )
-            )
+                ),
+                cite.SK_VALUE,
+            ))  # fmt: skip
     return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g)
 
 
@@ -448,7 +457,7 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
 class RamschResult:
     deltas: dict[str, int]
     losers: tuple[str, ...]
-    steps: tuple[Msg, ...]
+    steps: tuple[Step, ...]
 
 
 def schafkopf_ramsch(
@@ -465,31 +474,33 @@ def schafkopf_ramsch(
     check_ramsch(players, points, jungfrau, durchmarsch, e)
     e.raise_if_any()
     factor = 2**bock
-    steps: list[Msg] = []
+    steps: list[Step] = []
     deltas = dict.fromkeys(players, 0)
     if durchmarsch is not None:
         value = (t["solo"] + 2 * schneider_tariff(t)) * factor
-        steps.append(
+        steps.append(Step(
             Msg(
                 "Durchmarsch %(durchmarsch)s: wie ein Solo schwarz, %(value)s von jedem",
                 durchmarsch=durchmarsch,
                 value=value,
-            )
-        )
+            ),
+            cite.SK_RAMSCH,
+        ))  # fmt: skip
         for p in players:
             deltas[p] = 3 * value if p == durchmarsch else -value
         return RamschResult(deltas, (), tuple(steps))
     tariff = ramsch_tariff(t) * factor
     top = max(points.values())
     losers = tuple(p for p in players if points[p] == top)
-    steps.append(
+    steps.append(Step(
         Msg(
             "Ramsch: die meisten Augen (%(top)s) hat %(losers)s; Tarif %(tariff)s",
             top=top,
             losers=", ".join(losers),
             tariff=tariff,
-        )
-    )
+        ),
+        cite.SK_RAMSCH,
+    ))  # fmt: skip
     for loser in losers:
         for p in players:
             if p in losers:
@@ -498,7 +509,8 @@ def schafkopf_ramsch(
             deltas[loser] -= amount
             deltas[p] += amount
     for j in jungfrau:
-        steps.append(Msg("Jungfrau %(j)s: erhält doppelt", j=j))
-    steps.append(verbatim(", ".join(f"{p} {signed(d)}" for p, d in deltas.items())))
+        steps.append(Step(Msg("Jungfrau %(j)s: erhält doppelt", j=j), cite.SK_RAMSCH))
+    steps.append(Step(verbatim(", ".join(f"{p} {signed(d)}" for p, d in deltas.items())),
+                      cite.SK_RAMSCH))  # fmt: skip
     assert sum(deltas.values()) == 0
     return RamschResult(deltas, losers, tuple(steps))

@@ -15,6 +15,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from . import cite
+from .cite import Step
 from .common import Errors, Msg, joined, pmsg, signed
 
 
@@ -143,7 +145,7 @@ class SkatResult:
     value: int
     score: int
     levels: tuple[Level, ...]
-    steps: tuple[Msg, ...]
+    steps: tuple[Step, ...]  # each line and the rule it rests on (docs/rules.md Part 4)
     lost_reason: Msg | None
 
 
@@ -290,10 +292,11 @@ def skat_value(deal: SkatDeal) -> SkatResult:
 def _null_value(deal: SkatDeal) -> SkatResult:
     variant = null_variant(deal.hand, deal.ouvert)
     won = bool(deal.won)
-    steps = [Msg("%(name)s: fester Wert %(value)s", name=variant.name, value=variant.value)]
+    steps = [Step(Msg("%(name)s: fester Wert %(value)s", name=variant.name, value=variant.value),
+                  cite.ISKO_NULL)]  # fmt: skip
     reason = None
     if won:
-        steps.append(Msg("gewonnen: kein Stich"))
+        steps.append(Step(Msg("gewonnen: kein Stich"), cite.ISKO_NULL))
     else:
         reason = Msg("Der Alleinspieler bekam einen Stich.")
     return _finish(deal, won, False, variant.value, None, None, None, None, False, False,
@@ -341,21 +344,23 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
     multiplier = count
     raw_value = base * multiplier
 
-    steps: list[Msg] = []
+    steps: list[Step] = []
     if deal.matadors_note is not None:
-        steps.append(deal.matadors_note)
-    steps.append(Msg("%(label)s: Grundwert %(base)s", label=g.label, base=base))
+        steps.append(Step(deal.matadors_note, cite.ISKO_MATADORS))
+    steps.append(Step(Msg("%(label)s: Grundwert %(base)s", label=g.label, base=base),
+                      cite.ISKO_BASE))  # fmt: skip
     counted = [Msg("%(name)s %(count)s", name=lv.name, count=lv.count) for lv in levels]
-    steps.append(Msg("%(levels)s × %(base)s = %(raw_value)s", levels=joined(", ", counted),
-                     base=base, raw_value=raw_value))  # fmt: skip
+    steps.append(Step(Msg("%(levels)s × %(base)s = %(raw_value)s", levels=joined(", ", counted),
+                          base=base, raw_value=raw_value), cite.ISKO_LEVELS))  # fmt: skip
     if pts is not None:
-        steps.append(
+        steps.append(Step(
             Msg("Alleinspieler: %(pts)s Augen (mit Skat), alle Stiche", pts=pts)
             if all_tricks is Party.DECLARER
             else Msg("Alleinspieler: %(pts)s Augen (mit Skat), kein Stich", pts=pts)
             if all_tricks is Party.OPPONENTS
-            else Msg("Alleinspieler: %(pts)s Augen (mit Skat)", pts=pts)
-        )
+            else Msg("Alleinspieler: %(pts)s Augen (mit Skat)", pts=pts),
+            cite.ISKO_WINNING,
+        ))  # fmt: skip
         reason = _lost_by_points(deal, pts, schneider_ann, schwarz_ann)
     else:
         said = [Msg("gewonnen") if deal.won else Msg("verloren")]
@@ -363,7 +368,7 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
             said.append(pmsg("outcome", "Schneider"))
         if all_tricks is not None:
             said.append(pmsg("outcome", "Schwarz"))
-        steps.append(joined(", ", said))
+        steps.append(Step(joined(", ", said), cite.ISKO_WINNING))
         reason = None if deal.won else _lost_by_buttons(deal, all_tricks, schneider_ann,
                                                          schwarz_ann)  # fmt: skip
     won = reason is None
@@ -372,14 +377,15 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
     value = raw_value
     if overbid:
         value = math.ceil(deal.bid / base) * base
-        steps.append(
+        steps.append(Step(
             Msg(
                 "überreizt: Reizwert %(bid)s → nächstes Vielfaches von %(base)s = %(value)s",
                 bid=deal.bid,
                 base=base,
                 value=value,
-            )
-        )
+            ),
+            cite.ISKO_OVERBID,
+        ))  # fmt: skip
         if won:
             reason = Msg(
                 "Überreizt: das Spiel ist nur %(raw_value)s wert, gereizt wurde %(bid)s.",
@@ -454,22 +460,26 @@ def _finish(
     schneider: bool,
     schwarz: bool,
     levels: tuple[Level, ...],
-    steps: list[Msg],
+    steps: list[Step],
     reason: Msg | None,
 ) -> SkatResult:
     score = value if won else -2 * value
+    # won or lost by the game's own rule; lost by the bid alone rests on the overbid rule
+    verdict = cite.ISKO_NULL if deal.game.is_null else cite.ISKO_WINNING
     if won:
-        steps.append(Msg("gewonnen: %(score)s", score=signed(score)))
+        steps.append(Step(Msg("gewonnen: %(score)s", score=signed(score)), verdict))
     else:
         assert reason is not None
-        steps.append(Msg("verloren: %(reason)s", reason=reason))
-        steps.append(Msg("verloren doppelt: %(score)s", score=signed(score)))
+        played_won = overbid and won_in_play(deal)
+        steps.append(Step(Msg("verloren: %(reason)s", reason=reason),
+                          cite.ISKO_OVERBID if played_won else verdict))  # fmt: skip
+        steps.append(Step(Msg("verloren doppelt: %(score)s", score=signed(score)), cite.LOST))
     if deal.kontra:
         score *= 2
-        steps.append(Msg("Kontra × 2 = %(score)s", score=signed(score)))
+        steps.append(Step(Msg("Kontra × 2 = %(score)s", score=signed(score)), cite.KONTRA_RE))
     if deal.re:
         score *= 2
-        steps.append(Msg("Re × 2 = %(score)s", score=signed(score)))
+        steps.append(Step(Msg("Re × 2 = %(score)s", score=signed(score)), cite.KONTRA_RE))
     return SkatResult(
         won=won,
         overbid=overbid,

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
 
+from ..cite import Step
 from ..common import Errors, FieldError, InvalidDeal, Msg, joined, name_key
 from ..inputs import Reader
 
@@ -330,7 +331,7 @@ class DealOutcome:
     won: bool | None
     value: int
     title: Msg
-    steps: tuple[Msg, ...]
+    steps: tuple[Step, ...]
     triggers: tuple[BockTrigger, ...]
 
 
@@ -370,7 +371,7 @@ class Row:
         return self.outcome.title if self.outcome else UNREADABLE
 
     @property
-    def steps(self) -> tuple[Msg, ...]:
+    def steps(self) -> tuple[Step, ...]:
         return self.outcome.steps if self.outcome else ()
 
     @property

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .. import cite
+from ..cite import Step
 from ..common import InvalidDeal, Msg
 from ..inputs import Reader
 from . import bierlachs
@@ -31,6 +33,8 @@ from .registry import game
 
 PASSED_TITLE = Msg("eingepasst")
 PASSED_STEP = Msg("eingepasst: keine Wertung")
+# Skat: ISkO 3.2.16; Schafkopf: a deal all pass is thrown in unless the table plays Ramsch (2.5)
+PASSED_RULES = {"skat": cite.ISKO_PASSED, "schafkopf": cite.SK_RAMSCH}
 
 
 def evaluate_deal(
@@ -54,7 +58,7 @@ def evaluate_deal(
         r.errors.raise_if_any()
         zero = dict.fromkeys(spec.players, 0)
         return DealOutcome(DealKind.PASSED, None, (), None, zero, dict(zero), None, 0,
-                           PASSED_TITLE, (PASSED_STEP,), ())  # fmt: skip
+                           PASSED_TITLE, (Step(PASSED_STEP, PASSED_RULES[spec.game]),), ())  # fmt: skip
     return game(spec.game).evaluate(spec, r, active, bock)
 
 

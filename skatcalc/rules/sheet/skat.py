@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from .. import marks
+from .. import cite, marks
+from ..cite import Step, house
 from ..common import Errors, FieldError, Msg, check_ramsch, joined, pmsg, signed, verbatim
 from ..inputs import Reader, read_skat
 from ..skat import Game, Party, SkatDeal, SkatResult, skat_value
@@ -157,9 +158,15 @@ def skat_title(deal: SkatDeal, won: bool | None = None) -> Msg:
 ROUND_ONLY = Msg("In der Bockramsch-Runde wird Ramsch gespielt, oder ein Grand Hand.")
 
 
-def pushed_step(pushes: int) -> Msg:
+BOCK_RULE = house(cite.BOCK)
+RAMSCH_RULE = house(cite.RAMSCH)
+EACH = Msg("Ramsch: jeder schreibt seine Augen minus")  # the rule's name on the sheet, too
+
+
+def pushed_step(pushes: int) -> Step:
     """The Schieberamsch step: ``pushes`` pushes double the Ramsch that many times."""
-    return Msg("%(n)s× geschoben: × %(f)s", n=pushes, f=2**pushes)
+    return Step(Msg("%(n)s× geschoben: × %(f)s", n=pushes, f=2**pushes),
+                house(cite.SCHIEBERAMSCH))  # fmt: skip
 
 
 def game_triggers(deal: SkatDeal, res: SkatResult) -> tuple[BockTrigger, ...]:
@@ -266,7 +273,7 @@ class Skat(GameKind):
         score = res.score * 2**bock
         steps = list(res.steps)
         if bock:
-            steps.append(Msg("Bock × 2 = %(score)s", score=signed(score)))
+            steps.append(Step(Msg("Bock × 2 = %(score)s", score=signed(score)), BOCK_RULE))
         entries = dict.fromkeys(spec.players, 0)
         entries[declarer] = score
         return DealOutcome(
@@ -313,55 +320,65 @@ class Skat(GameKind):
         factor = 2**bock
         push = 2**pushes
         entries = dict.fromkeys(spec.players, 0)
-        steps: list[Msg] = []
+        steps: list[Step] = []
+        # a Ramsch the evening plays only in its Bockramsch rounds rests on that rule
+        ramsch_rule = house(cite.BOCKRAMSCH) if in_round and not rules.ramsch else RAMSCH_RULE
         if in_round:
-            steps.append(Msg("Bockramsch-Runde"))
+            steps.append(Step(Msg("Bockramsch-Runde"), house(cite.BOCKRAMSCH)))
         if durch is not None:
             if pushes:
                 steps.append(pushed_step(pushes))
             entries[durch] = 120 * push * factor
-            steps.append(Msg("Durchmarsch %(durch)s: %(v)s", durch=durch, v=signed(entries[durch])))
+            steps.append(Step(Msg("Durchmarsch %(durch)s: %(v)s", durch=durch,
+                                  v=signed(entries[durch])), ramsch_rule))  # fmt: skip
             losers: tuple[str, ...] = ()
         elif rules.ramsch_loser == "each":
             losers = tuple(p for p in active if pts[p] > 0)
             for p in active:
                 entries[p] = -pts[p] * push * factor
-            steps.append(Msg("Ramsch: jeder schreibt seine Augen minus"))
+            steps.append(Step(EACH, house(EACH)))
             if pushes:
                 steps.append(pushed_step(pushes))
             if bock:
-                steps.append(Msg("Bock × 2"))
+                steps.append(Step(Msg("Bock × 2"), BOCK_RULE))
         else:
             top = max(pts.values())
             losers = tuple(p for p in active if pts[p] == top)
             mult = 2 ** len(set(jungfrau))
             for p in losers:
                 entries[p] = -top * mult * push * factor
-            steps.append(
+            steps.append(Step(
                 Msg(
                     "Ramsch: %(losers)s hat die meisten Augen (%(top)s): %(minus_top)s",
                     losers=", ".join(losers),
                     top=top,
                     minus_top=signed(-top),
-                )
-            )
+                ),
+                ramsch_rule,
+            ))  # fmt: skip
             for j in jungfrau:
-                steps.append(Msg("Jungfrau %(j)s: × 2", j=j))
+                steps.append(Step(Msg("Jungfrau %(j)s: × 2", j=j), ramsch_rule))
             if pushes:
                 steps.append(pushed_step(pushes))
             if bock:
-                steps.append(Msg("Bock × 2"))
+                steps.append(Step(Msg("Bock × 2"), BOCK_RULE))
         cap = rules.ramsch_cap
         if cap is not None and durch is None:
             # the cap is the last step, after Jungfrau, pushes and Bock
             for p in losers:
                 if entries[p] < -cap:
-                    steps.append(Msg("%(p)s: %(v)s, höchstens %(cap)s", p=p,
-                                     v=signed(entries[p]), cap=signed(-cap)))  # fmt: skip
+                    steps.append(Step(
+                        Msg("%(p)s: %(v)s, höchstens %(cap)s", p=p, v=signed(entries[p]),
+                            cap=signed(-cap)),
+                        house(Msg("Ramsch-Verlust höchstens %(cap)s", cap=cap)),
+                    ))  # fmt: skip
                     entries[p] = -cap
         if (pushes or cap is not None or rules.ramsch_loser == "each") and durch is None:
             shown = [verbatim(f"{p} {signed(entries[p])}") for p in losers]
-            steps.append(Msg("Liste: %(entries)s", entries=joined(", ", shown or [verbatim("0")])))
+            # the list entry as the house rules above made it
+            last = steps[-1].rule
+            steps.append(Step(Msg("Liste: %(entries)s",
+                                  entries=joined(", ", shown or [verbatim("0")])), last))  # fmt: skip
         title = Msg("Ramsch") if durch is None else Msg("Ramsch, Durchmarsch")
         return DealOutcome(DealKind.RAMSCH, None, losers, None, entries,
                            zero_sum(spec.players, entries), None, 0, title, tuple(steps), ())  # fmt: skip
