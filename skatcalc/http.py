@@ -48,7 +48,7 @@ PAGE_BODIES = ("", "application/x-www-form-urlencoded", "multipart/form-data")
 # once: docs/operations.md gives the measured size). `skatcalc serve` refuses a larger body
 # from its header, before reading it (cli.CappedParser); the app checks it again.
 BODY_MAX = 1024 * 1024
-IMPORT_BODY_MAX = 12 * 1024 * 1024
+IMPORT_BODY_MAX = 16 * 1024 * 1024
 IMPORT_PATHS = frozenset({"/sheets/import", "/api/v1/sheets/import"})
 # MAX_ID: SQLite stores signed 64-bit integers; a larger id in a URL names nothing (404), it
 # is not an error of the server (the same bound as for ids in bodies: service.is_id).

@@ -241,7 +241,7 @@ def test_the_largest_export_imports_through_the_page(largest: bytes, client: Fla
     big = largest + b" " * (IMPORT_BODY_MAX - len(largest) + 1)
     assert _upload(client, big) == 413
     r = client.post(f"{API}/import", data=big, content_type="application/json")
-    assert r.status_code == 413 and "12 MiB" in r.get_json()["errors"]["_"][0]
+    assert r.status_code == 413 and "16 MiB" in r.get_json()["errors"]["_"][0]
 
 
 def _cookie(answer: Any, name: str) -> str:
