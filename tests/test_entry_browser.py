@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
-from tests.support import live_server
+from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +70,7 @@ def test_letters_in_the_points_field(browser: Any, served: tuple[str, Any], lang
     form.locator("#f-declarer").get_by_text("B", exact=True).tap()
     form.locator("#f-game").get_by_text("Grand", exact=True).tap()
     form.locator("#f-spitzen").get_by_text("with 2" if lang == "en" else "mit 2", exact=True).tap()
-    pg.fill("input[name=declarer_points]", "7x")
+    reach(pg.locator("input[name=declarer_points]")).fill("7x")
     pg.locator("#preview").filter(has_text=message).wait_for()
     with pg.expect_navigation():
         pg.get_by_role("button", name="Save" if lang == "en" else "Speichern").tap()
@@ -90,7 +90,7 @@ def test_ramsch_at_four_with_preview(browser: Any, served: tuple[str, Any]) -> N
     pg.goto(f"{base}/sheets/{sid}")
     form = pg.locator("form.deal")
     assert form.locator("#f-kind").get_by_text("eingepasst", exact=True).count() == 0
-    form.locator("#f-kind").get_by_text("Ramsch", exact=True).tap()
+    reach(form.locator("#f-kind").get_by_text("Ramsch", exact=True)).tap()
     # Anna deals and sits out: no points, Jungfrau or Durchmarsch for her
     assert not pg.locator("input[name=r0]").is_visible()
     assert not form.locator("#f-jungfrau").get_by_text("Anna", exact=True).is_visible()
@@ -169,7 +169,7 @@ def test_points_contradicting_the_buttons_are_named_in_the_preview(
     pg.goto(f"{base}/skat")
     pg.locator("#f-game").get_by_text("Grand", exact=True).tap()
     pg.locator("#f-spitzen").get_by_text("mit 2", exact=True).tap()
-    pg.fill("input[name=declarer_points]", "75")
+    reach(pg.locator("input[name=declarer_points]")).fill("75")
     pg.locator("#result .big").filter(has_text="+72").wait_for()
     pg.locator("#f-won").get_by_text("verloren", exact=True).tap()
     pg.locator("#result").filter(has_text="Die Augen sagen etwas anderes").wait_for()
@@ -177,6 +177,6 @@ def test_points_contradicting_the_buttons_are_named_in_the_preview(
     pg.locator("#result .big").filter(has_text="+72").wait_for()
     pg.locator("#f-schneider").tap()
     pg.locator("#result").filter(has_text="Die Augen sagen etwas anderes").wait_for()
-    pg.fill("input[name=declarer_points]", "95")
+    reach(pg.locator("input[name=declarer_points]")).fill("95")
     pg.locator("#result .big").filter(has_text="+96").wait_for()
     ctx.close()
