@@ -93,7 +93,8 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
                   translate("Wert", lang), *players]:  # fmt: skip
             row.cell(h)
         for d, typed in zip(sheet["deals"], rows, strict=False):
-            style = FontFace(color=GREY) if d["struck"] else None
+            # a struck deal: its whole row (contract and marks too) grey and struck through
+            style = FontFace(color=GREY, emphasis="STRIKETHROUGH") if d["struck"] else None
             row = table.row(style=style)
             row.cell(str(d["n"]))
             row.cell(d["dealer"])

@@ -184,9 +184,29 @@ if ("serviceWorker" in navigator) {
     return count;
   }
 
+  // Ramsch: the three card points make 120, so once two are typed the third is filled in
+  // (input completion, as a person would write it; the server checks and counts everything).
+  function ramschFill(form, typed) {
+    if (!typed || !/^r\d$/.test(typed.name)) return;
+    const boxes = Array.from(form.querySelectorAll(".kind-ramsch input[name^=r]"))
+      .filter((i) => !i.disabled && !i.closest("[hidden]"));
+    if (boxes.length !== 3) return;
+    const empty = boxes.filter((i) => i.value.trim() === "" || i.dataset.filled === "1");
+    const given = boxes.filter((i) => !empty.includes(i)).map((i) => i.value.trim());
+    if (empty.length !== 1 || !given.every((v) => /^\d+$/.test(v))) return;
+    const rest = 120 - given.reduce((a, v) => a + parseInt(v, 10), 0);
+    if (rest < 0) return;
+    empty[0].value = String(rest);
+    empty[0].dataset.filled = "1";
+  }
+
   document.querySelectorAll("form.deal").forEach((form) => {
     toggles(form);
     mirror(form);
+    form.addEventListener("input", (e) => {
+      if (e.target.dataset) delete e.target.dataset.filled;  // typed by hand: it stays
+      ramschFill(form, e.target);
+    });
     const count = extras(form);
     if (count) form.addEventListener("change", count);
     const update = () => {

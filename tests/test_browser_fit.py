@@ -307,6 +307,10 @@ def test_every_control_is_a_finger_wide_and_every_number_readable(
         sheet = sheet_with_deals(ctx.request, server, game)
         for lang in ("de", "en"):
             pg.goto(f"{server}/sheets/{sheet['id']}?lang={lang}&saved=1")
+            # the confirmation shows the whole saved deal (on two lines if need be), never cut
+            cut = "(() => { const p = document.querySelector('#saved p'); return p.scrollWidth > p.clientWidth + 1 || p.scrollHeight > p.clientHeight + 1; })()"
+            if pg.evaluate(cut):
+                small.append(f"{game} {lang} {size}: the confirmation line is cut")
             screens = ["typical", "more"]
             for screen in screens:
                 if screen == "more":

@@ -94,10 +94,13 @@ def test_ramsch_at_four_with_preview(browser: Any, served: tuple[str, Any]) -> N
     # Anna deals and sits out: no points, Jungfrau or Durchmarsch for her
     assert not pg.locator("input[name=r0]").is_visible()
     assert not form.locator("#f-jungfrau").get_by_text("Anna", exact=True).is_visible()
-    for i, v in ((1, "60"), (2, "40"), (3, "20")):
+    # two card points typed: the third is what makes 120
+    for i, v in ((1, "60"), (2, "40")):
         pg.fill(f"input[name=r{i}]", v)
+    assert pg.input_value("input[name=r3]") == "20"
     pg.locator("#preview").filter(has_text="Bernd hat die meisten Augen (60)").wait_for()
-    assert "−180" in pg.inner_text("#preview")
+    # the figure the row and the list show: Bernd's list entry
+    assert "Bernd −60" in pg.inner_text("#preview .big")
     pg.fill("input[name=r3]", "2o")
     pg.locator("#preview").filter(has_text="Bitte eine ganze Zahl eingeben.").wait_for()
     pg.fill("input[name=r3]", "20")

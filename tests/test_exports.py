@@ -149,3 +149,27 @@ def test_malformed_imports_are_refused(client: FlaskClient, payload: str) -> Non
     assert r.status_code == 422
     assert r.get_json()["errors"]
     assert client.get("/sheets").data.count(b"<tr>") == before
+
+
+def test_struck_deal_keeps_its_contract_and_is_counted_apart(client: FlaskClient) -> None:
+    """A struck "Kreuz mit 3 Hand" stays "Kreuz mit 3 Hand" (struck through) on the page, in
+    the CSV and the PDF; every count of deals leaves it out and names it apart."""
+    sid = client.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla"],
+                                              "first_dealer": "Anna"}).get_json()["id"]  # fmt: skip
+    for body in ({"declarer": "Bernd", "game": "clubs", "matadors": 3, "with": True, "hand": True,
+                  "won": True},
+                 {"declarer": "Carla", "game": "grand", "matadors": 1, "with": True, "won": True}):  # fmt: skip
+        assert client.post(f"/api/v1/sheets/{sid}/deals", json=body).status_code == 201
+    assert client.delete(f"/api/v1/sheets/{sid}/deals/1").status_code == 200
+    page = client.get(f"/sheets/{sid}").get_data(as_text=True)
+    row = page[page.index('id="deal-1"') :].split("</tr>", 1)[0]
+    assert 'class="struck"' in row and "Kreuz mit 3" in row and "Hand" in row, row
+    assert "1 Spiel (1 gestrichen)" in page
+    assert '<span class="count">1</span>' in page
+    listing = client.get("/sheets").get_data(as_text=True)
+    assert "1 (1 gestrichen)" in listing
+    csv_text = client.get(f"/sheets/{sid}/export.csv").get_data(as_text=True)
+    assert "Kreuz mit 3" in csv_text
+    pdf = client.get(f"/sheets/{sid}/export.pdf")
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    assert "Kreuz mit 3" in text
