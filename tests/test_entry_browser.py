@@ -183,3 +183,63 @@ def test_points_contradicting_the_buttons_are_named_in_the_preview(
     reach(pg.locator("input[name=declarer_points]")).fill("95")
     pg.locator("#result .big").filter(has_text="+96").wait_for()
     ctx.close()
+
+
+SHOWN_DECLARERS = """() => [...document.querySelectorAll('#entry #f-declarer label')]
+  .filter((l) => l.checkVisibility()).map((l) => l.innerText.trim())"""
+
+
+def enter(pg: Any, declarer: str, outcome: str) -> None:
+    form = pg.locator("#entry form.deal")
+    for fid, text in (("f-declarer", declarer), ("f-game", "Grand"), ("f-spitzen", "mit 2"),
+                      ("f-won", outcome)):  # fmt: skip
+        form.locator(f"#{fid}").get_by_text(text, exact=True).tap()
+
+
+def test_two_phones_same_deal_forehand_declarer(browser: Any, served: tuple[str, Any]) -> None:
+    """The second phone's save of a deal already there, its declarer the forehand (who deals
+    the next one): "Spiel 1 ist schon eingetragen …", and the entry shows deal 2's players."""
+    base, api = served
+    sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla",
+                   "Dieter"], "first_dealer": "Anna"}).get_json()["id"]  # fmt: skip
+    one, two = phone(browser), phone(browser)
+    a, b = one.new_page(), two.new_page()
+    for pg in (a, b):
+        pg.goto(f"{base}/sheets/{sid}")
+    enter(a, "Bernd", "gewonnen")
+    a.get_by_role("button", name="Speichern").tap()
+    a.wait_for_url("**saved=1*")
+    enter(b, "Bernd", "verloren")
+    with b.expect_navigation():
+        b.get_by_role("button", name="Speichern").tap()
+    assert "Spiel 1 ist schon eingetragen" in b.inner_text("#entry")
+    assert "Bitte den Alleinspieler" not in b.inner_text("main")
+    assert b.evaluate(SHOWN_DECLARERS) == ["Carla", "Dieter", "Anna"]
+    assert b.locator("input[name=declarer]:checked").count() == 0
+    assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
+    one.close()
+    two.close()
+
+
+def test_two_phones_saving_at_once(browser: Any, served: tuple[str, Any]) -> None:
+    """Both phones tap Save for the same deal at the same moment: one is stored, the other
+    phone is told so and shows the next deal's players."""
+    base, api = served
+    sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla",
+                   "Dieter"], "first_dealer": "Anna"}).get_json()["id"]  # fmt: skip
+    one, two = phone(browser), phone(browser)
+    a, b = one.new_page(), two.new_page()
+    for pg in (a, b):
+        pg.goto(f"{base}/sheets/{sid}")
+        enter(pg, "Bernd", "gewonnen" if pg is a else "verloren")
+    submit = "document.querySelector('#entry form.deal').requestSubmit()"
+    with a.expect_navigation(), b.expect_navigation():
+        a.evaluate(submit)
+        b.evaluate(submit)
+    saved = [pg for pg in (a, b) if "saved=1" in pg.url]
+    told = [pg for pg in (a, b) if "Spiel 1 ist schon eingetragen" in pg.inner_text("main")]
+    assert len(saved) == 1 and len(told) == 1 and saved[0] is not told[0]
+    assert told[0].evaluate(SHOWN_DECLARERS) == ["Carla", "Dieter", "Anna"]
+    assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
+    one.close()
+    two.close()
