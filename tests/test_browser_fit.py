@@ -366,3 +366,35 @@ def test_every_deal_kind_reaches_save_without_scrolling(browser: Any, server: st
     problems = [f"{c.name}: {c.scrolled} px, {c.hidden}" for c in costs if c.scrolled or c.hidden]
     problems += [f"{c.name}: {c.touches} taps" for c in costs if c.target and c.touches > c.target]
     assert problems == []
+
+
+SIDE_BY_SIDE = """() => {
+  const e = document.querySelector('#entry').getBoundingClientRect();
+  const l = document.querySelector('#list').getBoundingClientRect();
+  return {entry: [e.left, e.right, e.top, e.height], list: [l.left, l.right, l.top, l.height],
+          save: document.querySelector('#entry .actions.save button.primary').getBoundingClientRect().bottom};
+}"""
+
+
+def test_laptop_shows_entry_and_list_side_by_side(browser: Any, server: str) -> None:
+    """1280×800 with a mouse: the entry on the left, the list on the right, both in sight; a
+    deal entered by clicks goes into the list beside it."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    pg = ctx.new_page()
+    sheet = sheet_with_deals(ctx.request, server, "skat")
+    pg.goto(f"{server}/sheets/{sheet['id']}")
+    seen = pg.evaluate(SIDE_BY_SIDE)
+    assert seen["entry"][1] <= seen["list"][0], seen  # entry left of the list
+    assert abs(seen["entry"][2] - seen["list"][2]) < 40 and seen["list"][3] > 0, seen
+    assert seen["save"] <= 800, seen
+    form = pg.locator("#entry form.deal")
+    form.locator("#f-declarer label:visible").first.click()
+    for fid, text in (("f-game", "Grand"), ("f-spitzen", "mit 1"), ("f-won", "gewonnen")):
+        form.locator(f"#{fid}").get_by_text(text, exact=True).click()
+    pg.locator("#preview .big").wait_for()
+    with pg.expect_navigation():
+        pg.get_by_role("button", name="Speichern", exact=True).click()
+    assert pg.locator("#list #deal-3").is_visible()
+    seen = pg.evaluate(SIDE_BY_SIDE)
+    assert seen["entry"][1] <= seen["list"][0], seen
+    ctx.close()
