@@ -17,7 +17,7 @@ from sqlite_utils import Database
 from . import service
 from .i18n import ptranslate, translate
 from .recent import Recent
-from .rules.common import Errors, InvalidDeal
+from .rules.common import Errors, InvalidDeal, money
 from .rules.marks import describe_row
 from .rules.sheet import MAX_DEALS, DealRecord, Row, evaluate_deal, normalize_sheet
 
@@ -142,6 +142,9 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
             ptranslate("column", "gestrichen", lang)]  # fmt: skip
     head += [f"{p} ±" for p in players]
     head += [translate("%(player)s Stand", lang, player=p) for p in players]
+    keeps_list = "list" in sheet["totals"]
+    if keeps_list:  # the classic list: this deal's entry (the declarer's, Ramsch the loser's)
+        head.append(translate("Liste", lang))
     w.writerow([cell(h) for h in head])
     for d, typed in zip(sheet["deals"], rows, strict=False):
         party = "+".join(d.get("party") or []) or ""
@@ -150,6 +153,9 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
         row = [d["n"], cell(d["dealer"]), cell(party), cell(translate(text.line(), lang)), value]
         row.append(translate("ja", lang) if d["struck"] else "")
         row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
+        if keeps_list:
+            entries = [v for v in d["list"].values() if v] if not d["struck"] else []
+            row.append(" ".join(str(v) for v in entries))
         w.writerow(row)
     t = sheet["totals"]
     w.writerow([])
@@ -161,6 +167,12 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
     if "seeger_fabian" in t:
         w.writerow(["Seeger-Fabian", "", "", "", "", ""] + [""] * len(players)
                    + [t["seeger_fabian"][p] for p in players])  # fmt: skip
+    if t.get("settlement"):
+        # who pays whom, in the sheet's money (as on the page and in the PDF)
+        w.writerow([])
+        w.writerow([cell(translate("Abrechnung", lang))])
+        for pay in t["settlement"]:
+            w.writerow(["", cell(pay["from"]), cell(pay["to"]), cell(money(pay["cents"], lang))])
     return out.getvalue()
 
 

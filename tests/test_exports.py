@@ -173,3 +173,33 @@ def test_struck_deal_keeps_its_contract_and_is_counted_apart(client: FlaskClient
     pdf = client.get(f"/sheets/{sid}/export.pdf")
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
     assert "Kreuz mit 3" in text
+
+
+def test_csv_has_the_list_entry_of_each_deal_and_the_settlement(client: FlaskClient) -> None:
+    sid = client.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla"],
+                      "first_dealer": "Anna", "rules": {"stake_cents": 10}}).get_json()["id"]  # fmt: skip
+    for body in ({"declarer": "Bernd", "game": "grand", "matadors": 2, "with": True, "won": True},
+                 {"declarer": "Carla", "game": "hearts", "matadors": 1, "with": True,
+                  "won": False}):  # fmt: skip
+        assert client.post(f"/api/v1/sheets/{sid}/deals", json=body).status_code == 201
+    text = client.get(f"/sheets/{sid}/export.csv").data.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
+    assert rows[0][-1] == "Liste"
+    assert [rows[1][-1], rows[2][-1]] == ["72", "-40"]
+    at = next(i for i, r in enumerate(rows) if r and r[0] == "Abrechnung")
+    payments = [r for r in rows[at + 1 :] if r]
+    assert payments and all(r[1] in ("Anna", "Carla") and r[2] == "Bernd" for r in payments)
+    assert all("€" in r[3] for r in payments)
+
+
+def test_pdf_column_headings_keep_long_names_whole(client: FlaskClient) -> None:
+    names = ["Maximiliane-Friederike", "Bartholomäus", "Cornelius", "Dorothea", "Emil"]
+    sid = client.post("/api/v1/sheets", json={"game": "skat", "players": names,
+                                              "first_dealer": "Emil"}).get_json()["id"]  # fmt: skip
+    client.post(f"/api/v1/sheets/{sid}/deals", json={"declarer": "Bartholomäus", "game": "grand",
+                                                    "matadors": 1, "with": True, "won": True})  # fmt: skip
+    pdf = client.get(f"/sheets/{sid}/export.pdf")
+    text = PdfReader(io.BytesIO(pdf.data)).pages[0].extract_text()
+    for name in names:
+        assert name in text, name
+    assert "Grand" in text
