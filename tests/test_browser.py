@@ -163,6 +163,7 @@ def test_skat_round_correction_strike_share_language_pdf(browser: object, page: 
     pg.locator(".tabs").get_by_text("Liste").click()  # the rows are one tap away
     pg.locator("#deal-1 td.game a").click()
     pg.wait_for_url("**/deals/1/edit")
+    pg.locator("#calc details.why summary").click()  # the calculation, one tap away
     assert "mit 2, Spiel 3 × 24 = 72" in pg.inner_text("#calc")
     reach(pg.locator("input[name=declarer_points]")).fill("95")
     pg.get_by_role("button", name="Korrektur speichern").click()

@@ -398,3 +398,25 @@ def test_laptop_shows_entry_and_list_side_by_side(browser: Any, server: str) -> 
     seen = pg.evaluate(SIDE_BY_SIDE)
     assert seen["entry"][1] <= seen["list"][0], seen
     ctx.close()
+
+
+def test_correction_is_one_screen(browser: Any, server: str) -> None:
+    """375×667: the deal as stored on top, the form, and in Save's bar the figure as stored
+    beside the corrected one; nothing scrolled from opening the deal to its Save."""
+    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True)
+    pg = ctx.new_page()
+    sheet = sheet_with_deals(ctx.request, server, "skat")
+    pg.goto(f"{server}/sheets/{sheet['id']}/deals/1/edit")
+    assert "+72" in pg.inner_text("#entry .save .was")
+    button = pg.locator("#entry #f-won").get_by_text("verloren", exact=True)
+    assert pg.evaluate(IN_SIGHT, "#entry #f-won label:nth-child(2) span")
+    button.tap()
+    pg.locator("#preview .big").filter(has_text="−144").wait_for()
+    assert pg.evaluate(IN_SIGHT, "#preview .big") and pg.evaluate(IN_SIGHT, "#entry .save .was")
+    assert pg.evaluate(IN_SIGHT, "#entry .save button.primary")
+    assert pg.evaluate("window.scrollY") == 0
+    with pg.expect_navigation():
+        pg.locator("#entry .save button.primary").tap()
+    deal = ctx.request.get(f"{server}/api/v1/sheets/{sheet['id']}").json()["deals"][0]
+    assert deal["result"]["won"] is False
+    ctx.close()
