@@ -238,6 +238,30 @@ def play(page: Page, url: str, cost: Cost, moves: list[tuple[str, ...]]) -> Cost
     return cost
 
 
+def correct(page: Page, url: str) -> Cost:
+    """The list tab, the deal's row, then on its page the change and the correction's Save:
+    touches and pixels scrolled from the sheet page to that Save."""
+    cost = Cost("Korrektur: Spiel 1 war verloren", 4)
+    open_sheet(page, url)
+    for loc in (page.locator(".tabs a[data-pane=list]"), page.locator("#deal-1 td.game a")):
+        cost.steps.append(" ".join(loc.inner_text().split())[:24])
+        loc.tap()
+        cost.touches += 1
+    page.wait_for_url("**/deals/1/edit")
+    open_sheet(page, "")
+    hand = Hand(page, cost)
+    hand.tap("#f-won", "verloren")
+    button = page.locator("#entry .save button.primary")
+    hand.check_reach(button)
+    button.scroll_into_view_if_needed()
+    cost.scrolled = int(page.evaluate(SCROLLED))
+    with page.expect_event("load"):
+        button.tap()
+    cost.touches += 1
+    cost.steps.append("Korrektur speichern")
+    return cost
+
+
 def schafkopf_moves(body: dict[str, Any]) -> list[tuple[str, ...]]:
     """The taps for one of the seed's deals, in the order a table calls them out."""
     names = {"sauspiel": "Sauspiel", "wenz": "Wenz", "solo": "Solo"}
@@ -307,6 +331,12 @@ def main() -> int:
                 assert len(deals) == n, (name, deals[-1])
                 results.append(c)
             skat_checks(last_deal(skat), api.get(f"/api/v1/sheets/{skat}").get_json()["deals"])
+
+            # A correction: deal 1 (the Grand) was lost. From the sheet
+            # page: the list, the deal's row, "verloren", the correction's Save.
+            results.append(correct(page, f"{base}/sheets/{skat}"))
+            fixed = api.get(f"/api/v1/sheets/{skat}").get_json()["deals"][0]
+            assert fixed["version"] == 2 and not fixed["result"]["won"], fixed
 
             c = play(page, f"{base}/sheets/{sk}", Cost("Schafkopf: Sauspiel A+D gewonnen", 5),
                      [("#f-game", "Sauspiel"), ("#f-declarers", "A"), ("#f-declarers", "D"),
