@@ -206,10 +206,11 @@ def test_two_phones_same_deal_forehand_declarer(browser: Any, served: tuple[str,
     a, b = one.new_page(), two.new_page()
     for pg in (a, b):
         pg.goto(f"{base}/sheets/{sid}")
+    # both typed the deal in; the first phone saves it, then the second
+    enter(b, "Bernd", "verloren")
     enter(a, "Bernd", "gewonnen")
     a.get_by_role("button", name="Speichern").tap()
     a.wait_for_url("**saved=1*")
-    enter(b, "Bernd", "verloren")
     with b.expect_navigation():
         b.get_by_role("button", name="Speichern").tap()
     assert "Spiel 1 ist schon eingetragen" in b.inner_text("#entry")
@@ -238,7 +239,9 @@ def test_two_phones_saving_at_once(browser: Any, served: tuple[str, Any]) -> Non
         b.evaluate(submit)
     saved = [pg for pg in (a, b) if "saved=1" in pg.url]
     told = [pg for pg in (a, b) if "Spiel 1 ist schon eingetragen" in pg.inner_text("main")]
-    assert len(saved) == 1 and len(told) == 1 and saved[0] is not told[0]
+    assert len(saved) == 1 and len(told) == 1 and saved[0] is not told[0], [
+        (pg.url, pg.inner_text("main")[:300]) for pg in (a, b)
+    ]
     assert told[0].evaluate(SHOWN_DECLARERS) == ["Carla", "Dieter", "Anna"]
     assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
     one.close()
