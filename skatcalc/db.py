@@ -377,7 +377,7 @@ def list_sheets(db: Database) -> list[dict[str, Any]]:
     return [
         _sheet(r)
         for r in db.query(
-            "select s.*, (select count(*) from deals d where d.sheet_id = s.id) as deal_count "
+            "select s.*, (select count(*) from deals d where d.sheet_id = s.id and not d.struck) as deal_count "
             "from sheets s order by s.created desc, s.id desc"
         )
     ]

@@ -780,11 +780,24 @@ def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
     return form
 
 
+def deal_taken(sheet: dict[str, Any], form: Any) -> Any:
+    """The ``service.Taken`` of an entry whose deal number another phone has saved since
+    (None if its number is still the next one, or it names none)."""
+    try:
+        n = int(form.n.data or 0)
+    except (TypeError, ValueError):
+        return None
+    count = len(service.computed(service.get_db(), sheet).rows)
+    return service.Taken(n, count + 1) if 0 < n <= count else None
+
+
 def refresh_entry(sheet: dict[str, Any], form: Any, proposed: str) -> None:
     """A kept entry after another phone's save: it now means the next free number, and an
-    untouched dealer follows the rotation as it is now."""
+    untouched dealer follows the rotation as it is now; a declarer who does not play the
+    next deal (he deals it) is taken off, so the page shows the next deal's players."""
     data = service.computed_sheet(service.get_db(), sheet, page_lang())
     form.n.data = str(len(data["deals"]) + 1)
+    keep_declarer = True
     if form.dealer.data == form.dealer_shown.data:
         spec = service.spec_of(sheet)
         shown = form.dealer_shown.data
@@ -794,6 +807,10 @@ def refresh_entry(sheet: dict[str, Any], form: Any, proposed: str) -> None:
             form.active.data = list(default_active(spec, proposed))
         form.dealer.data = proposed
         form.dealer_shown.data = proposed
+        playing = set(form.active.data or default_active(spec, proposed))
+        keep_declarer = getattr(form, "declarer", None) is None or form.declarer.data in playing
+    if not keep_declarer:
+        form.declarer.data = None
 
 
 def init_app(app: Flask) -> None:

@@ -19,7 +19,7 @@ from sqlite_utils import Database
 from . import service
 from .i18n import ptranslate, translate
 from .recent import Recent
-from .rules.common import Errors, InvalidDeal
+from .rules.common import Errors, InvalidDeal, money
 from .rules.marks import describe_row
 from .rules.sheet import (
     MAX_DEALS,
@@ -166,6 +166,9 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
     stock = "stock" in sheet["totals"]  # a Schafkopf Stock: what each deal put in (taken: −)
     if stock:
         head.append("Stock")
+    keeps_list = "list" in sheet["totals"]
+    if keeps_list:  # the classic list: this deal's entry (the declarer's, Ramsch the loser's)
+        head.append(translate("Liste", lang))
     w.writerow([cell(h) for h in head])
     for d, typed in zip(sheet["deals"], rows, strict=False):
         party = "+".join(d.get("party") or []) or ""
@@ -176,6 +179,9 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
         row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
         if stock:
             row.append(d.get("stock", ""))
+        if keeps_list:
+            entries = [v for v in d["list"].values() if v] if not d["struck"] else []
+            row.append(" ".join(str(v) for v in entries))
         w.writerow(row)
     t = sheet["totals"]
     w.writerow([])
@@ -194,6 +200,12 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
         label = translate("Bierlachse (Runde %(n)s)", lang, n=t["bierlachs"]["round"])
         w.writerow([cell(label), "", "", "", "", ""] + [""] * len(players)
                    + [t["bierlachs"]["lost"][p] for p in players])  # fmt: skip
+    if t.get("settlement"):
+        # who pays whom, in the sheet's money (as on the page and in the PDF)
+        w.writerow([])
+        w.writerow([cell(translate("Abrechnung", lang))])
+        for pay in t["settlement"]:
+            w.writerow(["", cell(pay["from"]), cell(pay["to"]), cell(money(pay["cents"], lang))])
     return out.getvalue()
 
 

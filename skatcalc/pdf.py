@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -117,13 +118,14 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
                    line_height=4.2, padding=(0.8, 1.2), borders_layout="HORIZONTAL_LINES",
                    first_row_as_headings=True) as table:  # fmt: skip
         row = table.row()
-        for h in ["#", translate("Geber", lang), translate("Spiel", lang),
-                  translate("Wert", lang)]:  # fmt: skip
-            row.cell(h)
-        for p in players:  # a long name smaller, on two lines at most where it can
+        for i, h in enumerate(["#", translate("Geber", lang), translate("Spiel", lang),
+                               translate("Wert", lang)]):  # fmt: skip
+            row.cell(h, style=_fitting(pdf, h, widths[i] - 2.4, head))
+        for p in players:  # a long name smaller, on two lines at most, its words whole
             row.cell(p, style=name_font(pdf, p, per_player - CELL_PAD, 8, head))
         for d, typed in zip(sheet["deals"], rows, strict=False):
-            style = FontFace(color=GREY) if d["struck"] else None
+            # a struck deal: its whole row (contract and marks too) grey and struck through
+            style = FontFace(color=GREY, emphasis="STRIKETHROUGH") if d["struck"] else None
             row = table.row(style=style)
             row.cell(str(d["n"]))
             row.cell(d["dealer"], style=name_font(pdf, d["dealer"], dealer_w - CELL_PAD, 8, style))
@@ -161,11 +163,15 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
     if sheet["deals"]:
         title = translate("Verlauf der Stände", lang)
         svg = running_totals_svg(players, sheet["deals"], title=title, font="DejaVu", for_pdf=True)
-        if pdf.will_page_break(70):
+        # the heading goes with its chart: both on this page or both on the next
+        box = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+        chart_w = min(pdf.epw, 170)
+        chart_h = chart_w * float(box.group(2)) / float(box.group(1)) if box else 90
+        if pdf.will_page_break(6 + chart_h + 2):
             pdf.add_page()
         pdf.set_font("DejaVu", "B", 10)
         pdf.cell(0, 6, title, new_x="LMARGIN", new_y="NEXT")
-        pdf.image(io.BytesIO(svg.encode("utf-8")), w=min(pdf.epw, 170))
+        pdf.image(io.BytesIO(svg.encode("utf-8")), w=chart_w)
         pdf.ln(2)
 
     stats = statistics(sheet["game"], players, rows)
@@ -177,7 +183,7 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
     labels = {"grands": "Grand", "nulls": "Null", "solos": translate("Soli", lang),
               "sauspiele": "Sauspiele"}  # fmt: skip
     kinds = [(labels[k], k) for k in kind.stat_kinds]
-    stat_widths = (30, 12, 15, 12, 12, 12, 22, 27, 12, 18)
+    stat_widths = (30, 12, 15, 12, 12, 12, 22, 27, 16, 18)  # "Grand" in bold needs 16
     with pdf.table(col_widths=stat_widths, width=sum(stat_widths), align="LEFT",
                    text_align="RIGHT", line_height=4.2, padding=(0.8, 1.2), headings_style=head,
                    borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
@@ -211,3 +217,15 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
         for t in settlement:
             pdf.cell(0, 5, f"{t['from']} → {t['to']}: {money(t['cents'], lang)}",
                      new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+
+
+def _fitting(pdf: FPDF, text: str, room: float, style: FontFace) -> FontFace | None:
+    """A column heading whose longest word would be broken in its column is set smaller, so
+    that the word fits whole (a long name in a narrow player column)."""
+    pdf.set_font("DejaVu", "B", 8)
+    longest = max((pdf.get_string_width(w) for w in text.split()), default=0.0)
+    pdf.set_font("DejaVu", size=8)
+    if longest <= room:
+        return None
+    return FontFace(emphasis="BOLD", fill_color=style.fill_color,
+                    size_pt=max(3.5, 8 * room / longest * 0.97))  # fmt: skip

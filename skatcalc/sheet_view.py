@@ -425,7 +425,10 @@ def sheet_summaries() -> list[dict[str, Any]]:
 
     def summarize(s: dict[str, Any]) -> dict[str, Any]:
         computed = service.computed_sheet(db, s, page_lang())
-        return {"balance": computed["totals"]["balance"], "deals": len(computed["deals"])}
+        # a struck deal was never really played: counted apart ("14 Spiele (1 gestrichen)")
+        struck = sum(1 for d in computed["deals"] if d["struck"])
+        return {"balance": computed["totals"]["balance"],
+                "deals": len(computed["deals"]) - struck, "struck": struck}  # fmt: skip
 
     out = []
     for s, summary in service.sheet_summaries(db, summarize):

@@ -28,6 +28,7 @@ from .deal_forms import (
     attach_errors,
     deal_body,
     deal_form,
+    deal_taken,
     field_int,
     form_from_deal,
     parse_int,
@@ -246,6 +247,14 @@ def add_deal(sheet_id: int) -> Any:
                 flash(_("Spiel %(n)s war schon gespeichert.", n=n))
             # The page shows "Spiel n gespeichert" with an undo of that very deal.
             return redirect(url_for("sheets.show", sheet_id=sheet_id, saved=n))
+    taken = deal_taken(sheet, form) if errors or exc is not None else None
+    if taken is not None:
+        # The number this form meant was saved by another phone meanwhile, and the deal no
+        # longer fits the sheet as it is now (its declarer deals the next one, say): what is
+        # there comes first, not a message about the deal as it would be next.
+        general.append(taken_message(sheet, taken))
+        refresh_entry(sheet, form, proposed)
+        return render_sheet(sheet, form, general, 409)
     general += attach_errors(form, exc, errors, page_lang())
     return render_sheet(sheet, form, general, status)
 

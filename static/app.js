@@ -102,6 +102,12 @@ if ("serviceWorker" in navigator) {
         i.closest("label").hidden = game === "sauspiel";
       });
       show(form, ".nobettel", game !== "bettel");
+      // at the table the points field shows with "Augen" (Schneider then comes from them)
+      if (form.closest("#entry")) {
+        const pts = val(form, "outcome") === "points";
+        show(form, ".pts", pts);
+        form.querySelectorAll(".nopts").forEach((el) => { if (pts) el.hidden = true; });
+      }
     }
   }
 
@@ -144,9 +150,65 @@ if ("serviceWorker" in navigator) {
     }
   }
 
+  // The sheet's entry in two screens: the typical deal (declarer, game, Spitzen, outcome) and,
+  // one tap on "Mehr" away, the less common controls in its place. The button counts what is
+  // set there, so a ticked Hand or a typed bid is never out of mind; a form that comes back
+  // with a message on such a control, or for Ramsch, opens there.
+  function extras(form) {
+    const button = form.querySelector(".more-toggle");
+    if (!button) return null;
+    button.hidden = false;
+    const count = () => {
+      let n = 0;
+      form.querySelectorAll(".x2").forEach((box) => {
+        box.querySelectorAll("input, select").forEach((i) => {
+          // the seats and the kind have their own line; a choice's first value is "none"
+          if (i.disabled || i.closest("[hidden]") || ["kind", "dealer", "active"].includes(i.name)) return;
+          if (i.type === "checkbox" || i.type === "radio") n += i.checked && i.value !== "" && i.value !== "0" ? 1 : 0;
+          else if (i.tagName === "SELECT") n += i.selectedIndex > 0 ? 1 : 0;
+          else if (i.type !== "hidden") n += i.value.trim() ? 1 : 0;
+        });
+      });
+      const mark = button.querySelector(".set");
+      mark.hidden = n === 0;
+      mark.textContent = n ? String(n) : "";
+    };
+    const set = (open) => {
+      form.classList.toggle("more", open);
+      button.setAttribute("aria-expanded", String(open));
+      count();
+    };
+    button.addEventListener("click", () => set(!form.classList.contains("more")));
+    const wrong = Array.from(form.querySelectorAll(".x2 .err, .x2 [aria-invalid=true]")).length > 0;
+    set(wrong || (val(form, "kind") || "game") !== "game");
+    return count;
+  }
+
+  // Ramsch: the three card points make 120, so once two are typed the third is filled in
+  // (input completion, as a person would write it; the server checks and counts everything).
+  function ramschFill(form, typed) {
+    if (!typed || !/^r\d$/.test(typed.name)) return;
+    const boxes = Array.from(form.querySelectorAll(".kind-ramsch input[name^=r]"))
+      .filter((i) => !i.disabled && !i.closest("[hidden]"));
+    if (boxes.length !== 3) return;
+    const empty = boxes.filter((i) => i.value.trim() === "" || i.dataset.filled === "1");
+    const given = boxes.filter((i) => !empty.includes(i)).map((i) => i.value.trim());
+    if (empty.length !== 1 || !given.every((v) => /^\d+$/.test(v))) return;
+    const rest = 120 - given.reduce((a, v) => a + parseInt(v, 10), 0);
+    if (rest < 0) return;
+    empty[0].value = String(rest);
+    empty[0].dataset.filled = "1";
+  }
+
   document.querySelectorAll("form.deal").forEach((form) => {
     toggles(form);
     mirror(form);
+    form.addEventListener("input", (e) => {
+      if (e.target.dataset) delete e.target.dataset.filled;  // typed by hand: it stays
+      ramschFill(form, e.target);
+    });
+    const count = extras(form);
+    if (count) form.addEventListener("change", count);
     const update = () => {
       toggles(form);
       clearTimeout(timer);

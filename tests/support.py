@@ -45,6 +45,16 @@ def explanation(result: Any, lang: str = "de") -> list[str]:
     return [translate(s.text, lang) for s in result.steps]
 
 
+def reach(loc: Any) -> Any:
+    """The sheet's entry shows the typical deal or, one tap on "Mehr" away, the less common
+    controls in its place: tap over to the screen that holds ``loc`` (as a person would)."""
+    if not loc.is_visible():
+        toggle = loc.page.locator("form.deal .more-toggle")
+        if toggle.count() and toggle.first.is_visible():
+            toggle.first.click()
+    return loc
+
+
 def admin_token(app: Flask) -> str:
     """The app's admin token: what ``skatcalc admin-link`` prints after ``/admin/``."""
     from skatcalc import db as store

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from skatcalc import create_app
-from tests.support import live_server
+from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def test_skat_calculator_live_preview_and_submit(page: object, server: str) -> N
     pg.goto(f"{server}/skat")  # type: ignore[attr-defined]
     pg.get_by_text("Grand", exact=True).click()
     pg.locator("#f-spitzen").get_by_text("mit 2", exact=True).click()
-    pg.fill("input[name=declarer_points]", "75")
+    reach(pg.locator("input[name=declarer_points]")).fill("75")
     pg.locator("#result .big").filter(has_text="+72").wait_for()
     assert "mit 2, Spiel 3 × 24 = 72" in pg.inner_text("#result")
     pg.get_by_role("button", name="Berechnen").click()
@@ -50,7 +50,7 @@ def test_skat_calculator_live_preview_and_submit(page: object, server: str) -> N
     # Null hides the matadors; a Null below the bid is refused next to the field.
     pg.get_by_text("Null", exact=True).click()
     assert not pg.locator("#f-spitzen").is_visible()
-    pg.select_option("select[name=bid]", "36")
+    reach(pg.locator("select[name=bid]")).select_option("36")
     pg.locator("#f-won").get_by_text("gewonnen").click()
     pg.get_by_role("button", name="Berechnen").click()
     assert "Null ouvert (46)" in pg.inner_text("#f-bid + .err")
@@ -63,7 +63,7 @@ def test_card_picker_fills_the_matadors(page: object, server: str) -> None:
     pg.get_by_text("Karten antippen").click()
     for card in ["CJ", "SJ", "DJ", "HA", "HK", "S7", "S8", "D7", "DA", "C9"]:
         pg.locator(f"input[name=cards][value={card}] + span").click()
-    pg.fill("input[name=declarer_points]", "70")
+    reach(pg.locator("input[name=declarer_points]")).fill("70")
     pg.locator("#result .big").filter(has_text="+30").wait_for()
     assert pg.locator("input[name=spitzen][value=w2]").is_checked()
 
@@ -90,10 +90,10 @@ def test_schafkopf_sheet_seed_evening(page: object, server: str) -> None:
             form.locator("#f-declarers").get_by_text(p, exact=True).click()
         form.locator("#f-outcome").get_by_text(outcome, exact=True).click()
         for f in flags:
-            form.locator(f"#f-{f}").click()
-        form.locator("#f-gestellt").get_by_text(gestellt, exact=True).click()
-        form.locator("#f-kontra").get_by_text(kontra, exact=True).click()
-        form.locator("#f-laufende").get_by_text(laufende, exact=True).click()
+            reach(form.locator(f"#f-{f}")).click()
+        reach(form.locator("#f-gestellt").get_by_text(gestellt, exact=True)).click()
+        reach(form.locator("#f-kontra").get_by_text(kontra, exact=True)).click()
+        reach(form.locator("#f-laufende").get_by_text(laufende, exact=True)).click()
         pg.get_by_role("button", name="Speichern").click()
         pg.wait_for_load_state()
         assert not pg.locator(".err").count(), pg.inner_text("main")
@@ -131,19 +131,19 @@ def test_skat_round_correction_strike_share_language_pdf(browser: object, page: 
     form.locator("#f-declarer").get_by_text("Bernd", exact=True).click()
     form.locator("#f-game").get_by_text("Grand", exact=True).click()
     form.locator("#f-spitzen").get_by_text("mit 2", exact=True).click()
-    pg.fill("input[name=declarer_points]", "75")
+    reach(pg.locator("input[name=declarer_points]")).fill("75")
     pg.locator("#preview .big").filter(has_text="+72").wait_for()
     save()
     # 2: everybody passed
-    pg.locator("form.deal #f-kind").get_by_text("eingepasst", exact=True).click()
+    reach(pg.locator("form.deal #f-kind").get_by_text("eingepasst", exact=True)).click()
     save()
     # 3: Anna, Herz Hand ohne 1, 50 — lost
     form = pg.locator("form.deal")
     form.locator("#f-declarer").get_by_text("Anna", exact=True).click()
     form.locator("#f-game").get_by_text("♥ Herz", exact=True).click()
     form.locator("#f-spitzen").get_by_text("ohne 1", exact=True).click()
-    form.locator("#f-hand").click()
-    pg.fill("input[name=declarer_points]", "50")
+    reach(form.locator("#f-hand")).click()
+    reach(pg.locator("input[name=declarer_points]")).fill("50")
     save()
     assert "verl." in pg.inner_text("#deal-3")
     assert [pg.inner_text(f"#deal-{n} td:nth-child(2)") for n in (1, 2, 3)] == [
@@ -163,8 +163,9 @@ def test_skat_round_correction_strike_share_language_pdf(browser: object, page: 
     pg.locator(".tabs").get_by_text("Liste").click()  # the rows are one tap away
     pg.locator("#deal-1 td.game a").click()
     pg.wait_for_url("**/deals/1/edit")
+    pg.locator("#calc details.why summary").click()  # the calculation, one tap away
     assert "mit 2, Spiel 3 × 24 = 72" in pg.inner_text("#calc")
-    pg.fill("input[name=declarer_points]", "95")
+    reach(pg.locator("input[name=declarer_points]")).fill("95")
     pg.get_by_role("button", name="Korrektur speichern").click()
     pg.wait_for_url(f"{sheet_url}*")
     assert "+192" in pg.inner_text("#deal-1")  # 2 × 96 at a 3-table

@@ -248,3 +248,176 @@ def test_calculators_show_their_value_without_scrolling(
     pg.wait_for_load_state("load")
     assert pg.evaluate(IN_SIGHT, "#result .big"), "the result is below the screen"
     ctx.close()
+
+
+# Every control a finger can reach: its box, and whether it is under the Save bar (the bar's
+# own controls aside). Hidden ones (other screen of the entry, a closed <details>) are skipped.
+CONTROLS_JS = """(scope) => {
+  const bar = document.querySelector('#entry .actions.save');
+  const barTop = bar && bar.checkVisibility() ? bar.getBoundingClientRect().top : innerHeight;
+  const sel = 'a[href], button, summary, select, input[type=text], .seg label > span, .flag > span';
+  const out = [];
+  for (const el of document.querySelectorAll(scope.map((s) => `${s} :is(${sel})`).join(', '))) {
+    if (!el.checkVisibility() || el.closest('.vh')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const name = (el.innerText || el.name || el.getAttribute('aria-label') || el.tagName).trim().slice(0, 24);
+    out.push({name, w: r.width, h: r.height, top: r.top, bottom: r.bottom,
+              under: !!bar && !bar.contains(el) && el.closest('#entry') !== null && r.bottom > barTop + 0.5});
+  }
+  return out;
+}"""
+
+# Every number of the strip (balances, list points, the role word beside them) and of the list
+# (running totals, per-deal changes, list entries): its rendered font size.
+NUMBERS_JS = """() => [...document.querySelectorAll(
+    '.strip .bal, .strip small, .strip small *, #list table.sheet tbody td:not(.game):not(.d), #list table.sheet tbody td i')]
+  .filter((e) => e.checkVisibility() && e.innerText.trim())
+  .map((e) => [e.className + ' ' + e.innerText.trim().slice(0, 10), parseFloat(getComputedStyle(e).fontSize)])
+  .filter(([, px]) => px < 14)"""
+
+
+def sheet_with_deals(req: Any, server: str, game: str) -> dict[str, Any]:
+    if game == "skat":
+        sheet = post(req, server, "/api/v1/sheets", {
+            "game": "skat", "players": ["Anna", "Bernd", "Carla", "Dieter"], "first_dealer": "Anna",
+            "rules": {"kontra_re": True, "ramsch": True}})  # fmt: skip
+        deals: list[dict[str, Any]] = [
+            {"declarer": "Bernd", "game": "grand", "matadors": 2, "with": True, "won": True},
+            {"declarer": "Dieter", "game": "null", "won": False},
+        ]
+    else:
+        sheet = post(req, server, "/api/v1/sheets", {"game": "schafkopf", "players": list("ABCD"),
+                                                    "first_dealer": "A"})  # fmt: skip
+        deals = [{"game": "sauspiel", "declarers": ["A", "B"], "won": True, "schneider": True}]
+    for d in deals:
+        post(req, server, f"/api/v1/sheets/{sheet['id']}/deals", d)
+    return sheet
+
+
+@pytest.mark.parametrize("size", [(375, 667), (320, 568), (414, 736)])
+def test_every_control_is_a_finger_wide_and_every_number_readable(
+    browser: Any, server: str, size: tuple[int, int]
+) -> None:
+    """Entry (both of its screens) and list: every control at least 44×44 CSS px, every
+    number of the strip and the list at least 14 px."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
+    pg = ctx.new_page()
+    small: list[str] = []
+    for game in ("skat", "schafkopf"):
+        sheet = sheet_with_deals(ctx.request, server, game)
+        for lang in ("de", "en"):
+            pg.goto(f"{server}/sheets/{sheet['id']}?lang={lang}&saved=1")
+            # the confirmation shows the whole saved deal (on two lines if need be), never cut
+            cut = "(() => { const p = document.querySelector('#saved p'); return p.scrollWidth > p.clientWidth + 1 || p.scrollHeight > p.clientHeight + 1; })()"
+            if pg.evaluate(cut):
+                small.append(f"{game} {lang} {size}: the confirmation line is cut")
+            screens = ["typical", "more"]
+            for screen in screens:
+                if screen == "more":
+                    pg.locator(".more-toggle").click()
+                for c in pg.evaluate(CONTROLS_JS, ["header.top", ".sheethead", ".tabs", "#entry"]):
+                    if c["w"] < 43.5 or c["h"] < 43.5:
+                        small.append(
+                            f"{game} {lang} {size} {screen}: {c['name']!r} {c['w']:.0f}×{c['h']:.0f}"
+                        )
+            pg.locator(".tabs a[data-pane=list]").click()
+            for c in pg.evaluate(CONTROLS_JS, ["#list"]):
+                if c["w"] < 43.5 or c["h"] < 43.5:
+                    small.append(
+                        f"{game} {lang} {size} list: {c['name']!r} {c['w']:.0f}×{c['h']:.0f}"
+                    )
+            for what, px in pg.evaluate(NUMBERS_JS):
+                small.append(f"{game} {lang} {size}: number {what!r} at {px} px")
+    ctx.close()
+    assert small == [], "\n".join(small)
+
+
+def test_every_deal_kind_reaches_save_without_scrolling(browser: Any, server: str) -> None:
+    """375×667 with a touch screen: every Skat kind (Hand, Schneider angesagt, Ouvert, Kontra/Re,
+    an overbid bid, typed points, schwarz) and each deal of the seed's Schafkopf evening is
+    entered by taps on controls that are on screen and not under the Save bar, 0 px scrolled
+    (bench/entry_cost.py plays the same table and prints the taps)."""
+    from bench.entry_cost import SEED, SKAT_KINDS, Cost, play, schafkopf_moves, skat_checks
+
+    ctx = browser.new_context(
+        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True
+    )
+    pg = ctx.new_page()
+    req = ctx.request
+    skat = post(req, server, "/api/v1/sheets", {
+        "game": "skat", "players": ["Anna", "Bernd", "Carla", "Dieter"], "first_dealer": "Anna",
+        "rules": {"kontra_re": True}})  # fmt: skip
+    costs: list[Cost] = []
+    url = f"{server}/sheets/{skat['id']}"
+    for name, target, moves in SKAT_KINDS:
+        costs.append(play(pg, url, Cost(name, target), moves))
+        url = ""
+    deals = req.get(f"{server}/api/v1/sheets/{skat['id']}").json()["deals"]
+    skat_checks(deals[-1], deals)
+    sk = post(req, server, "/api/v1/sheets", {"game": "schafkopf", "players": list("ABCD"),
+                                             "first_dealer": "A"})  # fmt: skip
+    url = f"{server}/sheets/{sk['id']}"
+    for i, deal in enumerate(SEED["deals"], start=1):
+        costs.append(play(pg, url, Cost(f"Schafkopf {i}", 0), schafkopf_moves(deal["body"])))
+        url = ""
+    rows = req.get(f"{server}/api/v1/sheets/{sk['id']}").json()["deals"]
+    assert [r["result"]["value"] for r in rows] == [d["value"] for d in SEED["deals"]]
+    ctx.close()
+    problems = [f"{c.name}: {c.scrolled} px, {c.hidden}" for c in costs if c.scrolled or c.hidden]
+    problems += [f"{c.name}: {c.touches} taps" for c in costs if c.target and c.touches > c.target]
+    assert problems == []
+
+
+SIDE_BY_SIDE = """() => {
+  const e = document.querySelector('#entry').getBoundingClientRect();
+  const l = document.querySelector('#list').getBoundingClientRect();
+  return {entry: [e.left, e.right, e.top, e.height], list: [l.left, l.right, l.top, l.height],
+          save: document.querySelector('#entry .actions.save button.primary').getBoundingClientRect().bottom};
+}"""
+
+
+def test_laptop_shows_entry_and_list_side_by_side(browser: Any, server: str) -> None:
+    """1280×800 with a mouse: the entry on the left, the list on the right, both in sight; a
+    deal entered by clicks goes into the list beside it."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    pg = ctx.new_page()
+    sheet = sheet_with_deals(ctx.request, server, "skat")
+    pg.goto(f"{server}/sheets/{sheet['id']}")
+    seen = pg.evaluate(SIDE_BY_SIDE)
+    assert seen["entry"][1] <= seen["list"][0], seen  # entry left of the list
+    assert abs(seen["entry"][2] - seen["list"][2]) < 40 and seen["list"][3] > 0, seen
+    assert seen["save"] <= 800, seen
+    form = pg.locator("#entry form.deal")
+    form.locator("#f-declarer label:visible").first.click()
+    for fid, text in (("f-game", "Grand"), ("f-spitzen", "mit 1"), ("f-won", "gewonnen")):
+        form.locator(f"#{fid}").get_by_text(text, exact=True).click()
+    pg.locator("#preview .big").wait_for()
+    with pg.expect_navigation():
+        pg.get_by_role("button", name="Speichern", exact=True).click()
+    assert pg.locator("#list #deal-3").is_visible()
+    seen = pg.evaluate(SIDE_BY_SIDE)
+    assert seen["entry"][1] <= seen["list"][0], seen
+    ctx.close()
+
+
+def test_correction_is_one_screen(browser: Any, server: str) -> None:
+    """375×667: the deal as stored on top, the form, and in Save's bar the figure as stored
+    beside the corrected one; nothing scrolled from opening the deal to its Save."""
+    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True)
+    pg = ctx.new_page()
+    sheet = sheet_with_deals(ctx.request, server, "skat")
+    pg.goto(f"{server}/sheets/{sheet['id']}/deals/1/edit")
+    assert "+72" in pg.inner_text("#entry .save .was")
+    button = pg.locator("#entry #f-won").get_by_text("verloren", exact=True)
+    assert pg.evaluate(IN_SIGHT, "#entry #f-won label:nth-child(2) span")
+    button.tap()
+    pg.locator("#preview .big").filter(has_text="−144").wait_for()
+    assert pg.evaluate(IN_SIGHT, "#preview .big") and pg.evaluate(IN_SIGHT, "#entry .save .was")
+    assert pg.evaluate(IN_SIGHT, "#entry .save button.primary")
+    assert pg.evaluate("window.scrollY") == 0
+    with pg.expect_navigation():
+        pg.locator("#entry .save button.primary").tap()
+    deal = ctx.request.get(f"{server}/api/v1/sheets/{sheet['id']}").json()["deals"][0]
+    assert deal["result"]["won"] is False
+    ctx.close()

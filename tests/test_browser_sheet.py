@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
-from tests.support import live_server
+from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -76,7 +76,7 @@ IN_REACH = """(span) => {
 
 
 def seg(form: Any, fid: str, text: str, in_reach: bool = False) -> None:
-    button = form.locator(f"#{fid}").get_by_text(text, exact=True)
+    button = reach(form.locator(f"#{fid}").get_by_text(text, exact=True))
     if in_reach:
         seen = button.evaluate(IN_REACH)
         assert seen["scrollY"] == 0, (text, seen)
@@ -95,9 +95,9 @@ def game(declarer: str, contract: str, spitzen: str | None, outcome: str,
         seg(form, "f-won", outcome, in_reach)
         for f in flags:
             if f.startswith("bid="):
-                form.locator("select[name=bid]").select_option(f[4:])
+                reach(form.locator("select[name=bid]")).select_option(f[4:])
             else:
-                form.locator(f"#f-{f}").click()
+                reach(form.locator(f"#f-{f}")).click()
 
     return taps
 
@@ -106,7 +106,7 @@ def ramsch(points: dict[str, int]) -> Callable[..., None]:
     def taps(form: Any, in_reach: bool = False) -> None:
         seg(form, "f-kind", "Ramsch")
         for name, pts in points.items():
-            form.locator(f"input[name=r{SKAT_PLAYERS.index(name)}]").fill(str(pts))
+            reach(form.locator(f"input[name=r{SKAT_PLAYERS.index(name)}]")).fill(str(pts))
 
     return taps
 
@@ -223,7 +223,7 @@ def test_skat_evening_at_four_on_a_phone(browser: Any, server: str, size: tuple[
             pg.locator(".tabs").get_by_text("Liste").click()
             pg.locator("#deal-3 td.game a").click()
             pg.wait_for_url("**/deals/3/edit")
-            pg.locator("form.deal #f-hand").click()
+            reach(pg.locator("form.deal #f-hand")).click()
             pg.get_by_role("button", name="Korrektur speichern").click()
             pg.wait_for_url(f"{url}*")
             pg.wait_for_load_state("load")
@@ -288,7 +288,7 @@ def test_schafkopf_seed_evening_on_a_phone(browser: Any, server: str, size: tupl
         seg(form, "f-outcome", "gewonnen" if body["won"] else "verloren")
         for flag in ("schneider", "schwarz", "tout"):
             if body.get(flag):
-                form.locator(f"#f-{flag}").click()
+                reach(form.locator(f"#f-{flag}")).click()
         for name in ("laufende", "gestellt"):
             if body.get(name):
                 seg(form, f"f-{name}", str(body[name]))

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
-from tests.support import live_server
+from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
 
@@ -71,7 +71,7 @@ def test_letters_in_the_points_field(browser: Any, served: tuple[str, Any], lang
     form.locator("#f-declarer").get_by_text("B", exact=True).tap()
     form.locator("#f-game").get_by_text("Grand", exact=True).tap()
     form.locator("#f-spitzen").get_by_text("with 2" if lang == "en" else "mit 2", exact=True).tap()
-    pg.fill("input[name=declarer_points]", "7x")
+    reach(pg.locator("input[name=declarer_points]")).fill("7x")
     pg.locator("#preview").filter(has_text=message).wait_for()
     with pg.expect_navigation():
         pg.get_by_role("button", name="Save" if lang == "en" else "Speichern").tap()
@@ -91,14 +91,17 @@ def test_ramsch_at_four_with_preview(browser: Any, served: tuple[str, Any]) -> N
     pg.goto(f"{base}/sheets/{sid}")
     form = pg.locator("form.deal")
     assert form.locator("#f-kind").get_by_text("eingepasst", exact=True).count() == 0
-    form.locator("#f-kind").get_by_text("Ramsch", exact=True).tap()
+    reach(form.locator("#f-kind").get_by_text("Ramsch", exact=True)).tap()
     # Anna deals and sits out: no points, Jungfrau or Durchmarsch for her
     assert not pg.locator("input[name=r0]").is_visible()
     assert not form.locator("#f-jungfrau").get_by_text("Anna", exact=True).is_visible()
-    for i, v in ((1, "60"), (2, "40"), (3, "20")):
+    # two card points typed: the third is what makes 120
+    for i, v in ((1, "60"), (2, "40")):
         pg.fill(f"input[name=r{i}]", v)
+    assert pg.input_value("input[name=r3]") == "20"
     pg.locator("#preview").filter(has_text="Bernd hat die meisten Augen (60)").wait_for()
-    assert "−180" in pg.inner_text("#preview")
+    # the figure the row and the list show: Bernd's list entry
+    assert "Bernd −60" in pg.inner_text("#preview .big")
     pg.fill("input[name=r3]", "2o")
     pg.locator("#preview").filter(has_text="Bitte eine ganze Zahl eingeben.").wait_for()
     pg.fill("input[name=r3]", "20")
@@ -172,7 +175,7 @@ def test_points_contradicting_the_buttons_are_named_in_the_preview(
     pg.goto(f"{base}/skat")
     pg.locator("#f-game").get_by_text("Grand", exact=True).tap()
     pg.locator("#f-spitzen").get_by_text("mit 2", exact=True).tap()
-    pg.fill("input[name=declarer_points]", "75")
+    reach(pg.locator("input[name=declarer_points]")).fill("75")
     pg.locator("#result .big").filter(has_text="+72").wait_for()
     pg.locator("#f-won").get_by_text("verloren", exact=True).tap()
     pg.locator("#result").filter(has_text="Die Augen sagen etwas anderes").wait_for()
@@ -180,7 +183,7 @@ def test_points_contradicting_the_buttons_are_named_in_the_preview(
     pg.locator("#result .big").filter(has_text="+72").wait_for()
     pg.locator("#f-schneider").tap()
     pg.locator("#result").filter(has_text="Die Augen sagen etwas anderes").wait_for()
-    pg.fill("input[name=declarer_points]", "95")
+    reach(pg.locator("input[name=declarer_points]")).fill("95")
     pg.locator("#result .big").filter(has_text="+96").wait_for()
     ctx.close()
 
@@ -195,7 +198,7 @@ def test_a_stock_deal_at_five_without_scrolling_or_typing(
     pg = ctx.new_page()
     pg.goto(f"{base}/sheets/{sid}")
     form = pg.locator("form.deal")
-    form.locator("#f-kind").get_by_text("eingepasst", exact=True).tap()
+    reach(form.locator("#f-kind").get_by_text("eingepasst", exact=True)).tap()  # one tap on Mehr
     pg.get_by_role("button", name="Speichern").tap()
     pg.wait_for_url("**saved=1*")
     assert pg.evaluate("window.scrollY") == 0
@@ -204,3 +207,66 @@ def test_a_stock_deal_at_five_without_scrolling_or_typing(
     assert deal["deltas"] == {"A": 0, "B": -20, "C": -20, "D": -20, "E": -20}
     assert deal["stock"] == 80
     ctx.close()
+
+
+SHOWN_DECLARERS = """() => [...document.querySelectorAll('#entry #f-declarer label')]
+  .filter((l) => l.checkVisibility()).map((l) => l.innerText.trim())"""
+
+
+def enter(pg: Any, declarer: str, outcome: str) -> None:
+    form = pg.locator("#entry form.deal")
+    for fid, text in (("f-declarer", declarer), ("f-game", "Grand"), ("f-spitzen", "mit 2"),
+                      ("f-won", outcome)):  # fmt: skip
+        form.locator(f"#{fid}").get_by_text(text, exact=True).tap()
+
+
+def test_two_phones_same_deal_forehand_declarer(browser: Any, served: tuple[str, Any]) -> None:
+    """The second phone's save of a deal already there, its declarer the forehand (who deals
+    the next one): "Spiel 1 ist schon eingetragen …", and the entry shows deal 2's players."""
+    base, api = served
+    sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla",
+                   "Dieter"], "first_dealer": "Anna"}).get_json()["id"]  # fmt: skip
+    one, two = phone(browser), phone(browser)
+    a, b = one.new_page(), two.new_page()
+    for pg in (a, b):
+        pg.goto(f"{base}/sheets/{sid}")
+    # both typed the deal in; the first phone saves it, then the second
+    enter(b, "Bernd", "verloren")
+    enter(a, "Bernd", "gewonnen")
+    a.get_by_role("button", name="Speichern").tap()
+    a.wait_for_url("**saved=1*")
+    with b.expect_navigation():
+        b.get_by_role("button", name="Speichern").tap()
+    assert "Spiel 1 ist schon eingetragen" in b.inner_text("#entry")
+    assert "Bitte den Alleinspieler" not in b.inner_text("main")
+    assert b.evaluate(SHOWN_DECLARERS) == ["Carla", "Dieter", "Anna"]
+    assert b.locator("input[name=declarer]:checked").count() == 0
+    assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
+    one.close()
+    two.close()
+
+
+def test_two_phones_saving_at_once(browser: Any, served: tuple[str, Any]) -> None:
+    """Both phones tap Save for the same deal at the same moment: one is stored, the other
+    phone is told so and shows the next deal's players."""
+    base, api = served
+    sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla",
+                   "Dieter"], "first_dealer": "Anna"}).get_json()["id"]  # fmt: skip
+    one, two = phone(browser), phone(browser)
+    a, b = one.new_page(), two.new_page()
+    for pg in (a, b):
+        pg.goto(f"{base}/sheets/{sid}")
+        enter(pg, "Bernd", "gewonnen" if pg is a else "verloren")
+    submit = "document.querySelector('#entry form.deal').requestSubmit()"
+    with a.expect_navigation(), b.expect_navigation():
+        a.evaluate(submit)
+        b.evaluate(submit)
+    saved = [pg for pg in (a, b) if "saved=1" in pg.url]
+    told = [pg for pg in (a, b) if "Spiel 1 ist schon eingetragen" in pg.inner_text("main")]
+    assert len(saved) == 1 and len(told) == 1 and saved[0] is not told[0], [
+        (pg.url, pg.inner_text("main")[:300]) for pg in (a, b)
+    ]
+    assert told[0].evaluate(SHOWN_DECLARERS) == ["Carla", "Dieter", "Anna"]
+    assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
+    one.close()
+    two.close()

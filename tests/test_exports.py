@@ -149,3 +149,57 @@ def test_malformed_imports_are_refused(client: FlaskClient, payload: str) -> Non
     assert r.status_code == 422
     assert r.get_json()["errors"]
     assert client.get("/sheets").data.count(b"<tr>") == before
+
+
+def test_struck_deal_keeps_its_contract_and_is_counted_apart(client: FlaskClient) -> None:
+    """A struck "Kreuz mit 3 Hand" stays "Kreuz mit 3 Hand" (struck through) on the page, in
+    the CSV and the PDF; every count of deals leaves it out and names it apart."""
+    sid = client.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla"],
+                                              "first_dealer": "Anna"}).get_json()["id"]  # fmt: skip
+    for body in ({"declarer": "Bernd", "game": "clubs", "matadors": 3, "with": True, "hand": True,
+                  "won": True},
+                 {"declarer": "Carla", "game": "grand", "matadors": 1, "with": True, "won": True}):  # fmt: skip
+        assert client.post(f"/api/v1/sheets/{sid}/deals", json=body).status_code == 201
+    assert client.delete(f"/api/v1/sheets/{sid}/deals/1").status_code == 200
+    page = client.get(f"/sheets/{sid}").get_data(as_text=True)
+    row = page[page.index('id="deal-1"') :].split("</tr>", 1)[0]
+    assert 'class="struck"' in row and "Kreuz mit 3" in row and "Hand" in row, row
+    assert "1 Spiel (1 gestrichen)" in page
+    assert '<span class="count">1</span>' in page
+    listing = client.get("/sheets").get_data(as_text=True)
+    assert "1 (1 gestrichen)" in listing
+    csv_text = client.get(f"/sheets/{sid}/export.csv").get_data(as_text=True)
+    assert "Kreuz mit 3" in csv_text
+    pdf = client.get(f"/sheets/{sid}/export.pdf")
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    assert "Kreuz mit 3" in text
+
+
+def test_csv_has_the_list_entry_of_each_deal_and_the_settlement(client: FlaskClient) -> None:
+    sid = client.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla"],
+                      "first_dealer": "Anna", "rules": {"stake_cents": 10}}).get_json()["id"]  # fmt: skip
+    for body in ({"declarer": "Bernd", "game": "grand", "matadors": 2, "with": True, "won": True},
+                 {"declarer": "Carla", "game": "hearts", "matadors": 1, "with": True,
+                  "won": False}):  # fmt: skip
+        assert client.post(f"/api/v1/sheets/{sid}/deals", json=body).status_code == 201
+    text = client.get(f"/sheets/{sid}/export.csv").data.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
+    assert rows[0][-1] == "Liste"
+    assert [rows[1][-1], rows[2][-1]] == ["72", "-40"]
+    at = next(i for i, r in enumerate(rows) if r and r[0] == "Abrechnung")
+    payments = [r for r in rows[at + 1 :] if r]
+    assert payments and all(r[1] in ("Anna", "Carla") and r[2] == "Bernd" for r in payments)
+    assert all("€" in r[3] for r in payments)
+
+
+def test_pdf_column_headings_keep_long_names_whole(client: FlaskClient) -> None:
+    names = ["Maximiliane-Friederike", "Bartholomäus", "Cornelius", "Dorothea", "Emil"]
+    sid = client.post("/api/v1/sheets", json={"game": "skat", "players": names,
+                                              "first_dealer": "Emil"}).get_json()["id"]  # fmt: skip
+    client.post(f"/api/v1/sheets/{sid}/deals", json={"declarer": "Bartholomäus", "game": "grand",
+                                                    "matadors": 1, "with": True, "won": True})  # fmt: skip
+    pdf = client.get(f"/sheets/{sid}/export.pdf")
+    text = PdfReader(io.BytesIO(pdf.data)).pages[0].extract_text()
+    for name in names:
+        assert name in text, name
+    assert "Grand" in text

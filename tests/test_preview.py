@@ -200,7 +200,8 @@ def test_entry_preview_of_a_ramsch_at_four(client: FlaskClient) -> None:
     r = client.post(f"/sheets/{sid}/preview", data=form)
     part = r.get_data(as_text=True)
     assert r.status_code == 200
-    assert '<span class="big">Bernd −180</span>' in part
+    # the figure the row and the list show: Bernd's list entry (the balance changes below)
+    assert '<span class="big">Bernd −60</span>' in part
     assert "Bernd hat die meisten Augen (60)" in part
     assert (
         '<td class="neg">Bernd<br>−180</td>' in part and '<td class="pos">Anna<br>+60</td>' in part
@@ -330,3 +331,28 @@ def test_the_live_preview_is_never_limited_and_takes_only_forms(tmp_path: Path) 
     assert codes == {200}
     r = c.post(f"/sheets/{sid}/preview", json={**ENTRY, "won": "true"})
     assert r.status_code == 415
+
+
+@pytest.mark.parametrize(
+    ("extra", "shown"),
+    [({"kontra": "y"}, "Kontra ×2"), ({"kontra": "y", "re": "y"}, "Re ×4"), ({}, "")],
+)
+def test_entry_preview_names_its_doublings(
+    client: FlaskClient, extra: dict[str, str], shown: str
+) -> None:
+    sid = new_sheet(client, first_dealer="A", rules={"kontra_re": True})
+    r = client.post(f"/sheets/{sid}/preview", data={**ENTRY, "won": "true", **extra})
+    part = text(r.get_data(as_text=True))
+    assert r.status_code == 200 and "Spielwert 72" in part
+    if shown:
+        assert shown in part
+    else:
+        assert "×2" not in part and "×4" not in part
+
+
+def test_schafkopf_entry_preview_names_kontra_and_bock(client: FlaskClient) -> None:
+    sid = new_sheet(client, "schafkopf", first_dealer="A")
+    form = {"kind": "game", "game": "sauspiel", "declarers": ["A", "B"], "outcome": "won",
+            "kontra": "2"}  # fmt: skip
+    part = text(client.post(f"/sheets/{sid}/preview", data=form).get_data(as_text=True))
+    assert "Re ×4" in part

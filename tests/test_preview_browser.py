@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
-from tests.support import live_server
+from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def test_correction_preview_in_english_and_offline(browser: Any, served: tuple[s
     form.locator("#f-won").get_by_text("lost", exact=True).tap()
     pg.locator("#preview .big").filter(has_text="−144").wait_for()
     assert "lost · game value 72" in " ".join(pg.inner_text("#preview .verdict").split())
-    pg.fill("input[name=declarer_points]", "7x")
+    reach(pg.locator("input[name=declarer_points]")).fill("7x")
     pg.locator("#preview").filter(has_text="Enter a whole number.").wait_for()
     # no connection: the preview keeps what it showed, and nothing is logged as an error
     ctx.set_offline(True)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
-from tests.support import live_server
+from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
 
@@ -35,19 +35,23 @@ def test_schieberamsch_with_two_pushes_is_tapped_previewed_and_saved(
     form = pg.locator("form.deal")
     pushes = form.locator("#f-pushes")
     assert not pushes.is_visible()  # a played game has no pushes
-    form.locator("#f-kind").get_by_text("Ramsch", exact=True).tap()
+    reach(form.locator("#f-kind").get_by_text("Ramsch", exact=True)).tap()  # Mehr, Ramsch
     assert pushes.is_visible()
     box = pushes.get_by_text("2", exact=True).bounding_box()
     assert box is not None and box["height"] >= 40  # a big tap target
     pushes.get_by_text("2", exact=True).tap()
-    for i, v in ((0, "70"), (1, "50"), (2, "0")):
+    for i, v in ((0, "70"), (1, "50")):  # the third is filled in (120 in all)
         pg.fill(f"input[name=r{i}]", v)
+    assert pg.input_value("input[name=r2]") == "0"
     pg.locator("#preview").filter(has_text="2× geschoben").wait_for()
     # the list entry 70 × 2 × 2; Anna pays it to each of the other two
     assert "Liste: Anna −280" in (pg.text_content("#preview") or "")
-    assert "Anna −560" in pg.inner_text("#preview")
+    # the preview shows the figure the row and the list show (the list entry)
+    assert "Anna −280" in pg.inner_text("#preview")
+    assert pg.evaluate("window.scrollY") == 0  # nothing scrolled to reach Save
     pg.get_by_role("button", name="Speichern").tap()
     pg.wait_for_url("**saved=1*")
     deal = api.get(f"/api/v1/sheets/{sid}").get_json()["deals"][0]
     assert deal["input"]["ramsch"]["pushes"] == 2 and deal["list"]["Anna"] == -280
+    assert deal["deltas"]["Anna"] == -560  # she pays it to each of the other two
     ctx.close()

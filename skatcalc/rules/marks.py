@@ -145,7 +145,9 @@ def skat_contract(row: Row) -> Contract:
     """A Skat game's row: "Grand mit 2", its marks, and its value with Kontra and Re (the
     result as the row counts it: none on a struck row)."""
     inp = row.input
-    result = row.result if isinstance(row.result, SkatResult) else None
+    # a struck row keeps its whole contract (matadors, Schneider …), only its value goes
+    played = row.outcome.result if row.outcome is not None else None
+    result = played if isinstance(played, SkatResult) else None
     try:
         g = Game(inp.get("game"))
     except ValueError:
@@ -179,7 +181,7 @@ def skat_contract(row: Row) -> Contract:
             result and result.schneider and not (schneider_ann or schwarz_ann or inp.get("ouvert"))
         ):
             marks.append(SCHNEIDER)
-    shown = result.value if result else None
+    shown = result.value if result and not row.struck else None
     if result and result.overbid:
         marks.append(OVERBID)
     for flag, word in (("kontra", "Kontra"), ("re", "Re")):
