@@ -32,7 +32,6 @@ from werkzeug.wrappers import Response
 
 from . import service
 from .charts import running_totals_svg
-from .db import NotFound
 from .deal_forms import (
     deal_form,
     deal_ready,
@@ -219,7 +218,7 @@ def ranks_by_seeger_fabian(db: Database, sheet: dict[str, Any], at_event: bool) 
         return False
     try:
         group = get_group(db, gid)
-    except NotFound:
+    except service.NotFound:
         return False
     return bool(group["rules"].get("rank_by") == RankBy.SEEGER_FABIAN.value)
 
