@@ -16,6 +16,7 @@ from .rules.common import money
 from .rules.events import RankRow
 from .rules.sheet import describe_rules
 from .rules.sheet import game as game_kind
+from .sheet_view import tournament_of
 
 NAME_MIN = 36  # mm the name column keeps, whatever the number of series
 SERIES_W = 11  # mm per series column
@@ -118,7 +119,10 @@ def render_event_pdf(
                  "day": t["sheet_row"].get("day")}  # fmt: skip
         spec = service.spec_of(t["sheet_row"])
         typed = service.computed(db, t["sheet_row"]).rows
-        write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang, typed)
+        # a Skat table's page is the official tournament list (Seeger-Fabian's columns)
+        tlist = tournament_of(db, t["sheet_row"], at_event=True)
+        write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang, typed,
+                    tlist)  # fmt: skip
     return bytes(pdf.output())
 
 

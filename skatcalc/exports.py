@@ -126,6 +126,7 @@ def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
 def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
     from .pdf import render_pdf
     from .rules.sheet import describe_rules
+    from .sheet_view import tournament_of_sheet
 
     key = ("sheet", loaded["share_token"], lang)  # the share token is random per sheet
     current, asked = loaded, False
@@ -140,7 +141,8 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
     def render() -> bytes:
         sheet = {**service.sheet_json(db, current, lang), "day": current.get("day")}
         rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
-        return render_pdf(sheet, rules, lang, service.computed(db, current).rows)
+        tlist = tournament_of_sheet(db, current)
+        return render_pdf(sheet, rules, lang, service.computed(db, current).rows, tlist)
 
     return cached_pdf(key, version, render)
 

@@ -15,7 +15,7 @@ from .charts import running_totals_svg
 from .i18n import ptranslate, translate
 from .rules.common import money, number
 from .rules.marks import describe_row
-from .rules.sheet import Row
+from .rules.sheet import Row, TournamentList
 from .rules.sheet import game as game_kind
 from .rules.stats import statistics
 
@@ -73,40 +73,111 @@ def name_font(pdf: FPDF, name: str, width: float, size: float,
                     color=base.color, fill_color=base.fill_color)  # fmt: skip
 
 
-def render_pdf(sheet: dict[str, Any], rules: list[str], lang: str, rows: Sequence[Row]
-               ) -> bytes:  # fmt: skip
-    """``sheet`` as the API shows it, with its typed ``rows`` (``service.computed``)."""
-    """``sheet`` is the API shape of the sheet; ``rules`` the house rules in words."""
+def render_pdf(sheet: dict[str, Any], rules: list[str], lang: str, rows: Sequence[Row],
+               tlist: TournamentList | None = None) -> bytes:  # fmt: skip
+    """``sheet`` as the API shows it, with its typed ``rows`` (``service.computed``);
+    ``rules`` the house rules in words; ``tlist``: the sheet is kept as a tournament list."""
     players: list[str] = sheet["players"]
     pdf = SheetPDF(sheet["name"], lang, landscape=len(players) >= 5)
     pdf.set_title(sheet["name"])
     pdf.set_creator("skatcalc")
-    write_sheet(pdf, sheet, rules, lang, rows)
+    write_sheet(pdf, sheet, rules, lang, rows, tlist)
     return bytes(pdf.output())
 
 
-def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: str,
-                rows: Sequence[Row]) -> None:  # fmt: skip
-    """One sheet from a new page on; an event's PDF puts every table's list after another."""
-    players: list[str] = sheet["players"]
-    kind = game_kind(sheet["game"])
+def _write_head(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str]) -> None:
+    """A new page with the sheet's name, game, date, players and house rules."""
     pdf.add_page()
     pdf.set_font("DejaVu", "B", 16)
     pdf.multi_cell(0, 8, sheet["name"], new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
-    game = kind.label.de
+    game = game_kind(sheet["game"]).label.de
     when = sheet.get("day") or sheet["created"][:10]  # a club night's table: its date
-    pdf.multi_cell(0, 5, f"{game} · {when} · " + ", ".join(players), new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 5, f"{game} · {when} · " + ", ".join(sheet["players"]),
+                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     pdf.set_text_color(*GREY)
     pdf.multi_cell(0, 4.5, " · ".join(rules), new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(0, 0, 0)
     pdf.ln(2)
 
-    usable = pdf.epw
-    # the dealer column as wide as the longest name needs, within 16 to 30 mm; a name wider
-    # than that is set smaller (name_font), so it never breaks into a tower of short lines
+
+def _dealer_width(pdf: SheetPDF, players: Sequence[str]) -> float:
+    """The dealer column as wide as the longest name needs, within 16 to 38 mm; a name wider
+    than that is set smaller (name_font), so it never breaks into a tower of short lines."""
     pdf.set_font("DejaVu", size=8)
-    dealer_w = min(38.0, max(16.0, max(pdf.get_string_width(p) for p in players) + 2.6))
+    return min(38.0, max(16.0, max(pdf.get_string_width(p) for p in players) + 2.6))
+
+
+def write_tournament_list(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: str,
+                          rows: Sequence[Row], tlist: TournamentList) -> None:  # fmt: skip
+    """The official list (DSkV Spielliste): per deal the declarer's value in his column over
+    his new list total, and the foot's columns of Seeger-Fabian, all from ``tlist``."""
+    _write_head(pdf, sheet, rules)
+    players = tlist.players
+    usable = pdf.epw
+    dealer_w = _dealer_width(pdf, players)
+    per_player = min(24, (usable - 8 - dealer_w - 50) / len(players))
+    widths = (8, dealer_w, usable - 8 - dealer_w - per_player * len(players),
+              *([per_player] * len(players)))  # fmt: skip
+    align = ("RIGHT", "LEFT", "LEFT") + ("RIGHT",) * len(players)
+    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
+    bold = FontFace(emphasis="BOLD")
+    pdf.set_font("DejaVu", size=8)
+    with pdf.table(col_widths=widths, text_align=align, repeat_headings=1, headings_style=head,
+                   line_height=4.2, padding=(0.8, 1.2), borders_layout="HORIZONTAL_LINES",
+                   first_row_as_headings=True) as table:  # fmt: skip
+        row = table.row()
+        for i, h in enumerate([translate("Nr.", lang), translate("Geber", lang),
+                               translate("Spiel", lang)]):  # fmt: skip
+            row.cell(h, style=_fitting(pdf, h, widths[i] - 2.4, head))
+        for p in players:  # a long name smaller, on two lines at most, its words whole
+            row.cell(p, style=name_font(pdf, p, per_player - CELL_PAD, 8, head))
+        for line, typed in zip(tlist.lines, rows, strict=False):
+            # a struck deal: grey and struck through with its whole contract, as on the page
+            struck = FontFace(color=GREY, emphasis="STRIKETHROUGH") if typed.struck else None
+            row = table.row(style=struck or (None if line.counts else FontFace(color=GREY)))
+            row.cell(str(line.n))
+            row.cell(line.dealer, style=name_font(pdf, line.dealer, dealer_w - CELL_PAD, 8))
+            text = translate(describe_row(sheet["game"], typed).line(), lang)
+            row.cell(f"{line.declarer}: {text}" if line.declarer and not line.passed else text)
+            for p in players:
+                v = line.entries.get(p)
+                row.cell("" if v is None else f"{_n(v, signed=True)}\n{_n(line.running[p])}")
+        f = tlist.foot
+        feet: list[tuple[str, list[str], FontFace | None]] = [
+            (translate("Summe", lang), [_n(f[p].list_points) for p in players], bold),
+            (translate("gewonnen", lang), [str(f[p].won) for p in players], None),
+            (translate("verloren", lang), [str(f[p].lost) for p in players], None),
+            ("+50 × " + translate("gew.", lang), [_n(f[p].won_points, True) for p in players],
+             None),
+            ("−50 × " + translate("verl.", lang), [_n(f[p].lost_points, True) for p in players],
+             None),
+            (f"{tlist.others_bonus} × " + translate("Gegner verl.", lang),
+             [f"{_n(f[p].others_points, True)} ({f[p].others_lost})" for p in players], None),
+            (translate("Gesamt", lang) + " (Seeger-Fabian)", [_n(f[p].total) for p in players],
+             bold),
+        ]  # fmt: skip
+        for label, cells, style in feet:
+            row = table.row(style=style)
+            row.cell(label, colspan=3, align="LEFT")
+            for c in cells:
+                row.cell(c)
+
+
+def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: str,
+                rows: Sequence[Row], tlist: TournamentList | None = None) -> None:  # fmt: skip
+    """One sheet from a new page on; an event's PDF puts every table's list after another.
+    With ``tlist`` (a club night's table, a group ranked by Seeger-Fabian) the page is the
+    official tournament list instead of the running balance and its chart."""
+    if tlist is not None:
+        write_tournament_list(pdf, sheet, rules, lang, rows, tlist)
+        return
+    _write_head(pdf, sheet, rules)
+    players: list[str] = sheet["players"]
+    kind = game_kind(sheet["game"])
+
+    usable = pdf.epw
+    dealer_w = _dealer_width(pdf, players)
     fixed = [8, dealer_w, 0, 12]  # number, dealer, game (rest), value
     per_player = min(22, (usable - 8 - dealer_w - 12 - 50) / len(players))
     fixed[2] = usable - 8 - dealer_w - 12 - per_player * len(players)

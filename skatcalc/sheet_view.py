@@ -41,16 +41,20 @@ from .deal_forms import (
     preview_messages,
 )
 from .i18n import _, num, page_lang, translate
+from .players import get_group
 from .recent import Recent
 from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from .rules.sheet import (
     SCHAFKOPF_BOCK_TRIGGERS,
+    TournamentList,
     default_active,
     describe_rules,
     evaluate_deal,
+    tournament_list,
 )
 from .rules.sheet import game as game_kind
+from .rules.standings import RankBy
 from .rules.stats import statistics
 
 
@@ -70,6 +74,7 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
     rules = [translate(m, page_lang()) for m in describe_rules(spec)]
     if data["totals"].get("stock"):
         rules.append(_("Im Stock: %(cents)s", cents=number(data["totals"]["stock"], page_lang())))
+    event = table_of_event(db, sheet, data)
     html = render_template(
         "sheets/show.html",
         saved=None if share else saved_line(sheet, data),
@@ -88,7 +93,8 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
         leaders=leaders_of(sheet["players"], data),
-        event=table_of_event(db, sheet, data),
+        event=event,
+        tlist=tournament_of(db, sheet, event is not None),
         **service.derived(
             sheet, "page", lambda: revision_parts(db, sheet, data, share), page_lang(), share
         ),  # fmt: skip
@@ -201,6 +207,42 @@ def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
         played = sum(1 for d in data["deals"] if not d["struck"])
         event["left"] = max(0, event["deals"].get(str(len(sheet["players"])), 0) - played)
     return event
+
+
+def ranks_by_seeger_fabian(db: Database, sheet: dict[str, Any], at_event: bool) -> bool:
+    """Whether the sheet is kept as a tournament list: a club night's table, or a sheet in a
+    group whose standings rank by Seeger-Fabian (the game must have the figure, see
+    :func:`tournament_of`)."""
+    if at_event:
+        return True
+    gid = sheet.get("group_id")
+    if gid is None:
+        return False
+    try:
+        group = get_group(db, gid)
+    except service.NotFound:
+        return False
+    return bool(group["rules"].get("rank_by") == RankBy.SEEGER_FABIAN.value)
+
+
+def tournament_of(db: Database, sheet: dict[str, Any], at_event: bool) -> TournamentList | None:
+    """The official tournament list of a sheet ranked by Seeger-Fabian (Skat at three or
+    four), else None; once per revision of the sheet."""
+    if "seeger_fabian" not in game_kind(sheet["game"]).extra_figures:
+        return None
+    if not ranks_by_seeger_fabian(db, sheet, at_event):
+        return None
+    return service.derived(
+        sheet, "tournament-list",
+        lambda: tournament_list(service.spec_of(sheet), service.computed(db, sheet)),
+    )  # fmt: skip
+
+
+def tournament_of_sheet(db: Database, sheet: dict[str, Any]) -> TournamentList | None:
+    """:func:`tournament_of` for a sheet whose event is not looked up yet (the exports)."""
+    from .event_service import event_of_sheet
+
+    return tournament_of(db, sheet, event_of_sheet(db, sheet["id"]) is not None)
 
 
 def revision_parts(db: Database, sheet: dict[str, Any], data: dict[str, Any], share: bool

@@ -484,7 +484,8 @@ def test_pdf_is_rendered_once_per_revision_and_one_at_a_time(
     renders: list[int] = []
     lock = threading.Lock()
 
-    def slow(sheet: dict[str, Any], rules: list[str], lang: str, rows: Any) -> bytes:
+    def slow(sheet: dict[str, Any], rules: list[str], lang: str, rows: Any,
+             tlist: Any = None) -> bytes:  # fmt: skip
         with lock:
             running.append(1)
             peak[0] = max(peak[0], len(running))

@@ -47,12 +47,13 @@ from .registry import GAMES, GameKind, game, register
 # isort: off
 # The games register themselves on import, in this order (the order forms and messages list
 # them in): Skat, then Schafkopf.
-from .skat import SKAT, Skat, SkatHouseRules, skat_title
+from .skat import SKAT, ListFoot, Skat, SkatHouseRules, skat_title
 from .schafkopf import SCHAFKOPF, Schafkopf, SchafkopfHouseRules, schafkopf_title
 # isort: on
 
 from .compute import compute_sheet, describe_rules, evaluate_deal, settle
 from .spec import merge_rules, normalize_rules, normalize_sheet, play_rules, read_rules
+from .tournament import ListLine, TournamentList, tournament_list
 
 #: the Bock triggers each game offers, as their stored strings (forms list them in this order)
 SKAT_BOCK_TRIGGERS: tuple[str, ...] = tuple(t.value for t in SKAT.bock_triggers)
@@ -77,6 +78,8 @@ __all__ = [
     "HouseRules",
     "Pot",
     "RuleChange",
+    "ListFoot",
+    "ListLine",
     "Row",
     "Schafkopf",
     "SchafkopfHouseRules",
@@ -85,6 +88,7 @@ __all__ = [
     "Skat",
     "SkatHouseRules",
     "Tallies",
+    "TournamentList",
     "Totals",
     "Transfer",
     "bad_name_char",
@@ -109,4 +113,5 @@ __all__ = [
     "seat_after",
     "settle",
     "skat_title",
+    "tournament_list",
 ]
