@@ -14,6 +14,7 @@ from .i18n import ptranslate, translate, when
 from .pdf import GREY, SheetPDF, _n, write_sheet
 from .rules.common import money
 from .rules.events import RankRow
+from .rules.ranking import rank_figure
 from .rules.sheet import describe_rules
 from .rules.sheet import game as game_kind
 from .sheet_view import tournament_of
@@ -55,7 +56,7 @@ def render_event_pdf(
     kind = game_kind(event["game"])
     game = kind.label.de
     # what a club night ranks by: the game's first ranking figure
-    what = ("Seeger-Fabian" if kind.rank_figures[0] == "seeger_fabian"
+    what = ("Seeger-Fabian" if rank_figure(event["game"]) == "seeger_fabian"
             else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
     fees = fees_line(event, lang)
     pdf.multi_cell(0, 5, f"{game} · {event['day']} · {what} · {fees}",

@@ -46,6 +46,7 @@ from .rules.events import (
     team_fee_payers,
     team_scores,
 )
+from .rules.ranking import rank_figure
 from .rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from .rules.sheet import game as game_kind
 
@@ -563,7 +564,7 @@ def tables_of(db: Database, event: dict[str, Any]) -> list[dict[str, Any]]:
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
         planned = deals_for(len(sheet["players"]), series_deals(event, sheet["series_deals"]))
-        score_key = game_kind(event["game"]).rank_figures[0]
+        score_key = rank_figure(event["game"])
         out.append(
             {
                 "series": sheet["series"],

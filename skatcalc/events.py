@@ -211,7 +211,8 @@ def groups_for_form() -> list[dict[str, Any]]:
 def index() -> str:
     form = NewEventForm().setup()
     form.day.data = events.today()
-    form.deals4.data, form.deals3.data = "48", "36"
+    series = game_kind(form.game.default).series_deals  # the default game's series lengths
+    form.deals4.data, form.deals3.data = str(series[4]), str(series[3])
     return render_index(form, [])
 
 

@@ -1,20 +1,28 @@
 """What makes the app installable and usable while the laptop is out of reach for a moment:
-the service worker (served from the root so that its scope covers every page) and the page it
+the service worker (a template, served from the root so that its scope covers every page) and the page it
 shows for a page it never saved (templates in ``pwa/``)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, render_template, send_from_directory
+from flask import Blueprint, Response, render_template, request
+
+from . import exports
 
 bp = Blueprint("pwa", __name__)
 
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    resp = send_from_directory(current_app.static_folder or "", "sw.js", max_age=0)
-    resp.headers["Content-Type"] = "text/javascript; charset=utf-8"
+    # A template, so the downloads the worker lets pass are the exports registry's (in a fixed
+    # order: the same formats give the same bytes, and the browser keeps its installed worker).
+    pattern = "|".join(sorted(exports.FORMATS))
+    body = render_template("pwa/sw.js", export_pattern=pattern) + "\n"  # Jinja drops the last
+    resp = Response(body, content_type="text/javascript; charset=utf-8")
     resp.headers["Service-Worker-Allowed"] = "/"
-    return resp
+    resp.cache_control.no_cache = True  # the browser asks again each time; a 304 is enough
+    resp.cache_control.max_age = 0
+    resp.add_etag()
+    return resp.make_conditional(request)
 
 
 @bp.get("/offline")

@@ -45,6 +45,7 @@ from .players import get_group
 from .recent import Recent
 from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
+from .rules.ranking import leader, leaders
 from .rules.sheet import (
     SCHAFKOPF_BOCK_TRIGGERS,
     TournamentList,
@@ -92,7 +93,7 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
         qr=qr_svg,
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
-        leaders=leaders_of(sheet["players"], data),
+        leaders=leaders(sheet["players"], data["totals"]["balance"]),
         event=event,
         tlist=tournament_of(db, sheet, event is not None),
         **service.derived(
@@ -179,22 +180,6 @@ def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | 
         amount = "" if text.value is None else str(text.value)
     return {"n": row["n"], "who": who, "contract": translate(text.contract, lang),
             "marks": [translate(m, lang) for m in text.marks], "amount": amount}  # fmt: skip
-
-
-def leaders_of(players: list[str], computed: dict[str, Any]) -> list[str]:
-    """Everyone who shares the lead (a tie marks them all); nobody while all are at 0."""
-    bal = computed["totals"]["balance"]
-    if not any(bal.values()):
-        return []
-    top = max(bal[p] for p in players)
-    return [p for p in players if bal[p] == top]
-
-
-def leader_of(players: list[str], computed: dict[str, Any]) -> str | None:
-    bal = computed["totals"]["balance"] if "totals" in computed else computed["balance"]
-    if not any(bal.values()):
-        return None
-    return max(players, key=lambda p: bal[p])
 
 
 def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
@@ -474,7 +459,8 @@ def sheet_summaries() -> list[dict[str, Any]]:
 
     out = []
     for s, summary in service.sheet_summaries(db, summarize):
-        out.append({**s, **summary, "leader": leader_of(s["players"], summary)})
+        bal = summary["totals"]["balance"] if "totals" in summary else summary["balance"]
+        out.append({**s, **summary, "leader": leader(s["players"], bal)})
     return out
 
 

@@ -50,6 +50,8 @@ from .rules.sheet import normalize_sheet
 from .sheet_view import render_deal, render_preview, render_sheet, sheets_page, taken_message
 
 bp = Blueprint("sheets", __name__, url_prefix="/sheets")
+# the sheet page's download links, one per registered format
+bp.add_app_template_global(exports.formats, "export_formats")
 
 
 # --- Forms ------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The pages are laid out by feature, the way Flask's tutorial (flaskr) is: these tests keep
-it that way, so a newcomer finds each thing in the one place the README names.
+it that way, so a newcomer finds each thing in the one place docs/architecture.md names.
 
 * Every form field that holds a deal or a sheet's house rules is declared in
   ``skatcalc/deal_forms.py``; a feature module with a Blueprint keeps only its own small

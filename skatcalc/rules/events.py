@@ -15,6 +15,7 @@ from enum import Enum
 
 from .common import Errors, clean_name, parse_day
 from .inputs import Reader
+from .ranking import order_key
 from .sheet import GAMES, SCHAFKOPF, SKAT, HouseRules, read_rules
 from .sheet import game as game_kind
 
@@ -202,7 +203,7 @@ def rank_event(
             won_s[p][t.series - 1] += int(t.won.get(p, 0))
             lost_s[p][t.series - 1] += int(t.lost.get(p, 0))
             played[p][t.series - 1] = True
-    order = sorted(players, key=lambda p: (-score[p], -won[p], lost[p], index[p]))
+    order = sorted(players, key=lambda p: (*order_key(score[p], won[p], lost[p]), index[p]))
     rows: list[RankRow] = []
     for pos, p in enumerate(order):
         rank = rows[-1].rank if rows and rows[-1].score == score[p] else pos + 1
@@ -449,8 +450,8 @@ def award(
         for s in range(n_series):
             seated = [r for r in rows if r.played[s]]
             # the series' own list: its score, then more won, fewer lost, as the ranking
-            seated.sort(key=lambda r: (-r.series[s], -_at(r.won_series, s),
-                                       _at(r.lost_series, s), index[r.player]))  # fmt: skip
+            seated.sort(key=lambda r: (*order_key(r.series[s], _at(r.won_series, s),
+                                                  _at(r.lost_series, s)), index[r.player]))  # fmt: skip
             free = [_Entry(r.player, r.series[s]) for r in seated if r.player not in taken]
             for place, entry, cents in _pay(free, plan.series_prizes, len(seated), pot_cents,
                                             budget):  # fmt: skip

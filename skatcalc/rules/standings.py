@@ -27,10 +27,13 @@ from enum import Enum
 from typing import Any
 
 from .common import Errors
+from .ranking import competition_ranks as competition_ranks  # the standings' ranks, one rule
+from .ranking import order_key, rank_figure
 from .sheet import SCHAFKOPF, SKAT, ComputedSheet
 from .sheet import game as game_kind
 
-SERIES_DEALS = {3: 36, 4: 48}
+# a series at a three- and a four-table (RULES.md 1.9): Skat's club-night series, one table
+SERIES_DEALS: Mapping[int, int] = SKAT.series_deals
 SKAT_CONTRACTS = SKAT.contracts
 SCHAFKOPF_CONTRACTS = SCHAFKOPF.contracts
 PARTNER_GAMES = SCHAFKOPF.partner_contracts
@@ -61,7 +64,7 @@ def default_rank_by(game: str) -> RankBy:
     >>> default_rank_by("skat"), default_rank_by("schafkopf")
     (<RankBy.SEEGER_FABIAN: 'seeger_fabian'>, <RankBy.BALANCE: 'balance'>)
     """
-    return RankBy(game_kind(game).rank_figures[0])
+    return RankBy(rank_figure(game))
 
 
 def normalize_group_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
@@ -177,11 +180,11 @@ def sheet_figures(
         kind = row.kind
         if kind == "ramsch" and me in active:
             ramsch = ramsch.add(me not in row.party)
-        if kind != "game" or row.won is None:
+        won = row.outcome.party_won if row.outcome is not None else None
+        if won is None:  # no one's game: counts as neither won nor lost
             continue
         party = row.party
-        won = row.won
-        if me in party:
+        if row.own_result(me) is not None:
             c = _contract(row.input)
             declared[c] = declared.get(c, Tally()).add(won)
             if not won:
@@ -374,14 +377,6 @@ class StandingRow:
     cents: int
 
 
-def competition_ranks(scores: Sequence[int]) -> list[int]:
-    """Ranks of scores sorted highest first; equal scores share a rank: 1, 1, 3."""
-    ranks: list[int] = []
-    for i, s in enumerate(scores):
-        ranks.append(ranks[i - 1] if i and scores[i - 1] == s else i + 1)
-    return ranks
-
-
 def counted_figures(values: Sequence[int], best: int | None) -> list[int]:
     """All values, or the ``best`` highest of them."""
     if best is None:
@@ -418,7 +413,7 @@ def standings(
         )
 
     def order(r: StandingRow) -> tuple[int, int, int, str, int]:
-        return (-r.score, -r.won, r.lost, r.player.casefold(), r.player_id)
+        return (*order_key(r.score, r.won, r.lost), r.player.casefold(), r.player_id)
 
     ranked = sorted((r for r in rows if r.sheets >= rules.min_sheets), key=order)
     others = sorted((r for r in rows if r.sheets < rules.min_sheets), key=order)

@@ -43,10 +43,11 @@ def statistics(game_key: str, players: Sequence[str], rows: Sequence[Row]
                     s["best"] = {"n": row.n, "delta": delta}
                 if s["worst"] is None or delta < s["worst"]["delta"]:
                     s["worst"] = {"n": row.n, "delta": delta}
-            if row.kind != "game" or p not in row.party:
+            result = row.own_result(p)
+            if result is None:
                 continue
             s["own"] += 1
-            s["won" if row.won else "lost"] += 1
+            s["won" if result else "lost"] += 1
             contract = row.input.get("game")
             counted = kind_of.stat_kind(contract) if isinstance(contract, str) else None
             if counted is not None:

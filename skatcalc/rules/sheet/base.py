@@ -334,6 +334,13 @@ class DealOutcome:
     steps: tuple[Step, ...]
     triggers: tuple[BockTrigger, ...]
 
+    @property
+    def party_won(self) -> bool | None:
+        """Won (True) or lost (False) for every player of the party: a game's result. None
+        for a deal that is no one's game (Ramsch, passed): it counts as neither. The one count
+        of games won and lost (the sheet's totals, its statistics, the standings) reads it."""
+        return self.won if self.kind is DealKind.GAME else None
+
 
 UNREADABLE = Msg("?")
 
@@ -402,6 +409,13 @@ class Row:
     @property
     def counts(self) -> bool:
         return not self.struck and self.error is None
+
+    def own_result(self, player: str) -> bool | None:
+        """``player``'s own game on this row, won (True) or lost (False); None when the row
+        is not a game of ``player``'s party or counts nothing (:attr:`DealOutcome.party_won`)."""
+        if not self.counts or self.outcome is None or player not in self.outcome.party:
+            return None
+        return self.outcome.party_won
 
 
 @dataclass(frozen=True)

@@ -143,10 +143,11 @@ def compute_sheet(
         for p in players:
             balance[p] += deltas[p]
             list_tot[p] += out.list[p]
-        if out.kind is DealKind.GAME and out.won is not None:
+        result = out.party_won
+        if result is not None:
             for p in out.party:
-                (won if out.won else lost)[p] += 1
-            if not out.won and kind.counts_lost_by_others:
+                (won if result else lost)[p] += 1
+            if not result and kind.counts_lost_by_others:
                 for p in players:
                     if p not in out.party:
                         lost_by_others[p] += 1

@@ -2,7 +2,7 @@
 // Pages: network first, the last copy when offline. Static files: cache first.
 // The API, revision polls and every write go to the network only: nothing is faked offline.
 // Never kept: an answer the server marks no-store (an editor's page holds the edit link) and
-// any address with a token in it.
+// any address with a token in it.{# A template (pwa.py): the downloads let pass are the exports registry's. #}
 "use strict";
 const CACHE = "skatcalc-v2"; // v1 may hold editors' pages: dropped at activation
 const PRECACHE = ["/", "/offline", "/skat", "/schafkopf", "/bids", "/static/style.css",
@@ -34,7 +34,7 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith("/api/") || url.pathname.endsWith("/rev")) return;
   // a live preview (?part=…) answers one state of a form: never kept, never the offline page
   if (url.searchParams.has("part")) return;
-  if (/\/export\.(csv|json|pdf)$/.test(url.pathname)) return;
+  if (/\/export\.({{ export_pattern }})$/.test(url.pathname)) return;
   if (url.pathname.startsWith("/static/")) {
     event.respondWith(caches.match(req).then((hit) => hit || fetch(req).then((res) => {
       const copy = res.clone();

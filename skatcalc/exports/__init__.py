@@ -1,4 +1,6 @@
-"""The evening as files: JSON (imports back) and CSV."""
+"""The evening as files: PDF, CSV and JSON (imports back), each a registered format
+(``registry``): the download routes, the sheet page's links and the service worker's list of
+downloads all read the registry, so a new format is one ``register`` call beside its render."""
 
 from __future__ import annotations
 
@@ -16,12 +18,12 @@ from urllib.parse import quote
 from flask import Response
 from sqlite_utils import Database
 
-from . import service
-from .i18n import ptranslate, translate
-from .recent import Recent
-from .rules.common import Errors, InvalidDeal, money
-from .rules.marks import describe_row
-from .rules.sheet import (
+from .. import service
+from ..i18n import ptranslate, translate
+from ..recent import Recent
+from ..rules.common import Errors, InvalidDeal, money
+from ..rules.marks import describe_row
+from ..rules.sheet import (
     MAX_DEALS,
     DealRecord,
     Row,
@@ -33,6 +35,8 @@ from .rules.sheet import (
     read_rules,
     seat_names,
 )
+from .registry import FORMATS, Format, register
+from .registry import formats as formats  # the sheet page's links and sw.js read the list
 
 ACTIONS = {"add", "correct", "strike", "restore", "rules"}
 SHEET_ACTIONS = {"close", "reopen"}  # of the whole sheet: no deal (n = 0)
@@ -65,19 +69,10 @@ def attachment(data: bytes, mimetype: str, name: str) -> Response:
 
 def download(db: Database, loaded: service.Sheet, fmt: str, lang: str = "de") -> Response:
     """The sheet the request loaded, as a file; NotFound for a format there is none of."""
-    sheet = service.sheet_json(db, loaded, lang)
-    if fmt == "json":
-        data = json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
-        return attachment(data, "application/json", filename(loaded, "json"))
-    if fmt == "pdf":
-        return attachment(pdf_bytes(db, loaded, lang), "application/pdf", filename(loaded, "pdf"))
-    if fmt == "csv":
-        return attachment(
-            to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig"),
-            "text/csv",
-            filename(loaded, "csv"),
-        )
-    raise service.NotFound(fmt)
+    found = FORMATS.get(fmt)
+    if found is None:
+        raise service.NotFound(fmt)
+    return attachment(found.render(db, loaded, lang), found.mimetype, filename(loaded, fmt))
 
 
 # A 1,000-deal PDF takes about two seconds of CPU, and Python runs one thread at a time: eight
@@ -124,9 +119,9 @@ def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
 
 
 def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
-    from .pdf import render_pdf
-    from .rules.sheet import describe_rules
-    from .sheet_view import tournament_of_sheet
+    from ..pdf import render_pdf
+    from ..rules.sheet import describe_rules
+    from ..sheet_view import tournament_of_sheet
 
     key = ("sheet", loaded["share_token"], lang)  # the share token is random per sheet
     current, asked = loaded, False
@@ -145,6 +140,9 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
         return render_pdf(sheet, rules, lang, service.computed(db, current).rows, tlist)
 
     return cached_pdf(key, version, render)
+
+
+register(Format("pdf", "application/pdf", "PDF", pdf_bytes))
 
 
 def cell(value: Any) -> Any:
@@ -209,6 +207,23 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
         for pay in t["settlement"]:
             w.writerow(["", cell(pay["from"]), cell(pay["to"]), cell(money(pay["cents"], lang))])
     return out.getvalue()
+
+
+def csv_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
+    sheet = service.sheet_json(db, loaded, lang)
+    return to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig")
+
+
+register(Format("csv", "text/csv", "CSV", csv_bytes))
+
+
+def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
+    """The sheet exactly as the API answers it (``import_json`` takes it back)."""
+    sheet = service.sheet_json(db, loaded, lang)
+    return json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
+
+
+register(Format("json", "application/json", "JSON", json_bytes))
 
 
 def _history_time(value: object) -> str | None:
