@@ -63,3 +63,21 @@ def test_every_bench_script_is_described() -> None:
     text = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     for script in sorted((ROOT / "bench").glob("*.py")):
         assert f"`{script.name}" in text, script.name
+
+
+def test_every_command_and_option_is_in_the_operations_docs() -> None:
+    """docs/operations.md is the command line's reference: every command of ``skatcalc`` and
+    every option of it is named there (the rest is in ``--help``)."""
+    import click
+
+    from skatcalc.cli import main
+
+    doc = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    missing = []
+    for name, cmd in main.commands.items():
+        if f"skatcalc {name}" not in doc:
+            missing.append(name)
+        for param in cmd.params:
+            if isinstance(param, click.Option) and param.opts[0] not in doc:
+                missing.append(f"{name} {param.opts[0]}")
+    assert missing == [], missing
