@@ -449,7 +449,8 @@ def test_the_csv_shows_what_each_deal_put_into_the_stock(client: FlaskClient) ->
     assert lines[0].endswith(";Stock")
     assert lines[1].endswith(";40") and lines[2].endswith(";40")
     # the Stock at the end: what goes back to each (A 10, B 50, C 10, D 10), then 80 in it
-    assert lines[-1] == "Stock;;;;;;;;;;10;50;10;10;80"
+    # what goes back at the end, before the settlement rows
+    assert "Stock;;;;;;;;;;10;50;10;10;80" in lines
 
 
 @settings(max_examples=40, deadline=None)
