@@ -281,6 +281,8 @@ class EventSpec:
     fees: Fees
     payout: Payout
     pot_cents: int | None  # None: the pot is the fees collected
+    #: two lists per table, compared deal by deal (rules/double_entry.py)
+    double_entry: bool = False
 
 
 def default_deals(game: str) -> dict[int, int]:
@@ -350,12 +352,13 @@ def normalize_event(data: object, today: str) -> EventSpec:
     pot = r.integer("pot_cents")
     if pot is not None and not 0 <= pot <= 100 * MAX_FEE_CENTS:
         e.add("pot_cents", "Topf: 0 bis 1000000 €.")
+    double_entry = bool(r.boolean("double_entry"))
     r.reject_unknown()
     e.raise_if_any()
     assert game is not None
     if not name:
         name = f"{game_kind(game).label.de} {date.fromisoformat(day):%d.%m.%Y}"
-    return EventSpec(name, day, game, group, deals, rules, fees, payout, pot)
+    return EventSpec(name, day, game, group, deals, rules, fees, payout, pot, double_entry)
 
 
 def read_payout(data: object, e: Errors, field: str = "payout") -> Payout:
