@@ -19,7 +19,7 @@ from . import db as store
 from . import players as people
 from . import service
 from .recent import Recent
-from .rules.common import Errors, clean_name
+from .rules.common import Errors, Msg, clean_name
 from .rules.double_entry import compare, counted
 from .rules.events import (
     MAX_EVENT_PLAYERS,
@@ -462,7 +462,8 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
         raise NotFound(n)
     tables = [
         {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
-         "first_dealer": t["first_dealer"]}
+         "first_dealer": t["first_dealer"],
+         **({"sheet_b": t["double_entry"]["sheet_b"]["id"]} if t["double_entry"] else {})}
         for t in tables_of(db, get_event(db, event_id)) if t["series"] == n
     ]  # fmt: skip
     return {"n": n, "seating": rows[0]["seating"],
@@ -665,10 +666,9 @@ def prizes_json(event: dict[str, Any], rows: tuple[RankRow, ...]) -> dict[str, A
 class SignOffRefused(Exception):
     """A confirmation (or unlock) that cannot be taken now; answered 409 with ``msg``."""
 
-    def __init__(self, msg: str, **params: Any) -> None:
-        super().__init__(msg % params if params else msg)
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(msg.de)
         self.msg = msg
-        self.params = params
 
 
 def table_sheet_ids(db: Database, event_id: int) -> list[int]:
@@ -717,8 +717,11 @@ def pending_deals(db: Database, event: dict[str, Any]) -> int:
                if t["double_entry"] is not None)  # fmt: skip
 
 
-def find_table(db: Database, event: dict[str, Any], n: int, table: int) -> dict[str, Any]:
-    for t in tables_of(db, event):
+def find_table(db: Database, event: dict[str, Any], n: int, table: int,
+               shared: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Table ``table`` of series ``n`` with its sign-off; ``shared``: from the event's
+    snapshot (pages read between two writes share it), else computed now (inside a write)."""
+    for t in snapshot(db, event)["tables"] if shared else tables_of(db, event):
         if t["series"] == n and t["table"] == table:
             return t
     raise NotFound(table)
@@ -785,7 +788,7 @@ def confirm_table(db: Database, event_id: int, n: int, table: int, player: str |
     with db.atomic():
         event = _lock_table(db, event_id, n, table)
         if event["closed"]:
-            raise SignOffRefused("Die Veranstaltung ist abgeschlossen. Nichts bestätigt.")
+            raise SignOffRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts bestätigt."))
         t = find_table(db, event, n, table)
         if t["confirmed"]:
             return t
@@ -799,8 +802,8 @@ def confirm_table(db: Database, event_id: int, n: int, table: int, player: str |
                 e.raise_if_any()
         if not table_complete(t):
             if t["double_entry"] is not None and t["double_entry"]["comparison"].differences:
-                raise SignOffRefused("Die Listen A und B weichen noch ab. Erst prüfen, dann bestätigen.")
-            raise SignOffRefused("Die Serie ist an diesem Tisch noch nicht fertig.")
+                raise SignOffRefused(Msg("Die Listen A und B weichen noch ab. Erst prüfen, dann bestätigen."))
+            raise SignOffRefused(Msg("Die Serie ist an diesem Tisch noch nicht fertig."))
         signed = list(t["signed"])
         if who is not None and who not in signed:
             signed.append(who)
@@ -824,7 +827,7 @@ def unlock_table(db: Database, event_id: int, n: int, table: int) -> dict[str, A
     with db.atomic():
         event = _lock_table(db, event_id, n, table)
         if event["closed"]:
-            raise SignOffRefused("Die Veranstaltung ist abgeschlossen. Nichts geändert.")
+            raise SignOffRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts geändert."))
         t = find_table(db, event, n, table)
         db.execute(
             "update event_tables set signed = null, confirmed = null where event_id = ? and "

@@ -20,6 +20,7 @@ from .api import (
 )
 from .http import can_edit, holds_token
 from .i18n import _, api_lang, translate
+from .rules.common import Msg
 from .rules.double_entry import difference_msg
 from .rules.events import Seating, normalize_event, read_payout
 from .rules.inputs import Reader
@@ -241,10 +242,10 @@ def table_json(event: dict[str, Any], t: dict[str, Any], lang: str) -> dict[str,
     return out
 
 
-def refused(db: Any, event_id: int, n: int, table: int, msg: str, **params: Any) -> Any:
+def refused(db: Any, event_id: int, n: int, table: int, msg: Msg) -> Any:
     event = events.get_event(db, event_id)
     t = events.find_table(db, event, n, table)
-    return jsonify({"errors": {"_": [_(msg, **params)]},
+    return jsonify({"errors": {"_": [translate(msg, api_lang())]},
                     "table": table_json(event, t, api_lang())}), 409  # fmt: skip
 
 
@@ -280,7 +281,7 @@ def confirm(event_id: int, n: int, table: int) -> Any:
     try:
         t = events.confirm_table(db, event_id, n, table, player, captain)
     except events.SignOffRefused as exc:
-        return refused(db, event_id, n, table, exc.msg, **exc.params)
+        return refused(db, event_id, n, table, exc.msg)
     return jsonify(table_json(event, t, api_lang()))
 
 
@@ -294,5 +295,5 @@ def unlock(event_id: int, n: int, table: int) -> Any:
     try:
         t = events.unlock_table(db, event_id, n, table)
     except events.SignOffRefused as exc:
-        return refused(db, event_id, n, table, exc.msg, **exc.params)
+        return refused(db, event_id, n, table, exc.msg)
     return jsonify(table_json(event, t, api_lang()))

@@ -198,7 +198,27 @@ def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
     if event is not None:
         played = sum(1 for d in data["deals"] if not d["struck"])
         event["left"] = max(0, event["deals"].get(str(len(sheet["players"])), 0) - played)
+        event["signoff"] = sign_off_view(db, event)
     return event
+
+
+def sign_off_view(db: Database, event: dict[str, Any]) -> dict[str, Any]:
+    """The table's double entry and sign-off for its sheet pages (templates/sheets/_signoff.html):
+    the differences between its lists, the deals not counted yet, who confirmed."""
+    from . import event_service
+    from .rules.double_entry import difference_msg
+
+    full = event_service.get_event(db, event["id"])
+    t = event_service.find_table(db, full, event["series"], event["table_n"], shared=True)
+    entry = t["double_entry"]
+    cmp = entry["comparison"] if entry else None
+    return {
+        **event_service.sign_off_json(t),
+        "players": t["players"],
+        "messages": [translate(difference_msg(d), page_lang()) for d in cmp.differences]
+        if cmp else [],
+        "pending": cmp.pending if cmp else 0,
+    }
 
 
 def revision_parts(db: Database, sheet: dict[str, Any], data: dict[str, Any], share: bool
