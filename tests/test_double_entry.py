@@ -67,7 +67,9 @@ def ranking(client: FlaskClient, event_id: int) -> dict[str, int]:
         f"/api/v1/events/{event_id}/ranking").json["rows"]}  # fmt: skip
 
 
-def sheet_score(client: FlaskClient, players: list[str], deals: list[dict[str, Any]]) -> dict[str, int]:
+def sheet_score(
+    client: FlaskClient, players: list[str], deals: list[dict[str, Any]]
+) -> dict[str, int]:
     """Seeger-Fabian of a plain sheet holding these deals (the figures that should count)."""
     r = client.post("/api/v1/sheets", json={"game": "skat", "players": players,
                                             "first_dealer": players[0]})  # fmt: skip
@@ -308,7 +310,9 @@ def _tables() -> list[tuple[str, dict[str, Any]]]:
 
 
 @pytest.mark.parametrize(("game", "t"), _tables())
-def test_counting_every_agreed_deal_gives_the_sheets_own_score(game: str, t: dict[str, Any]) -> None:
+def test_counting_every_agreed_deal_gives_the_sheets_own_score(
+    game: str, t: dict[str, Any]
+) -> None:
     players = tuple(t["players"])
     spec = SheetSpec(game, players, players[0], t["rules"])
     recs, dealer = [], players[0]
@@ -327,3 +331,48 @@ def test_counting_every_agreed_deal_gives_the_sheets_own_score(game: str, t: dic
     # one list short by its last deal: that deal is pending, nothing differs
     short = compare(players, sheet.rows, sheet.rows[:-1])
     assert short.pending == 1 and not short.differences and not short.clean
+
+
+# --- Pages ----------------------------------------------------------------------------------
+
+
+def test_the_club_night_form_asks_for_two_lists(client: FlaskClient) -> None:
+    assert 'name="double_entry"' in client.get("/events").get_data(as_text=True)
+    r = client.post("/events", data={"game": "skat", "name": "Doppelt", "deals4": "6",
+                                     "deals3": "6", "entry": "0", "lost_fee": "0",
+                                     "double_entry": "y"})  # fmt: skip
+    assert r.status_code == 302, r.get_data(as_text=True)
+    event_id = int(r.headers["Location"].split("/")[2])
+    assert client.get(f"/api/v1/events/{event_id}").json["double_entry"] is True
+
+
+def test_the_pages_show_the_difference_and_take_the_sign_off(client: FlaskClient) -> None:
+    ev = complete(client, double_entry=True)
+    b = ev["b"]
+    r = client.put(f"/api/v1/sheets/{b}/deals/3", json=bodies(ev["players"], [SLIP])[0])
+    assert r.status_code == 200
+    msg = "Spiel 3: Liste A −72, Liste B −96 — bitte prüfen"
+    for sheet in (ev["sheet"], b):
+        html = client.get(f"/sheets/{sheet}").get_data(as_text=True)
+        assert msg in html and "noch nicht gezählt: 1" in html
+        assert "bestätigt" not in html  # no sign-off while the lists differ
+    assert "Liste B" in client.get(f"/sheets/{b}").get_data(as_text=True)
+    series = client.get(f"/events/{ev['id']}/series/1").get_data(as_text=True)
+    assert msg in series and "Abweichungen an Tisch 1" in series
+    assert f"/sheets/{b}/edit/" in series  # list B's own edit link (and QR code)
+    client.put(f"/api/v1/sheets/{b}/deals/3", json=ev["deals"][2])
+    html = client.get(f"/sheets/{b}").get_data(as_text=True)
+    assert msg not in html and "Tischführer bestätigt für alle" in html
+    url = f"/events/{ev['id']}/series/1/tables/1/confirm"
+    r = client.post(url, data={"player": ev["players"][0], "back": str(b)})
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/sheets/{b}#signoff")
+    html = client.get(f"/sheets/{ev['sheet']}").get_data(as_text=True)
+    assert f"{ev['players'][1]} bestätigt" in html and f"{ev['players'][0]} bestätigt" not in html
+    client.post(url, data={"captain": "1", "back": str(ev["sheet"])})
+    html = client.get(f"/sheets/{ev['sheet']}").get_data(as_text=True)
+    assert "Tisch bestätigt am" in html and "Tischführer" not in html
+    series = client.get(f"/events/{ev['id']}/series/1").get_data(as_text=True)
+    assert "Bestätigt: 1 von 1 Tischen" in series and "Tisch wieder freigeben" in series
+    r = client.post(f"/events/{ev['id']}/series/1/tables/1/unlock")
+    assert r.status_code == 302
+    assert table(client, ev["id"])["confirmed"] is None
