@@ -753,9 +753,7 @@ def sign_off_json(t: dict[str, Any]) -> dict[str, Any]:
             "played": cmp.played_b,
             "agreed": len(cmp.agreed),
             "pending": cmp.pending,
-            "differences": [
-                {"deal": d.n, "a": dict(d.a), "b": dict(d.b)} for d in cmp.differences
-            ],
+            "differences": [{"deal": d.n, "a": dict(d.a), "b": dict(d.b)} for d in cmp.differences],
         }
     return out
 
@@ -802,7 +800,9 @@ def confirm_table(db: Database, event_id: int, n: int, table: int, player: str |
                 e.raise_if_any()
         if not table_complete(t):
             if t["double_entry"] is not None and t["double_entry"]["comparison"].differences:
-                raise SignOffRefused(Msg("Die Listen A und B weichen noch ab. Erst prüfen, dann bestätigen."))
+                raise SignOffRefused(
+                    Msg("Die Listen A und B weichen noch ab. Erst prüfen, dann bestätigen.")
+                )
             raise SignOffRefused(Msg("Die Serie ist an diesem Tisch noch nicht fertig."))
         signed = list(t["signed"])
         if who is not None and who not in signed:

@@ -216,7 +216,8 @@ def sign_off_view(db: Database, event: dict[str, Any]) -> dict[str, Any]:
         **event_service.sign_off_json(t),
         "players": t["players"],
         "messages": [translate(difference_msg(d), page_lang()) for d in cmp.differences]
-        if cmp else [],
+        if cmp
+        else [],
         "pending": cmp.pending if cmp else 0,
     }
 
