@@ -1,4 +1,4 @@
-"""Double entry: two lists kept for one table, compared deal by deal (docs/rules.md 3.4).
+"""Double entry: two lists kept for one table, compared deal by deal (docs/rules.md Part 3a).
 
 Each list is an ordinary sheet; what is compared is each deal's computed row (its list
 entries and zero-sum figures per player), never the raw input, so two phones that typed the
