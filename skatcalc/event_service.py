@@ -237,8 +237,9 @@ def lengthen_series(db: Database, event_id: int, n: int, deals: dict[int, int]) 
         # the tables' pages show how many deals are left: their cached pages go
         db.execute(
             "update sheets set rev = rev + 1 where id in (select sheet_id from event_tables "
+            "where event_id = ? and series = ? union select sheet_b from event_tables "
             "where event_id = ? and series = ?)",
-            [event_id, n],
+            [event_id, n, event_id, n],
         )
 
 
@@ -703,7 +704,7 @@ def double_entry_of(db: Database, event: dict[str, Any], sheet_a: dict[str, Any]
     rows_a = service.computed(db, sheet_a).rows
     rows_b = service.computed(db, sheet_b).rows
     players = list(sheet_a["players"])
-    cmp = compare(players, rows_a, rows_b)
+    cmp = compare(players, rows_a, rows_b, sheet_b["players"])
     return {
         "sheet_b": sheet_b,
         "comparison": cmp,

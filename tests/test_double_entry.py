@@ -376,3 +376,19 @@ def test_the_pages_show_the_difference_and_take_the_sign_off(client: FlaskClient
     r = client.post(f"/events/{ev['id']}/series/1/tables/1/unlock")
     assert r.status_code == 302
     assert table(client, ev["id"])["confirmed"] is None
+
+
+def test_lists_compare_seat_by_seat_whatever_the_names() -> None:
+    """List B with a seat spelled otherwise (a name corrected on one list only) still agrees,
+    and a difference is told in list A's names."""
+    from skatcalc.rules.sheet import Row
+
+    def row(names: tuple[str, ...], v: int) -> Row:
+        entries = dict.fromkeys(names, 0) | {names[0]: v}
+        return Row(1, names[1], names, {}, False, False, None, entries, entries, {})
+
+    a_names, b_names = ("Anna", "Bernd", "Carla"), ("Anne", "Bernd", "Carla")
+    same = compare(a_names, [row(a_names, 48)], [row(b_names, 48)], b_names)
+    assert same.clean and same.agreed == (1,)
+    other = compare(a_names, [row(a_names, 48)], [row(b_names, 72)], b_names)
+    assert other.differences[0].b == {"Anna": 72, "Bernd": 0, "Carla": 0}

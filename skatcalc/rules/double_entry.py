@@ -57,8 +57,14 @@ def figures(row: Row, players: Sequence[str]) -> tuple[tuple[int, ...], tuple[in
     )
 
 
-def compare(players: Sequence[str], a: Sequence[Row], b: Sequence[Row]) -> Comparison:
-    """Compare list A with list B deal by deal.
+def compare(
+    players: Sequence[str],
+    a: Sequence[Row],
+    b: Sequence[Row],
+    players_b: Sequence[str] | None = None,
+) -> Comparison:
+    """Compare list A with list B deal by deal, seat by seat (``players_b``: list B's names
+    in seat order, if they are spelled otherwise there; the differences use list A's).
 
     >>> from skatcalc.rules.sheet import Row
     >>> def row(n, v): return Row(n, "A", ("A", "B", "C"), {}, False, False, None,
@@ -68,13 +74,15 @@ def compare(players: Sequence[str], a: Sequence[Row], b: Sequence[Row]) -> Compa
     ((1,), [2], 2)
     """
     la, lb = live_rows(a), live_rows(b)
+    seats_b = tuple(players_b) if players_b is not None else tuple(players)
     agreed: list[int] = []
     diffs: list[Difference] = []
     for i, (ra, rb) in enumerate(zip(la, lb, strict=False), start=1):
-        if figures(ra, players) == figures(rb, players):
+        if figures(ra, players) == figures(rb, seats_b):
             agreed.append(i)
         else:
-            diffs.append(Difference(i, dict(ra.list), dict(rb.list)))
+            b_list = {p: int(rb.list.get(q, 0)) for p, q in zip(players, seats_b, strict=True)}
+            diffs.append(Difference(i, dict(ra.list), b_list))
     pending = max(len(la), len(lb)) - len(agreed)
     return Comparison(tuple(agreed), tuple(diffs), pending, len(la), len(lb))
 
