@@ -262,7 +262,8 @@ def event_of_sheet(db: Database, sheet_id: int) -> dict[str, Any] | None:
     rows = list(
         db.query(
             "select e.id, e.name, e.deals, e.closed, t.series, t.n as table_n, "
-            "es.deals as series_deals, case when t.sheet_b = ? then 'B' when t.sheet_b is "
+            "es.deals as series_deals, t.confirmed, t.signed, "
+            "case when t.sheet_b = ? then 'B' when t.sheet_b is "
             "not null then 'A' end as list from event_tables t join events e on "
             "e.id = t.event_id left join event_series es on es.event_id = t.event_id and "
             "es.n = t.series where t.sheet_id = ? or t.sheet_b = ?",

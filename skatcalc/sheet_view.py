@@ -198,7 +198,9 @@ def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
     if event is not None:
         played = sum(1 for d in data["deals"] if not d["struck"])
         event["left"] = max(0, event["deals"].get(str(len(sheet["players"])), 0) - played)
-        event["signoff"] = sign_off_view(db, event)
+        # one list and nothing to confirm yet: no need to compute the event's tables
+        quiet = not (event["list"] or event["left"] == 0 or event["confirmed"] or event["signed"])
+        event["signoff"] = None if quiet else sign_off_view(db, event)
     return event
 
 

@@ -392,3 +392,21 @@ def test_lists_compare_seat_by_seat_whatever_the_names() -> None:
     assert same.clean and same.agreed == (1,)
     other = compare(a_names, [row(a_names, 48)], [row(b_names, 72)], b_names)
     assert other.differences[0].b == {"Anna": 72, "Bernd": 0, "Carla": 0}
+
+
+def test_a_table_with_one_list_confirms_on_its_page_once_the_series_is_played(
+    client: FlaskClient,
+) -> None:
+    ev = new_event(client)
+    deals = bodies(ev["players"], DEALS)
+    enter(client, ev["sheet"], deals[:5])
+    html = client.get(f"/sheets/{ev['sheet']}").get_data(as_text=True)
+    assert 'id="signoff"' not in html
+    enter(client, ev["sheet"], deals[5:])
+    html = client.get(f"/sheets/{ev['sheet']}").get_data(as_text=True)
+    assert "Tischführer bestätigt für alle" in html and "Liste A" not in html
+    client.post(f"/events/{ev['id']}/series/1/tables/1/confirm", data={"captain": "1"})
+    html = client.get(f"/sheets/{ev['sheet']}").get_data(as_text=True)
+    assert "Tisch bestätigt am" in html
+    r = client.post(f"/sheets/{ev['sheet']}/deals/1/strike")
+    assert r.status_code == 409 and "Tisch bestätigt" in r.get_data(as_text=True)
