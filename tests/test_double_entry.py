@@ -410,3 +410,15 @@ def test_a_table_with_one_list_confirms_on_its_page_once_the_series_is_played(
     assert "Tisch bestätigt am" in html
     r = client.post(f"/sheets/{ev['sheet']}/deals/1/strike")
     assert r.status_code == 409 and "Tisch bestätigt" in r.get_data(as_text=True)
+
+
+def test_the_close_page_lists_the_sign_offs_in_the_history(client: FlaskClient) -> None:
+    ev = complete(client, double_entry=True)
+    confirm(client, ev, {"player": ev["players"][0]})
+    confirm(client, ev, {"captain": True})
+    client.post(f"/api/v1/events/{ev['id']}/series/1/tables/1/unlock", json={})
+    html = client.get(f"/events/{ev['id']}/close").get_data(as_text=True)
+    assert f"Serie 1, Tisch 1: bestätigt von {ev['players'][0]}" in html
+    assert "Serie 1, Tisch 1 bestätigt (Tischführer)" in html
+    assert "Serie 1, Tisch 1 wieder freigegeben" in html
+    assert "verlängert" not in html
