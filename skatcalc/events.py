@@ -319,7 +319,12 @@ def view_data(event: dict[str, Any], screen: bool = False) -> dict[str, Any]:
         "editor": can_edit_event(event),
         "live": url_for("events.live", event_id=event["id"]),
         "token": snap["token"],
-    }
+        # double entry: deals the ranking does not count yet, tables whose lists differ
+        "pending": sum(t["double_entry"]["comparison"].pending for t in tables
+                       if t["double_entry"] is not None),
+        "differing": [t["table"] for t in current if t["double_entry"] is not None
+                      and t["double_entry"]["comparison"].differences],
+    }  # fmt: skip
 
 
 def ranking_rows_html(rows: tuple[RankRow, ...], n_series: int, screen: bool) -> Markup:

@@ -359,6 +359,11 @@ def test_the_pages_show_the_difference_and_take_the_sign_off(client: FlaskClient
     assert "Liste B" in client.get(f"/sheets/{b}").get_data(as_text=True)
     series = client.get(f"/events/{ev['id']}/series/1").get_data(as_text=True)
     assert msg in series and "Abweichungen an Tisch 1" in series
+    live = client.get(f"/events/{ev['id']}").get_data(as_text=True)
+    assert (
+        "Spiele noch nicht gezählt (nur auf einer Liste oder abweichend): 1" in live
+        and "Abweichungen an Tisch 1" in live
+    )
     assert f"/sheets/{b}/edit/" in series  # list B's own edit link (and QR code)
     client.put(f"/api/v1/sheets/{b}/deals/3", json=ev["deals"][2])
     html = client.get(f"/sheets/{b}").get_data(as_text=True)
