@@ -102,6 +102,9 @@ def test_two_phones_keep_two_lists_and_the_table_confirms(browser: object, lan_s
         assert page.get_by_role("button", name="Tischführer bestätigt für alle").count() == 0
     org.goto(series_url)
     assert msg in org.inner_text("#table-1")
+    for page in (a, b, org):  # the sign-off fits a phone
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= page.evaluate("window.innerWidth")
     assert "Abweichungen an Tisch 1" in org.inner_text(".signoff-summary")
 
     # Phone B corrects deal 3; both lists agree and the table confirms, one tap per player.
