@@ -741,6 +741,12 @@ def fill_sheet(
             _log(db, sheet_id, h["n"], h["action"], h["at"], h.get("before"))
 
 
+def bump_sheet(db: Database, sheet_id: int) -> None:
+    """A new revision of the sheet without a change to it: its page shows something else
+    that changed (the other list of a double entry, the table's confirmation)."""
+    db.execute("update sheets set rev = rev + 1 where id = ?", [sheet_id])
+
+
 def sheet_revision(db: Database, sheet_id: int) -> tuple[int, str]:
     """The sheet's revision and time of its last change: what a write changed of the sheet's
     row, read inside the write's transaction instead of loading the whole sheet again."""
@@ -760,20 +766,25 @@ def lock_sheet(db: Database, sheet_id: int) -> dict[str, Any]:
         raise NotFound(sheet_id)
     row = db.execute(
         "select s.closed, s.players, (select count(*) from deals d where d.sheet_id = s.id "
-        "and d.struck = 0), t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n "
-        "from sheets s left join event_tables t on t.sheet_id = s.id "
+        "and d.struck = 0), t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n, "
+        "t.confirmed, case when t.sheet_id = s.id then t.sheet_b else t.sheet_id end "
+        "from sheets s left join event_tables t on t.sheet_id = s.id or t.sheet_b = s.id "
         "left join events e on e.id = t.event_id "
         "left join event_series es on es.event_id = t.event_id and es.n = t.series "
         "where s.id = ?",
         [sheet_id],
     ).fetchone()
-    closed, players, played, event_id, name, event_closed, deals, series_deals, series, n = row
+    (closed, players, played, event_id, name, event_closed, deals, series_deals, series, n,
+     confirmed, partner) = row  # fmt: skip
     out: dict[str, Any] = {"closed": closed, "players": len(json.loads(players)),
                            "played": int(played), "event": None}  # fmt: skip
     if event_id is not None:
         out["event"] = {
             "id": int(event_id), "name": name, "closed": event_closed, "series": int(series),
             "table_n": int(n), "deals": {**json.loads(deals), **json.loads(series_deals or "{}")},
+            # double entry: the table's confirmation locks both lists; the other list's
+            # page shows this one's figures, so it changes with every write here
+            "confirmed": confirmed, "partner": None if partner is None else int(partner),
         }  # fmt: skip
     return out
 

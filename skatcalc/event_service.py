@@ -19,7 +19,8 @@ from . import db as store
 from . import players as people
 from . import service
 from .recent import Recent
-from .rules.common import Errors, clean_name
+from .rules.common import Errors, Msg, clean_name
+from .rules.double_entry import compare, counted
 from .rules.events import (
     MAX_EVENT_PLAYERS,
     MAX_SERIES_DEALS,
@@ -170,6 +171,8 @@ def create_event(db: Database, spec: EventSpec) -> dict[str, Any]:
             ],
         )
         event_id = int(cur.lastrowid or 0)
+        if spec.double_entry:
+            db.execute("update events set double_entry = 1 where id = ?", [event_id])
     return get_event(db, event_id)
 
 
@@ -229,8 +232,8 @@ def set_closed(db: Database, event_id: int, closed: bool) -> bool:
         if cur.rowcount == 0:
             return False
         log_event(db, event_id, "close" if closed else "reopen", at)
-        for r in list(db.query("select sheet_id from event_tables where event_id = ?", [event_id])):
-            store.set_sheet_closed(db, int(r["sheet_id"]), closed, at)
+        for sid in table_sheet_ids(db, event_id):
+            store.set_sheet_closed(db, sid, closed, at)
     return True
 
 
@@ -291,8 +294,9 @@ def lengthen_series(db: Database, event_id: int, n: int, deals: dict[int, int]) 
         # the tables' pages show how many deals are left: their cached pages go
         db.execute(
             "update sheets set rev = rev + 1 where id in (select sheet_id from event_tables "
+            "where event_id = ? and series = ? union select sheet_b from event_tables "
             "where event_id = ? and series = ?)",
-            [event_id, n],
+            [event_id, n, event_id, n],
         )
 
 
@@ -300,10 +304,7 @@ def delete_event(db: Database, event_id: int) -> None:
     """The event and its tables' sheets with all their deals."""
     with db.atomic():
         get_event(db, event_id)
-        sheet_ids = [
-            int(r["sheet_id"])
-            for r in db.query("select sheet_id from event_tables where event_id = ?", [event_id])
-        ]
+        sheet_ids = table_sheet_ids(db, event_id)
         db.execute("delete from event_tables where event_id = ?", [event_id])
         for sid in sheet_ids:
             service.delete_sheet(db, sid)
@@ -319,10 +320,12 @@ def event_of_sheet(db: Database, sheet_id: int) -> dict[str, Any] | None:
     rows = list(
         db.query(
             "select e.id, e.name, e.deals, e.closed, t.series, t.n as table_n, "
-            "es.deals as series_deals from event_tables t join events e on e.id = t.event_id "
-            "left join event_series es on es.event_id = t.event_id and es.n = t.series "
-            "where t.sheet_id = ?",
-            [sheet_id],
+            "es.deals as series_deals, t.confirmed, t.signed, "
+            "case when t.sheet_b = ? then 'B' when t.sheet_b is "
+            "not null then 'A' end as list from event_tables t join events e on "
+            "e.id = t.event_id left join event_series es on es.event_id = t.event_id and "
+            "es.n = t.series where t.sheet_id = ? or t.sheet_b = ?",
+            [sheet_id, sheet_id, sheet_id],
         )
     )
     if not rows:
@@ -515,6 +518,8 @@ def start_series(
                 "insert into event_tables (event_id, series, n, sheet_id) values (?, ?, ?, ?)",
                 [event_id, n, t.number, sheet["id"]],
             )
+            if event.get("double_entry"):
+                add_list_b(db, event, n, t.number, sheet)
         for reg in regs:  # the sheets have linked (or created) every seated player
             if reg["player_id"] is None and reg["name"] in present:
                 db.execute(
@@ -530,7 +535,8 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
         raise NotFound(n)
     tables = [
         {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
-         "first_dealer": t["first_dealer"]}
+         "first_dealer": t["first_dealer"],
+         **({"sheet_b": t["double_entry"]["sheet_b"]["id"]} if t["double_entry"] else {})}
         for t in tables_of(db, get_event(db, event_id)) if t["series"] == n
     ]  # fmt: skip
     return {"n": n, "seating": rows[0]["seating"],
@@ -543,7 +549,8 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
 def _table_sheets(db: Database, event_id: int) -> list[dict[str, Any]]:
     out = []
     for r in db.query(
-        "select t.series, t.n as table_n, es.deals as series_deals, s.* from event_tables t "
+        "select t.series, t.n as table_n, es.deals as series_deals, t.sheet_b, t.signed, "
+        "t.confirmed, s.* from event_tables t "
         "join sheets s on s.id = t.sheet_id left join event_series es on "
         "es.event_id = t.event_id and es.n = t.series where t.event_id = ? "
         "order by t.series, t.n",
@@ -565,6 +572,7 @@ def tables_of(db: Database, event: dict[str, Any]) -> list[dict[str, Any]]:
         played = sum(1 for d in computed["deals"] if not d["struck"])
         planned = deals_for(len(sheet["players"]), series_deals(event, sheet["series_deals"]))
         score_key = rank_figure(event["game"])
+        entry = double_entry_of(db, event, sheet, computed) if sheet["sheet_b"] else None
         out.append(
             {
                 "series": sheet["series"],
@@ -577,9 +585,12 @@ def tables_of(db: Database, event: dict[str, Any]) -> list[dict[str, Any]]:
                 "played": played,
                 "left": max(0, planned - played),
                 "next_dealer": computed["next_dealer"],
-                "score": totals[score_key],
-                "won": totals["won"],
-                "lost": totals["lost"],
+                "score": entry["counted"].score if entry else totals[score_key],
+                "won": entry["counted"].won if entry else totals["won"],
+                "lost": entry["counted"].lost if entry else totals["lost"],
+                "double_entry": entry,
+                "signed": json.loads(sheet["signed"] or "[]"),
+                "confirmed": sheet["confirmed"],
             }
         )
     return out
@@ -645,7 +656,8 @@ def live_token(db: Database, event_id: int) -> str:
     rows = list(
         db.query(
             "select e.rev, (select coalesce(sum(s.rev), 0) || '.' || count(*) from "
-            "event_tables t join sheets s on s.id = t.sheet_id where t.event_id = e.id) as sheets "
+            "event_tables t join sheets s on s.id = t.sheet_id or s.id = t.sheet_b "
+            "where t.event_id = e.id) as sheets "
             "from events e where e.id = ?",
             [event_id],
         )
@@ -682,7 +694,7 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
                 "tables": [
                     {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
                      "first_dealer": t["first_dealer"], "deals": t["planned"],
-                     "played": t["played"], "left": t["left"]}
+                     "played": t["played"], "left": t["left"], **sign_off_json(t)}
                     for t in tables if t["series"] == s["n"]
                 ],
             }
@@ -699,6 +711,7 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
         "payout": event["payout"],
         **event["prize_plan"],
         "pot_cents": event["pot_cents"],
+        "double_entry": bool(event.get("double_entry")),
         "created": event["created"],
         "closed": event["closed"],
         "history": event_history(db, event_id),
@@ -905,6 +918,186 @@ def player_events(db: Database, player_id: int) -> list[dict[str, Any]]:
                        for p in won.prizes if p.winner == row.player or row.player in p.members],
         })  # fmt: skip
     return out
+
+
+# --- Double entry and sign-off -----------------------------------------------------------------
+
+
+class SignOffRefused(Exception):
+    """A confirmation (or unlock) that cannot be taken now; answered 409 with ``msg``."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(msg.de)
+        self.msg = msg
+
+
+def table_sheet_ids(db: Database, event_id: int) -> list[int]:
+    """Every sheet of the event's tables: list A and, with double entry, list B."""
+    out: list[int] = []
+    for r in db.query("select sheet_id, sheet_b from event_tables where event_id = ?", [event_id]):
+        out.append(int(r["sheet_id"]))
+        if r["sheet_b"] is not None:
+            out.append(int(r["sheet_b"]))
+    return out
+
+
+def add_list_b(db: Database, event: dict[str, Any], n: int, table: int,
+               sheet_a: dict[str, Any]) -> None:  # fmt: skip
+    """List B of a table: a sheet of its own (own edit link) with the same seats and rules.
+    Its seats are not linked to players: the deals are the same as list A's, and a
+    player's pages and standings count each deal once (from list A)."""
+    sheet_b = service.create_sheet(db, f"{sheet_a['name']} · Liste B", event["game"],
+                                   list(sheet_a["players"]), sheet_a["first_dealer"],
+                                   event["rules"], None, day=event["day"])  # fmt: skip
+    db.execute("delete from sheet_players where sheet_id = ?", [sheet_b["id"]])
+    db.execute(
+        "update event_tables set sheet_b = ? where event_id = ? and series = ? and n = ?",
+        [sheet_b["id"], event["id"], n, table],
+    )
+
+
+def double_entry_of(db: Database, event: dict[str, Any], sheet_a: dict[str, Any],
+                    computed_a: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+    """Both lists of a table compared (rules/double_entry.py) and the figures that count."""
+    sheet_b = service.load_sheet(db, int(sheet_a["sheet_b"]))
+    rows_a = service.computed(db, sheet_a).rows
+    rows_b = service.computed(db, sheet_b).rows
+    players = list(sheet_a["players"])
+    cmp = compare(players, rows_a, rows_b, sheet_b["players"])
+    return {
+        "sheet_b": sheet_b,
+        "comparison": cmp,
+        "counted": counted(event["game"], players, rows_a, cmp.agreed),
+    }
+
+
+def pending_deals(db: Database, event: dict[str, Any]) -> int:
+    """Deals the ranking does not count yet: on one list only, or differing."""
+    return sum(t["double_entry"]["comparison"].pending for t in snapshot(db, event)["tables"]
+               if t["double_entry"] is not None)  # fmt: skip
+
+
+def find_table(db: Database, event: dict[str, Any], n: int, table: int,
+               shared: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Table ``table`` of series ``n`` with its sign-off; ``shared``: from the event's
+    snapshot (pages read between two writes share it), else computed now (inside a write)."""
+    for t in snapshot(db, event)["tables"] if shared else tables_of(db, event):
+        if t["series"] == n and t["table"] == table:
+            return t
+    raise NotFound(table)
+
+
+def table_complete(t: dict[str, Any]) -> bool:
+    """The table has played its series on every list it keeps, and the lists agree."""
+    entry = t["double_entry"]
+    if t["left"] > 0 or t["planned"] == 0:
+        return False
+    if entry is None:
+        return True
+    cmp = entry["comparison"]
+    return cmp.clean and cmp.played_b >= t["planned"]
+
+
+def sign_off_json(t: dict[str, Any]) -> dict[str, Any]:
+    """A table's double entry and sign-off, as the API and the pages read them."""
+    entry = t["double_entry"]
+    out: dict[str, Any] = {
+        "signed": t["signed"],
+        "confirmed": t["confirmed"],
+        "complete": table_complete(t),
+    }
+    if entry is not None:
+        cmp = entry["comparison"]
+        out["list_b"] = {
+            "sheet": entry["sheet_b"]["id"],
+            "played": cmp.played_b,
+            "agreed": len(cmp.agreed),
+            "pending": cmp.pending,
+            "differences": [{"deal": d.n, "a": dict(d.a), "b": dict(d.b)} for d in cmp.differences],
+        }
+    return out
+
+
+def _lock_table(db: Database, event_id: int, n: int, table: int) -> dict[str, Any]:
+    _bump(db, event_id)  # the write lock first: two taps at once queue up
+    event = get_event(db, event_id)
+    rows = list(db.query(
+        "select sheet_id, sheet_b from event_tables where event_id = ? and series = ? and n = ?",
+        [event_id, n, table]))  # fmt: skip
+    if not rows:
+        raise NotFound(table)
+    return event
+
+
+def _touch_lists(db: Database, t: dict[str, Any]) -> None:
+    """Both lists' pages show the sign-off: new revisions."""
+    store.bump_sheet(db, int(t["sheet"]))
+    if t["double_entry"] is not None:
+        store.bump_sheet(db, int(t["double_entry"]["sheet_b"]["id"]))
+
+
+def confirm_table(db: Database, event_id: int, n: int, table: int, player: str | None,
+                  captain: bool) -> dict[str, Any]:  # fmt: skip
+    """A player of the table confirms its list of series ``n`` (or the table captain for all
+    of them). Once every player has (or the captain did), the table is confirmed: its lists
+    take no writes (service.sheet_write) until the organiser unlocks it. Refused
+    (:class:`SignOffRefused`) while the event is closed, the series is not complete on every
+    list, or the lists differ. A second tap by the same player changes nothing."""
+    with db.atomic():
+        event = _lock_table(db, event_id, n, table)
+        if event["closed"]:
+            raise SignOffRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts bestätigt."))
+        t = find_table(db, event, n, table)
+        if t["confirmed"]:
+            return t
+        who = None
+        if not captain:
+            who = next((p for p in t["players"]
+                        if people.name_key(p) == people.name_key(player or "")), None)  # fmt: skip
+            if who is None:
+                e = Errors()
+                e.add("player", "%(name)s sitzt nicht an diesem Tisch.", name=(player or "")[:50])
+                e.raise_if_any()
+        if not table_complete(t):
+            if t["double_entry"] is not None and t["double_entry"]["comparison"].differences:
+                raise SignOffRefused(
+                    Msg("Die Listen A und B weichen noch ab. Erst prüfen, dann bestätigen.")
+                )
+            raise SignOffRefused(Msg("Die Serie ist an diesem Tisch noch nicht fertig."))
+        signed = list(t["signed"])
+        if who is not None and who not in signed:
+            signed.append(who)
+        at = store.now()
+        done = captain or all(p in signed for p in t["players"])
+        db.execute(
+            "update event_tables set signed = ?, confirmed = ? where event_id = ? and "
+            "series = ? and n = ?",
+            [json.dumps(signed, ensure_ascii=False), at if done else None, event_id, n, table],
+        )
+        log_event(db, event_id, "confirm" if done else "sign",
+                  at, {"series": n, "table": table,
+                       **({"captain": True} if captain else {"player": who})})  # fmt: skip
+        _touch_lists(db, t)
+        return find_table(db, event, n, table)
+
+
+def unlock_table(db: Database, event_id: int, n: int, table: int) -> dict[str, Any]:
+    """The organiser takes a table's confirmation back: its lists take writes again and the
+    players confirm anew. Refused while the event is closed."""
+    with db.atomic():
+        event = _lock_table(db, event_id, n, table)
+        if event["closed"]:
+            raise SignOffRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts geändert."))
+        t = find_table(db, event, n, table)
+        db.execute(
+            "update event_tables set signed = null, confirmed = null where event_id = ? and "
+            "series = ? and n = ?",
+            [event_id, n, table],
+        )
+        if t["confirmed"] or t["signed"]:
+            log_event(db, event_id, "unlock", store.now(), {"series": n, "table": table})
+        _touch_lists(db, t)
+        return find_table(db, event, n, table)
 
 
 def today() -> str:

@@ -162,6 +162,7 @@ class NewEventForm(FlaskForm, SheetRulesFields):
     table_fee = StringField(validators=[Optional()])
     payout_kind = RadioField(default="shares", validate_choice=False)
     payout = StringField(validators=[Optional()])
+    double_entry = BooleanField(default=False)  # two lists per table
 
     def setup(self) -> NewEventForm:
         self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
@@ -287,6 +288,8 @@ def create() -> Any:
     payout = read_payout_fields(kind, form.payout.data or "", errors)
     if payout is not None and (form.payout.data or "").strip():
         data["payout"] = {"kind": payout.kind.value, "values": list(payout.values)}
+    if form.double_entry.data:
+        data["double_entry"] = True
     exc: InvalidDeal | None = None
     if not errors:
         try:
@@ -340,7 +343,12 @@ def view_data(event: dict[str, Any], screen: bool = False) -> dict[str, Any]:
         "editor": can_edit_event(event),
         "live": url_for("events.live", event_id=event["id"]),
         "token": snap["token"],
-    }
+        # double entry: deals the ranking does not count yet, tables whose lists differ
+        "pending": sum(t["double_entry"]["comparison"].pending for t in tables
+                       if t["double_entry"] is not None),
+        "differing": [t["table"] for t in current if t["double_entry"] is not None
+                      and t["double_entry"]["comparison"].differences],
+    }  # fmt: skip
 
 
 def ranking_rows_html(rows: tuple[RankRow, ...], n_series: int, screen: bool,
@@ -579,6 +587,8 @@ def new_series(event_id: int) -> Any:
     # The organiser may correct any table's list from this device.
     for t in series["tables"]:
         remember_edit_token(resp, service.load_sheet(db, t["sheet"]))
+        if "sheet_b" in t:  # and list B's, with double entry
+            remember_edit_token(resp, service.load_sheet(db, t["sheet_b"]))
     return resp
 
 
@@ -597,6 +607,7 @@ def series(event_id: int, n: int) -> Any:
                                    token=sheet["edit_token"]) if editor else None  # fmt: skip
         t["share_url"] = public_url("sheets.share", sheet_id=sheet["id"],
                                     token=sheet["share_token"])  # fmt: skip
+        add_sign_off(t, editor)
     if editor:
         g.carries_edit_link = True  # the tables' edit links and QR codes: private, no-store
     planned = events.series_deals(event, rows[0]["deals"])
@@ -809,3 +820,79 @@ def export_pdf(event_id: int) -> Response:
     key = ("event", event_id, event["created"], lang)
     data = exports.cached_pdf(key, lambda: events.live_token(db, event_id), render)
     return attachment(data, "application/pdf", _filename(event, "pdf"))
+
+
+# --- Double entry and sign-off ------------------------------------------------------------------
+
+
+def add_sign_off(t: dict[str, Any], editor: bool) -> None:
+    """A table on the series page: list B's edit link, the lists' differences, pending deals."""
+    from .rules.double_entry import difference_msg
+
+    entry = t["double_entry"]
+    t["edit_url_b"] = None
+    t["messages"] = []
+    t["pending"] = 0
+    if entry is None:
+        return
+    b = entry["sheet_b"]
+    if editor:
+        t["edit_url_b"] = public_url("sheets.edit_link", sheet_id=b["id"], token=b["edit_token"])
+    cmp = entry["comparison"]
+    t["messages"] = [translate(difference_msg(d), page_lang()) for d in cmp.differences]
+    t["pending"] = cmp.pending
+
+
+def _back_to(event: dict[str, Any], t: dict[str, Any]) -> str:
+    """The table's sheet page the tap came from (list A or B), else the series page."""
+    back = parse_int(request.form.get("back", ""))
+    entry = t["double_entry"]
+    sheets = {t["sheet"], entry["sheet_b"]["id"] if entry else None}
+    if back is not None and back in sheets:
+        return url_for("sheets.show", sheet_id=back) + "#signoff"
+    return url_for("events.series", event_id=event["id"], n=t["series"]) + f"#table-{t['table']}"
+
+
+@bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/confirm")
+def confirm_table(event_id: int, n: int, table: int) -> Response:
+    """A player's tap ("player") or the table captain's ("captain") on the table's sheet page."""
+    from .events_api import may_sign
+
+    event = load_event(event_id)
+    db = service.get_db()
+    try:
+        t = events.find_table(db, event, n, table)
+    except events.NotFound:
+        abort(404)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    if not may_sign(event, t):
+        abort(refuse(403, _("Bestätigen nur mit dem Link dieses Tisches.")))
+    captain = request.form.get("captain") == "1"
+    try:
+        events.confirm_table(db, event_id, n, table, request.form.get("player"), captain)
+    except events.SignOffRefused as exc:
+        flash(translate(exc.msg, page_lang()), "error")
+    except InvalidDeal as exc:
+        for msgs in field_errors(exc, page_lang()).values():
+            for m in msgs:
+                flash(m, "error")
+    return redirect(_back_to(event, t))
+
+
+@bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/unlock")
+def unlock_table(event_id: int, n: int, table: int) -> Response:
+    """The organiser takes a table's confirmation back (series page)."""
+    event = editable(event_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    db = service.get_db()
+    try:
+        t = events.unlock_table(db, event_id, n, table)
+    except events.NotFound:
+        abort(404)
+    except events.SignOffRefused as exc:
+        flash(translate(exc.msg, page_lang()), "error")
+        return redirect(url_for("events.series", event_id=event_id, n=n))
+    flash(_("Tisch %(t)s freigegeben: die Listen nehmen wieder Spiele an.", t=table))
+    return redirect(_back_to(event, t))

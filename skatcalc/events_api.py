@@ -18,8 +18,10 @@ from .api import (
     pop_group_token,
     require_group_right,
 )
-from .http import holds_token
-from .i18n import _
+from .http import can_edit, holds_token
+from .i18n import _, api_lang, translate
+from .rules.common import Msg
+from .rules.double_entry import difference_msg
 from .rules.events import Seating, normalize_event, read_payout, read_teams
 from .rules.inputs import Reader
 
@@ -227,7 +229,10 @@ def read_series_deals(raw: object, e: Any) -> dict[int, int]:
 def ranking(event_id: int) -> Any:
     db = service.get_db()
     event = events.get_event(db, event_id)
-    return jsonify(events.ranking_json(events.ranking_rows(db, event)))
+    out = events.ranking_json(events.ranking_rows(db, event))
+    if event.get("double_entry"):  # deals on one list only or differing: not counted yet
+        out["pending_deals"] = events.pending_deals(db, event)
+    return jsonify(out)
 
 
 @bp.get("/<int:event_id>/prizes")
@@ -309,3 +314,83 @@ def reopen(event_id: int) -> Any:
     db = service.get_db()
     events.set_closed(db, event_id, False)
     return jsonify(events.event_json(db, event_id))
+
+
+# --- Double entry and sign-off ------------------------------------------------------------------
+
+
+def may_sign(event: dict[str, Any], t: dict[str, Any]) -> bool:
+    """The table's own links (list A or B) or the organiser's."""
+    if can_edit_event(event) or can_edit(t["sheet_row"]):
+        return True
+    entry = t["double_entry"]
+    return entry is not None and can_edit(entry["sheet_b"])
+
+
+def table_json(event: dict[str, Any], t: dict[str, Any], lang: str) -> dict[str, Any]:
+    out = {"series": t["series"], "table": t["table"], "players": t["players"],
+           "sheet": t["sheet"], "deals": t["planned"], "played": t["played"],
+           "left": t["left"], **events.sign_off_json(t)}  # fmt: skip
+    entry = t["double_entry"]
+    if entry is not None:
+        out["list_b"]["messages"] = [
+            translate(difference_msg(d), lang) for d in entry["comparison"].differences
+        ]
+    return out
+
+
+def refused(db: Any, event_id: int, n: int, table: int, msg: Msg) -> Any:
+    event = events.get_event(db, event_id)
+    t = events.find_table(db, event, n, table)
+    return jsonify({"errors": {"_": [translate(msg, api_lang())]},
+                    "table": table_json(event, t, api_lang())}), 409  # fmt: skip
+
+
+@bp.get("/<int:event_id>/series/<int:n>/tables/<int:table>")
+@json_route
+def table_state(event_id: int, n: int, table: int) -> Any:
+    """One table of a series: its progress, double entry (list B, differences) and sign-off."""
+    db = service.get_db()
+    event = events.get_event(db, event_id)
+    return jsonify(table_json(event, events.find_table(db, event, n, table), api_lang()))
+
+
+@bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/confirm")
+@json_route
+def confirm(event_id: int, n: int, table: int) -> Any:
+    """A player confirms the table's list ({"player": name}) or the captain for all
+    ({"captain": true}); with the table's edit link (A or B) or the organiser's."""
+    db = service.get_db()
+    event = events.get_event(db, event_id)
+    t = events.find_table(db, event, n, table)
+    if not may_sign(event, t):
+        raise BadBody(error(403, "_", _("Bestätigen nur mit dem Link dieses Tisches.")))
+    r = Reader(body())
+    player = r.data.get("player")
+    r.seen.add("player")
+    captain = bool(r.boolean("captain"))
+    if player is not None and not isinstance(player, str):
+        r.errors.add("player", "Der Name ist Text.")
+    if not captain and not player:
+        r.errors.add("player", 'Wer bestätigt? {"player": Name} oder {"captain": true}.')
+    r.reject_unknown()
+    r.errors.raise_if_any()
+    try:
+        t = events.confirm_table(db, event_id, n, table, player, captain)
+    except events.SignOffRefused as exc:
+        return refused(db, event_id, n, table, exc.msg)
+    return jsonify(table_json(event, t, api_lang()))
+
+
+@bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/unlock")
+@json_route
+def unlock(event_id: int, n: int, table: int) -> Any:
+    """The organiser unlocks a confirmed table: its lists take writes again."""
+    event = _editable(event_id)
+    json_object_or_nothing()
+    db = service.get_db()
+    try:
+        t = events.unlock_table(db, event_id, n, table)
+    except events.SignOffRefused as exc:
+        return refused(db, event_id, n, table, exc.msg)
+    return jsonify(table_json(event, t, api_lang()))

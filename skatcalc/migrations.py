@@ -401,3 +401,16 @@ def m018_sheet_rule_changes(db: Database) -> None:
     # from_n were played under. The sheet's "rules" stay the ones in force now, and the deals
     # the source of every total.
     db["sheets"].add_column("rule_changes", str)
+
+
+@migrations()
+def m019_double_entry(db: Database) -> None:
+    # Double entry and sign-off (docs/api.md "Double entry"): an event may keep two lists per
+    # table; ``sheet_b`` is list B's sheet (NULL: one list). ``signed`` the players who
+    # confirmed the table's list of its series (JSON), ``confirmed`` when the table was
+    # confirmed (then its lists take no writes until the organiser unlocks it).
+    db.execute("alter table events add column double_entry integer not null default 0")
+    db.execute("alter table event_tables add column sheet_b integer")
+    db.execute("alter table event_tables add column signed text")
+    db.execute("alter table event_tables add column confirmed text")
+    db.execute("create index event_tables_sheet_b on event_tables (sheet_b)")

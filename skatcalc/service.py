@@ -530,7 +530,21 @@ def sheet_write(db: Database, sheet: Sheet) -> Iterator[dict[str, Any]]:
     with db.atomic():
         state = store.lock_sheet(db, sheet["id"])
         refuse_if_closed(sheet, state)
+        refuse_if_confirmed(sheet, state)
         yield state
+        partner = state["event"]["partner"] if state["event"] is not None else None
+        if partner is not None:  # double entry: the other list's page compares with this one
+            store.bump_sheet(db, partner)
+
+
+def refuse_if_confirmed(sheet: Sheet, state: dict[str, Any]) -> None:
+    """A club night's table that confirmed its list of the series takes no writes (either
+    list) until the organiser unlocks it (event_service.unlock_table)."""
+    event = state["event"]
+    if event is not None and event.get("confirmed"):
+        raise Settled(sheet["id"], Msg(
+            "Tisch bestätigt: die Liste dieser Serie ist abgezeichnet. Nichts gespeichert; "
+            "die Turnierleitung kann sie wieder freigeben."))  # fmt: skip
 
 
 def refuse_if_closed(sheet: Sheet, state: dict[str, Any]) -> None:

@@ -191,6 +191,9 @@ def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
     if event is not None:
         played = sum(1 for d in data["deals"] if not d["struck"])
         event["left"] = max(0, event["deals"].get(str(len(sheet["players"])), 0) - played)
+        # one list and nothing to confirm yet: no need to compute the event's tables
+        quiet = not (event["list"] or event["left"] == 0 or event["confirmed"] or event["signed"])
+        event["signoff"] = None if quiet else sign_off_view(db, event)
     return event
 
 
@@ -228,6 +231,26 @@ def tournament_of_sheet(db: Database, sheet: dict[str, Any]) -> TournamentList |
     from .event_service import event_of_sheet
 
     return tournament_of(db, sheet, event_of_sheet(db, sheet["id"]) is not None)
+
+
+def sign_off_view(db: Database, event: dict[str, Any]) -> dict[str, Any]:
+    """The table's double entry and sign-off for its sheet pages (templates/sheets/_signoff.html):
+    the differences between its lists, the deals not counted yet, who confirmed."""
+    from . import event_service
+    from .rules.double_entry import difference_msg
+
+    full = event_service.get_event(db, event["id"])
+    t = event_service.find_table(db, full, event["series"], event["table_n"], shared=True)
+    entry = t["double_entry"]
+    cmp = entry["comparison"] if entry else None
+    return {
+        **event_service.sign_off_json(t),
+        "players": t["players"],
+        "messages": [translate(difference_msg(d), page_lang()) for d in cmp.differences]
+        if cmp
+        else [],
+        "pending": cmp.pending if cmp else 0,
+    }
 
 
 def revision_parts(db: Database, sheet: dict[str, Any], data: dict[str, Any], share: bool

@@ -570,6 +570,9 @@ class EventSpec:
     teams: tuple[Team, ...] = ()
     team_payout: Payout | None = None
 
+    #: two lists per table, compared deal by deal (rules/double_entry.py)
+    double_entry: bool = False
+
     def plan(self) -> PrizePlan:
         return PrizePlan(self.payout, self.series_prizes, self.categories,
                          self.category_prizes, self.teams, self.team_payout)  # fmt: skip
@@ -638,12 +641,14 @@ def normalize_event(data: object, today: str) -> EventSpec:
     if pot is not None and not 0 <= pot <= 100 * MAX_FEE_CENTS:
         e.add("pot_cents", "Topf: 0 bis 1000000 €.")
     extra = read_prize_plan(r, e)
+    double_entry = bool(r.boolean("double_entry"))
     r.reject_unknown()
     e.raise_if_any()
     assert game is not None
     if not name:
         name = f"{game_kind(game).label.de} {date.fromisoformat(day):%d.%m.%Y}"
-    return EventSpec(name, day, game, group, deals, rules, fees, payout, pot, *extra)
+    return EventSpec(name, day, game, group, deals, rules, fees, payout, pot, *extra,
+                     double_entry=double_entry)  # fmt: skip
 
 
 def _whole(v: object) -> bool:
