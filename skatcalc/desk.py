@@ -17,7 +17,7 @@ from . import service
 from .deal_forms import parse_int
 from .events import _filename, editable
 from .exports import attachment
-from .i18n import _, field_errors, page_lang, translate
+from .i18n import _, field_errors, flash_errors, page_lang, translate
 from .rules.common import Errors, InvalidDeal
 from .sheet_view import public_url
 
@@ -35,12 +35,6 @@ class RedrawForm(FlaskForm):
 
 class NameForm(FlaskForm):
     name = StringField(validators=[Optional()])
-
-
-def _flash_errors(exc: InvalidDeal) -> None:
-    for msgs in field_errors(exc, page_lang()).values():
-        for m in msgs:
-            flash(m, "error")
 
 
 @bp.get("/<int:event_id>/series/<int:n>/cards.pdf")
@@ -89,7 +83,7 @@ def swap(event_id: int, n: int) -> Any:
         flash(translate(exc.msg, page_lang()), "error")
         return _back(event_id, n)
     except InvalidDeal as exc:
-        _flash_errors(exc)
+        flash_errors(exc)
         return _back(event_id, n)
     flash(_("Getauscht: %(a)s und %(b)s.", a=a, b=b))
     return _back(event_id, n)

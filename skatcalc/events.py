@@ -34,7 +34,7 @@ from .event_desk import start_numbers
 from .events_api import unfinished_message
 from .exports import attachment, cell, safe_name
 from .http import holds_token, refuse, remember_edit_token, token_matches
-from .i18n import _, field_errors, money, num, page_lang, pgettext, translate
+from .i18n import _, field_errors, flash_errors, money, num, page_lang, pgettext, translate
 from .rules.common import Errors, InvalidDeal
 from .rules.events import (
     MAX_SERIES_DEALS,
@@ -496,9 +496,7 @@ def player_action(event_id: int, reg_id: int, action: str) -> Response:
         else:
             events.set_away(db, event_id, reg["name"], action == "away")
     except InvalidDeal as exc:
-        for msgs in field_errors(exc, page_lang()).values():
-            for m in msgs:
-                flash(m, "error")
+        flash_errors(exc)
     return redirect(url_for("events.players", event_id=event_id))
 
 
@@ -515,9 +513,7 @@ def player_category(event_id: int, reg_id: int) -> Response:
     try:
         events.set_category(db, event_id, reg["name"], request.form.get("category") or None)
     except InvalidDeal as exc:
-        for msgs in field_errors(exc, page_lang()).values():
-            for m in msgs:
-                flash(m, "error")
+        flash_errors(exc)
     return redirect(url_for("events.players", event_id=event_id))
 
 
@@ -578,9 +574,7 @@ def new_series(event_id: int) -> Any:
         flash(msg + " " + _("Trotzdem setzen: „Auch wenn noch gespielt wird“ ankreuzen."), "error")
         return redirect(url_for("events.players", event_id=event_id) + "#series")
     except InvalidDeal as exc:
-        for msgs in field_errors(exc, page_lang()).values():
-            for m in msgs:
-                flash(m, "error")
+        flash_errors(exc)
         return redirect(url_for("events.players", event_id=event_id) + "#series")
     flash(_("Serie %(n)s ist gesetzt.", n=series["n"]))
     resp = redirect(url_for("events.series", event_id=event_id, n=series["n"]))
@@ -648,9 +642,7 @@ def lengthen(event_id: int, n: int) -> Any:
     except service.NotFound:
         abort(404)
     except InvalidDeal as exc:
-        for msgs in field_errors(exc, page_lang()).values():
-            for m in msgs:
-                flash(m, "error")
+        flash_errors(exc)
         return back
     flash(_("Serie %(n)s verlängert.", n=n))
     return back
@@ -732,9 +724,7 @@ def paid(event_id: int, series: int) -> Response:
     except service.NotFound:
         abort(404)
     except InvalidDeal as exc:
-        for msgs in field_errors(exc, page_lang()).values():
-            for m in msgs:
-                flash(m, "error")
+        flash_errors(exc)
     return redirect(url_for("events.close", event_id=event_id) + "#cash")
 
 
@@ -874,9 +864,7 @@ def confirm_table(event_id: int, n: int, table: int) -> Response:
     except events.SignOffRefused as exc:
         flash(translate(exc.msg, page_lang()), "error")
     except InvalidDeal as exc:
-        for msgs in field_errors(exc, page_lang()).values():
-            for m in msgs:
-                flash(m, "error")
+        flash_errors(exc)
     return redirect(_back_to(event, t))
 
 

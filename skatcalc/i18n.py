@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 from babel.dates import format_date
 from babel.support import NullTranslations, Translations
-from flask import Flask, Response, g, request
+from flask import Flask, Response, flash, g, request
 from flask_babel import Babel
 from markupsafe import Markup
 
@@ -82,6 +82,14 @@ def field_errors(exc: InvalidDeal, lang: str) -> dict[str, list[str]]:
     for err in exc.errors:
         out.setdefault(err.field, []).append(translate(err.msg, lang))
     return out
+
+
+def flash_errors(exc: InvalidDeal) -> None:
+    """A refused page action's messages, in the page's language, for the page it goes back to
+    (a form that redirects shows them at the top)."""
+    for msgs in field_errors(exc, page_lang()).values():
+        for m in msgs:
+            flash(m, "error")
 
 
 def ptranslate(context: str, text: str, lang: str, /, **params: Any) -> str:

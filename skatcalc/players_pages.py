@@ -27,7 +27,7 @@ from .deal_forms import parse_int
 from .event_service import player_events
 from .exports import attachment, safe_name
 from .http import refuse, token_matches
-from .i18n import _, field_errors, page_lang
+from .i18n import _, field_errors, flash_errors, page_lang
 from .rules.common import InvalidDeal, decimal, parse_day
 from .rules.sheet import GAMES
 from .sheet_view import public_url, qr_svg
@@ -170,9 +170,7 @@ def merge(player_id: int) -> Any:
     except service.NotFound:
         abort(404)
     except InvalidDeal as exc:
-        for msgs in field_errors(exc, page_lang()).values():
-            for m in msgs:
-                flash(m, "error")
+        flash_errors(exc)
         return redirect(url_for("players.show", player_id=pid))
     flash(_("„%(name)s“ zusammengeführt.", name=gone))
     return redirect(url_for("players.show", player_id=pid))
@@ -361,9 +359,7 @@ def add_sheet(group_id: int) -> Response:
     except service.NotFound:
         abort(404)
     except InvalidDeal as exc:
-        for msgs in field_errors(exc, page_lang()).values():
-            for m in msgs:
-                flash(m, "error")
+        flash_errors(exc)
     else:
         flash(_("Blatt zur Gruppe hinzugefügt."))
     return redirect(url_for("groups.show", group_id=group_id))
