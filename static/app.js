@@ -218,6 +218,155 @@ if ("serviceWorker" in navigator) {
     form.addEventListener("input", update);
   });
 
+  // Nothing lost when the connection drops (plain http too, no service worker): a save that
+  // cannot reach the server is kept on the phone (localStorage, per sheet: the form's fields
+  // with its deal number, idempotency key and CSRF token) and sent by itself, in order, when
+  // the server answers again; the key makes a repeated send safe. A refusal stops the queue:
+  // its answer page is shown and the deals behind it wait for the person to check them.
+  const queueBox = document.getElementById("queue");
+  const entry = queueBox && document.querySelector("#entry form.deal");
+  if (entry) {
+    const key = "skatcalc-queue:" + entry.getAttribute("action");
+    const load = () => {
+      try { return JSON.parse(localStorage.getItem(key)) || { deals: [], held: false }; } catch (e) { return { deals: [], held: false }; }
+    };
+    const keep = (q) => {
+      if (q.deals.length) localStorage.setItem(key, JSON.stringify(q));
+      else localStorage.removeItem(key);
+    };
+    const numberOf = (d) => (d.find((kv) => kv[0] === "n") || [null, ""])[1];
+    const freshKey = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+    const field = (name) => entry.querySelector(`input[type=hidden][name="${name}"]`);
+    // the form means the deal after the last one waiting, with a key of its own
+    const nextEntry = (q) => {
+      const last = q.deals.length ? parseInt(numberOf(q.deals[q.deals.length - 1]), 10) : NaN;
+      if (!field("n") || isNaN(last)) return;
+      field("n").value = String(last + 1);
+      if (field("idem")) field("idem").value = freshKey();
+      const head = document.querySelector("#entry h2.next");
+      if (head && head.firstChild) head.firstChild.textContent = head.firstChild.textContent.replace(/\d+/, String(last + 1));
+    };
+    const showQueue = () => {
+      const q = load();
+      queueBox.hidden = !q.deals.length;
+      const nums = q.deals.map((d) => numberOf(d)).join(", ");
+      queueBox.querySelector(".what").textContent =
+        (q.held ? queueBox.dataset.held : queueBox.dataset.wait) + ": " + nums;
+      queueBox.classList.toggle("held", q.held);
+      queueBox.querySelector(".send").hidden = !q.held;
+      queueBox.querySelector(".drop").hidden = !q.held;
+    };
+    // the server's own answer page, as a form post would show it
+    const postNatively = (deal) => {
+      const f = document.createElement("form");
+      f.method = "post";
+      f.action = entry.getAttribute("action");
+      f.hidden = true;
+      deal.forEach(([k, v]) => {
+        const i = document.createElement("input");
+        i.type = "hidden";
+        i.name = k;
+        i.value = v;
+        f.appendChild(i);
+      });
+      document.body.appendChild(f);
+      f.submit();
+    };
+    let sending = false;
+    let timer = null;
+    const every = () => parseInt(entry.dataset.retry || "3000", 10);
+    const later = () => {
+      clearTimeout(timer);
+      timer = setTimeout(flush, every());
+    };
+    async function flush() {
+      if (sending) return;
+      let q = load();
+      if (!q.deals.length || q.held) return;
+      sending = true;
+      let shown = null;
+      try {
+        while (q.deals.length) {
+          const deal = q.deals[0];
+          const body = new FormData();
+          deal.forEach(([k, v]) => body.append(k, v));
+          let r;
+          try {
+            r = await fetch(entry.getAttribute("action"), { method: "POST", body: body, redirect: "follow" });
+          } catch (e) {
+            later();  // still no connection
+            return;
+          }
+          q = load();
+          q.deals.shift();
+          if (r.ok && r.redirected) {
+            keep(q);
+            shown = r.url;
+            continue;
+          }
+          // refused (the number taken, the form expired …): what is there comes first
+          q.held = q.deals.length > 0;
+          keep(q);
+          postNatively(deal);
+          return;
+        }
+        if (shown) window.location.assign(shown);
+      } finally {
+        sending = false;
+      }
+    }
+    entry.addEventListener("submit", (e) => {
+      if (e.defaultPrevented) return;
+      e.preventDefault();
+      const deal = Array.from(new FormData(entry).entries()).filter((kv) => typeof kv[1] === "string");
+      const enqueue = () => {
+        const q = load();
+        q.deals.push(deal);
+        keep(q);
+        nextEntry(q);
+        // the next deal starts from a fresh form (the number and key set above stay)
+        const n = field("n") && field("n").value;
+        const idem = field("idem") && field("idem").value;
+        entry.reset();
+        if (n) field("n").value = n;
+        if (idem) field("idem").value = idem;
+        entry.dispatchEvent(new Event("change"));
+        const preview = document.getElementById("preview");
+        if (preview) preview.innerHTML = "";
+        showQueue();
+        later();
+      };
+      if (load().deals.length) { enqueue(); return; }  // behind those waiting, in order
+      // A small look first: the server answers → the form goes as a plain post (its answer
+      // page, messages and all); no answer → the deal waits on the phone.
+      const probe = document.getElementById("sheethead");
+      const url = probe && probe.dataset.revUrl;
+      if (!url || navigator.onLine === false) {
+        if (navigator.onLine === false) enqueue(); else entry.submit();
+        return;
+      }
+      fetch(url, { cache: "no-store" }).then(() => entry.submit(), enqueue);
+    });
+    queueBox.querySelector(".drop").addEventListener("click", () => {
+      keep({ deals: [], held: false });
+      window.location.reload();
+    });
+    queueBox.querySelector(".send").addEventListener("click", () => {
+      const q = load();
+      q.held = false;
+      keep(q);
+      showQueue();
+      flush();
+    });
+    window.addEventListener("online", flush);
+    const q = load();
+    if (q.deals.length) {
+      nextEntry(q);
+      showQueue();
+      if (!q.held) flush();
+    }
+  }
+
   // Live sheet: poll the revision (one small JSON); a change reloads a read-only view, and
   // on the entry page it reloads too unless a deal is being typed in, which gets a notice.
   const head = document.getElementById("sheethead");

@@ -1,0 +1,71 @@
+"""Nothing lost when the connection drops: deals saved while ``skatcalc serve`` is down wait
+on the phone ("wartet auf Verbindung") and are sent by themselves, once each and in order,
+when the same server on the same port and database answers again (plain http, no service
+worker)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support import free_port, serve
+
+pytestmark = pytest.mark.browser
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+def enter(pg: Any, declarer: str, game: str, spitzen: str) -> None:
+    form = pg.locator("#entry form.deal")
+    form.locator("#f-declarer").get_by_text(declarer, exact=True).click()
+    form.locator(f"#f-game label:has(input[value={game}])").click()
+    form.locator("#f-spitzen").get_by_text(spitzen, exact=True).click()
+    form.locator("#f-won").get_by_text("gewonnen", exact=True).click()
+
+
+def stored(server: Any, sid: int) -> list[tuple[int, str, str]]:
+    sheet = server.call("GET", f"/api/v1/sheets/{sid}").json()
+    return [(d["n"], d["input"]["declarer"], d["input"]["game"]) for d in sheet["deals"]]
+
+
+def test_deals_saved_while_the_server_is_down_are_sent_once_in_order(
+    browser: Any, tmp_path: Path
+) -> None:
+    db, port = tmp_path / "offline.sqlite", free_port()
+    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True,
+                              service_workers="block")  # fmt: skip
+    pg = ctx.new_page()
+    with serve(db, port=port) as server:
+        made = server.call("POST", "/api/v1/sheets", json_body={
+            "game": "skat", "players": ["Anna", "Ben", "Cem"]}).json()  # fmt: skip
+        sid = made["id"]
+        pg.goto(f"http://127.0.0.1:{port}/sheets/{sid}/edit/{made['edit_token']}")
+        pg.wait_for_url(f"**/sheets/{sid}*")
+        enter(pg, "Anna", "grand", "mit 1")
+        pg.locator("#entry").get_by_role("button", name="Speichern").click()
+        pg.wait_for_url("**saved=1*")
+        assert "Spiel 1" in pg.inner_text("#saved")
+    # the server is gone: both deals wait on the phone, the second behind the first
+    queue = pg.locator("#queue")
+    pg.evaluate("document.querySelector('#entry form.deal').dataset.retry = '200'")
+    enter(pg, "Ben", "clubs", "mit 2")
+    pg.locator("#entry").get_by_role("button", name="Speichern").click()
+    queue.filter(has_text="wartet auf Verbindung: 2").wait_for()
+    assert pg.input_value("#entry input[name=n]") == "3"
+    assert not pg.locator("#f-declarer input:checked").count()  # a fresh form for deal 3
+    enter(pg, "Cem", "spades", "mit 1")
+    pg.locator("#entry").get_by_role("button", name="Speichern").click()
+    queue.filter(has_text="wartet auf Verbindung: 2, 3").wait_for()
+    assert "/sheets/" in pg.url and "saved=1" in pg.url  # no browser error page
+    with serve(db, port=port) as server:
+        # sent by itself on a retry: the page then shows the sheet with both deals stored
+        pg.wait_for_url("**saved=3*", timeout=20_000)
+        assert "Spiel 3" in pg.inner_text("#saved")
+        assert stored(server, sid) == [(1, "Anna", "grand"), (2, "Ben", "clubs"),
+                                       (3, "Cem", "spades")]  # fmt: skip
+        assert pg.locator("#queue").is_hidden()
+        assert pg.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('skatcalc-queue'))") == []
+        assert pg.input_value("#entry input[name=n]") == "4"
+    ctx.close()
