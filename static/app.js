@@ -361,7 +361,8 @@ if ("serviceWorker" in navigator) {
     window.addEventListener("online", flush);
     const q = load();
     if (q.deals.length) {
-      nextEntry(q);
+      // (after a refusal the form is the server's answer as it stands: left as it is)
+      if (!q.held) nextEntry(q);
       showQueue();
       if (!q.held) flush();
     }

@@ -66,6 +66,49 @@ def test_deals_saved_while_the_server_is_down_are_sent_once_in_order(
         assert stored(server, sid) == [(1, "Anna", "grand"), (2, "Ben", "clubs"),
                                        (3, "Cem", "spades")]  # fmt: skip
         assert pg.locator("#queue").is_hidden()
-        assert pg.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('skatcalc-queue'))") == []
+        assert (
+            pg.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('skatcalc-queue'))")
+            == []
+        )
         assert pg.input_value("#entry input[name=n]") == "4"
+    ctx.close()
+
+
+def test_a_refused_deal_stops_the_queue_and_keeps_the_rest_to_check(
+    browser: Any, tmp_path: Path
+) -> None:
+    db, port = tmp_path / "refused.sqlite", free_port()
+    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True,
+                              service_workers="block")  # fmt: skip
+    pg = ctx.new_page()
+    with serve(db, port=port) as server:
+        made = server.call("POST", "/api/v1/sheets", json_body={
+            "game": "skat", "players": ["Anna", "Ben", "Cem"]}).json()  # fmt: skip
+        sid = made["id"]
+        pg.goto(f"http://127.0.0.1:{port}/sheets/{sid}/edit/{made['edit_token']}")
+        pg.wait_for_url(f"**/sheets/{sid}*")
+        pg.locator("#entry form.deal").wait_for()
+    # no timer retry in this test: the send comes from the browser's "online" event
+    pg.evaluate("document.querySelector('#entry form.deal').dataset.retry = '600000'")
+    enter(pg, "Ben", "clubs", "mit 2")
+    pg.locator("#entry").get_by_role("button", name="Speichern").click()
+    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 1").wait_for()
+    enter(pg, "Cem", "spades", "mit 1")
+    pg.locator("#entry").get_by_role("button", name="Speichern").click()
+    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 1, 2").wait_for()
+    with serve(db, port=port) as server:
+        # another phone saved deal 1 meanwhile
+        other = {"declarer": "Anna", "game": "grand", "matadors": 1, "with": True, "won": True}
+        assert server.call("POST", f"/api/v1/sheets/{sid}/deals", json_body=other).status == 201
+        with pg.expect_navigation():
+            pg.evaluate("window.dispatchEvent(new Event('online'))")
+        pg.locator("#queue").filter(has_text="Noch nicht gesendet, bitte prüfen: 2").wait_for()
+        assert "Spiel 1 ist schon eingetragen" in pg.inner_text("#entry")
+        assert pg.input_value("#entry input[name=n]") == "2"  # the refused deal, as the next
+        assert stored(server, sid) == [(1, "Anna", "grand")]
+        # the person looks and throws the waiting deal away
+        with pg.expect_navigation():
+            pg.locator("#queue").get_by_role("button", name="Verwerfen").click()
+        assert pg.locator("#queue").is_hidden()
+        assert stored(server, sid) == [(1, "Anna", "grand")]
     ctx.close()
