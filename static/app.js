@@ -243,8 +243,9 @@ if ("serviceWorker" in navigator) {
       if (!field("n") || isNaN(last)) return;
       field("n").value = String(last + 1);
       if (field("idem")) field("idem").value = freshKey();
-      const head = document.querySelector("#entry h2.next");
-      if (head && head.firstChild) head.firstChild.textContent = head.firstChild.textContent.replace(/\d+/, String(last + 1));
+      document.querySelectorAll("#entry h2.next, .tabs a[data-pane=entry]").forEach((el) => {
+        if (el.firstChild) el.firstChild.textContent = el.firstChild.textContent.replace(/\d+/, String(last + 1));
+      });
     };
     const showQueue = () => {
       const q = load();

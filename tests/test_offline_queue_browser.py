@@ -54,6 +54,7 @@ def test_deals_saved_while_the_server_is_down_are_sent_once_in_order(
     pg.locator("#entry").get_by_role("button", name="Speichern").click()
     queue.filter(has_text="wartet auf Verbindung: 2").wait_for()
     assert pg.input_value("#entry input[name=n]") == "3"
+    assert "Spiel 3" in pg.inner_text("#entry h2.next")
     assert not pg.locator("#f-declarer input:checked").count()  # a fresh form for deal 3
     enter(pg, "Cem", "spades", "mit 1")
     pg.locator("#entry").get_by_role("button", name="Speichern").click()
