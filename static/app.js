@@ -223,6 +223,8 @@ if ("serviceWorker" in navigator) {
   // with its deal number, idempotency key and CSRF token) and sent by itself, in order, when
   // the server answers again; the key makes a repeated send safe. A refusal stops the queue:
   // its answer page is shown and the deals behind it wait for the person to check them.
+  // Whether the server answered the last look at the sheet's revision (below, every 1.5 s).
+  let reachable = true;
   const queueBox = document.getElementById("queue");
   const entry = queueBox && document.querySelector("#entry form.deal");
   if (entry) {
@@ -317,7 +319,10 @@ if ("serviceWorker" in navigator) {
       }
     }
     entry.addEventListener("submit", (e) => {
-      if (e.defaultPrevented) return;
+      // The server answered a moment ago and nothing waits: the form goes as a plain post
+      // (its answer page, messages and all). Otherwise the deal waits on the phone, behind
+      // those already waiting.
+      if (e.defaultPrevented || (!load().deals.length && navigator.onLine !== false && reachable)) return;
       e.preventDefault();
       const deal = Array.from(new FormData(entry).entries()).filter((kv) => typeof kv[1] === "string");
       const enqueue = () => {
@@ -337,16 +342,7 @@ if ("serviceWorker" in navigator) {
         showQueue();
         later();
       };
-      if (load().deals.length) { enqueue(); return; }  // behind those waiting, in order
-      // A small look first: the server answers → the form goes as a plain post (its answer
-      // page, messages and all); no answer → the deal waits on the phone.
-      const probe = document.getElementById("sheethead");
-      const url = probe && probe.dataset.revUrl;
-      if (!url || navigator.onLine === false) {
-        if (navigator.onLine === false) enqueue(); else entry.submit();
-        return;
-      }
-      fetch(url, { cache: "no-store" }).then(() => entry.submit(), enqueue);
+      enqueue();
     });
     queueBox.querySelector(".drop").addEventListener("click", () => {
       keep({ deals: [], held: false });
@@ -380,8 +376,12 @@ if ("serviceWorker" in navigator) {
     });
     const check = () => {
       if (document.hidden) return;
+      const seen = (up) => {
+        reachable = up;
+        if (queueBox) queueBox.dataset.server = up ? "up" : "down";
+      };
       fetch(head.dataset.revUrl, { cache: "no-cache" })
-        .then((r) => r.json())
+        .then((r) => { seen(true); return r.json(); }, (e) => { seen(false); throw e; })
         .then((d) => {
           if (String(d.rev) === head.dataset.rev) return;
           if (head.dataset.live === "reload" || !dirty) window.location.reload();

@@ -50,6 +50,7 @@ def test_deals_saved_while_the_server_is_down_are_sent_once_in_order(
     # the server is gone: both deals wait on the phone, the second behind the first
     queue = pg.locator("#queue")
     pg.evaluate("document.querySelector('#entry form.deal').dataset.retry = '200'")
+    pg.locator("#queue[data-server=down]").wait_for(state="attached")  # the page saw it go
     enter(pg, "Ben", "clubs", "mit 2")
     pg.locator("#entry").get_by_role("button", name="Speichern").click()
     queue.filter(has_text="wartet auf Verbindung: 2").wait_for()
@@ -91,6 +92,7 @@ def test_a_refused_deal_stops_the_queue_and_keeps_the_rest_to_check(
         pg.locator("#entry form.deal").wait_for()
     # no timer retry in this test: the send comes from the browser's "online" event
     pg.evaluate("document.querySelector('#entry form.deal').dataset.retry = '600000'")
+    pg.locator("#queue[data-server=down]").wait_for(state="attached")  # the page saw it go
     enter(pg, "Ben", "clubs", "mit 2")
     pg.locator("#entry").get_by_role("button", name="Speichern").click()
     pg.locator("#queue").filter(has_text="wartet auf Verbindung: 1").wait_for()
