@@ -230,10 +230,14 @@ if ("serviceWorker" in navigator) {
   if (entry) {
     const key = "skatcalc-queue:" + entry.getAttribute("action");
     const load = () => {
-      try { return JSON.parse(localStorage.getItem(key)) || { deals: [], held: false }; } catch (e) { return { deals: [], held: false }; }
+      // stored as lines: "held" or "", then one deal a line, its fields URL-encoded
+      const lines = (localStorage.getItem(key) || "").split("\n");
+      const deals = lines.slice(1).filter((l) => l).map((l) => Array.from(new URLSearchParams(l).entries()));
+      return { deals: deals, held: lines[0] === "held" };
     };
     const keep = (q) => {
-      if (q.deals.length) localStorage.setItem(key, JSON.stringify(q));
+      const lines = [q.held ? "held" : ""].concat(q.deals.map((d) => new URLSearchParams(d).toString()));
+      if (q.deals.length) localStorage.setItem(key, lines.join("\n"));
       else localStorage.removeItem(key);
     };
     const numberOf = (d) => (d.find((kv) => kv[0] === "n") || [null, ""])[1];
@@ -272,7 +276,7 @@ if ("serviceWorker" in navigator) {
         i.value = v;
         f.appendChild(i);
       });
-      document.body.appendChild(f);
+      entry.parentNode.appendChild(f);
       f.submit();
     };
     let sending = false;
@@ -291,11 +295,11 @@ if ("serviceWorker" in navigator) {
       try {
         while (q.deals.length) {
           const deal = q.deals[0];
-          const body = new FormData();
-          deal.forEach(([k, v]) => body.append(k, v));
+          const fields = new FormData();
+          deal.forEach(([k, v]) => fields.append(k, v));
           let r;
           try {
-            r = await fetch(entry.getAttribute("action"), { method: "POST", body: body, redirect: "follow" });
+            r = await fetch(entry.getAttribute("action"), { method: "POST", body: fields, redirect: "follow" });
           } catch (e) {
             later();  // still no connection
             return;
