@@ -30,19 +30,30 @@ def stored(server: Any, sid: int) -> list[tuple[int, str, str]]:
     return [(d["n"], d["input"]["declarer"], d["input"]["game"]) for d in sheet["deals"]]
 
 
+def phone(browser: Any) -> tuple[Any, Any]:
+    """A 375×667 touch phone on plain http: no service worker to lean on."""
+    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True,
+                              service_workers="block")  # fmt: skip
+    return ctx, ctx.new_page()
+
+
+def open_new_sheet(pg: Any, server: Any, port: int) -> int:
+    """A new Skat sheet of three, opened on the phone through its edit link: its id."""
+    made = server.call("POST", "/api/v1/sheets", json_body={
+        "game": "skat", "players": ["Anna", "Ben", "Cem"]}).json()  # fmt: skip
+    sid = int(made["id"])
+    pg.goto(f"http://127.0.0.1:{port}/sheets/{sid}/edit/{made['edit_token']}")
+    pg.wait_for_url(f"**/sheets/{sid}*")
+    return sid
+
+
 def test_deals_saved_while_the_server_is_down_are_sent_once_in_order(
     browser: Any, tmp_path: Path
 ) -> None:
     db, port = tmp_path / "offline.sqlite", free_port()
-    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True,
-                              service_workers="block")  # fmt: skip
-    pg = ctx.new_page()
+    ctx, pg = phone(browser)
     with serve(db, port=port) as server:
-        made = server.call("POST", "/api/v1/sheets", json_body={
-            "game": "skat", "players": ["Anna", "Ben", "Cem"]}).json()  # fmt: skip
-        sid = made["id"]
-        pg.goto(f"http://127.0.0.1:{port}/sheets/{sid}/edit/{made['edit_token']}")
-        pg.wait_for_url(f"**/sheets/{sid}*")
+        sid = open_new_sheet(pg, server, port)
         enter(pg, "Anna", "grand", "mit 1")
         pg.locator("#entry").get_by_role("button", name="Speichern").click()
         pg.wait_for_url("**saved=1*")
@@ -80,15 +91,9 @@ def test_a_refused_deal_stops_the_queue_and_keeps_the_rest_to_check(
     browser: Any, tmp_path: Path
 ) -> None:
     db, port = tmp_path / "refused.sqlite", free_port()
-    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True,
-                              service_workers="block")  # fmt: skip
-    pg = ctx.new_page()
+    ctx, pg = phone(browser)
     with serve(db, port=port) as server:
-        made = server.call("POST", "/api/v1/sheets", json_body={
-            "game": "skat", "players": ["Anna", "Ben", "Cem"]}).json()  # fmt: skip
-        sid = made["id"]
-        pg.goto(f"http://127.0.0.1:{port}/sheets/{sid}/edit/{made['edit_token']}")
-        pg.wait_for_url(f"**/sheets/{sid}*")
+        sid = open_new_sheet(pg, server, port)
         pg.locator("#entry form.deal").wait_for()
     # no timer retry in this test: the send comes from the browser's "online" event
     pg.evaluate("document.querySelector('#entry form.deal').dataset.retry = '600000'")
