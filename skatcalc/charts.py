@@ -27,7 +27,7 @@ def _nice_step(span: int) -> int:
     for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000):
         if span / step <= 6:
             return step
-    return 10 ** len(str(span))
+    return int(10 ** len(str(span)))
 
 
 def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]],
