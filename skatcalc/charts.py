@@ -24,10 +24,15 @@ def escape(text: str) -> str:
 
 
 def _nice_step(span: int) -> int:
+    """The axis' step: a round number that divides ``span`` into six parts at most.
+
+    >>> [_nice_step(span) for span in (5, 12, 80, 700, 90000)]
+    [1, 2, 20, 200, 100000]
+    """
     for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000):
         if span / step <= 6:
             return step
-    return 10 ** len(str(span))
+    return int(10 ** len(str(span)))
 
 
 def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]],

@@ -7,6 +7,7 @@ import os
 import socket
 import sys
 import time
+from typing import Any
 
 import click
 from flask import Flask
@@ -216,7 +217,7 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         click.echo("On the network: anyone may look, only holders of the edit link may change.")
         _print_qr(f"{url}/")
         _print_share_links(app, url)
-    server_kw: dict[str, object] = dict(
+    server_kw: dict[str, Any] = dict(
         threads=threads, ident="skatcalc",
         connection_limit=_connection_limit(connection_limit),
         channel_timeout=channel_timeout, cleanup_interval=max(1, min(10, channel_timeout // 3)),
@@ -302,7 +303,9 @@ def _bind(host: str, port: int, reuse_port: bool = False) -> list[socket.socket]
     adj = Adjustments(host=host, port=port)
     sockets = []
     try:
-        for family, kind, proto, address in adj.listen:
+        # (family, type, proto, sockaddr) tuples; types-waitress calls them str
+        listen: list[tuple[int, int, int, Any]] = adj.listen  # type: ignore[assignment]
+        for family, kind, proto, address in listen:
             sock = socket.socket(family, kind, proto)
             sockets.append(sock)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -332,7 +335,7 @@ class Prefork:
     STOP_GRACE = 10  # seconds the workers get to finish their answers after SIGTERM
 
     def __init__(self, processes: int, sockets: list[list[socket.socket]],
-                 config: dict[str, object], server_kw: dict[str, object]) -> None:  # fmt: skip
+                 config: dict[str, object], server_kw: dict[str, Any]) -> None:  # fmt: skip
         self.processes = processes
         self.sockets = sockets
         self.config = config
@@ -469,7 +472,7 @@ def _connection_limit(wanted: int) -> int:
     return wanted
 
 
-def keep_alive_server(app: Flask, **kw: object) -> object:
+def keep_alive_server(app: Flask, **kw: Any) -> object:
     """waitress's ``create_server``, whose connections stay open after an answer without a
     body. waitress 3.0 closes the connection after every 304 and 204 on HTTP/1.1 (they carry
     no Content-Length, and it takes a missing length for an unknown one), so each phone that
@@ -479,13 +482,13 @@ def keep_alive_server(app: Flask, **kw: object) -> object:
     from waitress.server import create_server
     from waitress.task import WSGITask
 
-    class Task(WSGITask):  # type: ignore[misc]
+    class Task(WSGITask):
         def build_response_header(self) -> bytes:
             keep = (
                 not self.has_body
                 and self.version == "1.1"
                 and not self.close_on_finish
-                and self.request.headers.get("CONNECTION", "").lower() != "close"
+                and self.request.headers.get("CONNECTION", "").lower() != "close"  # type: ignore[attr-defined]
             )
             head: bytes = super().build_response_header()
             if keep and self.close_on_finish:
@@ -493,7 +496,7 @@ def keep_alive_server(app: Flask, **kw: object) -> object:
                 head = head.replace(b"\r\nConnection: close", b"", 1)
             return head
 
-    class Channel(HTTPChannel):  # type: ignore[misc]
+    class Channel(HTTPChannel):
         task_class = Task
         parser_class = CappedParser
 
@@ -505,7 +508,7 @@ def keep_alive_server(app: Flask, **kw: object) -> object:
     return server
 
 
-class CappedParser(HTTPRequestParser):  # type: ignore[misc]
+class CappedParser(HTTPRequestParser):
     """waitress's request parser with the body cap of the route: ``IMPORT_BODY_MAX`` for the
     import, ``BODY_MAX`` (1 MiB) for everything else. A larger Content-Length is refused as
     soon as the header is read, a chunked body as soon as it grows beyond the cap (413, and
@@ -514,7 +517,8 @@ class CappedParser(HTTPRequestParser):  # type: ignore[misc]
     def received(self, data: bytes) -> int:
         consumed: int = super().received(data)
         if self.headers_finished and not self.error:
-            cap = IMPORT_BODY_MAX if self.path in IMPORT_PATHS else BODY_MAX
+            # path is set by the header's parse (not in types-waitress)
+            cap = IMPORT_BODY_MAX if self.path in IMPORT_PATHS else BODY_MAX  # type: ignore[attr-defined]
             if max(self.content_length, self.body_bytes_received) > cap:
                 from waitress.utilities import RequestEntityTooLarge
 

@@ -24,16 +24,16 @@ from .sheet_view import public_url
 bp = Blueprint("desk", __name__, url_prefix="/events")
 
 
-class SwapForm(FlaskForm):
+class SwapForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
     a = StringField(validators=[Optional()])
     b = StringField(validators=[Optional()])
 
 
-class RedrawForm(FlaskForm):
+class RedrawForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
     seed = StringField(validators=[Optional()])
 
 
-class NameForm(FlaskForm):
+class NameForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
     name = StringField(validators=[Optional()])
 
 

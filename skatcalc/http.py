@@ -14,7 +14,7 @@ import math
 import socket
 import threading
 import time
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import (
     Flask,
@@ -28,8 +28,11 @@ from flask import (
 )
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.routing import IntegerConverter
+from werkzeug.wrappers import Response as BaseResponse
 
 from .service import MAX_ID
+
+R = TypeVar("R", bound=BaseResponse)  # Flask's own Response or a redirect's
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -158,7 +161,7 @@ def holds_token(cookie: str, edit_token: str) -> bool:
     return holds_admin_token()
 
 
-def remember_edit_token(resp: Response, sheet: dict[str, Any]) -> Response:
+def remember_edit_token(resp: R, sheet: dict[str, Any]) -> R:
     """The edit link's cookie: this browser may change this sheet from now on."""
     resp.set_cookie(f"edit_{sheet['id']}", sheet["edit_token"], httponly=True, samesite="Lax",
                     secure=request.is_secure, max_age=3600 * 24 * 365)  # fmt: skip

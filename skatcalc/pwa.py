@@ -15,14 +15,15 @@ bp = Blueprint("pwa", __name__)
 def service_worker() -> Response:
     # A template, so the downloads the worker lets pass are the exports registry's (in a fixed
     # order: the same formats give the same bytes, and the browser keeps its installed worker).
-    pattern = "|".join(sorted(exports.FORMATS))
+    pattern = "|".join(sorted(f.extension for f in exports.formats()))
     body = render_template("pwa/sw.js", export_pattern=pattern) + "\n"  # Jinja drops the last
     resp = Response(body, content_type="text/javascript; charset=utf-8")
     resp.headers["Service-Worker-Allowed"] = "/"
     resp.cache_control.no_cache = True  # the browser asks again each time; a 304 is enough
     resp.cache_control.max_age = 0
     resp.add_etag()
-    return resp.make_conditional(request)
+    resp.make_conditional(request)  # in place: a 304 when the tag matches
+    return resp
 
 
 @bp.get("/offline")

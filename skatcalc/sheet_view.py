@@ -60,7 +60,7 @@ from .rules.stats import statistics
 
 
 def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | None = None,
-                 status: int = 200, share: bool = False) -> Any:  # fmt: skip
+                 status: int = 200, share: bool = False) -> Response:  # fmt: skip
     """The sheet page: the edit view (entry ``form``, or a fresh one for the next deal, with
     ``general`` messages above it) or the read-only ``share`` view."""
     db = service.get_db()

@@ -57,7 +57,7 @@ bp.add_app_template_global(exports.formats, "export_formats")
 # --- Forms ------------------------------------------------------------------------------------
 
 
-class NewSheetForm(FlaskForm, SheetRulesFields):
+class NewSheetForm(FlaskForm, SheetRulesFields):  # type: ignore[misc]  # Flask-WTF is untyped
     game = RadioField(default="skat", validate_choice=False)
     name = StringField(validators=[Optional()])
     p1 = StringField()
@@ -231,11 +231,11 @@ def add_deal(sheet_id: int) -> Any:
             n, stored, _after = service.add_deal(db, sheet, body, page_lang(), key, proposed)
         except InvalidDeal as e:
             exc = e
-        except service.Taken as taken:
+        except service.Taken as lost:
             # Another phone saved this number while the request ran: show the sheet as it is.
             sheet = reload_sheet(sheet_id)
             proposed = service.proposed_dealer(db, sheet)
-            general.append(taken_message(sheet, taken))
+            general.append(taken_message(sheet, lost))
             refresh_entry(sheet, form, proposed)
             status = 409
         except service.KeyReused as reused:
@@ -337,7 +337,7 @@ def edit_deal(sheet_id: int, n: int) -> Any:
     return render_deal(sheet, deal, form, general, status)
 
 
-class ActionForm(FlaskForm):
+class ActionForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
     pass
 
 
@@ -394,7 +394,7 @@ def undo(sheet_id: int) -> Response:
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 
-class RulesForm(FlaskForm, SheetRulesFields):
+class RulesForm(FlaskForm, SheetRulesFields):  # type: ignore[misc]  # Flask-WTF is untyped
     """A sheet's house rules during the evening (the "Hausregeln" page)."""
 
     stake_cents = StringField()
@@ -451,7 +451,7 @@ def house_rules(sheet_id: int) -> Any:
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 
-class RenameForm(FlaskForm):
+class RenameForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
     name = StringField()
 
 
@@ -532,7 +532,7 @@ def export(sheet_id: int, fmt: str) -> Any:
         abort(404)
 
 
-class ImportForm(FlaskForm):
+class ImportForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
     pass
 
 

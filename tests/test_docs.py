@@ -29,6 +29,12 @@ def test_the_readme_says_where_to_read_on(name: str) -> None:
     assert f"](docs/{name})" in README
 
 
+def test_the_readme_is_read_in_minutes() -> None:
+    """What it is, the screenshots, the two commands, where to read on: 120 lines at most;
+    the rest belongs in docs/."""
+    assert len(README.splitlines()) <= 120
+
+
 def test_the_readme_keeps_its_two_commands() -> None:
     assert "```sh\npip install . && skatcalc serve\n```" in README
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]

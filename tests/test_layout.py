@@ -30,13 +30,22 @@ import skatcalc
 from skatcalc import deal_forms
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE_MODULES = ("calculators", "pwa", "errors", "sheets", "sheet_view", "deal_forms", "admin")
+PAGE_MODULES = ("skatcalc.calculators", "skatcalc.pwa", "skatcalc.errors", "skatcalc.sheets",
+                "skatcalc.sheet_view", "skatcalc.deal_forms", "skatcalc.admin")  # fmt: skip
 SHARED_NAMES = {"game", "n"}
 
 
 def modules() -> list[object]:
-    names = [m.name for m in pkgutil.iter_modules(skatcalc.__path__) if not m.ispkg]
-    return [importlib.import_module(f"skatcalc.{name}") for name in names]
+    """Every module of the package, in its subpackages too (not ``__main__``: it runs)."""
+    found = pkgutil.walk_packages(skatcalc.__path__, "skatcalc.")
+    names = [m.name for m in found if not m.ispkg and not m.name.endswith("__main__")]
+    return [importlib.import_module(name) for name in names]
+
+
+def source(name: str) -> tuple[str, ast.Module]:
+    """A page module's file name and syntax tree, wherever the package keeps it."""
+    path = Path(str(importlib.import_module(name).__file__))
+    return path.name, ast.parse(path.read_text(encoding="utf-8"))
 
 
 def own_fields(cls: type) -> set[str]:
@@ -70,8 +79,8 @@ def test_deal_and_rules_fields_are_declared_in_deal_forms_only() -> None:
 
 def test_page_modules_build_no_html_in_python() -> None:
     tag = re.compile(r"<(tr|td|th|span|a|b|i|li|ol|ul|p|div|details|table|form|input)[\s>]")
-    for name in PAGE_MODULES:
-        tree = ast.parse((ROOT / "skatcalc" / f"{name}.py").read_text(encoding="utf-8"))
+    for module in PAGE_MODULES:
+        name, tree = source(module)
         docstrings = {
             id(n.body[0].value)
             for n in ast.walk(tree)
@@ -82,7 +91,7 @@ def test_page_modules_build_no_html_in_python() -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 if id(node) not in docstrings:
-                    assert not tag.search(node.value), f"{name}.py: HTML {node.value[:60]!r}"
+                    assert not tag.search(node.value), f"{name}: HTML {node.value[:60]!r}"
 
 
 def test_templates_sit_in_a_folder_per_feature() -> None:
@@ -110,13 +119,16 @@ def test_every_blueprint_is_registered(tmp_path: Path) -> None:
 
 
 def test_page_modules_reach_storage_through_service_only() -> None:
-    for name in PAGE_MODULES:
-        tree = ast.parse((ROOT / "skatcalc" / f"{name}.py").read_text(encoding="utf-8"))
+    for module in PAGE_MODULES:
+        name, tree = source(module)
+        package = module.rsplit(".", 1)[0].split(".")
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                if node.module == "db" or (
-                    node.module is None and any(a.name == "db" for a in node.names)
+            if isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                where = ".".join([*base, *([node.module] if node.module else [])])
+                if where == "skatcalc.db" or (
+                    where == "skatcalc" and any(a.name == "db" for a in node.names)
                 ):
-                    raise AssertionError(f"{name}.py imports the db module: use service")
+                    raise AssertionError(f"{name} imports the db module: use service")
             if isinstance(node, ast.Import):
                 assert all(a.name != "skatcalc.db" for a in node.names), name
