@@ -554,7 +554,9 @@ def new_series(event_id: int) -> Any:
     if not form.validate_on_submit():
         flash(_("Das Formular ist abgelaufen; bitte noch einmal senden."), "error")
         return redirect(url_for("events.players", event_id=event_id))
-    seating = Seating.RANKING if form.seating.data == "ranking" else Seating.DRAW
+    seating = {"ranking": Seating.RANKING, "final": Seating.FINAL}.get(
+        str(form.seating.data), Seating.DRAW
+    )
     raw_seed = (form.seed.data or "").strip()
     seed = parse_int(raw_seed) if raw_seed else None
     if raw_seed and (seed is None or seed < 0):
