@@ -198,6 +198,11 @@ class SchafkopfHouseRules(HouseRules):
             out["scale"] = self.scale.to_json()
         return out
 
+    def describe(self) -> list[Msg]:
+        out = super().describe()
+        # points on a scale are not money: the stake (the last line) says nothing there
+        return out[:-1] if self.scale is not None else out
+
     def _own_describe(self) -> list[Msg]:
         t = dict(self.tariffs)
         lm = dict(self.laufende_min)
@@ -206,10 +211,10 @@ class SchafkopfHouseRules(HouseRules):
             sc = self.scale
             return [
                 Msg("Turnierwertung: Rufspiel %(ruf)s, Solo %(solo)s je Gegner, Bettel "
-                    "%(bettel)s; Laufende %(lr)s/%(ls)s; Tout × %(tout)s, Sie × %(sie)s",
+                    "%(bettel)s; Laufende %(lr)s/%(ls)s; Tout × %(tout)s, Sie × %(sie)s, Kontra × %(kontra)s",
                     ruf="/".join(map(str, sc.rufspiel)), solo="/".join(map(str, sc.solo)),
                     bettel=sc.bettel, lr=sc.laufender_rufspiel, ls=sc.laufender_solo,
-                    tout=sc.tout, sie=sc.sie),
+                    tout=sc.tout, sie=sc.sie, kontra=sc.kontra),
                 Msg("Laufende ab %(sauspiel)s (Wenz/Geier ab %(wenz)s)",
                     sauspiel=str(dict(sc.laufende_min).get("sauspiel")),
                     wenz=str(dict(sc.laufende_min).get("wenz"))),
