@@ -226,6 +226,9 @@ def test_a_tournament_of_rounds_with_a_redraw_and_a_final_of_the_best_four(
         r = client.post(f"/api/v1/events/{event_id}/series", json=body)
         assert r.status_code == 201, r.json
         assert r.json["n"] == n and r.json["seating"] == series["seating"]
+        if series["seating"] == "final":  # seated from the ranking: not drawn again
+            redraw = client.post(f"/api/v1/events/{event_id}/series/{n}/redraw", json={})
+            assert redraw.status_code == 409, redraw.json
         tables = r.json["tables"]
         assert [t["players"] for t in tables] == [t["players"] for t in series["tables"]]
         for table, want in zip(tables, series["tables"], strict=True):
