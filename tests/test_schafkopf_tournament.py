@@ -281,3 +281,16 @@ def test_a_tournament_of_rounds_with_a_redraw_and_a_final_of_the_best_four(
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     series_page = client.get(f"/events/{event_id}/series/3").get_data(as_text=True)
     assert "Finale der besten vier" in series_page
+
+
+def test_the_new_event_page_offers_the_point_scale(client: FlaskClient) -> None:
+    form = {"name": "Preisschafkopf", "game": "schafkopf", "entry": "", "lost_fee": "",
+            "table_fee": "", "tier_fee": "", "points": "y"}  # fmt: skip
+    r = client.post("/events", data={**form, "ramsch": "y"})
+    assert r.status_code == 422
+    assert "Auf der Turnierwertung wird kein Ramsch gespielt." in r.get_data(as_text=True)
+    r = client.post("/events", data=form)
+    assert r.status_code == 302, r.get_data(as_text=True)
+    event_id = int(r.headers["Location"].split("/")[2])
+    event = client.get(f"/api/v1/events/{event_id}").json
+    assert event["scoring"] == {"kind": "points", "scale": DEFAULT_SCALE.to_json()}
