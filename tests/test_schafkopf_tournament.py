@@ -294,3 +294,25 @@ def test_the_new_event_page_offers_the_point_scale(client: FlaskClient) -> None:
     event_id = int(r.headers["Location"].split("/")[2])
     event = client.get(f"/api/v1/events/{event_id}").json
     assert event["scoring"] == {"kind": "points", "scale": DEFAULT_SCALE.to_json()}
+
+
+def test_a_final_needs_a_series_before_it_and_four_ranked_players(client: FlaskClient) -> None:
+    event_id = client.post("/api/v1/events", json={"game": "schafkopf", "deals": {"4": 1},
+                                                    "scoring": {"kind": "points"}}).json["id"]  # fmt: skip
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": list("ABCDEFGH")})
+    r = client.post(f"/api/v1/events/{event_id}/series", json={"seating": "final"})
+    assert r.status_code == 422 and "seating" in r.json["errors"]
+    assert client.get(f"/api/v1/events/{event_id}").json["series"] == []
+    tables = client.post(f"/api/v1/events/{event_id}/series", json={"seating": "draw"}).json
+    for t in tables["tables"]:
+        client.post(f"/api/v1/sheets/{t['sheet']}/deals", json={"passed": True})
+    regs = client.get(f"/api/v1/events/{event_id}").json["registrations"]
+    assert [r["name"] for r in regs] == list("ABCDEFGH")
+    for reg_id in range(1, 6):  # five away: three ranked players are present
+        r = client.post(f"/events/{event_id}/players/{reg_id}/away")
+        assert r.status_code == 302
+    assert (
+        sum(r["away"] for r in client.get(f"/api/v1/events/{event_id}").json["registrations"]) == 5
+    )
+    r = client.post(f"/api/v1/events/{event_id}/series", json={"seating": "final"})
+    assert r.status_code == 422 and "seating" in r.json["errors"], r.json
