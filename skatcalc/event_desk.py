@@ -129,6 +129,9 @@ def redraw(db: Database, event_id: int, n: int, seed: int | None = None) -> dict
         if started:
             raise Locked(Msg("An Tisch %(t)s ist schon ein Spiel eingetragen: die Serie wird "
                              "nicht neu ausgelost.", t=started[0]))  # fmt: skip
+        if events.final_series(db, event_id) == n:  # seated from the ranking: nothing to draw
+            raise Locked(Msg("Das Finale ist nach der Rangliste gesetzt und wird nicht "
+                             "ausgelost."))  # fmt: skip
         seated = {p for t in tables for p in t["players"]}
         # in registration order, as the first draw took them: the same seed draws the same
         order = [r["name"] for r in events.registrations(db, event_id) if r["name"] in seated]

@@ -42,6 +42,7 @@ from .rules.events import (
     deals_for,
     draw,
     fees_total,
+    final_table,
     rank_event,
     ranking_order,
     team_fee_payers,
@@ -487,6 +488,10 @@ def start_series(
             e = Errors()
             e.add("n", "Die nächste Serie ist Nummer %(n)s.", n=n)
             e.raise_if_any()
+        if final_series(db, event_id) is not None:
+            e = Errors()
+            e.add("seating", "Nach dem Finale gibt es keine Serie mehr.")
+            e.raise_if_any()
         if n > 1 and not force:
             open_tables = [(t["table"], t["played"], t["planned"]) for t in tables_of(db, event)
                            if t["series"] == n - 1 and t["left"] > 0]  # fmt: skip
@@ -494,7 +499,16 @@ def start_series(
                 raise Unfinished(n - 1, open_tables)
         regs = registrations(db, event_id)
         present = [r["name"] for r in regs if r["from_series"] <= n and not r["away"]]
-        if seating is Seating.RANKING and n > 1:
+        if seating is Seating.FINAL:
+            if n == 1:
+                e = Errors()
+                e.add("seating", "Das Finale folgt auf mindestens eine Serie.")
+                e.raise_if_any()
+            rows = ranking_rows(db, event)
+            # the best four who played before the final and are present
+            ranked = [r.player for r in rows if any(r.played) and r.player in set(present)]
+            tables = final_table(event["game"], ranked)
+        elif seating is Seating.RANKING and n > 1:
             rows = ranking_rows(db, event)
             order = [p for p in ranking_order(rows) if p in set(present)]
             tables = by_ranking(event["game"], order)
@@ -527,6 +541,19 @@ def start_series(
                     [people.find_player(db, reg["name"]), reg["id"]],
                 )
     return series_json(db, event_id, n)
+
+
+def final_series(db: Database, event_id: int) -> int | None:
+    """The number of the event's final (seated from the ranking's best four), if any."""
+    rows = list(db.query("select n from event_series where event_id = ? and seating = ?",
+                         [event_id, Seating.FINAL.value]))  # fmt: skip
+    return int(rows[0]["n"]) if rows else None
+
+
+def scoring_json(event: dict[str, Any]) -> dict[str, Any]:
+    """How the event counts: money (the tables' tariffs) or points on a scale."""
+    scale = event["rules"].get("scale")
+    return {"kind": "points", "scale": scale} if scale else {"kind": "money"}
 
 
 def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
@@ -626,7 +653,8 @@ def snapshot(db: Database, event: dict[str, Any]) -> dict[str, Any]:
         TableResult(t["series"], tuple(t["players"]), t["score"], t["won"], t["lost"])
         for t in tables
     ]
-    rows = rank_event([r["name"] for r in regs], results, n_series, fees_of(event))
+    rows = rank_event([r["name"] for r in regs], results, n_series, fees_of(event),
+                      final_series(db, event["id"]))  # fmt: skip
     snap = {"token": token, "tables": tables, "regs": regs, "n_series": n_series, "rows": rows}
     _SNAPSHOTS.put(key, snap)
     return snap
@@ -708,6 +736,7 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
         "deals": {str(k): v for k, v in event["deals"].items()},
         "fees": fees_json(event),
         "rules": event["rules"],
+        "scoring": scoring_json(event),
         "payout": event["payout"],
         **event["prize_plan"],
         "pot_cents": event["pot_cents"],

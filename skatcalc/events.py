@@ -163,6 +163,7 @@ class NewEventForm(FlaskForm, SheetRulesFields):
     payout_kind = RadioField(default="shares", validate_choice=False)
     payout = StringField(validators=[Optional()])
     double_entry = BooleanField(default=False)  # two lists per table
+    points = BooleanField(default=False)  # Schafkopf: the tournament scale (docs/rules.md 2.8)
 
     def setup(self) -> NewEventForm:
         self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
@@ -290,6 +291,8 @@ def create() -> Any:
         data["payout"] = {"kind": payout.kind.value, "values": list(payout.values)}
     if form.double_entry.data:
         data["double_entry"] = True
+    if form.points.data and game == "schafkopf":  # the default scale; the API sets each figure
+        data["scoring"] = {"kind": "points"}
     exc: InvalidDeal | None = None
     if not errors:
         try:
@@ -554,7 +557,9 @@ def new_series(event_id: int) -> Any:
     if not form.validate_on_submit():
         flash(_("Das Formular ist abgelaufen; bitte noch einmal senden."), "error")
         return redirect(url_for("events.players", event_id=event_id))
-    seating = Seating.RANKING if form.seating.data == "ranking" else Seating.DRAW
+    seating = {"ranking": Seating.RANKING, "final": Seating.FINAL}.get(
+        str(form.seating.data), Seating.DRAW
+    )
     raw_seed = (form.seed.data or "").strip()
     seed = parse_int(raw_seed) if raw_seed else None
     if raw_seed and (seed is None or seed < 0):

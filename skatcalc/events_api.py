@@ -160,7 +160,9 @@ def teams(event_id: int) -> Any:
 def series(event_id: int) -> Any:
     _editable(event_id)
     r = Reader(body())
-    seating = r.choice("seating", {"draw": Seating.DRAW, "ranking": Seating.RANKING})
+    seating = r.choice(
+        "seating", {"draw": Seating.DRAW, "ranking": Seating.RANKING, "final": Seating.FINAL}
+    )
     seed = r.integer("seed")
     if seed is not None and not 0 <= seed <= 2**31:
         r.errors.add("seed", "Startwert: 0 bis 2147483648.")

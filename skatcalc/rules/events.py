@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
+from skatcalc.games.schafkopf.tournament import PointScale, ScoringKind, read_scale
+
 from .common import Errors, clean_name, parse_day
 from .inputs import Reader
 from .ranking import order_key
@@ -27,6 +29,26 @@ SCHAFKOPF_DEFAULT_DEALS = dict(SCHAFKOPF.series_deals)
 class Seating(Enum):
     DRAW = "draw"
     RANKING = "ranking"
+    #: one table of the ranking's best four (docs/rules.md 3a, the final); the last series
+    FINAL = "final"
+
+
+FINAL_TABLE = 4
+
+
+def final_table(game: str, ranked: Sequence[str]) -> tuple[Table, ...]:
+    """The final: the best four of the ranking at one table, the best in seat 1 (he deals
+    first).
+
+    >>> final_table("schafkopf", ["E", "B", "H", "A", "C"])
+    (Table(number=1, players=('E', 'B', 'H', 'A'), first_dealer='E'),)
+    """
+    if len(ranked) < FINAL_TABLE:
+        e = Errors()
+        e.add("seating", "Für ein Finale braucht es vier Spieler in der Wertung.")
+        e.raise_if_any()
+    names = tuple(ranked[:FINAL_TABLE])
+    return (Table(1, names, names[0]),)
 
 
 class PayoutKind(Enum):
@@ -177,12 +199,28 @@ class RankRow:
 
 
 def rank_event(
-    players: Sequence[str], results: Sequence[TableResult], series_count: int, fees: Fees
-) -> tuple[RankRow, ...]:
+    players: Sequence[str], results: Sequence[TableResult], series_count: int, fees: Fees,
+    final: int | None = None,
+) -> tuple[RankRow, ...]:  # fmt: skip
     """Every registered player's score over all tables and series, best first.
 
     Equal scores share a rank (1, 1, 3). Within equal scores the rows follow the tie-break of
-    the tournament list (more games won, then fewer lost), then registration order."""
+    the tournament list (more games won, then fewer lost), then registration order.
+
+    ``final`` is the number of the final series (:attr:`Seating.FINAL`), if one was seated:
+    its players take the first places, ordered by the final's points, then by their rank
+    before the final (score, won, lost); their score stays the sum of every series. Everyone
+    else follows in the order of his score (docs/rules.md 3a).
+
+    >>> pre = [TableResult(1, ("A", "B", "C", "D"), {"A": 9, "B": 3, "C": -4, "D": -8},
+    ...                    {}, {}),
+    ...        TableResult(1, ("E", "F", "G", "H"), {"E": 20, "F": 0, "G": -6, "H": -14},
+    ...                    {}, {})]
+    >>> fin = TableResult(2, ("E", "A", "B", "F"), {"E": -6, "A": 2, "B": 2, "F": 2}, {}, {})
+    >>> rows = rank_event("ABCDEFGH", [*pre, fin], 2, Fees(0), final=2)
+    >>> [(r.rank, r.player, r.score) for r in rows][:6]
+    [(1, 'A', 11), (2, 'B', 5), (3, 'F', 2), (4, 'E', 14), (5, 'C', -4), (6, 'G', -6)]
+    """
     index = {p: i for i, p in enumerate(players)}
     score = dict.fromkeys(players, 0)
     won = dict.fromkeys(players, 0)
@@ -204,9 +242,21 @@ def rank_event(
             lost_s[p][t.series - 1] += int(t.lost.get(p, 0))
             played[p][t.series - 1] = True
     order = sorted(players, key=lambda p: (*order_key(score[p], won[p], lost[p]), index[p]))
+    tie: dict[str, tuple[int, ...]] = {p: (0, score[p]) for p in players}
+    if final is not None and 1 <= final <= series_count:
+        f = final - 1
+
+        def before(p: str) -> tuple[int, int, int]:
+            return order_key(score[p] - per_series[p][f], won[p] - won_s[p][f],
+                             lost[p] - lost_s[p][f])  # fmt: skip
+
+        finalists = sorted((p for p in players if played[p][f]),
+                           key=lambda p: (-per_series[p][f], *before(p), index[p]))  # fmt: skip
+        order = finalists + [p for p in order if p not in set(finalists)]
+        tie.update({p: (1, per_series[p][f], *before(p)) for p in finalists})
     rows: list[RankRow] = []
     for pos, p in enumerate(order):
-        rank = rows[-1].rank if rows and rows[-1].score == score[p] else pos + 1
+        rank = rows[-1].rank if rows and tie[rows[-1].player] == tie[p] else pos + 1
         # tiers count the lost games of each series afresh
         per_fee = tuple(fees.series_cents(n) if seated else 0
                         for n, seated in zip(lost_s[p], played[p], strict=True))  # fmt: skip
@@ -572,6 +622,9 @@ class EventSpec:
 
     #: two lists per table, compared deal by deal (rules/double_entry.py)
     double_entry: bool = False
+    #: a Schafkopf tournament's point scale (docs/rules.md 2.8), None: money (tariffs); the
+    #: scale also stands in ``rules`` (every table's sheet counts by it)
+    scale: PointScale | None = None
 
     def plan(self) -> PrizePlan:
         return PrizePlan(self.payout, self.series_prizes, self.categories,
@@ -634,6 +687,11 @@ def normalize_event(data: object, today: str) -> EventSpec:
     r.seen.add("fees")
     rules_in = r.data.get("rules")
     r.seen.add("rules")
+    scale = read_scoring(r.data.get("scoring"), game, e)
+    r.seen.add("scoring")
+    if scale is not None and isinstance(rules_in, Mapping | None):
+        # every table counts points on the scale; points are not money: no stake unless set
+        rules_in = {"stake_cents": 0, **(rules_in or {}), "scale": scale.to_json()}
     rules = read_rules(game or "skat", rules_in, e if game else Errors())
     payout = read_payout(r.data.get("payout"), e)
     r.seen.add("payout")
@@ -648,7 +706,30 @@ def normalize_event(data: object, today: str) -> EventSpec:
     if not name:
         name = f"{game_kind(game).label.de} {date.fromisoformat(day):%d.%m.%Y}"
     return EventSpec(name, day, game, group, deals, rules, fees, payout, pot, *extra,
-                     double_entry=double_entry)  # fmt: skip
+                     double_entry=double_entry, scale=scale)  # fmt: skip
+
+
+def read_scoring(data: object, game: str | None, e: Errors) -> PointScale | None:
+    """``{"kind": "money"}`` (the default) or ``{"kind": "points", "scale": {...}}`` (a
+    Schafkopf tournament, docs/rules.md 2.8; the scale's figures not given keep their
+    default)."""
+    if data is None:
+        return None
+    if not isinstance(data, Mapping) or set(data) - {"kind", "scale"}:
+        e.add("scoring", 'Wertung: {"kind": "money"} oder {"kind": "points", "scale": {…}}.')
+        return None
+    kind = data.get("kind", ScoringKind.MONEY.value)
+    if kind not in {k.value for k in ScoringKind}:
+        e.add("scoring.kind", "Wertung: money oder points.")
+        return None
+    if kind == ScoringKind.MONEY.value:
+        if data.get("scale") is not None:
+            e.add("scoring.scale", "Eine Punkteskala nur mit „kind“: „points“.")
+        return None
+    if game is not None and game != "schafkopf":
+        e.add("scoring.kind", "Die Turnierwertung in Punkten gibt es für Schafkopf.")
+        return None
+    return read_scale(data.get("scale"), e, "scoring.scale")
 
 
 def _whole(v: object) -> bool:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Self
 
+from skatcalc.games.schafkopf.tournament import PointScale, read_scale, scale_value
+
 from .. import marks
 from ..common import Msg, check_ramsch
 from ..inputs import Reader, read_schafkopf
@@ -118,6 +120,9 @@ class SchafkopfHouseRules(HouseRules):
     laufende_min: tuple[tuple[str, int], ...] = tuple(DEFAULT_LAUFENDE_MIN.items())
     stake_cents: int = 1
     stock: Stock | None = None
+    #: a tournament's point scale (docs/rules.md 2.8): deals count in points on it, not by
+    #: the tariffs; None on every sheet played for money
+    scale: PointScale | None = None
 
     TRIGGERS: ClassVar[tuple[BockTrigger, ...]] = (T.SIXTY_SIXTY, T.KONTRA_LOST, T.VALUE_100)
     DEFAULT_STAKE: ClassVar[int] = 1
@@ -144,6 +149,16 @@ class SchafkopfHouseRules(HouseRules):
                 )
         tcss = r.boolean("tout_counts_schneider_schwarz", True)
         stock = read_stock(r)
+        scale = None
+        r.seen.add("scale")
+        if r.data.get("scale") is not None:
+            scale = read_scale(r.data["scale"], r.errors)
+            # Points are not money: no Ramsch (its losers have no place on the scale) and no
+            # Stock on a tournament scale
+            if ramsch:
+                r.errors.add("ramsch", "Auf der Turnierwertung wird kein Ramsch gespielt.")
+            if stock is not None:
+                r.errors.add("stock", "Auf der Turnierwertung gibt es keinen Stock.")
         full = full_tariffs(tariffs)
         if ramsch:  # the evening plays Ramsch: its tariff is stated, as every other rule
             full.setdefault("ramsch", ramsch_tariff(full))
@@ -155,6 +170,7 @@ class SchafkopfHouseRules(HouseRules):
             tout_counts_schneider_schwarz=bool(tcss),
             laufende_min=tuple(full_laufende_min(lmin).items()),
             stock=stock,
+            scale=scale,
         )
 
     @cached_property
@@ -178,12 +194,31 @@ class SchafkopfHouseRules(HouseRules):
         }
         if self.stock is not None:  # only where kept: every other sheet answers as before
             out["stock"] = self.stock.to_json()
+        if self.scale is not None:
+            out["scale"] = self.scale.to_json()
         return out
+
+    def describe(self) -> list[Msg]:
+        out = super().describe()
+        # points on a scale are not money: the stake (the last line) says nothing there
+        return out[:-1] if self.scale is not None else out
 
     def _own_describe(self) -> list[Msg]:
         t = dict(self.tariffs)
         lm = dict(self.laufende_min)
         tcss = self.tout_counts_schneider_schwarz
+        if self.scale is not None:
+            sc = self.scale
+            return [
+                Msg("Turnierwertung: Rufspiel %(ruf)s, Solo %(solo)s je Gegner, Bettel "
+                    "%(bettel)s; Laufende %(lr)s/%(ls)s; Tout × %(tout)s, Sie × %(sie)s, Kontra × %(kontra)s",
+                    ruf="/".join(map(str, sc.rufspiel)), solo="/".join(map(str, sc.solo)),
+                    bettel=sc.bettel, lr=sc.laufender_rufspiel, ls=sc.laufender_solo,
+                    tout=sc.tout, sie=sc.sie, kontra=sc.kontra),
+                Msg("Laufende ab %(sauspiel)s (Wenz/Geier ab %(wenz)s)",
+                    sauspiel=str(dict(sc.laufende_min).get("sauspiel")),
+                    wenz=str(dict(sc.laufende_min).get("wenz"))),
+            ]  # fmt: skip
         out = [
             Msg("Tarife: Sauspiel %(sauspiel)s, Solo %(solo)s, Bettel %(bettel)s, Extra %(extra)s", sauspiel=str(t.get('sauspiel')), solo=str(t.get('solo')), bettel=str(t.get('bettel')), extra=str(t.get('extra'))),
             Msg("Laufende ab %(sauspiel)s (Wenz/Geier ab %(wenz)s)", sauspiel=str(lm.get('sauspiel')), wenz=str(lm.get('wenz'))),
@@ -270,7 +305,7 @@ class Schafkopf(GameKind):
                          names=", ".join(out_of_deal))  # fmt: skip
         r.errors.raise_if_any()
         assert deal is not None
-        res = schafkopf_value(deal)
+        res = schafkopf_value(deal) if rules.scale is None else scale_value(deal, rules.scale)
         triggers = []
         if deal.player_points == 60:
             triggers.append(T.SIXTY_SIXTY)
