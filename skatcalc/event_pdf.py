@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fpdf.fonts import FontFace
@@ -28,8 +29,9 @@ def _series_cells(r: RankRow, which: range) -> list[str]:
     return [_n(r.series[i]) if r.played[i] else "–" for i in which]
 
 
-def _table(pdf: SheetPDF, widths: list[float], heads: list[str], rows: list[list[str]]) -> None:
+def _table(pdf: SheetPDF, given: Sequence[float], heads: list[str], rows: list[list[str]]) -> None:
     """One ranking table: the name column (second) takes what the others leave."""
+    widths = list(given)
     widths[1] = pdf.epw - sum(widths)
     align = ("RIGHT", "LEFT") + ("RIGHT",) * (len(widths) - 2)
     head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
@@ -192,7 +194,7 @@ def write_cash_check(pdf: SheetPDF, cash: dict[str, Any], lang: str) -> None:
     ]), new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
     pdf.set_font("DejaVu", size=8.5)
-    widths = (0, 60, 24, 24, 24)
+    widths: tuple[float, ...] = (0, 60, 24, 24, 24)
     widths = (pdf.epw - sum(widths), *widths[1:])
     with pdf.table(col_widths=widths, text_align=("LEFT", "LEFT", "RIGHT", "RIGHT", "RIGHT"),
                    repeat_headings=1, headings_style=head, line_height=4.6,

@@ -1,4 +1,5 @@
-"""Club nights and Preisskat: storage and the event's derived views (no Flask).
+"""Club nights and Preisskat: the service and the event's derived views (no Flask, no SQL:
+its rows live in ``store.events``, typed records in and out).
 
 An event is a name, a day, a game, its money and its tables' sheet rules; players register
 by name; each series seats them at tables, and each table keeps an ordinary sheet. The

@@ -1,4 +1,5 @@
-"""Players across evenings and groups of sheets: storage and lookups (no Flask).
+"""Players across evenings and groups of sheets: the service (no Flask, no SQL: the rows are
+``store.players``' and ``store.groups``', typed records in and out).
 
 API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
 
@@ -6,18 +7,18 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     player_for_name(db, name) -> int          # find (case/space-insensitive) or create
     find_player(db, name) -> int | None       # find only; follows merges
     resolve(db, player_id) -> int             # the surviving id after merges (NotFound)
-    get_player(db, player_id) -> dict         # id, name, key, created, merged_into
-    list_players(db) -> list[dict]            # id, name, sheets (merged entries hidden)
+    get_player(db, player_id) -> Player       # id, name, key, created, merged_into
+    list_players(db) -> list[PlayerSummary]   # id, name, sheets (merged entries hidden)
     link_sheet_players(db, sheet_id, names)   # seat i -> player of names[i]
     sheet_player_ids(db, sheet_id) -> list[int]           # by seat
     sheets_of_player(db, player_id) -> list[dict]         # sheet rows + "seat", "typed"
     rename_player(db, player_id, name)        # InvalidDeal("name") if another has it
     merge_players(db, keep_id, drop_id)       # drop's seats move to keep; logged on both
-    player_log(db, player_id) -> list[dict]   # at, action, detail (dict)
-    create_group(db, name, game, rules) -> dict  # rules as normalize_group gives them
+    player_log(db, player_id) -> list[PlayerLogEntry]  # at, action, detail (dict)
+    create_group(db, name, game, rules) -> Group  # rules as normalize_group gives them
     normalize_group(data) -> (name, game, rules)  # InvalidDeal with field names
-    get_group(db, group_id) -> dict           # id, name, game, rules (dict), created, edit_token
-    list_groups(db) -> list[dict]             # + "sheets" count
+    get_group(db, group_id) -> Group          # id, name, game, rules (dict), created, edit_token
+    list_groups(db) -> list[Group]            # + "sheets" count
     check_group(db, group_id, game) -> int    # InvalidDeal("group") for unknown/other game
     join_group(db, sheet_id, group_id | None) # an existing sheet into a group (or out)
     form_group(db, raw, game) -> int | None   # the new-sheet form's group select
