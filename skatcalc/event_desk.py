@@ -22,7 +22,7 @@ from . import service
 from .rules.common import Errors, Msg
 from .rules.events import draw
 from .store import events as rows_of
-from .store.club_records import Event, Registration
+from .store.club_records import Event, Registration, SeriesTable
 
 
 class Locked(Exception):
@@ -53,10 +53,10 @@ def _open_event(db: Database, event_id: int) -> Event:
     return event
 
 
-def _series_tables(db: Database, event_id: int, n: int) -> list[dict[str, Any]]:
+def _series_tables(db: Database, event_id: int, n: int) -> list[SeriesTable]:
     """Series ``n``'s tables in order: number, sheet row, deals entered (struck ones too:
     a struck deal was entered at that table)."""
-    out = rows_of.series_table_sheets(db, event_id, n)
+    out = rows_of.series_tables(db, event_id, n)
     if not out and rows_of.get_series(db, event_id, n) is None:
         raise events.NotFound(n)
     return out
@@ -77,11 +77,11 @@ def swap(db: Database, event_id: int, n: int, a: str, b: str) -> dict[str, Any]:
         _open_event(db, event_id)
         tables = _series_tables(db, event_id, n)
         e = Errors()
-        where: dict[str, tuple[dict[str, Any], int]] = {}
+        where: dict[str, tuple[SeriesTable, int]] = {}
         for field, name in (("a", a), ("b", b)):
             key = people.name_key(name)
             for t in tables:
-                for seat, p in enumerate(t["players"]):
+                for seat, p in enumerate(t.sheet["players"]):
                     if people.name_key(p) == key:
                         where[field] = (t, seat)
             if field not in where:
@@ -90,15 +90,15 @@ def swap(db: Database, event_id: int, n: int, a: str, b: str) -> dict[str, Any]:
             e.add("b", "Bitte zwei verschiedene Spieler.")
         e.raise_if_any()
         (ta, sa), (tb, sb) = where["a"], where["b"]
-        started = [t["table_n"] for t in (ta, tb) if t["entered"]]
+        started = [t.n for t in (ta, tb) if t.entered]
         if started:
             raise Locked(Msg("An Tisch %(t)s ist schon ein Spiel eingetragen: die Plätze "
                              "bleiben, wie sie sind.", t=started[0]))  # fmt: skip
-        pa, pb = ta["players"][sa], tb["players"][sb]
+        pa, pb = ta.sheet["players"][sa], tb.sheet["players"][sb]
         swapped = {pa: pb, pb: pa}
-        for t in {ta["id"]: ta, tb["id"]: tb}.values():
-            players = [swapped.get(p, p) for p in t["players"]]
-            _reseat(db, t, players, swapped.get(t["first_dealer"], t["first_dealer"]))
+        for sheet in {ta.sheet["id"]: ta.sheet, tb.sheet["id"]: tb.sheet}.values():
+            players = [swapped.get(p, p) for p in sheet["players"]]
+            _reseat(db, sheet, players, swapped.get(sheet["first_dealer"], sheet["first_dealer"]))
         events.log_event(db, event_id, "swap", store.now(), {"series": n, "a": pa, "b": pb})
     return events.series_json(db, event_id, n)
 
@@ -113,16 +113,16 @@ def redraw(db: Database, event_id: int, n: int, seed: int | None = None) -> dict
     with db.atomic():
         event = _open_event(db, event_id)
         tables = _series_tables(db, event_id, n)
-        started = [t["table_n"] for t in tables if t["entered"]]
+        started = [t.n for t in tables if t.entered]
         if started:
             raise Locked(Msg("An Tisch %(t)s ist schon ein Spiel eingetragen: die Serie wird "
                              "nicht neu ausgelost.", t=started[0]))  # fmt: skip
-        seated = {p for t in tables for p in t["players"]}
+        seated = {p for t in tables for p in t.sheet["players"]}
         # in registration order, as the first draw took them: the same seed draws the same
         order = [r.name for r in events.registrations(db, event_id) if r.name in seated]
         drawn = draw(event.game, order, seed)
         for t, new in zip(tables, drawn, strict=True):
-            _reseat(db, t, list(new.players), new.first_dealer)
+            _reseat(db, t.sheet, list(new.players), new.first_dealer)
         rows_of.set_series_drawn(db, event_id, n, seed)
         events.log_event(db, event_id, "redraw", store.now(), {"series": n, "seed": seed})
     return events.series_json(db, event_id, n)
@@ -216,7 +216,7 @@ def correct_name(db: Database, event_id: int, old: str, new: str) -> dict[str, A
             # another known player keeps the player list's spelling, as at registration
             new = people.get_player(db, known).name
         if new != was:
-            for sheet in events._table_sheets(db, event_id):
+            for sheet in (t.sheet for t in events._table_sheets(db, event_id)):
                 if was in sheet["players"]:
                     _rename_in_sheet(db, sheet, was, new)
             rows_of.rename_registration(db, reg.id, new, key, people.find_player(db, new))

@@ -54,7 +54,7 @@ from .rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from .rules.sheet import game as game_kind
 from .store import events as rows_of
 from .store import players as player_rows
-from .store.club_records import Event, Registration, SeriesRow, TableOfSheet
+from .store.club_records import Event, Registration, SeriesRow, TableOfSheet, TableRow
 
 MAX_SEED = 999_999  # short enough to read out and type in again
 
@@ -463,24 +463,25 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
 # --- Derived views ----------------------------------------------------------------------------
 
 
-def _table_sheets(db: Database, event_id: int) -> list[dict[str, Any]]:
+def _table_sheets(db: Database, event_id: int) -> list[TableRow]:
     return rows_of.table_sheets(db, event_id)
 
 
 def tables_of(db: Database, event: Event) -> list[dict[str, Any]]:
     """Every table of every series with its sheet's totals and how far it has got."""
     out = []
-    for sheet in _table_sheets(db, event.id):
+    for table in _table_sheets(db, event.id):
+        sheet = table.sheet
         computed = service.computed_sheet(db, sheet, "de")
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
-        planned = deals_for(len(sheet["players"]), series_deals(event, sheet["series_deals"]))
+        planned = deals_for(len(sheet["players"]), series_deals(event, table.series_deals))
         score_key = rank_figure(event.game)
-        entry = double_entry_of(db, event, sheet, computed) if sheet["sheet_b"] else None
+        entry = double_entry_of(db, event, sheet, table.sheet_b) if table.sheet_b else None
         out.append(
             {
-                "series": sheet["series"],
-                "table": sheet["table_n"],
+                "series": table.series,
+                "table": table.n,
                 "players": sheet["players"],
                 "first_dealer": sheet["first_dealer"],
                 "sheet": sheet["id"],
@@ -493,8 +494,8 @@ def tables_of(db: Database, event: Event) -> list[dict[str, Any]]:
                 "won": entry["counted"].won if entry else totals["won"],
                 "lost": entry["counted"].lost if entry else totals["lost"],
                 "double_entry": entry,
-                "signed": sheet["signed"],
-                "confirmed": sheet["confirmed"],
+                "signed": list(table.signed),
+                "confirmed": table.confirmed,
             }
         )
     return out
@@ -821,9 +822,9 @@ def add_list_b(db: Database, event: Event, n: int, table: int,
 
 
 def double_entry_of(db: Database, event: Event, sheet_a: dict[str, Any],
-                    computed_a: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+                    sheet_b_id: int) -> dict[str, Any]:  # fmt: skip
     """Both lists of a table compared (rules/double_entry.py) and the figures that count."""
-    sheet_b = service.load_sheet(db, int(sheet_a["sheet_b"]))
+    sheet_b = service.load_sheet(db, sheet_b_id)
     rows_a = service.computed(db, sheet_a).rows
     rows_b = service.computed(db, sheet_b).rows
     players = list(sheet_a["players"])

@@ -27,6 +27,7 @@ from skatcalc.store.club_records import (
     Registration,
     SeriesRow,
     TableOfSheet,
+    TableRow,
     decode_deals,
     encode_deals,
 )
@@ -160,6 +161,16 @@ def test_the_store_reads_what_the_service_wrote(client: FlaskClient) -> None:
         db = conn.get_db()
         assert event_rows.series_count(db, event_id) == 1
         assert len(event_rows.table_sheet_ids(db, event_id)) == len(tables)
+        stored = event_rows.table_sheets(db, event_id)
+        assert all(isinstance(t, TableRow) for t in stored)
+        assert [(t.series, t.n, t.sheet["id"], t.sheet["players"]) for t in stored] == [
+            (1, t["table"], t["sheet"], t["players"]) for t in tables
+        ]
+        # a table's sheet is the sheet as the sheets' store reads it: no table columns in it
+        assert stored[0].sheet == conn.get_sheet(db, int(tables[0]["sheet"]))
+        assert (stored[0].sheet_b, stored[0].signed, stored[0].series_deals) == (None, (), {})
+        desk = event_rows.series_tables(db, event_id, 1)
+        assert [(t.n, t.sheet, t.entered) for t in desk] == [(t.n, t.sheet, 0) for t in stored]
         sheet = int(tables[0]["sheet"])
         seats = player_rows.seat_players(db, [sheet])[sheet]
         assert [name for _pid, name in seats] == tables[0]["players"]

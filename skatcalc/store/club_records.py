@@ -193,6 +193,31 @@ class TableOfSheet:
 
 
 @dataclass(frozen=True)
+class TableRow:
+    """A table of a club night's series as stored: its list-A sheet (the row as the sheets'
+    decoder gives it), list B's sheet id with double entry, the sign-off (who signed, when
+    confirmed), and the deals per table size its series plays on its own (lengthened)."""
+
+    series: int
+    n: int
+    sheet: dict[str, Any]
+    sheet_b: int | None
+    signed: tuple[str, ...]
+    confirmed: str | None
+    series_deals: dict[int, int]
+
+
+@dataclass(frozen=True)
+class SeriesTable:
+    """A table of one series at the organiser's desk: its number, its list-A sheet row and
+    the deals entered there (struck ones too)."""
+
+    n: int
+    sheet: dict[str, Any]
+    entered: int
+
+
+@dataclass(frozen=True)
 class SeriesRow:
     event_id: int
     n: int

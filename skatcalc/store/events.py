@@ -20,7 +20,9 @@ from .club_records import (
     EventRef,
     Registration,
     SeriesRow,
+    SeriesTable,
     TableOfSheet,
+    TableRow,
     decode_deals,
     decode_event,
     decode_registration,
@@ -361,34 +363,46 @@ def seated_tables(db: Database, event_id: int) -> list[tuple[int, list[str], str
     ]
 
 
-def table_sheets(db: Database, event_id: int) -> list[dict[str, Any]]:
-    """Every table's list-A sheet row (decoded), by series and table, with the table's
-    ``series``, ``table_n``, ``series_deals`` (the series' own, decoded; empty when not
-    lengthened), ``sheet_b``, ``signed`` (decoded list) and ``confirmed``."""
+# The table's own columns come under names no sheet column has: the rest of the row is the
+# sheet's, for the sheets' decoder.
+_TABLE_COLS = ("t_series", "t_n", "t_series_deals", "t_sheet_b", "t_signed", "t_confirmed")
+
+
+def table_sheets(db: Database, event_id: int) -> list[TableRow]:
+    """Every table of every series with its list-A sheet, by series and table."""
     out = []
     for r in db.query(
-        "select t.series, t.n as table_n, es.deals as series_deals, t.sheet_b, t.signed, "
-        "t.confirmed, s.* from event_tables t "
-        "join sheets s on s.id = t.sheet_id left join event_series es on "
-        "es.event_id = t.event_id and es.n = t.series where t.event_id = ? "
+        "select t.series as t_series, t.n as t_n, es.deals as t_series_deals, "
+        "t.sheet_b as t_sheet_b, t.signed as t_signed, t.confirmed as t_confirmed, s.* "
+        "from event_tables t join sheets s on s.id = t.sheet_id left join event_series es "
+        "on es.event_id = t.event_id and es.n = t.series where t.event_id = ? "
         "order by t.series, t.n",
         [event_id],
     ):
-        sheet = decode_sheet(r)
-        sheet["series_deals"] = decode_deals(r["series_deals"])
-        sheet["signed"] = json.loads(r["signed"] or "[]")
-        out.append(sheet)
+        sheet_b = r["t_sheet_b"]
+        out.append(
+            TableRow(
+                int(r["t_series"]), int(r["t_n"]),
+                decode_sheet({k: v for k, v in r.items() if k not in _TABLE_COLS}),
+                None if sheet_b is None else int(sheet_b),
+                tuple(json.loads(r["t_signed"] or "[]")), r["t_confirmed"],
+                decode_deals(r["t_series_deals"]),
+            )
+        )  # fmt: skip
     return out
 
 
-def series_table_sheets(db: Database, event_id: int, n: int) -> list[dict[str, Any]]:
-    """Series ``n``'s tables in order: the sheet row (decoded) with ``table_n`` and
-    ``entered`` (deals entered, struck ones too)."""
+def series_tables(db: Database, event_id: int, n: int) -> list[SeriesTable]:
+    """Series ``n``'s tables in order, with the deals entered at each (struck ones too)."""
     return [
-        decode_sheet(r)
+        SeriesTable(
+            int(r["t_n"]),
+            decode_sheet({k: v for k, v in r.items() if k not in ("t_n", "t_entered")}),
+            int(r["t_entered"]),
+        )  # fmt: skip
         for r in db.query(
-            "select t.n as table_n, s.*, (select count(*) from deals d where d.sheet_id = s.id) "
-            "as entered from event_tables t join sheets s on s.id = t.sheet_id "
+            "select t.n as t_n, s.*, (select count(*) from deals d where d.sheet_id = s.id) "
+            "as t_entered from event_tables t join sheets s on s.id = t.sheet_id "
             "where t.event_id = ? and t.series = ? order by t.n",
             [event_id, n],
         )
