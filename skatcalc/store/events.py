@@ -14,7 +14,6 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ..db import _sheet as decode_sheet  # the one sheet-row decoder (the sheets' store)
 from .club_records import (
     Event,
     EventRef,
@@ -29,6 +28,7 @@ from .club_records import (
     decode_series,
     encode_deals,
 )
+from .sheet_rows import decode_sheet
 
 # --- Events -----------------------------------------------------------------------------------
 

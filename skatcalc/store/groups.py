@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ..db import _sheet as decode_sheet  # the one sheet-row decoder (the sheets' store)
 from .club_records import Group, decode_group
+from .sheet_rows import decode_sheet
 
 
 def _rules_json(rules: dict[str, Any]) -> str:

@@ -12,8 +12,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ..db import _sheet as decode_sheet  # the one sheet-row decoder (the sheets' store)
 from .club_records import Player, PlayerLogEntry, PlayerSummary, decode_player, decode_player_log
+from .sheet_rows import decode_sheet
 
 
 def id_by_key(db: Database, key: str) -> int | None:
