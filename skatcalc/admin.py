@@ -28,13 +28,13 @@ def _page() -> Response:
         for s in service.list_sheets(db)
     ]  # fmt: skip
     events = [
-        {"name": e["name"], "day": e["day"], "url": public_url("events.show", event_id=e["id"]),
-         "edit_url": public_url("events.edit_link", event_id=e["id"], token=e["edit_token"])}
+        {"name": e.name, "day": e.day, "url": public_url("events.show", event_id=e.id),
+         "edit_url": public_url("events.edit_link", event_id=e.id, token=e.edit_token)}
         for e in event_service.list_events(db)
     ]  # fmt: skip
     groups = [
-        {"name": gr["name"], "url": public_url("groups.show", group_id=gr["id"]),
-         "edit_url": public_url("groups.edit_link", group_id=gr["id"], token=gr["edit_token"])}
+        {"name": gr.name, "url": public_url("groups.show", group_id=gr.id),
+         "edit_url": public_url("groups.edit_link", group_id=gr.id, token=gr.edit_token)}
         for gr in players.list_groups(db)
     ]  # fmt: skip
     html = render_template("admin/index.html", sheets=sheets, events=events, groups=groups,

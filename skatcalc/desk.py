@@ -117,7 +117,7 @@ def correct_name(event_id: int, reg_id: int) -> Any:
     """The organiser corrects a registered name; it reaches every table of the event."""
     event = editable(event_id)
     db = service.get_db()
-    reg = next((r for r in events.registrations(db, event_id) if r["id"] == reg_id), None)
+    reg = next((r for r in events.registrations(db, event_id) if r.id == reg_id), None)
     if reg is None:
         abort(404)
     form = NameForm()
@@ -132,7 +132,7 @@ def correct_name(event_id: int, reg_id: int) -> Any:
             new = desk.check_new_name(form.name.data, e, "name")
             try:
                 e.raise_if_any()
-                desk.correct_name(db, event_id, reg["name"], new)
+                desk.correct_name(db, event_id, reg.name, new)
             except desk.Locked as exc:
                 general.append(translate(exc.msg, page_lang()))
                 status = 409
@@ -141,10 +141,10 @@ def correct_name(event_id: int, reg_id: int) -> Any:
                                     for m in msgs]  # fmt: skip
                 status = 422
             else:
-                flash(_("Name korrigiert: %(old)s → %(new)s", old=reg["name"], new=new))
+                flash(_("Name korrigiert: %(old)s → %(new)s", old=reg.name, new=new))
                 return redirect(url_for("events.players", event_id=event_id))
     else:
-        form.name.data = reg["name"]
+        form.name.data = reg.name
     html = render_template("events/name.html", event=event, reg=reg, form=form,
                            general=general)  # fmt: skip
     return html, status

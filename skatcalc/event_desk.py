@@ -21,6 +21,8 @@ from . import players as people
 from . import service
 from .rules.common import Errors, Msg
 from .rules.events import draw
+from .store import events as rows_of
+from .store.club_records import Event, Registration, SeriesTable
 
 
 class Locked(Exception):
@@ -36,48 +38,34 @@ CLOSED = Msg("Die Veranstaltung ist abgeschlossen. Nichts geändert; die Turnier
              "wieder öffnen.")  # fmt: skip
 
 
-def start_numbers(regs: list[dict[str, Any]]) -> dict[str, int]:
+def start_numbers(regs: list[Registration]) -> dict[str, int]:
     """Name → start number, for the lists that show them beside the names."""
-    return {r["name"]: int(r["start_no"]) for r in regs if r.get("start_no") is not None}
+    return {r.name: r.start_no for r in regs if r.start_no is not None}
 
 
-def _open_event(db: Database, event_id: int) -> dict[str, Any]:
+def _open_event(db: Database, event_id: int) -> Event:
     """Inside the caller's transaction: the write lock first (events._bump), then the event,
     refused when closed."""
     events._bump(db, event_id)
     event = events.get_event(db, event_id)
-    if event["closed"]:
+    if event.closed:
         raise Locked(CLOSED)
     return event
 
 
-def _series_tables(db: Database, event_id: int, n: int) -> list[dict[str, Any]]:
+def _series_tables(db: Database, event_id: int, n: int) -> list[SeriesTable]:
     """Series ``n``'s tables in order: number, sheet row, deals entered (struck ones too:
     a struck deal was entered at that table)."""
-    rows = list(db.query(
-        "select t.n as table_n, s.*, (select count(*) from deals d where d.sheet_id = s.id) "
-        "as entered from event_tables t join sheets s on s.id = t.sheet_id "
-        "where t.event_id = ? and t.series = ? order by t.n", [event_id, n]))  # fmt: skip
-    if not rows and not list(db.query(
-        "select 1 from event_series where event_id = ? and n = ?", [event_id, n])):  # fmt: skip
+    out = rows_of.series_tables(db, event_id, n)
+    if not out and rows_of.get_series(db, event_id, n) is None:
         raise events.NotFound(n)
-    out = []
-    for r in rows:
-        sheet = dict(r)
-        sheet["players"] = json.loads(r["players"])
-        sheet["rules"] = json.loads(r["rules"])
-        out.append(sheet)
     return out
 
 
 def _reseat(db: Database, sheet: dict[str, Any], players: list[str], first_dealer: str) -> None:
     """A table's sheet with new seats (it has no deals): same id, links and tokens."""
     with service.sheet_write(db, sheet):
-        db.execute(
-            "update sheets set players = ?, first_dealer = ?, updated = ?, rev = rev + 1 "
-            "where id = ?",
-            [json.dumps(players, ensure_ascii=False), first_dealer, store.now(), sheet["id"]],
-        )
+        rows_of.reseat_sheet(db, sheet["id"], players, first_dealer, store.now())
         people.link_sheet_players(db, sheet["id"], players)
 
 
@@ -89,11 +77,11 @@ def swap(db: Database, event_id: int, n: int, a: str, b: str) -> dict[str, Any]:
         _open_event(db, event_id)
         tables = _series_tables(db, event_id, n)
         e = Errors()
-        where: dict[str, tuple[dict[str, Any], int]] = {}
+        where: dict[str, tuple[SeriesTable, int]] = {}
         for field, name in (("a", a), ("b", b)):
             key = people.name_key(name)
             for t in tables:
-                for seat, p in enumerate(t["players"]):
+                for seat, p in enumerate(t.sheet["players"]):
                     if people.name_key(p) == key:
                         where[field] = (t, seat)
             if field not in where:
@@ -102,15 +90,15 @@ def swap(db: Database, event_id: int, n: int, a: str, b: str) -> dict[str, Any]:
             e.add("b", "Bitte zwei verschiedene Spieler.")
         e.raise_if_any()
         (ta, sa), (tb, sb) = where["a"], where["b"]
-        started = [t["table_n"] for t in (ta, tb) if t["entered"]]
+        started = [t.n for t in (ta, tb) if t.entered]
         if started:
             raise Locked(Msg("An Tisch %(t)s ist schon ein Spiel eingetragen: die Plätze "
                              "bleiben, wie sie sind.", t=started[0]))  # fmt: skip
-        pa, pb = ta["players"][sa], tb["players"][sb]
+        pa, pb = ta.sheet["players"][sa], tb.sheet["players"][sb]
         swapped = {pa: pb, pb: pa}
-        for t in {ta["id"]: ta, tb["id"]: tb}.values():
-            players = [swapped.get(p, p) for p in t["players"]]
-            _reseat(db, t, players, swapped.get(t["first_dealer"], t["first_dealer"]))
+        for sheet in {ta.sheet["id"]: ta.sheet, tb.sheet["id"]: tb.sheet}.values():
+            players = [swapped.get(p, p) for p in sheet["players"]]
+            _reseat(db, sheet, players, swapped.get(sheet["first_dealer"], sheet["first_dealer"]))
         events.log_event(db, event_id, "swap", store.now(), {"series": n, "a": pa, "b": pb})
     return events.series_json(db, event_id, n)
 
@@ -125,23 +113,20 @@ def redraw(db: Database, event_id: int, n: int, seed: int | None = None) -> dict
     with db.atomic():
         event = _open_event(db, event_id)
         tables = _series_tables(db, event_id, n)
-        started = [t["table_n"] for t in tables if t["entered"]]
+        started = [t.n for t in tables if t.entered]
         if started:
             raise Locked(Msg("An Tisch %(t)s ist schon ein Spiel eingetragen: die Serie wird "
                              "nicht neu ausgelost.", t=started[0]))  # fmt: skip
         if events.final_series(db, event_id) == n:  # seated from the ranking: nothing to draw
             raise Locked(Msg("Das Finale ist nach der Rangliste gesetzt und wird nicht "
                              "ausgelost."))  # fmt: skip
-        seated = {p for t in tables for p in t["players"]}
+        seated = {p for t in tables for p in t.sheet["players"]}
         # in registration order, as the first draw took them: the same seed draws the same
-        order = [r["name"] for r in events.registrations(db, event_id) if r["name"] in seated]
-        drawn = draw(event["game"], order, seed)
+        order = [r.name for r in events.registrations(db, event_id) if r.name in seated]
+        drawn = draw(event.game, order, seed)
         for t, new in zip(tables, drawn, strict=True):
-            _reseat(db, t, list(new.players), new.first_dealer)
-        db.execute(
-            "update event_series set seating = 'draw', seed = ? where event_id = ? and n = ?",
-            [seed, event_id, n],
-        )
+            _reseat(db, t.sheet, list(new.players), new.first_dealer)
+        rows_of.set_series_drawn(db, event_id, n, seed)
         events.log_event(db, event_id, "redraw", store.now(), {"series": n, "seed": seed})
     return events.series_json(db, event_id, n)
 
@@ -187,35 +172,16 @@ def _rename_in_sheet(db: Database, sheet: dict[str, Any], old: str, new: str) ->
         at = store.now()
         players = [new if p == old else p for p in sheet["players"]]
         first = new if sheet["first_dealer"] == old else sheet["first_dealer"]
-        db.execute(
-            "update sheets set players = ?, first_dealer = ?, updated = ?, rev = rev + 1 "
-            "where id = ?",
-            [json.dumps(players, ensure_ascii=False), first, at, sheet["id"]],
-        )
-        for d in list(db.query("select * from deals where sheet_id = ?", [sheet["id"]])):
+        rows_of.reseat_sheet(db, sheet["id"], players, first, at)
+        for d in rows_of.deal_rows(db, sheet["id"]):
             body = renamed(json.loads(d["input"]), old, new)
             active = [new if p == old else p for p in json.loads(d["active"])]
-            db.execute(
-                "update deals set dealer = ?, active = ?, input = ?, version = version + 1, "
-                "idem_hash = ? where id = ?",
-                [
-                    new if d["dealer"] == old else d["dealer"],
-                    json.dumps(active, ensure_ascii=False),
-                    json.dumps(body, ensure_ascii=False, sort_keys=True),
-                    store.body_hash(body) if d["idem_key"] else None,
-                    d["id"],
-                ],
-            )
-        for h in list(db.query(
-            "select id, before from history where sheet_id = ? and before is not null",
-            [sheet["id"]])):  # fmt: skip
-            before = json.loads(h["before"])
+            rows_of.rewrite_deal(db, int(d["id"]), new if d["dealer"] == old else d["dealer"],
+                                 active, body, store.body_hash(body) if d["idem_key"] else None)  # fmt: skip
+        for history_id, before in rows_of.history_befores(db, sheet["id"]):
             if isinstance(before, dict):
                 before = renamed(before, old, new)
-            db.execute(
-                "update history set before = ? where id = ?",
-                [json.dumps(before, ensure_ascii=False, sort_keys=True), h["id"]],
-            )
+            rows_of.set_history_before(db, history_id, before)
         people.link_sheet_players(db, sheet["id"], players)
 
 
@@ -239,26 +205,23 @@ def correct_name(db: Database, event_id: int, old: str, new: str) -> dict[str, A
     with db.atomic():
         _open_event(db, event_id)
         regs = events.registrations(db, event_id)
-        reg = next((r for r in regs if r["key"] == people.name_key(old)), None)
+        reg = next((r for r in regs if r.key == people.name_key(old)), None)
         if reg is None:
             raise events.NotFound(old)
         key = people.name_key(new)
-        if any(r["key"] == key and r["id"] != reg["id"] for r in regs):
+        if any(r.key == key and r.id != reg.id for r in regs):
             e = Errors()
             e.add("to", "%(name)s ist schon angemeldet.", name=new)
             e.raise_if_any()
-        was = reg["name"]
+        was = reg.name
         known = people.find_player(db, new)
-        if known is not None and known != reg["player_id"]:
+        if known is not None and known != reg.player_id:
             # another known player keeps the player list's spelling, as at registration
-            new = people.get_player(db, known)["name"]
+            new = people.get_player(db, known).name
         if new != was:
-            for sheet in events._table_sheets(db, event_id):
+            for sheet in (t.sheet for t in events._table_sheets(db, event_id)):
                 if was in sheet["players"]:
                     _rename_in_sheet(db, sheet, was, new)
-            db.execute(
-                "update event_players set name = ?, key = ?, player_id = ? where id = ?",
-                [new, key, people.find_player(db, new), reg["id"]],
-            )
+            rows_of.rename_registration(db, reg.id, new, key, people.find_player(db, new))
             events.log_event(db, event_id, "rename", store.now(), {"from": was, "to": new})
     return events.event_json(db, event_id)

@@ -19,6 +19,7 @@ from .rules.ranking import rank_figure
 from .rules.sheet import describe_rules
 from .rules.sheet import game as game_kind
 from .sheet_view import tournament_of
+from .store.club_records import Event
 
 NAME_MIN = 36  # mm the name column keeps, whatever the number of series
 SERIES_W = 11  # mm per series column
@@ -45,38 +46,38 @@ def _table(pdf: SheetPDF, given: Sequence[float], heads: list[str], rows: list[l
 
 
 def render_event_pdf(
-    db: Database, event: dict[str, Any], rows: tuple[RankRow, ...], prizes: dict[str, Any],
+    db: Database, event: Event, rows: tuple[RankRow, ...], prizes: dict[str, Any],
     lang: str = "de",
 ) -> bytes:  # fmt: skip
-    pdf = SheetPDF(event["name"], lang, landscape=False)
-    pdf.set_title(event["name"])
+    pdf = SheetPDF(event.name, lang, landscape=False)
+    pdf.set_title(event.name)
     pdf.set_creator("skatcalc")
     pdf.add_page()
     pdf.set_font("DejaVu", "B", 16)
-    pdf.multi_cell(0, 8, event["name"], new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 8, event.name, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
-    kind = game_kind(event["game"])
+    kind = game_kind(event.game)
     game = kind.label.de
     # what a club night ranks by: the game's first ranking figure
-    what = ("Seeger-Fabian" if rank_figure(event["game"]) == "seeger_fabian"
+    what = ("Seeger-Fabian" if rank_figure(event.game) == "seeger_fabian"
             else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
-    if event["rules"].get("scale"):  # a Schafkopf tournament in points (docs/rules.md 2.8)
+    if event.rules.get("scale"):  # a Schafkopf tournament in points (docs/rules.md 2.8)
         what = translate("Punkte (Turnierwertung)", lang)
     fees = fees_line(event, lang)
-    pdf.multi_cell(0, 5, f"{game} · {event['day']} · {what} · {fees}",
+    pdf.multi_cell(0, 5, f"{game} · {event.day} · {what} · {fees}",
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip
-    if event["closed"] is None:
+    if event.closed is None:
         pdf.set_text_color(*GREY)
         pdf.multi_cell(0, 5, translate("Vorläufig: noch nicht abgeschlossen.", lang),
                        new_x="LMARGIN", new_y="NEXT")  # fmt: skip
         pdf.set_text_color(0, 0, 0)
     else:
-        pdf.multi_cell(0, 5, translate("Abgeschlossen am %(when)s.", lang, when=when(event["closed"])),
+        pdf.multi_cell(0, 5, translate("Abgeschlossen am %(when)s.", lang, when=when(event.closed)),
                        new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     pdf.ln(2)
     n_series = len(rows[0].series) if rows else 0
     prize_of = {r["player"]: r["cents"] for r in prizes["rows"]}
-    numbers = start_numbers(events.registrations(db, event["id"]))
+    numbers = start_numbers(events.registrations(db, event.id))
 
     def named(player: str) -> str:
         no = numbers.get(player)
@@ -131,7 +132,7 @@ def render_event_pdf(
     return bytes(pdf.output())
 
 
-def fees_line(event: dict[str, Any], lang: str) -> str:
+def fees_line(event: Event, lang: str) -> str:
     """ "Startgeld 5,00 € · je verlorenes Spiel 0,50 €", or with tiers "… · verlorene Spiele
     je Serie: ab dem 1. 0,50 €, ab dem 3. 1,00 €", and the table and team fees if any."""
     fees = events.fees_of(event)

@@ -1,4 +1,5 @@
-"""Club nights and Preisskat: storage and the event's derived views (no Flask).
+"""Club nights and Preisskat: the service and the event's derived views (no Flask, no SQL:
+its rows live in ``store.events``, typed records in and out).
 
 An event is a name, a day, a game, its money and its tables' sheet rules; players register
 by name; each series seats them at tables, and each table keeps an ordinary sheet. The
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
@@ -51,6 +53,9 @@ from .rules.events import (
 from .rules.ranking import rank_figure
 from .rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from .rules.sheet import game as game_kind
+from .store import events as rows_of
+from .store import players as player_rows
+from .store.club_records import Event, Registration, SeriesRow, TableOfSheet, TableRow
 
 MAX_SEED = 999_999  # short enough to read out and type in again
 
@@ -80,24 +85,14 @@ class SeriesTaken(Exception):
 # --- Events -----------------------------------------------------------------------------------
 
 
-def _event(row: dict[str, Any]) -> dict[str, Any]:
-    out = dict(row)
-    out["deals"] = {int(k): v for k, v in json.loads(row["deals"]).items()}
-    out["rules"] = json.loads(row["rules"])
-    out["payout"] = json.loads(row["payout"])
-    out["fee_plan"] = json.loads(row.get("fee_plan") or "{}")
-    out["prize_plan"] = json.loads(row.get("prize_plan") or "{}")
-    return out
+def payout_of(event: Event) -> Payout:
+    return Payout.from_json(event.payout)
 
 
-def payout_of(event: dict[str, Any]) -> Payout:
-    return Payout.from_json(event["payout"])
-
-
-def fees_of(event: dict[str, Any]) -> Fees:
-    f = event["fee_plan"]
+def fees_of(event: Event) -> Fees:
+    f = event.fee_plan
     tiers = tuple(FeeTier(int(t["from"]), int(t["cents"])) for t in f.get("lost_game_tiers", ()))
-    return Fees(event["entry_cents"], event["lost_game_cents"], tiers,
+    return Fees(event.entry_cents, event.lost_game_cents, tiers,
                 int(f.get("table_cents", 0)), int(f.get("team_cents", 0)))  # fmt: skip
 
 
@@ -105,8 +100,8 @@ def _payout_or_none(data: Any) -> Payout | None:
     return Payout.from_json(data) if data else None
 
 
-def plan_of(event: dict[str, Any]) -> PrizePlan:
-    p = event["prize_plan"]
+def plan_of(event: Event) -> PrizePlan:
+    p = event.prize_plan
     return PrizePlan(
         payout_of(event),
         _payout_or_none(p.get("series_prizes")),
@@ -143,68 +138,57 @@ def _prize_plan_json(plan: PrizePlan) -> dict[str, Any]:
     return out
 
 
-def create_event(db: Database, spec: EventSpec) -> dict[str, Any]:
+def create_event(db: Database, spec: EventSpec) -> Event:
     group = None
     if spec.group is not None:
         group = people.check_group(db, spec.group, spec.game)
     with db.atomic():
-        cur = db.execute(
-            "insert into events (name, day, game, group_id, deals, rules, entry_cents, "
-            "lost_game_cents, payout, pot_cents, edit_token, created, fee_plan, prize_plan) "
-            "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                spec.name,
-                spec.day,
-                spec.game,
-                group,
-                json.dumps({str(k): v for k, v in spec.deals.items()}),
-                json.dumps(spec.rules.to_json(), ensure_ascii=False, sort_keys=True),
-                spec.fees.entry_cents,
-                spec.fees.lost_game_cents,
-                json.dumps(spec.payout.to_json()),
-                spec.pot_cents,
-                secrets.token_urlsafe(18),
-                store.now(),
-                _fee_plan_json(spec.fees),
-                json.dumps(_prize_plan_json(spec.plan()), ensure_ascii=False)
+        event_id = rows_of.insert_event(
+            db,
+            {
+                "name": spec.name,
+                "day": spec.day,
+                "game": spec.game,
+                "group_id": group,
+                "deals": json.dumps({str(k): v for k, v in spec.deals.items()}),
+                "rules": json.dumps(spec.rules.to_json(), ensure_ascii=False, sort_keys=True),
+                "entry_cents": spec.fees.entry_cents,
+                "lost_game_cents": spec.fees.lost_game_cents,
+                "payout": json.dumps(spec.payout.to_json()),
+                "pot_cents": spec.pot_cents,
+                "edit_token": secrets.token_urlsafe(18),
+                "created": store.now(),
+                "fee_plan": _fee_plan_json(spec.fees),
+                "prize_plan": json.dumps(_prize_plan_json(spec.plan()), ensure_ascii=False)
                 if _prize_plan_json(spec.plan())
                 else None,
-            ],
+            },
         )
-        event_id = int(cur.lastrowid or 0)
         if spec.double_entry:
-            db.execute("update events set double_entry = 1 where id = ?", [event_id])
+            rows_of.set_double_entry(db, event_id)
     return get_event(db, event_id)
 
 
-def get_event(db: Database, event_id: int) -> dict[str, Any]:
-    rows = list(db.query("select * from events where id = ?", [event_id]))
-    if not rows:
+def get_event(db: Database, event_id: int) -> Event:
+    event = rows_of.get_event(db, event_id)
+    if event is None:
         raise NotFound(event_id)
-    return _event(rows[0])
+    return event
 
 
-def list_events(db: Database) -> list[dict[str, Any]]:
-    return [
-        _event(r)
-        for r in db.query(
-            "select e.*, (select count(*) from event_players p where p.event_id = e.id) "
-            "as player_count, (select count(*) from event_series s where s.event_id = e.id) "
-            "as series_count from events e order by e.day desc, e.id desc"
-        )
-    ]
+def list_events(db: Database) -> list[Event]:
+    return rows_of.list_events(db)
 
 
 def _bump(db: Database, event_id: int) -> None:
     # Writing first takes SQLite's write lock at the start of the transaction, so two
     # devices registering or seating at once queue up instead of reading stale counts.
-    cur = db.execute("update events set rev = rev + 1 where id = ?", [event_id])
-    if cur.rowcount == 0:
+    if not rows_of.bump(db, event_id):
         raise NotFound(event_id)
 
 
-def _refuse_if_closed(event: dict[str, Any]) -> None:
-    if event["closed"]:
+def _refuse_if_closed(event: Event) -> None:
+    if event.closed:
         e = Errors()
         e.add("_", "Die Veranstaltung ist abgeschlossen.")
         e.raise_if_any()
@@ -213,10 +197,7 @@ def _refuse_if_closed(event: dict[str, Any]) -> None:
 def set_money(db: Database, event_id: int, payout: Payout, pot_cents: int | None) -> None:
     with db.atomic():
         _bump(db, event_id)
-        db.execute(
-            "update events set payout = ?, pot_cents = ? where id = ?",
-            [json.dumps(payout.to_json()), pot_cents, event_id],
-        )  # fmt: skip
+        rows_of.set_money(db, event_id, payout.to_json(), pot_cents)
 
 
 def set_closed(db: Database, event_id: int, closed: bool) -> bool:
@@ -226,11 +207,7 @@ def set_closed(db: Database, event_id: int, closed: bool) -> bool:
     at = store.now()
     with db.atomic():
         _bump(db, event_id)
-        cur = db.execute(
-            "update events set closed = ? where id = ? and (closed is null) = ?",
-            [at if closed else None, event_id, int(closed)],
-        )
-        if cur.rowcount == 0:
+        if not rows_of.set_closed(db, event_id, at if closed else None):
             return False
         log_event(db, event_id, "close" if closed else "reopen", at)
         for sid in table_sheet_ids(db, event_id):
@@ -239,25 +216,17 @@ def set_closed(db: Database, event_id: int, closed: bool) -> bool:
 
 
 def log_event(db: Database, event_id: int, action: str, at: str, detail: Any = None) -> None:
-    db.execute(
-        "insert into event_log (event_id, at, action, detail) values (?, ?, ?, ?)",
-        [event_id, at, action, None if detail is None else json.dumps(detail)],
-    )
+    rows_of.add_log(db, event_id, action, at, detail)
 
 
 def event_history(db: Database, event_id: int) -> list[dict[str, Any]]:
     """The event's own changes, oldest first: closing, reopening, lengthening a series."""
-    return [
-        {"at": r["at"], "action": r["action"],
-         **(json.loads(r["detail"]) if r["detail"] else {})}
-        for r in db.query("select * from event_log where event_id = ? order by id", [event_id])
-    ]  # fmt: skip
+    return rows_of.event_log(db, event_id)
 
 
-def series_deals(event: dict[str, Any], override: str | None) -> dict[int, int]:
+def series_deals(event: Event, own: Mapping[int, int] | None) -> dict[int, int]:
     """Deals per table size in one series: the event's, or the series' own if lengthened."""
-    own = {int(k): int(v) for k, v in json.loads(override).items()} if override else {}
-    return {**event["deals"], **own}
+    return {**event.deals, **(own or {})}
 
 
 def lengthen_series(db: Database, event_id: int, n: int, deals: dict[int, int]) -> None:
@@ -267,13 +236,12 @@ def lengthen_series(db: Database, event_id: int, n: int, deals: dict[int, int]) 
         _bump(db, event_id)
         event = get_event(db, event_id)
         _refuse_if_closed(event)
-        rows = list(db.query(
-            "select deals from event_series where event_id = ? and n = ?", [event_id, n]))  # fmt: skip
-        if not rows:
+        row = rows_of.get_series(db, event_id, n)
+        if row is None:
             raise NotFound(n)
         tables = [t for t in tables_of(db, event) if t["series"] == n]
         e = Errors()
-        sizes = game_kind(event["game"]).event_tables
+        sizes = game_kind(event.game).event_tables
         for size, value in deals.items():
             played = max((t["played"] for t in tables if len(t["players"]) == size), default=0)
             if size not in sizes:
@@ -284,21 +252,13 @@ def lengthen_series(db: Database, event_id: int, n: int, deals: dict[int, int]) 
         if not deals:
             e.add("deals", 'Bitte die Spiele je Tischgröße angeben, z. B. {"4": 52}.')
         e.raise_if_any()
-        merged = series_deals(event, rows[0]["deals"])
+        merged = series_deals(event, row.deals)
         merged.update(deals)
-        db.execute(
-            "update event_series set deals = ? where event_id = ? and n = ?",
-            [json.dumps({str(k): v for k, v in sorted(merged.items())}), event_id, n],
-        )
+        rows_of.set_series_deals(db, event_id, n, merged)
         log_event(db, event_id, "lengthen", store.now(),
                   {"series": n, "deals": {str(k): v for k, v in sorted(deals.items())}})  # fmt: skip
         # the tables' pages show how many deals are left: their cached pages go
-        db.execute(
-            "update sheets set rev = rev + 1 where id in (select sheet_id from event_tables "
-            "where event_id = ? and series = ? union select sheet_b from event_tables "
-            "where event_id = ? and series = ?)",
-            [event_id, n, event_id, n],
-        )
+        rows_of.bump_series_sheets(db, event_id, n)
 
 
 def delete_event(db: Database, event_id: int) -> None:
@@ -306,54 +266,27 @@ def delete_event(db: Database, event_id: int) -> None:
     with db.atomic():
         get_event(db, event_id)
         sheet_ids = table_sheet_ids(db, event_id)
-        db.execute("delete from event_tables where event_id = ?", [event_id])
+        rows_of.delete_tables(db, event_id)
         for sid in sheet_ids:
             service.delete_sheet(db, sid)
-        db.execute("delete from event_series where event_id = ?", [event_id])
-        db.execute("delete from event_players where event_id = ?", [event_id])
-        db.execute("delete from event_log where event_id = ?", [event_id])
-        db.execute("delete from event_fee_paid where event_id = ?", [event_id])
-        db.execute("delete from events where id = ?", [event_id])
+        rows_of.delete_event(db, event_id)
 
 
-def event_of_sheet(db: Database, sheet_id: int) -> dict[str, Any] | None:
+def event_of_sheet(db: Database, sheet_id: int) -> TableOfSheet | None:
     """The event a sheet is a table of, with its series and table number, or None."""
-    rows = list(
-        db.query(
-            "select e.id, e.name, e.deals, e.closed, t.series, t.n as table_n, "
-            "es.deals as series_deals, t.confirmed, t.signed, "
-            "case when t.sheet_b = ? then 'B' when t.sheet_b is "
-            "not null then 'A' end as list from event_tables t join events e on "
-            "e.id = t.event_id left join event_series es on es.event_id = t.event_id and "
-            "es.n = t.series where t.sheet_id = ? or t.sheet_b = ?",
-            [sheet_id, sheet_id, sheet_id],
-        )
-    )
-    if not rows:
-        return None
-    out = dict(rows[0])
-    out["deals"] = {**json.loads(out["deals"]), **json.loads(out.pop("series_deals") or "{}")}
-    return out
+    return rows_of.table_of_sheet(db, sheet_id)
 
 
 # --- Players ----------------------------------------------------------------------------------
 
 
-def registrations(db: Database, event_id: int) -> list[dict[str, Any]]:
-    return [
-        dict(r)
-        for r in db.query(
-            "select id, name, key, player_id, from_series, away, registered, category, start_no "
-            "from event_players "
-            "where event_id = ? order by id",
-            [event_id],
-        )
-    ]
+def registrations(db: Database, event_id: int) -> list[Registration]:
+    return rows_of.registrations(db, event_id)
 
 
 def known_names(db: Database) -> list[str]:
     """Names to suggest at registration: the known players."""
-    return [p["name"] for p in people.list_players(db)]
+    return [p.name for p in people.list_players(db)]
 
 
 def check_names(raw: object, e: Errors, field: str = "names") -> list[str]:
@@ -386,9 +319,8 @@ def register(
         _bump(db, event_id)
         event = get_event(db, event_id)
         _refuse_if_closed(event)
-        have = {r["key"] for r in registrations(db, event_id)}
-        (series,) = next(iter(db.execute(
-            "select count(*) from event_series where event_id = ?", [event_id])))  # fmt: skip
+        have = {r.key for r in registrations(db, event_id)}
+        series = rows_of.series_count(db, event_id)
         if len(have) + len(names) > MAX_EVENT_PLAYERS:
             e = Errors()
             e.add("names", "Höchstens %(max)s Spieler je Veranstaltung.", max=MAX_EVENT_PLAYERS)  # fmt: skip
@@ -401,19 +333,15 @@ def register(
             # A known player keeps the player list's spelling; a new name becomes a player
             # when it first sits at a table (a typo taken back leaves no trace there).
             player_id = people.find_player(db, name)
-            shown = people.get_player(db, player_id)["name"] if player_id else name
+            shown = people.get_player(db, player_id).name if player_id else name
             category = (categories or {}).get(name)
             if category is not None and category not in plan_of(event).categories:
                 e = Errors()
                 e.add("names", "Kategorien dieser Veranstaltung: %(cats)s.",
                       cats=", ".join(plan_of(event).categories) or "–")  # fmt: skip
                 e.raise_if_any()
-            db.execute(
-                "insert into event_players (event_id, name, key, player_id, from_series, "
-                "registered, category, start_no) values (?, ?, ?, ?, ?, ?, ?, (select "
-                "coalesce(max(start_no), 0) + 1 from event_players where event_id = ?))",
-                [event_id, shown, key, player_id, int(series) + 1, store.now(), category, event_id],
-            )
+            rows_of.insert_registration(db, event_id, shown, key, player_id, series + 1,
+                                        store.now(), category)  # fmt: skip
             have.add(key)
             added.append(shown)
     return added, already
@@ -423,11 +351,7 @@ def set_away(db: Database, event_id: int, name: str, away: bool) -> None:
     """A player who left (or is back): not seated in the next series; scores stay."""
     with db.atomic():
         _bump(db, event_id)
-        cur = db.execute(
-            "update event_players set away = ? where event_id = ? and key = ?",
-            [int(away), event_id, people.name_key(name)],
-        )
-        if cur.rowcount == 0:
+        if not rows_of.set_away(db, event_id, people.name_key(name), away):
             raise NotFound(name)
 
 
@@ -436,28 +360,20 @@ def unregister(db: Database, event_id: int, name: str) -> None:
     with db.atomic():
         _bump(db, event_id)
         key = people.name_key(name)
-        rows = [r for r in registrations(db, event_id) if r["key"] == key]
+        rows = [r for r in registrations(db, event_id) if r.key == key]
         if not rows:
             raise NotFound(name)
-        if any(rows[0]["name"] in t.players for t in _seated_tables(db, event_id)):
+        if any(rows[0].name in t.players for t in _seated_tables(db, event_id)):
             e = Errors()
-            e.add("_", "%(name)s hat schon an einem Tisch gespielt.", name=rows[0]['name'])  # fmt: skip
+            e.add("_", "%(name)s hat schon an einem Tisch gespielt.", name=rows[0].name)  # fmt: skip
             e.raise_if_any()
-        db.execute("delete from event_players where id = ?", [rows[0]["id"]])
-        db.execute(
-            "delete from event_fee_paid where event_id = ? and key = ?", [event_id, key]
-        )  # a tick for the entry fee goes with the registration
+        # a tick for the entry fee goes with the registration
+        rows_of.delete_registration(db, event_id, rows[0].id, key)
 
 
 def _seated_tables(db: Database, event_id: int) -> list[Table]:
-    out = []
-    for r in db.query(
-        "select t.n, s.players, s.first_dealer from event_tables t join sheets s "
-        "on s.id = t.sheet_id where t.event_id = ?",
-        [event_id],
-    ):
-        out.append(Table(int(r["n"]), tuple(json.loads(r["players"])), r["first_dealer"]))
-    return out
+    return [Table(n, tuple(players), first)
+            for n, players, first in rows_of.seated_tables(db, event_id)]  # fmt: skip
 
 
 # --- Series -----------------------------------------------------------------------------------
@@ -479,9 +395,7 @@ def start_series(
         _bump(db, event_id)
         event = get_event(db, event_id)
         _refuse_if_closed(event)
-        (count,) = next(iter(db.execute(
-            "select count(*) from event_series where event_id = ?", [event_id])))  # fmt: skip
-        n = int(count) + 1
+        n = rows_of.series_count(db, event_id) + 1
         if expected is not None and expected < n:
             raise SeriesTaken(expected)
         if expected is not None and expected > n:
@@ -498,7 +412,7 @@ def start_series(
             if open_tables:
                 raise Unfinished(n - 1, open_tables)
         regs = registrations(db, event_id)
-        present = [r["name"] for r in regs if r["from_series"] <= n and not r["away"]]
+        present = [r.name for r in regs if r.from_series <= n and not r.away]
         if seating is Seating.FINAL:
             if n == 1:
                 e = Errors()
@@ -507,58 +421,60 @@ def start_series(
             rows = ranking_rows(db, event)
             # the best four who played before the final and are present
             ranked = [r.player for r in rows if any(r.played) and r.player in set(present)]
-            tables = final_table(event["game"], ranked)
+            tables = final_table(event.game, ranked)
         elif seating is Seating.RANKING and n > 1:
             rows = ranking_rows(db, event)
             order = [p for p in ranking_order(rows) if p in set(present)]
-            tables = by_ranking(event["game"], order)
+            tables = by_ranking(event.game, order)
         else:
-            tables = draw(event["game"], present, seed)
+            tables = draw(event.game, present, seed)
             seating = Seating.DRAW
-        db.execute(
-            "insert into event_series (event_id, n, seating, seed, created) values (?, ?, ?, ?, ?)",
-            # kept for a seating by the ranking too (it draws nothing): the answer always
-            # names a seed, and the list shows how each series was seated
-            [event_id, n, seating.value, seed, store.now()],
-        )
-        short = event["name"][:50]
+        # the seed is kept for a seating by the ranking too (it draws nothing): the answer
+        # always names a seed, and the list shows how each series was seated
+        rows_of.insert_series(db, event_id, n, seating.value, seed, store.now())
+        short = event.name[:50]
         for t in tables:
             name = f"{short} · Serie {n} · Tisch {t.number}"
             # the table's sheet belongs to the event's date, not the day it was seated
-            sheet = service.create_sheet(db, name, event["game"], list(t.players),
-                                         t.first_dealer, event["rules"], event["group_id"],
-                                         day=event["day"])  # fmt: skip
-            db.execute(
-                "insert into event_tables (event_id, series, n, sheet_id) values (?, ?, ?, ?)",
-                [event_id, n, t.number, sheet["id"]],
-            )
-            if event.get("double_entry"):
+            sheet = service.create_sheet(db, name, event.game, list(t.players),
+                                         t.first_dealer, event.rules, event.group_id,
+                                         day=event.day)  # fmt: skip
+            rows_of.insert_table(db, event_id, n, t.number, sheet["id"])
+            if event.double_entry:
                 add_list_b(db, event, n, t.number, sheet)
         for reg in regs:  # the sheets have linked (or created) every seated player
-            if reg["player_id"] is None and reg["name"] in present:
-                db.execute(
-                    "update event_players set player_id = ? where id = ?",
-                    [people.find_player(db, reg["name"]), reg["id"]],
-                )
+            if reg.player_id is None and reg.name in present:
+                rows_of.set_registration_player(db, reg.id, people.find_player(db, reg.name))
     return series_json(db, event_id, n)
 
 
 def final_series(db: Database, event_id: int) -> int | None:
     """The number of the event's final (seated from the ranking's best four), if any."""
-    rows = list(db.query("select n from event_series where event_id = ? and seating = ?",
-                         [event_id, Seating.FINAL.value]))  # fmt: skip
-    return int(rows[0]["n"]) if rows else None
+    return rows_of.final_series(db, event_id, Seating.FINAL.value)
 
 
-def scoring_json(event: dict[str, Any]) -> dict[str, Any]:
+def scoring_json(event: Event) -> dict[str, Any]:
     """How the event counts: money (the tables' tariffs) or points on a scale."""
-    scale = event["rules"].get("scale")
+    scale = event.rules.get("scale")
     return {"kind": "points", "scale": scale} if scale else {"kind": "money"}
 
 
+def get_series(db: Database, event_id: int, n: int) -> SeriesRow:
+    row = rows_of.get_series(db, event_id, n)
+    if row is None:
+        raise NotFound(n)
+    return row
+
+
+def entered_counts(db: Database, event_id: int, n: int) -> dict[int, int]:
+    """sheet id -> deals entered at series ``n``'s tables (struck ones too: the desk's swap
+    and re-draw wait for none)."""
+    return rows_of.entered_counts(db, event_id, n)
+
+
 def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
-    rows = list(db.query("select * from event_series where event_id = ? and n = ?", [event_id, n]))
-    if not rows:
+    row = rows_of.get_series(db, event_id, n)
+    if row is None:
         raise NotFound(n)
     tables = [
         {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
@@ -566,44 +482,31 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
          **({"sheet_b": t["double_entry"]["sheet_b"]["id"]} if t["double_entry"] else {})}
         for t in tables_of(db, get_event(db, event_id)) if t["series"] == n
     ]  # fmt: skip
-    return {"n": n, "seating": rows[0]["seating"],
-            "seed": rows[0]["seed"], "tables": tables}  # fmt: skip
+    return {"n": n, "seating": row.seating, "seed": row.seed, "tables": tables}
 
 
 # --- Derived views ----------------------------------------------------------------------------
 
 
-def _table_sheets(db: Database, event_id: int) -> list[dict[str, Any]]:
-    out = []
-    for r in db.query(
-        "select t.series, t.n as table_n, es.deals as series_deals, t.sheet_b, t.signed, "
-        "t.confirmed, s.* from event_tables t "
-        "join sheets s on s.id = t.sheet_id left join event_series es on "
-        "es.event_id = t.event_id and es.n = t.series where t.event_id = ? "
-        "order by t.series, t.n",
-        [event_id],
-    ):
-        sheet = dict(r)
-        sheet["players"] = json.loads(r["players"])
-        sheet["rules"] = json.loads(r["rules"])
-        out.append(sheet)
-    return out
+def _table_sheets(db: Database, event_id: int) -> list[TableRow]:
+    return rows_of.table_sheets(db, event_id)
 
 
-def tables_of(db: Database, event: dict[str, Any]) -> list[dict[str, Any]]:
+def tables_of(db: Database, event: Event) -> list[dict[str, Any]]:
     """Every table of every series with its sheet's totals and how far it has got."""
     out = []
-    for sheet in _table_sheets(db, event["id"]):
+    for table in _table_sheets(db, event.id):
+        sheet = table.sheet
         computed = service.computed_sheet(db, sheet, "de")
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
-        planned = deals_for(len(sheet["players"]), series_deals(event, sheet["series_deals"]))
-        score_key = rank_figure(event["game"])
-        entry = double_entry_of(db, event, sheet, computed) if sheet["sheet_b"] else None
+        planned = deals_for(len(sheet["players"]), series_deals(event, table.series_deals))
+        score_key = rank_figure(event.game)
+        entry = double_entry_of(db, event, sheet, table.sheet_b) if table.sheet_b else None
         out.append(
             {
-                "series": sheet["series"],
-                "table": sheet["table_n"],
+                "series": table.series,
+                "table": table.n,
                 "players": sheet["players"],
                 "first_dealer": sheet["first_dealer"],
                 "sheet": sheet["id"],
@@ -616,55 +519,53 @@ def tables_of(db: Database, event: dict[str, Any]) -> list[dict[str, Any]]:
                 "won": entry["counted"].won if entry else totals["won"],
                 "lost": entry["counted"].lost if entry else totals["lost"],
                 "double_entry": entry,
-                "signed": json.loads(sheet["signed"] or "[]"),
-                "confirmed": sheet["confirmed"],
+                "signed": list(table.signed),
+                "confirmed": table.confirmed,
             }
         )
     return out
 
 
 def series_count(db: Database, event_id: int) -> int:
-    (count,) = next(iter(db.execute(
-        "select count(*) from event_series where event_id = ?", [event_id])))  # fmt: skip
-    return int(count)
+    return rows_of.series_count(db, event_id)
 
 
-def ranking_rows(db: Database, event: dict[str, Any]) -> tuple[RankRow, ...]:
+def ranking_rows(db: Database, event: Event) -> tuple[RankRow, ...]:
     return snapshot(db, event)["rows"]  # type: ignore[no-any-return]
 
 
 _SNAPSHOTS: Recent[tuple[str, str], dict[str, Any]] = Recent(32)
 
 
-def snapshot(db: Database, event: dict[str, Any]) -> dict[str, Any]:
+def snapshot(db: Database, event: Event) -> dict[str, Any]:
     """The event's tables, registrations and ranking as of its live token, computed once per
     token: the big screen, the organiser's phone and the API read between two deals share it.
     Derived data only (the sheets' deals stay the source); the key holds the event's random
     token, so a deleted event's id reused by a new one never finds the old figures."""
-    token = live_token(db, event["id"])  # read first: a change after this shows next time
-    key = (event["edit_token"], token)
+    token = live_token(db, event.id)  # read first: a change after this shows next time
+    key = (event.edit_token, token)
     held = _SNAPSHOTS.get(key)
     if held is not None:
         return held
     tables = tables_of(db, event)
-    regs = registrations(db, event["id"])
-    n_series = series_count(db, event["id"])
+    regs = registrations(db, event.id)
+    n_series = series_count(db, event.id)
     results = [
         TableResult(t["series"], tuple(t["players"]), t["score"], t["won"], t["lost"])
         for t in tables
     ]
-    rows = rank_event([r["name"] for r in regs], results, n_series, fees_of(event),
-                      final_series(db, event["id"]))  # fmt: skip
+    rows = rank_event([r.name for r in regs], results, n_series, fees_of(event),
+                      final_series(db, event.id))  # fmt: skip
     snap = {"token": token, "tables": tables, "regs": regs, "n_series": n_series, "rows": rows}
     _SNAPSHOTS.put(key, snap)
     return snap
 
 
-def pot_of(event: dict[str, Any], rows: tuple[RankRow, ...]) -> int:
+def pot_of(event: Event, rows: tuple[RankRow, ...]) -> int:
     """The organiser's pot if set, else every fee due: entry, table and lost-game money and
     the team fees."""
-    if event["pot_cents"] is not None:
-        return int(event["pot_cents"])
+    if event.pot_cents is not None:
+        return int(event.pot_cents)
     return fees_total(rows) + sum(team_fee_payers(fees_of(event), plan_of(event).teams).values())
 
 
@@ -681,29 +582,21 @@ def ranking_json(rows: tuple[RankRow, ...]) -> dict[str, Any]:
 
 def live_token(db: Database, event_id: int) -> str:
     """Changes whenever the event or any of its tables' sheets changes (one small query)."""
-    rows = list(
-        db.query(
-            "select e.rev, (select coalesce(sum(s.rev), 0) || '.' || count(*) from "
-            "event_tables t join sheets s on s.id = t.sheet_id or s.id = t.sheet_b "
-            "where t.event_id = e.id) as sheets "
-            "from events e where e.id = ?",
-            [event_id],
-        )
-    )
-    if not rows:
+    token = rows_of.live_token(db, event_id)
+    if token is None:
         raise NotFound(event_id)
-    return f"{rows[0]['rev']}.{rows[0]['sheets']}"
+    return token
 
 
-def fees_json(event: dict[str, Any]) -> dict[str, Any]:
+def fees_json(event: Event) -> dict[str, Any]:
     """The fees as the event was made: flat (``lost_game_cents``) or by tiers; the table and
     team fees when there are any."""
-    plan = event["fee_plan"]
-    out: dict[str, Any] = {"entry_cents": event["entry_cents"]}
+    plan = event.fee_plan
+    out: dict[str, Any] = {"entry_cents": event.entry_cents}
     if plan.get("lost_game_tiers"):
         out["lost_game_tiers"] = plan["lost_game_tiers"]
     else:
-        out["lost_game_cents"] = event["lost_game_cents"]
+        out["lost_game_cents"] = event.lost_game_cents
     return {**out, **{k: v for k, v in plan.items() if k != "lost_game_tiers"}}
 
 
@@ -712,47 +605,47 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
     tables = tables_of(db, event)
     regs = registrations(db, event_id)
     series = []
-    for s in db.query("select * from event_series where event_id = ? order by n", [event_id]):
+    for s in rows_of.list_series(db, event_id):
         series.append(
             {
-                "n": s["n"],
-                "seating": s["seating"],
-                "seed": s["seed"],
-                "deals": {str(k): v for k, v in series_deals(event, s["deals"]).items()},
+                "n": s.n,
+                "seating": s.seating,
+                "seed": s.seed,
+                "deals": {str(k): v for k, v in series_deals(event, s.deals).items()},
                 "tables": [
                     {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
                      "first_dealer": t["first_dealer"], "deals": t["planned"],
                      "played": t["played"], "left": t["left"], **sign_off_json(t)}
-                    for t in tables if t["series"] == s["n"]
+                    for t in tables if t["series"] == s.n
                 ],
             }
         )  # fmt: skip
     return {
-        "id": event["id"],
-        "name": event["name"],
-        "date": event["day"],
-        "game": event["game"],
-        "group": event["group_id"],
-        "deals": {str(k): v for k, v in event["deals"].items()},
+        "id": event.id,
+        "name": event.name,
+        "date": event.day,
+        "game": event.game,
+        "group": event.group_id,
+        "deals": {str(k): v for k, v in event.deals.items()},
         "fees": fees_json(event),
-        "rules": event["rules"],
+        "rules": event.rules,
         "scoring": scoring_json(event),
-        "payout": event["payout"],
-        **event["prize_plan"],
-        "pot_cents": event["pot_cents"],
-        "double_entry": bool(event.get("double_entry")),
-        "created": event["created"],
-        "closed": event["closed"],
+        "payout": event.payout,
+        **event.prize_plan,
+        "pot_cents": event.pot_cents,
+        "double_entry": bool(event.double_entry),
+        "created": event.created,
+        "closed": event.closed,
         "history": event_history(db, event_id),
-        "players": [r["name"] for r in regs],
+        "players": [r.name for r in regs],
         "registrations": [
             {
-                "name": r["name"],
-                "player": r["player_id"],
-                "from_series": r["from_series"],
-                "away": bool(r["away"]),
-                "start_no": r["start_no"],
-                **({"category": r["category"]} if r["category"] else {}),
+                "name": r.name,
+                "player": r.player_id,
+                "from_series": r.from_series,
+                "away": r.away,
+                "start_no": r.start_no,
+                **({"category": r.category} if r.category else {}),
             }
             for r in regs
         ],  # fmt: skip
@@ -760,16 +653,16 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
     }
 
 
-def categories_of(regs: list[dict[str, Any]]) -> dict[str, str]:
-    return {r["name"]: r["category"] for r in regs if r.get("category")}
+def categories_of(regs: list[Registration]) -> dict[str, str]:
+    return {r.name: r.category for r in regs if r.category}
 
 
-def prizes_of(db: Database, event: dict[str, Any], rows: tuple[RankRow, ...]) -> Prizes:
-    regs = registrations(db, event["id"])
+def prizes_of(db: Database, event: Event, rows: tuple[RankRow, ...]) -> Prizes:
+    regs = registrations(db, event.id)
     return award(rows, plan_of(event), pot_of(event, rows), categories_of(regs))
 
 
-def prizes_json(db: Database, event: dict[str, Any], rows: tuple[RankRow, ...]) -> dict[str, Any]:
+def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[str, Any]:
     """The prize list: ``rows`` the ranking with each player's own prize, ``prizes`` every
     prize with its kind (overall, series, category, team), ``teams`` the team ranking, and
     the cash check."""
@@ -777,12 +670,12 @@ def prizes_json(db: Database, event: dict[str, Any], rows: tuple[RankRow, ...]) 
     plan = plan_of(event)
     cash = cash_of(db, event, rows)
     return {
-        "closed": event["closed"],
+        "closed": event.closed,
         "pot_cents": won.pot_cents,
         "fees_total_cents": fees_total(rows),
         "paid_cents": won.paid_cents,
         "rest_cents": won.rest_cents,
-        "payout": event["payout"],
+        "payout": event.payout,
         "rows": [
             {"rank": r.rank, "player": r.player, "score": r.score, "cents": won.cents_of(r.player)}
             for r in rows
@@ -808,18 +701,16 @@ def prizes_json(db: Database, event: dict[str, Any], rows: tuple[RankRow, ...]) 
 
 
 def paid_ticks(db: Database, event_id: int) -> dict[tuple[str, int], int]:
-    names = {r["key"]: r["name"] for r in registrations(db, event_id)}
+    names = {r.key: r.name for r in registrations(db, event_id)}
     return {
-        (names[r["key"]], int(r["series"])): int(r["cents"])
-        for r in db.query(
-            "select key, series, cents from event_fee_paid where event_id = ?", [event_id]
-        )
-        if r["key"] in names
+        (names[key], series): cents
+        for key, series, cents in rows_of.fee_ticks(db, event_id)
+        if key in names
     }
 
 
-def cash_of(db: Database, event: dict[str, Any], rows: tuple[RankRow, ...]) -> CashCheck:
-    return cash_check(rows, fees_of(event), plan_of(event).teams, paid_ticks(db, event["id"]))
+def cash_of(db: Database, event: Event, rows: tuple[RankRow, ...]) -> CashCheck:
+    return cash_check(rows, fees_of(event), plan_of(event).teams, paid_ticks(db, event.id))
 
 
 def cash_json(cash: CashCheck) -> dict[str, Any]:
@@ -844,33 +735,25 @@ def set_paid(db: Database, event_id: int, name: str, series: int, paid: bool) ->
         _bump(db, event_id)
         event = get_event(db, event_id)
         key = people.name_key(name)
-        reg = next((r for r in registrations(db, event_id) if r["key"] == key), None)
+        reg = next((r for r in registrations(db, event_id) if r.key == key), None)
         if reg is None:
             raise NotFound(name)
         rows = ranking_rows(db, event)
         cash = cash_of(db, event, rows)
-        row = next(c for c in cash.rows if c.player == reg["name"])
+        row = next(c for c in cash.rows if c.player == reg.name)
         item = next((i for i in row.items if i.series == series), None)
         if item is None:
             e = Errors()
-            e.add("series", "%(name)s hat Serie %(n)s nicht gespielt.", name=reg["name"], n=series)
+            e.add("series", "%(name)s hat Serie %(n)s nicht gespielt.", name=reg.name, n=series)
             e.raise_if_any()
         assert item is not None
         at = store.now()
         if paid:
-            db.execute(
-                "insert into event_fee_paid (event_id, key, series, cents, at) values (?, ?, ?, ?, ?) "
-                "on conflict (event_id, key, series) do update set cents = excluded.cents, "
-                "at = excluded.at",
-                [event_id, key, series, item.due_cents, at],
-            )
+            rows_of.set_fee_paid(db, event_id, key, series, item.due_cents, at)
         else:
-            db.execute(
-                "delete from event_fee_paid where event_id = ? and key = ? and series = ?",
-                [event_id, key, series],
-            )
+            rows_of.delete_fee_paid(db, event_id, key, series)
         log_event(db, event_id, "paid" if paid else "unpaid", at,
-                  {"player": reg["name"], "series": series,
+                  {"player": reg.name, "series": series,
                    "cents": item.due_cents if paid else item.paid_cents or 0})  # fmt: skip
 
 
@@ -885,11 +768,7 @@ def set_category(db: Database, event_id: int, name: str, category: str | None) -
             e.add("category", "Kategorien dieser Veranstaltung: %(cats)s.",
                   cats=", ".join(plan_of(event).categories) or "–")  # fmt: skip
             e.raise_if_any()
-        cur = db.execute(
-            "update event_players set category = ? where event_id = ? and key = ?",
-            [category, event_id, people.name_key(name)],
-        )
-        if cur.rowcount == 0:
+        if not rows_of.set_category(db, event_id, people.name_key(name), category):
             raise NotFound(name)
 
 
@@ -900,7 +779,7 @@ def set_teams(db: Database, event_id: int, teams: tuple[Team, ...]) -> None:
         _bump(db, event_id)
         event = get_event(db, event_id)
         _refuse_if_closed(event)
-        names = {r["key"]: r["name"] for r in registrations(db, event_id)}
+        names = {r.key: r.name for r in registrations(db, event_id)}
         e = Errors()
         fixed: list[Team] = []
         for i, t in enumerate(teams):
@@ -909,35 +788,27 @@ def set_teams(db: Database, event_id: int, teams: tuple[Team, ...]) -> None:
                 e.add(f"teams.{i}.members", "%(name)s ist nicht angemeldet.", name=missing[0])
             fixed.append(Team(t.name, tuple(names.get(people.name_key(m), m) for m in t.members)))
         e.raise_if_any()
-        plan = event["prize_plan"]
+        plan = dict(event.prize_plan)  # the record stays as read
         plan["teams"] = [{"name": t.name, "members": list(t.members)} for t in fixed]
         if not fixed:
             del plan["teams"]
-        db.execute(
-            "update events set prize_plan = ? where id = ?",
-            [json.dumps(plan, ensure_ascii=False) if plan else None, event_id],
-        )
+        rows_of.set_prize_plan(db, event_id, plan)
 
 
 def player_events(db: Database, player_id: int) -> list[dict[str, Any]]:
     """The club nights a player sat at (also under a name merged into his), newest first:
     place, score, the field, his prize, his score per series (None: not played)."""
     out = []
-    for r in db.query(
-        "select p.event_id, p.name from event_players p join events e on e.id = p.event_id "
-        "where p.player_id = ? or p.player_id in (select id from players where merged_into = ?) "
-        "order by e.day desc, e.id desc",
-        [player_id, player_id],
-    ):
-        event = get_event(db, int(r["event_id"]))
+    for event_id, name in rows_of.player_event_names(db, player_id):
+        event = get_event(db, event_id)
         rows = ranking_rows(db, event)
-        row = next((x for x in rows if x.player == r["name"]), None)
+        row = next((x for x in rows if x.player == name), None)
         if row is None or not any(row.played):
             continue
         won = prizes_of(db, event, rows)
         out.append({
-            "event": event["id"], "name": event["name"], "date": event["day"],
-            "game": event["game"], "closed": event["closed"], "place": row.rank,
+            "event": event.id, "name": event.name, "date": event.day,
+            "game": event.game, "closed": event.closed, "place": row.rank,
             "players": sum(1 for x in rows if any(x.played)), "score": row.score,
             "series": [s if played else None for s, played in zip(row.series, row.played,
                                                                   strict=True)],
@@ -962,33 +833,25 @@ class SignOffRefused(Exception):
 
 def table_sheet_ids(db: Database, event_id: int) -> list[int]:
     """Every sheet of the event's tables: list A and, with double entry, list B."""
-    out: list[int] = []
-    for r in db.query("select sheet_id, sheet_b from event_tables where event_id = ?", [event_id]):
-        out.append(int(r["sheet_id"]))
-        if r["sheet_b"] is not None:
-            out.append(int(r["sheet_b"]))
-    return out
+    return rows_of.table_sheet_ids(db, event_id)
 
 
-def add_list_b(db: Database, event: dict[str, Any], n: int, table: int,
+def add_list_b(db: Database, event: Event, n: int, table: int,
                sheet_a: dict[str, Any]) -> None:  # fmt: skip
     """List B of a table: a sheet of its own (own edit link) with the same seats and rules.
     Its seats are not linked to players: the deals are the same as list A's, and a
     player's pages and standings count each deal once (from list A)."""
-    sheet_b = service.create_sheet(db, f"{sheet_a['name']} · Liste B", event["game"],
+    sheet_b = service.create_sheet(db, f"{sheet_a['name']} · Liste B", event.game,
                                    list(sheet_a["players"]), sheet_a["first_dealer"],
-                                   event["rules"], None, day=event["day"])  # fmt: skip
-    db.execute("delete from sheet_players where sheet_id = ?", [sheet_b["id"]])
-    db.execute(
-        "update event_tables set sheet_b = ? where event_id = ? and series = ? and n = ?",
-        [sheet_b["id"], event["id"], n, table],
-    )
+                                   event.rules, None, day=event.day)  # fmt: skip
+    player_rows.clear_seats(db, sheet_b["id"])
+    rows_of.set_list_b(db, event.id, n, table, sheet_b["id"])
 
 
-def double_entry_of(db: Database, event: dict[str, Any], sheet_a: dict[str, Any],
-                    computed_a: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+def double_entry_of(db: Database, event: Event, sheet_a: dict[str, Any],
+                    sheet_b_id: int) -> dict[str, Any]:  # fmt: skip
     """Both lists of a table compared (rules/double_entry.py) and the figures that count."""
-    sheet_b = service.load_sheet(db, int(sheet_a["sheet_b"]))
+    sheet_b = service.load_sheet(db, sheet_b_id)
     rows_a = service.computed(db, sheet_a).rows
     rows_b = service.computed(db, sheet_b).rows
     players = list(sheet_a["players"])
@@ -996,17 +859,17 @@ def double_entry_of(db: Database, event: dict[str, Any], sheet_a: dict[str, Any]
     return {
         "sheet_b": sheet_b,
         "comparison": cmp,
-        "counted": counted(event["game"], players, rows_a, cmp.agreed),
+        "counted": counted(event.game, players, rows_a, cmp.agreed),
     }
 
 
-def pending_deals(db: Database, event: dict[str, Any]) -> int:
+def pending_deals(db: Database, event: Event) -> int:
     """Deals the ranking does not count yet: on one list only, or differing."""
     return sum(t["double_entry"]["comparison"].pending for t in snapshot(db, event)["tables"]
                if t["double_entry"] is not None)  # fmt: skip
 
 
-def find_table(db: Database, event: dict[str, Any], n: int, table: int,
+def find_table(db: Database, event: Event, n: int, table: int,
                shared: bool = False) -> dict[str, Any]:  # fmt: skip
     """Table ``table`` of series ``n`` with its sign-off; ``shared``: from the event's
     snapshot (pages read between two writes share it), else computed now (inside a write)."""
@@ -1024,7 +887,7 @@ def table_complete(t: dict[str, Any]) -> bool:
     if entry is None:
         return True
     cmp = entry["comparison"]
-    return cmp.clean and cmp.played_b >= t["planned"]
+    return bool(cmp.clean and cmp.played_b >= t["planned"])
 
 
 def sign_off_json(t: dict[str, Any]) -> dict[str, Any]:
@@ -1047,13 +910,10 @@ def sign_off_json(t: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _lock_table(db: Database, event_id: int, n: int, table: int) -> dict[str, Any]:
+def _lock_table(db: Database, event_id: int, n: int, table: int) -> Event:
     _bump(db, event_id)  # the write lock first: two taps at once queue up
     event = get_event(db, event_id)
-    rows = list(db.query(
-        "select sheet_id, sheet_b from event_tables where event_id = ? and series = ? and n = ?",
-        [event_id, n, table]))  # fmt: skip
-    if not rows:
+    if not rows_of.has_table(db, event_id, n, table):
         raise NotFound(table)
     return event
 
@@ -1074,7 +934,7 @@ def confirm_table(db: Database, event_id: int, n: int, table: int, player: str |
     list, or the lists differ. A second tap by the same player changes nothing."""
     with db.atomic():
         event = _lock_table(db, event_id, n, table)
-        if event["closed"]:
+        if event.closed:
             raise SignOffRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts bestätigt."))
         t = find_table(db, event, n, table)
         if t["confirmed"]:
@@ -1098,11 +958,7 @@ def confirm_table(db: Database, event_id: int, n: int, table: int, player: str |
             signed.append(who)
         at = store.now()
         done = captain or all(p in signed for p in t["players"])
-        db.execute(
-            "update event_tables set signed = ?, confirmed = ? where event_id = ? and "
-            "series = ? and n = ?",
-            [json.dumps(signed, ensure_ascii=False), at if done else None, event_id, n, table],
-        )
+        rows_of.set_sign_off(db, event_id, n, table, signed, at if done else None)
         log_event(db, event_id, "confirm" if done else "sign",
                   at, {"series": n, "table": table,
                        **({"captain": True} if captain else {"player": who})})  # fmt: skip
@@ -1115,14 +971,10 @@ def unlock_table(db: Database, event_id: int, n: int, table: int) -> dict[str, A
     players confirm anew. Refused while the event is closed."""
     with db.atomic():
         event = _lock_table(db, event_id, n, table)
-        if event["closed"]:
+        if event.closed:
             raise SignOffRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts geändert."))
         t = find_table(db, event, n, table)
-        db.execute(
-            "update event_tables set signed = null, confirmed = null where event_id = ? and "
-            "series = ? and n = ?",
-            [event_id, n, table],
-        )
+        rows_of.set_sign_off(db, event_id, n, table, None, None)
         if t["confirmed"] or t["signed"]:
             log_event(db, event_id, "unlock", store.now(), {"series": n, "table": table})
         _touch_lists(db, t)

@@ -52,6 +52,7 @@ from .rules.events import (
 from .rules.sheet import GAMES, SheetSpec, describe_rules
 from .rules.sheet import game as game_kind
 from .sheet_view import public_url, qr_svg
+from .store.club_records import Event, Group
 
 bp = Blueprint("events", __name__, url_prefix="/events")
 
@@ -59,18 +60,18 @@ bp = Blueprint("events", __name__, url_prefix="/events")
 # --- Edit rights ------------------------------------------------------------------------------
 
 
-def can_edit_event(event: dict[str, Any]) -> bool:
-    return holds_token(f"event_{event['id']}", event["edit_token"])
+def can_edit_event(event: Event) -> bool:
+    return holds_token(f"event_{event.id}", event.edit_token)
 
 
-def remember_event_token(resp: Any, event: dict[str, Any]) -> Any:
-    resp.set_cookie(f"event_{event['id']}", event["edit_token"], httponly=True, samesite="Lax",
+def remember_event_token(resp: Any, event: Event) -> Any:
+    resp.set_cookie(f"event_{event.id}", event.edit_token, httponly=True, samesite="Lax",
                     max_age=3600 * 24 * 365)  # fmt: skip
     g.carries_edit_link = True  # the event's token rides in the cookie: private, no-store
     return resp
 
 
-def load_event(event_id: int) -> dict[str, Any]:
+def load_event(event_id: int) -> Event:
     try:
         return events.get_event(service.get_db(), event_id)
     except service.NotFound:
@@ -82,20 +83,20 @@ def forbidden_text() -> str:
     return _("Ändern nur mit dem Bearbeitungs-Link dieser Veranstaltung.")
 
 
-def editable(event_id: int) -> dict[str, Any]:
+def editable(event_id: int) -> Event:
     event = load_event(event_id)
     if not can_edit_event(event):
         abort(refuse(403, forbidden_text()))
     return event
 
 
-def organiser_link(event: dict[str, Any]) -> dict[str, Any]:
+def organiser_link(event: Event) -> dict[str, Any]:
     """The organiser's link with its QR code for the organiser's pages (on the network): the
     one way back in from another browser, so the pages say to keep it."""
     if not can_edit_event(event) or not current_app.config.get("LAN"):
         return {}
     g.carries_edit_link = True  # a key on the page: private, no-store
-    url = public_url("events.edit_link", event_id=event["id"], token=event["edit_token"])
+    url = public_url("events.edit_link", event_id=event.id, token=event.edit_token)
     return {"organiser_url": url, "qr": qr_svg}
 
 
@@ -201,7 +202,7 @@ class ActionForm(FlaskForm):
     pass
 
 
-def groups_for_form() -> list[dict[str, Any]]:
+def groups_for_form() -> list[Group]:
     """Only the groups this browser may put an event into (rights.py)."""
     return [g for g in people.list_groups(service.get_db()) if rights.may_change_group(g)]
 
@@ -248,9 +249,9 @@ def create() -> Any:
             errors.append(("group", _("Bitte eine Gruppe aus der Liste wählen.")))
         else:
             data["group"] = gid
-            if gid not in {grp["id"] for grp in groups_for_form()}:
+            if gid not in {grp.id for grp in groups_for_form()}:
                 # an unknown group is told by normalize_event, one without the right here
-                known = {grp["id"] for grp in people.list_groups(service.get_db())}
+                known = {grp.id for grp in people.list_groups(service.get_db())}
                 if gid in known:
                     errors.append(("group", _("Ändern nur mit dem Link dieser Gruppe.")))
     deals: dict[str, int] = {}
@@ -302,7 +303,7 @@ def create() -> Any:
             exc = e
         else:
             flash(_("Veranstaltung angelegt. Jetzt die Spieler anmelden."))
-            resp = redirect(url_for("events.players", event_id=event["id"]))
+            resp = redirect(url_for("events.players", event_id=event.id))
             return remember_event_token(resp, event)
     aliases = {"deals.4": "deals4", "deals.3": "deals3", "fees.entry_cents": "entry",
                "fees.lost_game_cents": "lost_fee", "date": "day",
@@ -318,7 +319,7 @@ def create() -> Any:
 @bp.get("/<int:event_id>/edit/<token>")
 def edit_link(event_id: int, token: str) -> Any:
     event = load_event(event_id)
-    if not token_matches(token, event["edit_token"]):  # any text, in constant time
+    if not token_matches(token, event.edit_token):  # any text, in constant time
         abort(refuse(403, forbidden_text()))
     return remember_event_token(redirect(url_for("events.show", event_id=event_id)), event)
 
@@ -326,7 +327,7 @@ def edit_link(event_id: int, token: str) -> Any:
 # --- The event's views ------------------------------------------------------------------------
 
 
-def view_data(event: dict[str, Any], screen: bool = False) -> dict[str, Any]:
+def view_data(event: Event, screen: bool = False) -> dict[str, Any]:
     snap = events.snapshot(service.get_db(), event)
     tables, rows, n_series = snap["tables"], snap["rows"], snap["n_series"]
     current = [t for t in tables if t["series"] == n_series]
@@ -344,7 +345,7 @@ def view_data(event: dict[str, Any], screen: bool = False) -> dict[str, Any]:
         "fees_total": sum(r.fees_cents for r in rows),
         "regs": snap["regs"],
         "editor": can_edit_event(event),
-        "live": url_for("events.live", event_id=event["id"]),
+        "live": url_for("events.live", event_id=event.id),
         "token": snap["token"],
         # double entry: deals the ranking does not count yet, tables whose lists differ
         "pending": sum(t["double_entry"]["comparison"].pending for t in tables
@@ -391,8 +392,8 @@ def show(event_id: int) -> str:
                            **organiser_link(event))  # fmt: skip
 
 
-def _spec(event: dict[str, Any]) -> SheetSpec:
-    return SheetSpec(event["game"], (), "", event["rules"])
+def _spec(event: Event) -> SheetSpec:
+    return SheetSpec(event.game, (), "", event.rules)
 
 
 @bp.get("/<int:event_id>/part")
@@ -464,9 +465,9 @@ def players(event_id: int) -> Any:
     db = service.get_db()
     regs = events.registrations(db, event_id)
     n_series = events.series_count(db, event_id)
-    present = [r for r in regs if r["from_series"] <= n_series + 1 and not r["away"]]
+    present = [r for r in regs if r.from_series <= n_series + 1 and not r.away]
     try:
-        sizes: tuple[int, ...] | None = table_sizes(event["game"], len(present))
+        sizes: tuple[int, ...] | None = table_sizes(event.game, len(present))
         refusal = None
     except InvalidDeal as exc:
         sizes, refusal = None, field_errors(exc, page_lang())["players"][0]
@@ -489,15 +490,15 @@ def player_action(event_id: int, reg_id: int, action: str) -> Response:
     if not ActionForm().validate_on_submit():
         abort(400)
     db = service.get_db()
-    reg = next((r for r in events.registrations(db, event_id) if r["id"] == reg_id), None)
+    reg = next((r for r in events.registrations(db, event_id) if r.id == reg_id), None)
     if reg is None or action not in ("away", "back", "remove"):
         abort(404)
     try:
         if action == "remove":
-            events.unregister(db, event_id, reg["name"])
-            flash(_("Abgemeldet: %(name)s", name=reg["name"]))
+            events.unregister(db, event_id, reg.name)
+            flash(_("Abgemeldet: %(name)s", name=reg.name))
         else:
-            events.set_away(db, event_id, reg["name"], action == "away")
+            events.set_away(db, event_id, reg.name, action == "away")
     except InvalidDeal as exc:
         flash_errors(exc)
     return redirect(url_for("events.players", event_id=event_id))
@@ -510,11 +511,11 @@ def player_category(event_id: int, reg_id: int) -> Response:
     if not ActionForm().validate_on_submit():
         abort(400)
     db = service.get_db()
-    reg = next((r for r in events.registrations(db, event_id) if r["id"] == reg_id), None)
+    reg = next((r for r in events.registrations(db, event_id) if r.id == reg_id), None)
     if reg is None:
         abort(404)
     try:
-        events.set_category(db, event_id, reg["name"], request.form.get("category") or None)
+        events.set_category(db, event_id, reg.name, request.form.get("category") or None)
     except InvalidDeal as exc:
         flash_errors(exc)
     return redirect(url_for("events.players", event_id=event_id))
@@ -595,8 +596,9 @@ def new_series(event_id: int) -> Any:
 def series(event_id: int, n: int) -> Any:
     event = load_event(event_id)
     db = service.get_db()
-    rows = list(db.query("select * from event_series where event_id = ? and n = ?", [event_id, n]))
-    if not rows:
+    try:
+        row = events.get_series(db, event_id, n)
+    except events.NotFound:
         abort(404)
     editor = can_edit_event(event)
     tables = [t for t in events.tables_of(db, event) if t["series"] == n]
@@ -609,15 +611,13 @@ def series(event_id: int, n: int) -> Any:
         add_sign_off(t, editor)
     if editor:
         g.carries_edit_link = True  # the tables' edit links and QR codes: private, no-store
-    planned = events.series_deals(event, rows[0]["deals"])
+    planned = events.series_deals(event, row.deals)
     sizes = sorted({len(t["players"]) for t in tables}, reverse=True)
-    entered = {int(r["sheet_id"]): int(r["c"]) for r in db.query(
-        "select t.sheet_id, (select count(*) from deals d where d.sheet_id = t.sheet_id) as c "
-        "from event_tables t where t.event_id = ? and t.series = ?", [event_id, n])}  # fmt: skip
+    entered = events.entered_counts(db, event_id, n)
     for t in tables:
         t["entered"] = entered.get(t["sheet"], 0)  # struck deals too: the desk's swap and re-draw
     return render_template(
-        "events/series.html", event=event, s=rows[0], tables=tables, editor=editor, qr=qr_svg,
+        "events/series.html", event=event, s=row, tables=tables, editor=editor, qr=qr_svg,
         numbers=start_numbers(events.registrations(db, event_id)),
         n_series=events.series_count(db, event_id), planned=planned, sizes=sizes,
         lengthen=LengthenForm(formdata=None),
@@ -695,11 +695,11 @@ def close(event_id: int) -> Any:
             general += attach_errors(form, None, errors, page_lang())
             status = 422
     else:
-        form.payout_kind.data = event["payout"]["kind"]
-        form.payout.data = payout_text(event["payout"])
-        form.pot.data = euros(event["pot_cents"]) if event["pot_cents"] is not None else ""
-        form.places.data = str(event["payout"].get("places") or "")
-        form.per_players.data = str(event["payout"].get("per_players") or "")
+        form.payout_kind.data = event.payout["kind"]
+        form.payout.data = payout_text(event.payout)
+        form.pot.data = euros(event.pot_cents) if event.pot_cents is not None else ""
+        form.places.data = str(event.payout.get("places") or "")
+        form.per_players.data = str(event.payout.get("per_players") or "")
     form.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
                                 ("fixed", _("feste Beträge (€)"))]  # fmt: skip
     db = service.get_db()
@@ -765,7 +765,7 @@ def delete(event_id: int) -> Any:
         if not ActionForm().validate_on_submit():
             abort(400)
         events.delete_event(service.get_db(), event_id)
-        flash(_("Veranstaltung „%(name)s“ gelöscht.", name=event["name"]))
+        flash(_("Veranstaltung „%(name)s“ gelöscht.", name=event.name))
         return redirect(url_for("events.index"))
     return render_template("events/delete.html", event=event)
 
@@ -773,8 +773,8 @@ def delete(event_id: int) -> Any:
 # --- Files ------------------------------------------------------------------------------------
 
 
-def _filename(event: dict[str, Any], ext: str) -> str:
-    return f"{event['day']}_{safe_name(event['name'], 'event')}.{ext}"
+def _filename(event: Event, ext: str) -> str:
+    return f"{event.day}_{safe_name(event.name, 'event')}.{ext}"
 
 
 @bp.get("/<int:event_id>/ranking.csv")
@@ -812,7 +812,7 @@ def export_pdf(event_id: int) -> Response:
 
     # Seconds of CPU for a big Preisskat: rendered once per state of the event and its tables'
     # sheets (the live token changes with every write to either), one render at a time.
-    key = ("event", event_id, event["created"], lang)
+    key = ("event", event_id, event.created, lang)
     data = exports.cached_pdf(key, lambda: events.live_token(db, event_id), render)
     return attachment(data, "application/pdf", _filename(event, "pdf"))
 
@@ -838,14 +838,14 @@ def add_sign_off(t: dict[str, Any], editor: bool) -> None:
     t["pending"] = cmp.pending
 
 
-def _back_to(event: dict[str, Any], t: dict[str, Any]) -> str:
+def _back_to(event: Event, t: dict[str, Any]) -> str:
     """The table's sheet page the tap came from (list A or B), else the series page."""
     back = parse_int(request.form.get("back", ""))
     entry = t["double_entry"]
     sheets = {t["sheet"], entry["sheet_b"]["id"] if entry else None}
     if back is not None and back in sheets:
         return url_for("sheets.show", sheet_id=back) + "#signoff"
-    return url_for("events.series", event_id=event["id"], n=t["series"]) + f"#table-{t['table']}"
+    return url_for("events.series", event_id=event.id, n=t["series"]) + f"#table-{t['table']}"
 
 
 @bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/confirm")

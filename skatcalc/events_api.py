@@ -24,15 +24,16 @@ from .rules.common import Msg
 from .rules.double_entry import difference_msg
 from .rules.events import Seating, normalize_event, read_payout, read_teams
 from .rules.inputs import Reader
+from .store.club_records import Event
 
 bp = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
 
 
-def can_edit_event(event: dict[str, Any]) -> bool:
-    return holds_token(f"event_{event['id']}", event["edit_token"])
+def can_edit_event(event: Event) -> bool:
+    return holds_token(f"event_{event.id}", event.edit_token)
 
 
-def _editable(event_id: int) -> dict[str, Any]:
+def _editable(event_id: int) -> Event:
     event = events.get_event(service.get_db(), event_id)
     if not can_edit_event(event):
         raise BadBody(
@@ -53,8 +54,8 @@ def create() -> Any:
     if spec.group is not None:
         require_group_right(db, people.check_group(db, spec.group, spec.game), token)
     event = events.create_event(db, spec)
-    out = events.event_json(db, event["id"])
-    out["edit_token"] = event["edit_token"]
+    out = events.event_json(db, event.id)
+    out["edit_token"] = event.edit_token
     g.carries_edit_link = True  # private, no-store
     return jsonify(out), 201
 
@@ -66,9 +67,9 @@ def index() -> Any:
     return jsonify(
         {
             "events": [
-                {"id": e["id"], "name": e["name"], "date": e["day"], "game": e["game"],
-                 "players": e["player_count"], "series": e["series_count"],
-                 "closed": e["closed"]}
+                {"id": e.id, "name": e.name, "date": e.day, "game": e.game,
+                 "players": e.player_count, "series": e.series_count,
+                 "closed": e.closed}
                 for e in events.list_events(db)
             ]
         }
@@ -232,7 +233,7 @@ def ranking(event_id: int) -> Any:
     db = service.get_db()
     event = events.get_event(db, event_id)
     out = events.ranking_json(events.ranking_rows(db, event))
-    if event.get("double_entry"):  # deals on one list only or differing: not counted yet
+    if event.double_entry:  # deals on one list only or differing: not counted yet
         out["pending_deals"] = events.pending_deals(db, event)
     return jsonify(out)
 
@@ -295,7 +296,7 @@ def close(event_id: int) -> Any:
     r.seen.add("payout")
     payout = read_payout(raw_payout, e) if raw_payout is not None else events.payout_of(event)
     # "pot_cents": null goes back to the fees collected; left out keeps what was set
-    pot = r.integer("pot_cents") if "pot_cents" in r.data else event["pot_cents"]
+    pot = r.integer("pot_cents") if "pot_cents" in r.data else event.pot_cents
     if pot is not None and not 0 <= pot <= 100_000_000:
         e.add("pot_cents", "Topf: 0 bis 1000000 €.")
     r.reject_unknown()
@@ -321,7 +322,7 @@ def reopen(event_id: int) -> Any:
 # --- Double entry and sign-off ------------------------------------------------------------------
 
 
-def may_sign(event: dict[str, Any], t: dict[str, Any]) -> bool:
+def may_sign(event: Event, t: dict[str, Any]) -> bool:
     """The table's own links (list A or B) or the organiser's."""
     if can_edit_event(event) or can_edit(t["sheet_row"]):
         return True
@@ -329,7 +330,7 @@ def may_sign(event: dict[str, Any], t: dict[str, Any]) -> bool:
     return entry is not None and can_edit(entry["sheet_b"])
 
 
-def table_json(event: dict[str, Any], t: dict[str, Any], lang: str) -> dict[str, Any]:
+def table_json(event: Event, t: dict[str, Any], lang: str) -> dict[str, Any]:
     out = {"series": t["series"], "table": t["table"], "players": t["players"],
            "sheet": t["sheet"], "deals": t["planned"], "played": t["played"],
            "left": t["left"], **events.sign_off_json(t)}  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import date
 from typing import Any
 
@@ -19,7 +20,7 @@ bp = Blueprint("players_api", __name__, url_prefix="/api/v1")
 @bp.get("/players")
 @json_route
 def list_players() -> Any:
-    return jsonify({"players": players.list_players(service.get_db())})
+    return jsonify({"players": [asdict(p) for p in players.list_players(service.get_db())]})
 
 
 @bp.get("/players/<int:player_id>")
@@ -36,7 +37,7 @@ def create_group() -> Any:
     name, game, rules = players.normalize_group(body())
     group = players.create_group(service.get_db(), name, game, rules)
     out = season.group_json(group)
-    out["edit_token"] = group["edit_token"]  # this once: the group's right (docs/api.md)
+    out["edit_token"] = group.edit_token  # this once: the group's right (docs/api.md)
     g.carries_edit_link = True  # private, no-store
     return jsonify(out), 201
 

@@ -31,6 +31,7 @@ from .i18n import _, field_errors, flash_errors, page_lang
 from .rules.common import InvalidDeal, decimal, parse_day
 from .rules.sheet import GAMES
 from .sheet_view import public_url, qr_svg
+from .store.club_records import Group
 
 players_bp = Blueprint("players", __name__, url_prefix="/players")
 groups_bp = Blueprint("groups", __name__, url_prefix="/groups")
@@ -87,9 +88,7 @@ def render_player(pid: int, rename: RenameForm | None = None, status: int = 200)
     stats = season.player_stats(db, pid)
     merge = MergeForm()
     merge.other.choices = [
-        (str(p["id"]), f"{p['name']} ({p['sheets']})")
-        for p in players.list_players(db)
-        if p["id"] != pid
+        (str(p.id), f"{p.name} ({p.sheets})") for p in players.list_players(db) if p.id != pid
     ]
     html = render_template(
         "players/show.html",
@@ -165,7 +164,7 @@ def merge(player_id: int) -> Any:
         return redirect(url_for("players.show", player_id=pid))
     db = service.get_db()
     try:
-        gone = players.get_player(db, other)["name"]
+        gone = players.get_player(db, other).name
         players.merge_players(db, pid, other)
     except service.NotFound:
         abort(404)
@@ -252,7 +251,7 @@ def create() -> Any:
             flash(_("Gruppe „%(name)s“ angelegt.", name=name))
             # The group's link is its right: this browser holds it from now on, and the
             # group page shows the link to keep.
-            resp = redirect(url_for("groups.show", group_id=group["id"]))
+            resp = redirect(url_for("groups.show", group_id=group.id))
             return rights.remember_group_token(resp, group)
     html = render_template("groups/list.html", groups=players.list_groups(service.get_db()),
                            form=form, general=general)  # fmt: skip
@@ -281,7 +280,7 @@ def _period() -> tuple[date, date, list[str]]:
     return start, end, errors
 
 
-def _group_or_404(group_id: int) -> dict[str, Any]:
+def _group_or_404(group_id: int) -> Group:
     try:
         return players.get_group(service.get_db(), group_id)
     except service.NotFound:
@@ -297,23 +296,23 @@ def _standings_view(group_id: int) -> dict[str, Any]:
                             "rows": rows, "sheets": sheets,
                             "manage": rights.may_change_group(group),
                             "evenings": season.group_evenings(sheets),
-                            "rank_name": rank_name(group["rules"]["rank_by"])}  # fmt: skip
+                            "rank_name": rank_name(group.rules["rank_by"])}  # fmt: skip
     if view["manage"] and rights.lan():
         # The group's link, a key to it: shown to its holders, in no cache.
-        view["group_url"] = public_url("groups.edit_link", group_id=group["id"],
-                                       token=group["edit_token"])  # fmt: skip
+        view["group_url"] = public_url("groups.edit_link", group_id=group.id,
+                                       token=group.edit_token)  # fmt: skip
         view["qr"] = qr_svg
         g.carries_edit_link = True
     if view["manage"]:
-        rules = group["rules"]
-        edit = GroupForm(formdata=None, name=group["name"], rank_by=rules["rank_by"],
+        rules = group.rules
+        edit = GroupForm(formdata=None, name=group.name, rank_by=rules["rank_by"],
                          min_sheets=str(rules["min_sheets"] or ""),
                          best="" if rules["best"] is None else str(rules["best"])).setup()  # fmt: skip
         add = GroupSheetForm(formdata=None)
         add.sheet.choices = [
             # short: the select must fit a phone; date and number tell equal names apart
             (str(s["id"]), f"{players.sheet_day(s):%d.%m.%y} · {s['name']} (#{s['id']})")
-            for s in players.ungrouped_sheets(db, group["game"])
+            for s in players.ungrouped_sheets(db, group.game)
         ]  # fmt: skip
         view.update(edit_form=edit, add_form=add, action_form=GroupSheetForm(formdata=None))
     return view
@@ -330,7 +329,7 @@ class GroupSheetForm(FlaskForm):
     sheet = SelectField(validate_choice=False)
 
 
-def _manage_group(group_id: int) -> dict[str, Any]:
+def _manage_group(group_id: int) -> Group:
     group = _group_or_404(group_id)
     if not rights.may_change_group(group):
         abort(refuse(403, _("Ändern nur mit dem Link dieser Gruppe.")))
@@ -341,7 +340,7 @@ def _manage_group(group_id: int) -> dict[str, Any]:
 def edit_link(group_id: int, token: str) -> Response:
     """The group's link: this browser may change the group from now on."""
     group = _group_or_404(group_id)
-    if not token_matches(token, group["edit_token"]):  # any text, in constant time
+    if not token_matches(token, group.edit_token):  # any text, in constant time
         abort(refuse(403, _("Ändern nur mit dem Link dieser Gruppe.")))
     return rights.remember_group_token(redirect(url_for("groups.show", group_id=group_id)), group)
 
@@ -355,7 +354,7 @@ def add_sheet(group_id: int) -> Response:
     if not form.validate_on_submit() or sid is None:
         abort(400)
     try:
-        players.join_group(service.get_db(), sid, group["id"])
+        players.join_group(service.get_db(), sid, group.id)
     except service.NotFound:
         abort(404)
     except InvalidDeal as exc:
@@ -391,7 +390,7 @@ def edit(group_id: int) -> Any:
     if not form.validate_on_submit():
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
     else:
-        data = {"name": form.name.data or "", "game": group["game"],
+        data = {"name": form.name.data or "", "game": group.game,
                 "rules": form_rules(form)}  # fmt: skip
         try:
             name, _game, clean = players.normalize_group(data)
@@ -420,9 +419,9 @@ def pdf(group_id: int) -> Response:
 
     # A tenth of a second of CPU for anyone who asks: rendered once per state of the group
     # (its sheets, their players, its rules), one render at a time, like every PDF.
-    key = ("standings", group_id, group["created"], start, end, lang)
+    key = ("standings", group_id, group.created, start, end, lang)
     data = exports.cached_pdf(key, lambda: season.group_version(db, group_id), render)
-    name = f"{safe_name(group['name'], 'gruppe')}-{start}-{end}.pdf"
+    name = f"{safe_name(group.name, 'gruppe')}-{start}-{end}.pdf"
     return attachment(data, "application/pdf", name)
 
 

@@ -17,13 +17,12 @@ survives restarts and travels with a backup; ``skatcalc admin-link`` prints it a
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import current_app, g, request
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
 from .http import bearer_token, token_matches
+from .store.club_records import Group
 
 ADMIN_COOKIE = "skatcalc_admin"
 KEY_COOKIE_AGE = 3600 * 24 * 365
@@ -90,16 +89,16 @@ def has_admin_right() -> bool:
     return not lan() or holds_admin_token()
 
 
-def group_cookie(group: dict[str, Any]) -> str:
-    return f"group_{group['id']}"
+def group_cookie(group: Group) -> str:
+    return f"group_{group.id}"
 
 
-def may_change_group(group: dict[str, Any], given: str | None = None) -> bool:
+def may_change_group(group: Group, given: str | None = None) -> bool:
     """Changing the group (name, rules, its sheets) and putting a sheet or an event into it:
     ``given`` (an API body's ``group_token``), the group link's cookie, or the admin right."""
     if not lan():
         return True
-    expected = group.get("edit_token")
+    expected = group.edit_token
     if given is not None and token_matches(given, expected):
         return True
     return token_matches(request.cookies.get(group_cookie(group)), expected) or holds_admin_token()
@@ -113,8 +112,8 @@ def remember_key(resp: Response, name: str, token: str) -> Response:
     return resp
 
 
-def remember_group_token(resp: Response, group: dict[str, Any]) -> Response:
-    return remember_key(resp, group_cookie(group), group["edit_token"])
+def remember_group_token(resp: Response, group: Group) -> Response:
+    return remember_key(resp, group_cookie(group), group.edit_token)
 
 
 def remember_admin_token(resp: Response) -> Response:

@@ -19,7 +19,6 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import players, service
-from .db import cache_write
 from .rules.sheet import GAMES
 from .rules.sheet import game as game_kind
 from .rules.standings import (
@@ -33,45 +32,30 @@ from .rules.standings import (
     standings,
 )
 from .rules.standings import evenings as evenings_of
+from .store import events as event_rows
+from .store import figures as figure_rows
+from .store import groups as group_rows
+from .store import players as player_rows
+from .store.club_records import EventRef, Group
+from .store.figures import StoredFigures
 
 
 def _seat_players(db: Database, sheet_ids: Sequence[int]) -> dict[int, list[tuple[int, str]]]:
     """sheet id -> [(player id, player's current name)] by seat, in one query."""
-    out: dict[int, list[tuple[int, str]]] = {}
-    if not sheet_ids:
-        return out
-    marks = ",".join("?" * len(sheet_ids))
-    for r in db.query(
-        f"select sp.sheet_id, sp.seat, p.id, p.name from sheet_players sp "
-        f"join players p on p.id = sp.player_id where sp.sheet_id in ({marks}) "
-        f"order by sp.sheet_id, sp.seat",
-        list(sheet_ids),
-    ):
-        out.setdefault(int(r["sheet_id"]), []).append((int(r["id"]), str(r["name"])))
-    return out
+    return player_rows.seat_players(db, sheet_ids)
 
 
-def events_of_sheets(db: Database, sheet_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+def events_of_sheets(db: Database, sheet_ids: Sequence[int]) -> dict[int, EventRef]:
     """sheet id -> the club night it is a table of (id, name, day), in one query."""
-    if not sheet_ids:
-        return {}
-    marks = ",".join("?" * len(sheet_ids))
-    return {
-        int(r["sheet_id"]): {"id": int(r["id"]), "name": r["name"], "day": r["day"]}
-        for r in db.query(
-            f"select t.sheet_id, e.id, e.name, e.day from event_tables t join events e "
-            f"on e.id = t.event_id where t.sheet_id in ({marks})",
-            list(sheet_ids),
-        )
-    }
+    return event_rows.events_of_sheets(db, sheet_ids)
 
 
-def _in_event(figs: dict[int, SheetFigures], event: dict[str, Any] | None
+def _in_event(figs: dict[int, SheetFigures], event: EventRef | None
               ) -> dict[int, SheetFigures]:  # fmt: skip
     """A club night's table: its figures name the event, so its series make one evening."""
     if event is None:
         return figs
-    return {pid: replace(f, event=event["id"]) for pid, f in figs.items()}
+    return {pid: replace(f, event=event.id) for pid, f in figs.items()}
 
 
 def code_files(root: Path | None = None) -> list[Path]:
@@ -108,24 +92,16 @@ def _decode(data: str) -> dict[int, SheetFigures]:
     return out
 
 
-def stored_figures(db: Database, sheet_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+def stored_figures(db: Database, sheet_ids: Sequence[int]) -> dict[int, StoredFigures]:
     """The cache rows of these sheets, in one query."""
-    if not sheet_ids:
-        return {}
-    marks = ",".join("?" * len(sheet_ids))
-    return {
-        int(r["sheet_id"]): dict(r)
-        for r in db.query(
-            f"select * from sheet_figures_cache where sheet_id in ({marks})", list(sheet_ids)
-        )
-    }
+    return figure_rows.stored_figures(db, sheet_ids)
 
 
 def figures_of_sheet(
     db: Database,
     sheet: dict[str, Any],
     seats: list[tuple[int, str]],
-    stored: dict[str, Any] | None = None,
+    stored: StoredFigures | None = None,
 ) -> dict[int, SheetFigures]:
     """player id -> that player's figures on this sheet.
 
@@ -136,12 +112,12 @@ def figures_of_sheet(
     def make() -> dict[int, SheetFigures]:
         if (
             stored is not None
-            and stored["rev"] == sheet["rev"]
-            and stored["seats"] == seats_key
-            and stored["code"] == CODE_VERSION
+            and stored.rev == sheet["rev"]
+            and stored.seats == seats_key
+            and stored.code == CODE_VERSION
         ):
             try:
-                return _decode(stored["data"])
+                return _decode(stored.data)
             except (ValueError, TypeError, KeyError):
                 pass  # an unreadable row is recomputed and replaced
         computed = service.computed(db, sheet)
@@ -163,15 +139,9 @@ def figures_of_sheet(
             for i, (pid, _name) in enumerate(seats)
             if i < len(typed)
         }
-        # a busy or read-only database: the figures are still right, just not kept (a read
-        # never waits for another writer to keep them)
-        with cache_write(db):
-            db.execute(
-                "insert or replace into sheet_figures_cache (sheet_id, rev, seats, code, "
-                "data) select id, ?, ?, ?, ? from sheets where id = ? and rev = ?",
-                [sheet["rev"], seats_key, CODE_VERSION, _encode(figs), sheet["id"],
-                 sheet["rev"]],
-            )  # fmt: skip
+        # a busy or read-only database: the figures are still right, just not kept
+        figure_rows.keep_figures(db, sheet["id"], sheet["rev"], seats_key, CODE_VERSION,
+                                 _encode(figs))  # fmt: skip
         return figs
 
     return service.derived(sheet, "player-figures", make, seats_key)
@@ -209,7 +179,7 @@ def game_json(t: PlayerTotals, sheets: list[tuple[dict[str, Any], SheetFigures]]
                              "balance": f.balance, "cents": f.cents, "won": f.won,
                              "lost": f.lost}  # fmt: skip
         if f.event is not None and s.get("event"):
-            e.update(event=f.event, name=s["event"]["name"], sheets=list(f.sheet_ids))
+            e.update(event=f.event, name=s["event"].name, sheets=list(f.sheet_ids))
         if "list" in game_kind(f.game).extra_figures:  # Skat: the list and Seeger-Fabian
             e["list"] = f.list_points
             e["seeger_fabian"] = f.seeger_fabian
@@ -255,7 +225,7 @@ def player_stats(db: Database, player_id: int) -> dict[str, Any]:
     pid = players.resolve(db, player_id)
     player = players.get_player(db, pid)
     all_figs = player_figures(db, pid)
-    out: dict[str, Any] = {"id": pid, "name": player["name"]}
+    out: dict[str, Any] = {"id": pid, "name": player.name}
     totals: dict[str, PlayerTotals] = {}
     for game in GAMES:
         # a sheet without a deal was never played: no evening, no best or worst evening
@@ -282,10 +252,10 @@ def default_period(today: date | None = None) -> tuple[date, date]:
 
 
 def group_standings(
-    db: Database, group: dict[str, Any], start: date, end: date
+    db: Database, group: Group, start: date, end: date
 ) -> tuple[tuple[StandingRow, ...], list[dict[str, Any]]]:
     """The standings over the period and the sheets they come from."""
-    sheets = players.group_sheets(db, group["id"], start, end)
+    sheets = players.group_sheets(db, group.id, start, end)
     ids = [s["id"] for s in sheets]
     seats = _seat_players(db, ids)
     stored = stored_figures(db, ids)
@@ -298,7 +268,7 @@ def group_standings(
         figures = _in_event(figures_of_sheet(db, s, sp, stored.get(s["id"])), s["event"])
         for pid, figs in figures.items():
             by_player.setdefault(pid, (names[pid], []))[1].append(figs)
-    rules = ClubRules.from_json(group["rules"])
+    rules = ClubRules.from_json(group.rules)
     return standings(by_player, rules), sheets
 
 
@@ -315,10 +285,10 @@ def group_evenings(sheets: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append({"sheet": s["id"], "name": s["name"], "day": day,
                         "players": list(s["players"]), "sheets": [s]})  # fmt: skip
             continue
-        held = by_event.get(event["id"])
+        held = by_event.get(event.id)
         if held is None:
-            held = by_event[event["id"]] = {"event": event["id"], "name": event["name"],
-                                            "day": event["day"], "players": [], "sheets": []}  # fmt: skip
+            held = by_event[event.id] = {"event": event.id, "name": event.name,
+                                         "day": event.day, "players": [], "sheets": []}  # fmt: skip
             out.append(held)
         held["sheets"].append(s)
         held["players"] += [p for p in s["players"] if p not in held["players"]]
@@ -336,22 +306,7 @@ def group_version(db: Database, group_id: int) -> str:
     """Changes whenever anything a group's standings show can change: the group (name, rules),
     its sheets (each write moves a revision), their players' names and merges, its events.
     Small queries, no figures: what a kept standings PDF is checked against."""
-    parts = [
-        list(db.execute("select * from groups where id = ?", [group_id]).fetchall()),
-        # every column: what a later schema adds (a sheet's day, its closing) counts too
-        list(db.execute("select * from sheets where group_id = ? order by id",
-                        [group_id]).fetchall()),
-        list(db.execute(
-            "select sp.sheet_id, sp.seat, p.id, p.name, p.merged_into, m.name "
-            "from sheet_players sp join players p on p.id = sp.player_id "
-            "left join players m on m.id = p.merged_into "
-            "where sp.sheet_id in (select id from sheets where group_id = ?) "
-            "order by sp.sheet_id, sp.seat", [group_id]).fetchall()),
-        list(db.execute("select * from events where group_id = ? order by id",
-                        [group_id]).fetchall()),
-        CODE_VERSION,
-    ]  # fmt: skip
-    return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
+    return group_rows.group_fingerprint(db, group_id, CODE_VERSION)
 
 
 def row_json(r: StandingRow) -> dict[str, Any]:
@@ -360,8 +315,9 @@ def row_json(r: StandingRow) -> dict[str, Any]:
     return d
 
 
-def group_json(group: dict[str, Any]) -> dict[str, Any]:
-    out = {k: group[k] for k in ("id", "name", "game", "rules", "created")}
-    if "sheets" in group:
-        out["sheets"] = group["sheets"]
+def group_json(group: Group) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": group.id, "name": group.name, "game": group.game,
+                           "rules": group.rules, "created": group.created}  # fmt: skip
+    if group.sheets is not None:
+        out["sheets"] = group.sheets
     return out

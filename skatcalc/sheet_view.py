@@ -10,6 +10,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import asdict
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -57,6 +58,7 @@ from .rules.sheet import (
 from .rules.sheet import game as game_kind
 from .rules.standings import RankBy
 from .rules.stats import statistics
+from .store.club_records import TableOfSheet
 
 
 def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | None = None,
@@ -187,14 +189,16 @@ def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
     """For a table's sheet at a club night: its event, series, table and deals left."""
     from .event_service import event_of_sheet
 
-    event = event_of_sheet(db, sheet["id"])
-    if event is not None:
-        played = sum(1 for d in data["deals"] if not d["struck"])
-        event["left"] = max(0, event["deals"].get(str(len(sheet["players"])), 0) - played)
-        # one list and nothing to confirm yet: no need to compute the event's tables
-        quiet = not (event["list"] or event["left"] == 0 or event["confirmed"] or event["signed"])
-        event["signoff"] = None if quiet else sign_off_view(db, event)
-    return event
+    table = event_of_sheet(db, sheet["id"])
+    if table is None:
+        return None
+    played = sum(1 for d in data["deals"] if not d["struck"])
+    left = max(0, table.deals.get(len(sheet["players"]), 0) - played)
+    # one list and nothing to confirm yet: no need to compute the event's tables
+    quiet = not (table.list or left == 0 or table.confirmed or table.signed)
+    # the page's view: the table's record with what is left and its sign-off
+    return {**asdict(table), "id": table.event_id, "left": left,
+            "signoff": None if quiet else sign_off_view(db, table)}  # fmt: skip
 
 
 def ranks_by_seeger_fabian(db: Database, sheet: dict[str, Any], at_event: bool) -> bool:
@@ -210,7 +214,7 @@ def ranks_by_seeger_fabian(db: Database, sheet: dict[str, Any], at_event: bool) 
         group = get_group(db, gid)
     except service.NotFound:
         return False
-    return bool(group["rules"].get("rank_by") == RankBy.SEEGER_FABIAN.value)
+    return bool(group.rules.get("rank_by") == RankBy.SEEGER_FABIAN.value)
 
 
 def tournament_of(db: Database, sheet: dict[str, Any], at_event: bool) -> TournamentList | None:
@@ -233,14 +237,14 @@ def tournament_of_sheet(db: Database, sheet: dict[str, Any]) -> TournamentList |
     return tournament_of(db, sheet, event_of_sheet(db, sheet["id"]) is not None)
 
 
-def sign_off_view(db: Database, event: dict[str, Any]) -> dict[str, Any]:
+def sign_off_view(db: Database, table: TableOfSheet) -> dict[str, Any]:
     """The table's double entry and sign-off for its sheet pages (templates/sheets/_signoff.html):
     the differences between its lists, the deals not counted yet, who confirmed."""
     from . import event_service
     from .rules.double_entry import difference_msg
 
-    full = event_service.get_event(db, event["id"])
-    t = event_service.find_table(db, full, event["series"], event["table_n"], shared=True)
+    full = event_service.get_event(db, table.event_id)
+    t = event_service.find_table(db, full, table.series, table.table_n, shared=True)
     entry = t["double_entry"]
     cmp = entry["comparison"] if entry else None
     return {

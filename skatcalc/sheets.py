@@ -75,12 +75,12 @@ class NewSheetForm(FlaskForm, SheetRulesFields):  # type: ignore[misc]  # Flask-
         self.first_dealer.choices = [(str(i), str(i)) for i in range(1, 6)]
         self.setup_rules()
         self.group.choices = [("", "—")] + [
-            (str(g["id"]), f"{g['name']} ({'Skat' if g['game'] == 'skat' else 'Schafkopf'})")
+            (str(g.id), f"{g.name} ({'Skat' if g.game == 'skat' else 'Schafkopf'})")
             for g in players.list_groups(service.get_db())
             if rights.may_change_group(g)  # only groups this browser may put a sheet into
         ]
         # The seats offer the known players (a <datalist>: suggestions without JavaScript).
-        self.known_players = [p["name"] for p in players.list_players(service.get_db())]
+        self.known_players = [p.name for p in players.list_players(service.get_db())]
         return self
 
     def names(self) -> list[str]:
@@ -510,7 +510,7 @@ def delete(sheet_id: int) -> Any:
     event = event_of_sheet(service.get_db(), sheet_id)
     if event is not None:  # a table's list is part of its event's ranking and printout
         flash(_("Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr gelöscht.",
-                name=event["name"]), "error")  # fmt: skip
+                name=event.name), "error")  # fmt: skip
         return redirect(url_for("sheets.show", sheet_id=sheet_id))
     if sheet.get("closed"):  # a settled evening goes only after it was reopened
         flash(_("Der Abend ist abgeschlossen; zum Löschen erst wieder öffnen."), "error")

@@ -16,7 +16,7 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
     """``view``: group, start, end, rows (StandingRow), sheets, evenings, rank_name."""
     de = lang != "en"
     group = view["group"]
-    title = translate("%(group)s · Tabelle", lang, group=group["name"])
+    title = translate("%(group)s · Tabelle", lang, group=group.name)
     pdf = SheetPDF(title, lang, landscape=False)
     pdf.set_title(title)
     pdf.set_creator("skatcalc")
@@ -24,8 +24,8 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
     pdf.set_font("DejaVu", "B", 16)
     pdf.multi_cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
-    rules = group["rules"]
-    game = game_kind(group["game"]).label.de
+    rules = group.rules
+    game = game_kind(group.game).label.de
     parts = [game, f"{view['start'].isoformat()} – {view['end'].isoformat()}",
              translate("Wertung: %(rank_by)s", lang, rank_by=view["rank_name"]),
              translate("%(n)s Abende", lang, n=len(view["evenings"]))]  # fmt: skip

@@ -12,6 +12,7 @@ import segno
 
 from .i18n import translate
 from .pdf import GREY, SheetPDF
+from .store.club_records import Event
 
 CARD_H = 136.0  # two cards on the 297 mm page, within the margins
 QR_W = 46.0
@@ -36,11 +37,11 @@ def fit_text(pdf: SheetPDF, text: str, width: float, size: float, smallest: floa
     return smallest
 
 
-def render_cards(event: dict[str, Any], n: int, tables: list[dict[str, Any]],
+def render_cards(event: Event, n: int, tables: list[dict[str, Any]],
                  numbers: dict[str, int], links: dict[int, str], lang: str = "de") -> bytes:  # fmt: skip
     """``tables`` as ``event_service.tables_of`` gives them (series ``n``), ``links`` the
     table number → its list's link (the QR code)."""
-    title = f"{event['name']} · {translate('Serie %(n)s', lang, n=n)}"
+    title = f"{event.name} · {translate('Serie %(n)s', lang, n=n)}"
     pdf = SheetPDF(title, lang, landscape=False)
     pdf.set_title(translate("Tischkarten", lang) + " · " + title)
     pdf.set_creator("skatcalc")
@@ -53,7 +54,7 @@ def render_cards(event: dict[str, Any], n: int, tables: list[dict[str, Any]],
     return bytes(pdf.output())
 
 
-def _card(pdf: SheetPDF, event: dict[str, Any], n: int, t: dict[str, Any],
+def _card(pdf: SheetPDF, event: Event, n: int, t: dict[str, Any],
           numbers: dict[str, int], link: str | None, top: float, lang: str) -> None:  # fmt: skip
     left, width = pdf.l_margin, pdf.epw
     pdf.set_draw_color(*GREY)
@@ -62,10 +63,10 @@ def _card(pdf: SheetPDF, event: dict[str, Any], n: int, t: dict[str, Any],
     inner = left + 5
     text_w = width - 10 - QR_W - 4
     pdf.set_xy(inner, top + 4)
-    size = fit_text(pdf, event["name"], text_w, 10)
+    size = fit_text(pdf, event.name, text_w, 10)
     pdf.set_font("DejaVu", size=size)
     pdf.set_text_color(*GREY)
-    pdf.multi_cell(text_w, 4.5, f"{event['name']} · {event['day']}", new_x="LEFT", new_y="NEXT")
+    pdf.multi_cell(text_w, 4.5, f"{event.name} · {event.day}", new_x="LEFT", new_y="NEXT")
     pdf.set_text_color(0, 0, 0)
     pdf.set_font("DejaVu", "B", 26)
     pdf.cell(text_w, 13, f"{translate('Tisch', lang)} {t['table']}", new_x="LEFT", new_y="NEXT")

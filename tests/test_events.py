@@ -114,8 +114,8 @@ def test_tables_sheets_join_the_events_group(client: FlaskClient) -> None:
 
     with client.application.app_context():
         conn = store.get_db()
-        skat_group = people.create_group(conn, "Skatclub", "skat", {})["id"]
-        sk_group = people.create_group(conn, "Schafkopfrunde", "schafkopf", {})["id"]
+        skat_group = people.create_group(conn, "Skatclub", "skat", {}).id
+        sk_group = people.create_group(conn, "Schafkopfrunde", "schafkopf", {}).id
     body = {"name": "Preisskat", "game": "skat", "group": skat_group}
     r = client.post("/api/v1/events", json=body)
     assert r.status_code == 201

@@ -45,7 +45,7 @@ def test_sheets_link_their_seats_to_players(app: Flask, client: FlaskClient) -> 
         assert len({*ids1, *ids2}) == 4
         # The sheet keeps the names as typed.
         assert store.get_sheet(db, s2["id"])["players"] == ["carla", "anna", "Dieter"]
-        names = {p["name"]: p["sheets"] for p in players.list_players(db)}
+        names = {p.name: p.sheets for p in players.list_players(db)}
         assert names == {"Anna": 2, "Bernd": 1, "Carla": 2, "Dieter": 1}
 
 
@@ -63,7 +63,7 @@ def test_migration_links_sheets_created_before_it(tmp_path: Path) -> None:
     db.conn.commit()
     store.migrations.apply(db)
     assert players.sheet_player_ids(db, 1)[0] == players.sheet_player_ids(db, 2)[0]
-    assert [p["name"] for p in players.list_players(db)] == [
+    assert [p.name for p in players.list_players(db)] == [
         "Anna", "Bernd", "Carla", "Dieter", "Eva"
     ]  # fmt: skip
     db.close()
@@ -92,15 +92,15 @@ def test_sheet_joins_a_group_of_its_game_only(app: Flask, client: FlaskClient) -
                                     "min_sheets": 0, "best": None})  # fmt: skip
         sk = players.create_group(db, "Schafkopfrunde", "schafkopf", {"rank_by": "balance",
                                   "min_sheets": 0, "best": None})  # fmt: skip
-    sheet = new_sheet(client, group=skat["id"])
-    assert sheet["group"] == skat["id"]
-    for bad in (sk["id"], 999, "1", True):
+    sheet = new_sheet(client, group=skat.id)
+    assert sheet["group"] == skat.id
+    for bad in (sk.id, 999, "1", True):
         resp = client.post("/api/v1/sheets", json={**SKAT, "group": bad})
         assert resp.status_code == 422
         assert "group" in resp.get_json()["errors"]
     with app.app_context():
         assert len(store.list_sheets(store.get_db())) == 1
-        assert [g["sheets"] for g in players.list_groups(store.get_db())] == [1, 0]
+        assert [g.sheets for g in players.list_groups(store.get_db())] == [1, 0]
 
 
 def test_new_sheet_form_offers_groups_and_known_players(app: Flask, client: FlaskClient) -> None:
@@ -114,17 +114,17 @@ def test_new_sheet_form_offers_groups_and_known_players(app: Flask, client: Flas
     html = client.get("/sheets").get_data(as_text=True)
     assert '<datalist id="known-players"><option value="Anna">' in html
     assert 'list="known-players"' in html
-    assert f'<option value="{g["id"]}">Hirsch (Skat)</option>' in html
+    assert f'<option value="{g.id}">Hirsch (Skat)</option>' in html
     form = {"game": "skat", "p1": "anna", "p2": "Bernd", "p3": "Eva", "first_dealer": "1"}
-    resp = client.post("/sheets", data={**form, "group": str(sk["id"])})
+    resp = client.post("/sheets", data={**form, "group": str(sk.id)})
     assert resp.status_code == 422
     assert "anderes Spiel" in resp.get_data(as_text=True)
-    resp = client.post("/sheets", data={**form, "group": str(g["id"])})
+    resp = client.post("/sheets", data={**form, "group": str(g.id)})
     assert resp.status_code in (302, 303)
     with app.app_context():
         db = store.get_db()
         sheet = store.list_sheets(db)[0]
-        assert sheet["group_id"] == g["id"]
+        assert sheet["group_id"] == g.id
         assert players.find_player(db, "ANNA") == players.sheet_player_ids(db, sheet["id"])[0]
 
 
