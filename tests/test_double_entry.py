@@ -162,6 +162,44 @@ def test_a_difference_shows_until_corrected_and_only_agreed_deals_count(
     assert ranking(client, ev["id"]) == totals
 
 
+def test_the_kept_comparison_follows_a_new_deal_on_either_list(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The comparison is kept per revision of both lists (pages and ranking reads between
+    two deals share it); a deal or correction on either list is seen at once, on the
+    table's API, both lists' pages and the ranking."""
+    from skatcalc import event_service, service
+
+    ev = new_event(client, double_entry=True)
+    a, players = ev["sheet"], ev["players"]
+    deals = bodies(players, DEALS)
+    b = table(client, ev["id"])["list_b"]["sheet"]
+    enter(client, a, deals[:2])
+    enter(client, b, deals[:2])
+
+    def comparison() -> Any:
+        with app.app_context():
+            db = service.get_db()
+            event = event_service.get_event(db, ev["id"])
+            return event_service.find_table(db, event, 1, 1)["double_entry"]["comparison"]
+
+    first = comparison()
+    assert comparison() is first  # kept: nothing changed
+    assert (len(first.agreed), first.pending) == (2, 0)
+    enter(client, b, bodies(players, [SLIP]))  # list B ahead, with a slip
+    assert (table(client, ev["id"])["list_b"]["pending"], comparison().played_b) == (1, 3)
+    enter(client, a, [deals[2]])  # list A catches up: the difference shows
+    assert [d.n for d in comparison().differences] == [3]
+    for sheet in (a, b):
+        assert "Liste A −72, Liste B −96" in client.get(f"/sheets/{sheet}").get_data(True)
+    assert ranking(client, ev["id"]) == sheet_score(client, players, deals[:2])
+    assert client.put(f"/api/v1/sheets/{b}/deals/3", json=deals[2]).status_code == 200
+    assert comparison().differences == () and table(client, ev["id"])["list_b"]["agreed"] == 3
+    for sheet in (a, b):
+        assert "Liste B −96" not in client.get(f"/sheets/{sheet}").get_data(True)
+    assert ranking(client, ev["id"]) == sheet_score(client, players, deals[:3])
+
+
 def complete(client: FlaskClient, **extra: Any) -> dict[str, Any]:
     ev = new_event(client, **extra)
     ev["deals"] = bodies(ev["players"], DEALS)
