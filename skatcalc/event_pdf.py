@@ -14,6 +14,7 @@ from .event_desk import start_numbers
 from .i18n import ptranslate, translate, when
 from .pdf import GREY, SheetPDF, _n, write_sheet
 from .rules.common import money
+from .rules.double_entry import difference_msg
 from .rules.events import RankRow
 from .rules.ranking import rank_figure
 from .rules.sheet import describe_rules
@@ -129,7 +130,35 @@ def render_event_pdf(
         tlist = tournament_of(db, t["sheet_row"], at_event=True)
         write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang, typed,
                     tlist)  # fmt: skip
+        if t["double_entry"] is not None:
+            write_double_entry_note(pdf, event, t, lang)
     return bytes(pdf.output())
+
+
+def write_double_entry_note(pdf: SheetPDF, event: Event, t: dict[str, Any],
+                            lang: str) -> None:  # fmt: skip
+    """Under a table that keeps two lists: its page is list A, the ranking counts only the
+    deals both lists agree on (rules/double_entry.py). Where list B differs or lags, the
+    page says which deals do not count and the figures the ranking took."""
+    cmp = t["double_entry"]["comparison"]
+    pdf.ln(2)
+    pdf.set_font("DejaVu", size=9)
+    if cmp.clean:
+        pdf.multi_cell(0, 5, translate("Liste B stimmt mit Liste A überein (%(n)s Spiele).", lang,
+                                       n=len(cmp.agreed)), new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+        return
+    pdf.set_font("DejaVu", "B", 9)
+    pdf.multi_cell(0, 5, translate("Liste B: %(n)s Spiele noch nicht gezählt.", lang,
+                                   n=cmp.pending), new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    pdf.set_font("DejaVu", size=9)
+    for d in cmp.differences:
+        pdf.multi_cell(0, 5, translate(difference_msg(d), lang), new_x="LMARGIN", new_y="NEXT")
+    figure = ("Seeger-Fabian" if rank_figure(event.game) == "seeger_fabian"
+              else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
+    counted = " · ".join(f"{p} {_n(t['score'][p])}" for p in t["players"])
+    pdf.multi_cell(0, 5, translate("In der Rangliste gezählt (%(figure)s): %(counted)s", lang,
+                                   figure=figure, counted=counted),
+                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip
 
 
 def fees_line(event: Event, lang: str) -> str:

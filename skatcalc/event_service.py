@@ -492,10 +492,14 @@ def _table_sheets(db: Database, event_id: int) -> list[TableRow]:
     return rows_of.table_sheets(db, event_id)
 
 
-def tables_of(db: Database, event: Event) -> list[dict[str, Any]]:
-    """Every table of every series with its sheet's totals and how far it has got."""
+def tables_of(db: Database, event: Event,
+              only: tuple[int, int] | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """Every table of every series with its sheet's totals and how far it has got; ``only``
+    (series, table): that one table (a sheet page needs its own table, not the event's)."""
     out = []
     for table in _table_sheets(db, event.id):
+        if only is not None and (table.series, table.n) != only:
+            continue
         sheet = table.sheet
         computed = service.computed_sheet(db, sheet, "de")
         totals = computed["totals"]
@@ -850,17 +854,24 @@ def add_list_b(db: Database, event: Event, n: int, table: int,
 
 def double_entry_of(db: Database, event: Event, sheet_a: dict[str, Any],
                     sheet_b_id: int) -> dict[str, Any]:  # fmt: skip
-    """Both lists of a table compared (rules/double_entry.py) and the figures that count."""
+    """Both lists of a table compared (rules/double_entry.py) and the figures that count.
+
+    Once per revision of both lists (service.derived on list A, list B's revision in the
+    key): every ranking read between two deals and every poll of the table's pages would
+    otherwise compare all the event's lists again. A deal on either list bumps both lists'
+    revisions (service.sheet_write), so a kept comparison is never older than the deals."""
     sheet_b = service.load_sheet(db, sheet_b_id)
-    rows_a = service.computed(db, sheet_a).rows
-    rows_b = service.computed(db, sheet_b).rows
     players = list(sheet_a["players"])
-    cmp = compare(players, rows_a, rows_b, sheet_b["players"])
-    return {
-        "sheet_b": sheet_b,
-        "comparison": cmp,
-        "counted": counted(event.game, players, rows_a, cmp.agreed),
-    }
+
+    def make() -> dict[str, Any]:
+        rows_a = service.computed(db, sheet_a).rows
+        rows_b = service.computed(db, sheet_b).rows
+        cmp = compare(players, rows_a, rows_b, sheet_b["players"])
+        return {"comparison": cmp, "counted": counted(event.game, players, rows_a, cmp.agreed)}
+
+    held = service.derived(sheet_a, "double-entry", make, sheet_b["share_token"], sheet_b["rev"],
+                           tuple(players), tuple(sheet_b["players"]), event.game)  # fmt: skip
+    return {"sheet_b": sheet_b, **held}
 
 
 def pending_deals(db: Database, event: Event) -> int:
@@ -872,8 +883,9 @@ def pending_deals(db: Database, event: Event) -> int:
 def find_table(db: Database, event: Event, n: int, table: int,
                shared: bool = False) -> dict[str, Any]:  # fmt: skip
     """Table ``table`` of series ``n`` with its sign-off; ``shared``: from the event's
-    snapshot (pages read between two writes share it), else computed now (inside a write)."""
-    for t in snapshot(db, event)["tables"] if shared else tables_of(db, event):
+    snapshot (pages read between two writes share it), else computed now (inside a write),
+    that table alone."""
+    for t in snapshot(db, event)["tables"] if shared else tables_of(db, event, (n, table)):
         if t["series"] == n and t["table"] == table:
             return t
     raise NotFound(table)

@@ -244,7 +244,9 @@ def sign_off_view(db: Database, table: TableOfSheet) -> dict[str, Any]:
     from .rules.double_entry import difference_msg
 
     full = event_service.get_event(db, table.event_id)
-    t = event_service.find_table(db, full, table.series, table.table_n, shared=True)
+    # this table alone: the event's snapshot is new after any table's deal, and computing
+    # every table for each page of one would make a club night's pages cost O(tables)
+    t = event_service.find_table(db, full, table.series, table.table_n)
     entry = t["double_entry"]
     cmp = entry["comparison"] if entry else None
     return {

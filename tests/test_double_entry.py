@@ -3,6 +3,7 @@ ranking counting only what both lists agree on, the table's confirmation and its
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from pypdf import PdfReader
 
 from skatcalc import create_app
 from skatcalc.rules.double_entry import compare, counted
@@ -160,6 +162,75 @@ def test_a_difference_shows_until_corrected_and_only_agreed_deals_count(
     assert t["complete"] is True
     totals = client.get(f"/api/v1/sheets/{a}").json["totals"]["seeger_fabian"]
     assert ranking(client, ev["id"]) == totals
+
+
+def test_the_kept_comparison_follows_a_new_deal_on_either_list(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The comparison is kept per revision of both lists (pages and ranking reads between
+    two deals share it); a deal or correction on either list is seen at once, on the
+    table's API, both lists' pages and the ranking."""
+    from skatcalc import event_service, service
+
+    ev = new_event(client, double_entry=True)
+    a, players = ev["sheet"], ev["players"]
+    deals = bodies(players, DEALS)
+    b = table(client, ev["id"])["list_b"]["sheet"]
+    enter(client, a, deals[:2])
+    enter(client, b, deals[:2])
+
+    def comparison() -> Any:
+        with app.app_context():
+            db = service.get_db()
+            event = event_service.get_event(db, ev["id"])
+            return event_service.find_table(db, event, 1, 1)["double_entry"]["comparison"]
+
+    first = comparison()
+    assert comparison() is first  # kept: nothing changed
+    assert (len(first.agreed), first.pending) == (2, 0)
+    enter(client, b, bodies(players, [SLIP]))  # list B ahead, with a slip
+    assert (table(client, ev["id"])["list_b"]["pending"], comparison().played_b) == (1, 3)
+    enter(client, a, [deals[2]])  # list A catches up: the difference shows
+    assert [d.n for d in comparison().differences] == [3]
+    for sheet in (a, b):
+        assert "Liste A −72, Liste B −96" in client.get(f"/sheets/{sheet}").get_data(True)
+    assert ranking(client, ev["id"]) == sheet_score(client, players, deals[:2])
+    assert client.put(f"/api/v1/sheets/{b}/deals/3", json=deals[2]).status_code == 200
+    assert comparison().differences == () and table(client, ev["id"])["list_b"]["agreed"] == 3
+    for sheet in (a, b):
+        assert "Liste B −96" not in client.get(f"/sheets/{sheet}").get_data(True)
+    assert ranking(client, ev["id"]) == sheet_score(client, players, deals[:3])
+
+
+def test_the_exports_count_what_both_lists_agree_on_and_name_the_rest(
+    client: FlaskClient,
+) -> None:
+    """The event's CSV and PDF rank by the deals both lists agree on, as the ranking does; the
+    PDF's table page (list A) names the deals that do not count and the figures taken."""
+    ev = new_event(client, double_entry=True)
+    a, players = ev["sheet"], ev["players"]
+    deals = bodies(players, DEALS)
+    b = table(client, ev["id"])["list_b"]["sheet"]
+    enter(client, a, deals)
+    enter(client, b, bodies(players, [*DEALS[:2], SLIP, *DEALS[3:5]]))  # a slip, one behind
+    agreed = [PASSED if i == 2 else d for i, d in enumerate(deals[:5])]
+    want = sheet_score(client, players, agreed)
+    lines = client.get(f"/events/{ev['id']}/ranking.csv").data.decode("utf-8-sig").splitlines()
+    scores = {row.split(";")[1]: int(row.split(";")[2]) for row in lines[1:]}
+    assert scores == want
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(
+        client.get(f"/events/{ev['id']}/event.pdf").data)).pages)  # fmt: skip
+    assert "Liste B: 2 Spiele noch nicht gezählt." in text
+    assert "Spiel 3: Liste A −72, Liste B −96 — bitte prüfen" in text
+    counted = " · ".join(f"{p} {want[p]}" for p in players).replace("-", "−")
+    assert f"In der Rangliste gezählt (Seeger-Fabian): {counted}" in text
+    # corrected and caught up: the lists agree, and the page says so
+    assert client.put(f"/api/v1/sheets/{b}/deals/3", json=deals[2]).status_code == 200
+    enter(client, b, deals[5:])
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(
+        client.get(f"/events/{ev['id']}/event.pdf").data)).pages)  # fmt: skip
+    assert "Liste B stimmt mit Liste A überein (6 Spiele)." in text
+    assert "noch nicht gezählt" not in text
 
 
 def complete(client: FlaskClient, **extra: Any) -> dict[str, Any]:
