@@ -20,11 +20,10 @@ from .deal_forms import (
     skat_input,
     skat_ready,
 )
+from .games.schafkopf import schafkopf_deal_from_input, schafkopf_value
+from .games.skat import LEGAL_BIDS, games_with_value, skat_deal_from_input, skat_value
 from .i18n import page_lang
 from .rules.common import InvalidDeal
-from .rules.inputs import schafkopf_deal_from_input, skat_deal_from_input
-from .rules.schafkopf import schafkopf_value
-from .rules.skat import LEGAL_BIDS, games_with_value, skat_value
 
 bp = Blueprint("calculators", __name__)
 

@@ -36,22 +36,21 @@ from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from . import service
+from .games.schafkopf.values import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES
+from .games.schafkopf.values import SUITS as SK_SUITS
+from .games.skat import SKAT_BOCK_TRIGGERS, skat_outcome_conflict
+from .games.skat.values import LEGAL_BIDS, SUITS
 from .i18n import _, field_errors, page_lang, translate
 from .rules.common import InvalidDeal
-from .rules.inputs import skat_outcome_conflict
-from .rules.schafkopf import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES
-from .rules.schafkopf import SUITS as SK_SUITS
 from .rules.sheet import (
     BOCK_NAMES,
     GAMES,
-    SKAT_BOCK_TRIGGERS,
     SheetSpec,
     default_active,
     forehand,
     seat_after,
 )
 from .rules.sheet import game as game_kind
-from .rules.skat import LEGAL_BIDS, SUITS
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 RANK_LABEL = {"T": "10", "J": "B", "Q": "D", "K": "K", "A": "A"}

@@ -12,10 +12,11 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from .charts import running_totals_svg
+from .games.skat import TournamentList
 from .i18n import ptranslate, translate
 from .rules.common import money, number
 from .rules.marks import describe_row
-from .rules.sheet import Row, TournamentList
+from .rules.sheet import Row
 from .rules.sheet import game as game_kind
 from .rules.stats import statistics
 

@@ -36,6 +36,7 @@ from .deal_forms import (
     rules_body,
 )
 from .errors import resend_form_on_fault, show_on_refusal
+from .games.schafkopf import SCHAFKOPF_BOCK_TRIGGERS
 from .http import (
     BadJSON,
     can_change_rules,
@@ -402,8 +403,6 @@ class RulesForm(FlaskForm, SheetRulesFields):
 
 def rules_page(sheet: dict[str, Any], form: RulesForm, general: list[str],
                status: int = 200) -> Any:  # fmt: skip
-    from .rules.sheet import SCHAFKOPF_BOCK_TRIGGERS
-
     n = len(service.computed(service.get_db(), sheet).rows) + 1
     html = render_template("sheets/rules.html", sheet=sheet, form=form, general=general,
                            from_n=n, changes=service.rule_changes_json(sheet),

@@ -8,7 +8,8 @@ it that way, so a newcomer finds each thing in the one place docs/architecture.m
   several forms use for their own things).
 * The page modules build no HTML in Python strings: markup is in templates (the sheet's rows
   are drawn by a macro and kept as HTML per revision).
-* Templates sit in a folder per feature; only the shared frame is at the top.
+* Templates sit in a folder per feature (and each game's parts in ``games/<game>/``); only
+  the shared frame is at the top.
 * The page modules (routes and what they call to read forms and draw pages) reach storage
   through ``service`` only, like every module with a Blueprint (tests/test_service.py).
 """
@@ -98,6 +99,7 @@ def test_templates_sit_in_a_folder_per_feature() -> None:
         "events",
         "pwa",
         "admin",
+        "games",  # each game's parts of the pages: templates/games/<game>/
     } == folders
 
 

@@ -16,12 +16,10 @@ from enum import Enum
 from .common import Errors, clean_name, parse_day
 from .inputs import Reader
 from .ranking import order_key
-from .sheet import GAMES, SCHAFKOPF, SKAT, HouseRules, read_rules
+from .sheet import GAMES, HouseRules, read_rules
 from .sheet import game as game_kind
 
 MAX_EVENT_PLAYERS = 400
-SKAT_DEFAULT_DEALS = dict(SKAT.series_deals)
-SCHAFKOPF_DEFAULT_DEALS = dict(SCHAFKOPF.series_deals)
 
 
 class Seating(Enum):

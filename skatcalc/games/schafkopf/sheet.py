@@ -9,10 +9,25 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Self
 
-from .. import marks
-from ..common import Msg, check_ramsch
-from ..inputs import Reader, read_schafkopf
-from ..schafkopf import (
+from ...rules import marks
+from ...rules.common import Msg, check_ramsch
+from ...rules.inputs import Reader
+from ...rules.sheet.base import (
+    BockTrigger,
+    Contract,
+    DealKind,
+    DealOutcome,
+    GameKind,
+    HouseRules,
+    Pot,
+    Row,
+    SheetSpec,
+    register,
+)
+from .contracts import CONTRACTS, NONE_SHOWS, STATS
+from .inputs import read_schafkopf
+from .marks import SCHAFKOPF_MARKS, schafkopf_contract
+from .values import (
     DEFAULT_LAUFENDE_MIN,
     DEFAULT_TARIFFS,
     SUIT_NAMES,
@@ -29,8 +44,6 @@ from ..schafkopf import (
     schafkopf_value,
     schneider_tariff,
 )
-from .base import BockTrigger, DealKind, DealOutcome, HouseRules, Pot, Row, SheetSpec
-from .registry import GameKind, register
 
 T = BockTrigger
 
@@ -225,20 +238,14 @@ class Schafkopf(GameKind):
     player_count_msg = Msg("Schafkopf spielen 4 oder 5 (bei 5 setzt der Geber aus).")
     players_per_deal = 4
     rules_class = SchafkopfHouseRules
-    partner_contracts = frozenset({"sauspiel", "hochzeit"})
     counts_opponents = True
-    contracts = (
-        "sauspiel", "hochzeit", "solo", "wenz", "geier", "farbwenz", "farbgeier", "bettel",
-    )  # fmt: skip
-    stat_kinds = ("solos", "sauspiele")
+    contract_table = CONTRACTS
+    stat_columns = STATS
+    none_shows = NONE_SHOWS
     event_tables = (4,)
     series_deals = {4: 32, 3: 0}
-    legend = tuple(pair for pair in marks.LEGEND if pair[0] in marks.SCHAFKOPF_MARKS)
+    legend = tuple(pair for pair in marks.LEGEND if pair[0] in SCHAFKOPF_MARKS)
     value_holds_bock = True
-
-    def stat_kind(self, contract: str) -> str | None:
-        # every game played alone counts as a solo (Wenz and Bettel included)
-        return "sauspiele" if contract in self.partner_contracts else "solos"
 
     def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
         return body if body.get("game") == "ramsch" else None
@@ -246,8 +253,8 @@ class Schafkopf(GameKind):
     def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
         return {"game": "ramsch", **ramsch}
 
-    def contract(self, row: Row) -> marks.Contract:
-        return marks.schafkopf_contract(row)
+    def contract(self, row: Row) -> Contract:
+        return schafkopf_contract(row)
 
     def evaluate(
         self, spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int
