@@ -29,10 +29,11 @@ from wtforms.validators import Optional
 from . import event_service as events
 from . import exports, rights, service
 from . import players as people
-from .deal_forms import SheetRulesFields, attach_errors, parse_int, rules_body
+from .deal_forms import SheetRulesFields, attach_errors, rules_body
 from .event_desk import start_numbers
 from .events_api import unfinished_message
 from .exports import attachment, cell, safe_name
+from .form_fields import parse_int
 from .http import holds_token, refuse, remember_edit_token, token_matches
 from .i18n import _, field_errors, flash_errors, money, num, page_lang, pgettext, translate
 from .rules.common import Errors, InvalidDeal

@@ -23,9 +23,9 @@ from wtforms.validators import Optional
 
 from . import exports, players, rights, season, service
 from .charts import running_totals_svg
-from .deal_forms import parse_int
 from .event_service import player_events
 from .exports import attachment, safe_name
+from .form_fields import parse_int
 from .http import refuse, token_matches
 from .i18n import _, field_errors, flash_errors, page_lang
 from .rules.common import InvalidDeal, decimal, parse_day

@@ -36,10 +36,10 @@ from .deal_forms import (
     deal_form,
     deal_ready,
     exc_messages,
-    parse_int,
     preview_answer,
     preview_messages,
 )
+from .form_fields import parse_int
 from .games.schafkopf import SCHAFKOPF_BOCK_TRIGGERS
 from .games.skat import TournamentList, tournament_list
 from .i18n import _, num, page_lang, translate

@@ -29,13 +29,12 @@ from .deal_forms import (
     deal_body,
     deal_form,
     deal_taken,
-    field_int,
     form_from_deal,
-    parse_int,
     refresh_entry,
     rules_body,
 )
 from .errors import resend_form_on_fault, show_on_refusal
+from .form_fields import field_int, parse_int
 from .games.schafkopf import SCHAFKOPF_BOCK_TRIGGERS
 from .http import (
     BadJSON,

@@ -28,7 +28,9 @@ from flask_wtf import FlaskForm
 from wtforms.fields.core import UnboundField
 
 import skatcalc
-from skatcalc import deal_forms
+from skatcalc import deal_forms, form_fields
+from skatcalc.games.schafkopf import forms as schafkopf_forms
+from skatcalc.games.skat import forms as skat_forms
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE_MODULES = ("calculators", "pwa", "errors", "sheets", "sheet_view", "deal_forms", "admin")
@@ -45,8 +47,8 @@ def own_fields(cls: type) -> set[str]:
 
 
 def deal_field_names() -> set[str]:
-    forms = (deal_forms.SkatForm, deal_forms.SchafkopfGameForm, deal_forms.DealMeta,
-             deal_forms.TariffFields, deal_forms.SheetRulesFields)  # fmt: skip
+    forms = (skat_forms.SkatForm, schafkopf_forms.SchafkopfGameForm, form_fields.DealMeta,
+             schafkopf_forms.TariffFields, deal_forms.SheetRulesFields)  # fmt: skip
     return set().union(*(own_fields(f) for f in forms)) - SHARED_NAMES
 
 
