@@ -34,8 +34,9 @@ from . import service
 
 # parse_int and field_int: the whole-number reading every page's forms share
 from .form_fields import MultiCheckboxField, not_a_number, parse_int
+from .games import script_json
 from .games.forms import GAME_FORMS
-from .games.schafkopf.forms import TARIFF_KEYS, TariffFields
+from .games.schafkopf.forms import TARIFF_KEYS, TariffFields, stock_taken_by_choices
 from .games.skat import SKAT_BOCK_TRIGGERS
 from .games.skat.forms import spitzen_choices
 from .i18n import _, field_errors, page_lang, translate
@@ -153,8 +154,7 @@ class SheetRulesFields(TariffFields):
         self.bock.choices = [(b, translate(BOCK_NAMES[b], page_lang())) for b in SKAT_BOCK_TRIGGERS]
         self.ramsch_loser.choices = [("most", _("wer die meisten Augen hat")),
                                      ("each", _("jeder seine Augen"))]  # fmt: skip
-        self.stock_taken_by.choices = [("any", _("jedes gewonnene Spiel")),
-                                       ("rufspiel", _("nur ein gewonnenes Sauspiel"))]  # fmt: skip
+        self.stock_taken_by.choices = stock_taken_by_choices()
         self.stock_lost.choices = [("leave", _("Stock bleibt")),
                                    ("double", _("Stock wird verdoppelt"))]  # fmt: skip
 
@@ -366,5 +366,7 @@ def init_app(app: Flask) -> None:
     every template asks of a game (``games[sheet.game].keeps_list``, ``.label|tr``) instead
     of comparing its key."""
     app.jinja_env.globals["games"] = GAMES
+    # the entry forms' data-contracts: what app.js shows for each contract, from its table
+    app.jinja_env.globals["contract_data"] = script_json
     app.jinja_env.globals["spitzen_choices"] = spitzen_choices
     app.jinja_env.globals["forehand"] = forehand_of

@@ -27,7 +27,7 @@ from wtforms import BooleanField, RadioField, StringField, TextAreaField
 from wtforms.validators import Optional
 
 from . import event_service as events
-from . import exports, rights, service
+from . import exports, games, rights, service
 from . import players as people
 from .deal_forms import SheetRulesFields, attach_errors, rules_body
 from .event_desk import start_numbers
@@ -152,7 +152,7 @@ def read_payout_fields(kind: str, text: str, errors: list[tuple[str, str]]) -> P
 class NewEventForm(FlaskForm, SheetRulesFields):
     name = StringField(validators=[Optional()])
     day = StringField(validators=[Optional()])
-    game = RadioField(default="skat", validate_choice=False)
+    game = RadioField(default=games.first(), validate_choice=False)
     group = StringField(validators=[Optional()])
     deals4 = StringField(validators=[Optional()])
     deals3 = StringField(validators=[Optional()])
@@ -166,7 +166,7 @@ class NewEventForm(FlaskForm, SheetRulesFields):
     double_entry = BooleanField(default=False)  # two lists per table
 
     def setup(self) -> NewEventForm:
-        self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
+        self.game.choices = games.choices()
         self.setup_rules()
         self.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
                                     ("fixed", _("feste Beträge (€)"))]  # fmt: skip
@@ -237,7 +237,7 @@ def create() -> Any:
     if not form.validate_on_submit() and "csrf_token" in form.errors:
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
         return render_index(form, general), 400
-    game = form.game.data if form.game.data in GAMES else "skat"
+    game = form.game.data if form.game.data in GAMES else games.first()
     data: dict[str, Any] = {"game": form.game.data, "name": form.name.data or ""}
     if (form.day.data or "").strip():
         data["date"] = form.day.data.strip()

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
-from . import exports, players, rights, service
+from . import exports, games, players, rights, service
 from .deal_forms import (
     SheetRulesFields,
     attach_errors,
@@ -58,7 +58,7 @@ bp.add_app_template_global(exports.formats, "export_formats")
 
 
 class NewSheetForm(FlaskForm, SheetRulesFields):
-    game = RadioField(default="skat", validate_choice=False)
+    game = RadioField(default=games.first(), validate_choice=False)
     name = StringField(validators=[Optional()])
     p1 = StringField()
     p2 = StringField()
@@ -71,11 +71,11 @@ class NewSheetForm(FlaskForm, SheetRulesFields):
 
     def setup(self) -> NewSheetForm:
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
-        self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
+        self.game.choices = games.choices()
         self.first_dealer.choices = [(str(i), str(i)) for i in range(1, 6)]
         self.setup_rules()
         self.group.choices = [("", "—")] + [
-            (str(g["id"]), f"{g['name']} ({'Skat' if g['game'] == 'skat' else 'Schafkopf'})")
+            (str(g["id"]), f"{g['name']} ({games.game(g['game']).label.de})")
             for g in players.list_groups(service.get_db())
             if rights.may_change_group(g)  # only groups this browser may put a sheet into
         ]
@@ -426,7 +426,7 @@ def house_rules(sheet_id: int) -> Any:
         return rules_page(sheet, form, [_("Das Formular ist abgelaufen; bitte noch einmal senden.")], 400)  # fmt: skip
     errors: list[tuple[str, str]] = []
     rules = rules_body(form, sheet["game"], errors)
-    if sheet["game"] == "skat":
+    if "stake" in games.game(sheet["game"]).rule_controls:
         stake = field_int(form.stake_cents, errors)
         if stake is not None:
             rules["stake_cents"] = stake

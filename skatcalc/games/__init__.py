@@ -16,7 +16,9 @@ game's ``GameKind``) instead of naming a game or a contract.
 
 from __future__ import annotations
 
-from ..rules.contracts import ContractRow, StatColumn
+import json
+
+from ..rules.contracts import ContractRow, StatColumn, script_data
 from ..rules.sheet.base import GAMES, GameKind, game
 
 # isort: off
@@ -36,6 +38,16 @@ def kinds() -> tuple[GameKind, ...]:
     return tuple(GAMES.values())
 
 
+def choices() -> list[tuple[str, str]]:
+    """The games to choose from (a new sheet, a group, a club night): key and name."""
+    return [(kind.key, kind.label.de) for kind in GAMES.values()]
+
+
+def first() -> str:
+    """The game chosen when none is: the first registered."""
+    return next(iter(GAMES))
+
+
 def contract_rows() -> tuple[ContractRow, ...]:
     """Every game's contracts, game by game, each in its table's order."""
     return tuple(row for kind in GAMES.values() for row in kind.contract_table)
@@ -46,4 +58,27 @@ def stat_columns() -> tuple[StatColumn, ...]:
     return tuple(col for kind in GAMES.values() for col in kind.stat_columns)
 
 
-__all__ = ["GAMES", "GameKind", "contract_rows", "game", "keys", "kinds", "stat_columns"]
+def script_json(key: str) -> str:
+    """What the entry screen's script needs of this game's contracts, as JSON (the entry
+    forms' ``data-contracts``; see :func:`skatcalc.rules.contracts.script_data`).
+
+    >>> json.loads(script_json("schafkopf"))["contracts"]["wenz"]
+    {'shows': ['.soloonly', '.nobettel'], 'laufende': 4, 'barred': []}
+    """
+    kind = game(key)
+    data = script_data(kind.contract_table, kind.none_shows, kind.players_per_deal)
+    return json.dumps(data, separators=(",", ":"))
+
+
+__all__ = [
+    "GAMES",
+    "GameKind",
+    "choices",
+    "contract_rows",
+    "first",
+    "game",
+    "keys",
+    "kinds",
+    "script_json",
+    "stat_columns",
+]

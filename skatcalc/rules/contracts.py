@@ -96,10 +96,11 @@ def script_data(
 ) -> dict[str, Any]:
     """What the entry screen's script needs of a game's contracts (``data-contracts``):
     the controls it switches, which of them each contract (and no contract yet) shows, the
-    most Laufende and the suits that cannot be named; the players of one deal.
+    most Laufende and the suits that cannot be named; the players of one deal; the most
+    Laufende of any contract (for no contract yet).
 
     >>> script_data([ContractRow("x", Msg("X"), shows=(".a",), laufende=(1, 4))], (), 3)
-    {'controls': ['.a'], 'none': [], 'contracts': {'x': {'shows': ['.a'], 'laufende': 4, 'barred': []}}, 'perDeal': 3}
+    {'controls': ['.a'], 'none': [], 'contracts': {'x': {'shows': ['.a'], 'laufende': 4, 'barred': []}}, 'perDeal': 3, 'laufende': 4}
     """
     controls = list(dict.fromkeys([c for row in table for c in row.shows] + list(none_shows)))
     return {
@@ -114,4 +115,25 @@ def script_data(
             for row in table
         },
         "perDeal": per_deal,
+        "laufende": max((row.laufende_max for row in table), default=0),
     }
+
+
+def docs_table(table: Sequence[ContractRow]) -> str:
+    """The table of a game's contracts as docs/rules.md shows it (between its
+    ``<!-- contracts:<game> -->`` marks; tests/test_game_packages.py checks it).
+
+    >>> print(docs_table([ContractRow("wenz", Msg("Wenz"), tariff="solo", laufende=(2, 4))]))
+    | key | game | parties | tariff | Laufende from | at most |
+    |---|---|---|---|---|---|
+    | `wenz` | Wenz | 1 vs 3 | solo | 2 | 4 |
+    """
+    lines = [
+        "| key | game | parties | tariff | Laufende from | at most |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in table:
+        parties = "2 vs 2" if row.partner else "1 vs 3"
+        frm, most = (str(row.laufende_min), str(row.laufende_max)) if row.laufende_max else ("—", "—")
+        lines.append(f"| `{row.key}` | {row.name.de} | {parties} | {row.tariff} | {frm} | {most} |")
+    return "\n".join(lines)

@@ -191,3 +191,8 @@ class SchafkopfForms(GameForms):
             getattr(form, flag).data = bool(inp.get(flag))
         for name in ("laufende", "gestellt", "kontra"):
             getattr(form, name).data = str(inp.get(name, 0))
+
+
+def stock_taken_by_choices() -> list[tuple[str, str]]:
+    """Who takes the Stock (docs/rules.md 2.7), on a sheet's house rules form."""
+    return [("any", _("jedes gewonnene Spiel")), ("rufspiel", _("nur ein gewonnenes Sauspiel"))]

@@ -242,6 +242,7 @@ class Schafkopf(GameKind):
     contract_table = CONTRACTS
     stat_columns = STATS
     none_shows = NONE_SHOWS
+    rule_controls = frozenset({"tariffs", "stock"})
     event_tables = (4,)
     series_deals = {4: 32, 3: 0}
     legend = tuple(pair for pair in marks.LEGEND if pair[0] in SCHAFKOPF_MARKS)

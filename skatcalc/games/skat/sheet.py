@@ -231,6 +231,8 @@ class Skat(GameKind):
     contract_table = CONTRACTS
     stat_columns = STATS
     none_shows = NONE_SHOWS
+    # Kontra/Re, every Bock trigger, the house rules of real tables, a stake per point
+    rule_controls = frozenset({"kontra_re", "all_bock", "more_rules", "stake"})
     event_tables = (4, 3)
     series_deals = SERIES_DEALS
     legend = marks.LEGEND

@@ -662,6 +662,8 @@ class GameKind:
     stat_columns: ClassVar[tuple[StatColumn, ...]] = ()
     #: the entry form's controls shown while no contract is chosen yet
     none_shows: ClassVar[tuple[str, ...]] = ()
+    #: the game's own controls on a sheet's house rules form (``sheets/_rules_fields.html``)
+    rule_controls: ClassVar[frozenset[str]] = frozenset()
     #: a club night's table sizes, largest first
     event_tables: ClassVar[tuple[int, ...]] = (4,)
     #: deals per series at a club night, by table size
