@@ -1,12 +1,12 @@
-"""Every form that holds a deal or a sheet's house rules, and both directions of the mapping
-between such a form and the API's JSON body. Forms render and read fields; the rules engine
-judges the values.
+"""A sheet's entry and house-rules forms around the games' own, and both directions of the
+mapping between such a form and the API's JSON body. Forms render and read fields; the rules
+engine judges the values.
 
-* form → body: ``skat_input``/``schafkopf_input`` (a calculator or a sheet's game),
-  ``deal_body`` (a sheet's entry: game, Ramsch or passed, dealer and who played),
+* form → body: each game's ``<game>_input`` (``skatcalc/games/<game>/forms.py``: a calculator
+  or a sheet's game), ``deal_body`` (a sheet's entry: game, Ramsch or passed, dealer and who played),
   ``rules_body`` (a new sheet's or a club night's house rules);
 * body → form: ``form_from_deal`` (a stored deal, for its correction);
-* per game (``GAME_FORMS``, by the rules registry's key): its entry form, its games' body,
+* per game (``GAME_FORMS`` in ``skatcalc/games/forms.py``, by the registry's key): its entry form, its games' body,
   its house rules and a stored game back into the form;
 * the rules engine's messages back onto the fields: ``attach_errors``.
 

@@ -2,7 +2,7 @@
 it that way, so a newcomer finds each thing in the one place docs/architecture.md names.
 
 * Every form field that holds a deal or a sheet's house rules is declared in
-  ``skatcalc/deal_forms.py``; a feature module with a Blueprint keeps only its own small
+  ``skatcalc/deal_forms.py`` or a game's ``skatcalc/games/<game>/forms.py``; a feature module with a Blueprint keeps only its own small
   forms (a new sheet's name, players and group; a rename; a club night's fees …) and takes
   the deal and rules fields from there (``game`` — which card game — and ``n`` are names
   several forms use for their own things).
