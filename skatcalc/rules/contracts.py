@@ -134,6 +134,8 @@ def docs_table(table: Sequence[ContractRow]) -> str:
     ]
     for row in table:
         parties = "2 vs 2" if row.partner else "1 vs 3"
-        frm, most = (str(row.laufende_min), str(row.laufende_max)) if row.laufende_max else ("—", "—")
+        frm, most = (
+            (str(row.laufende_min), str(row.laufende_max)) if row.laufende_max else ("—", "—")
+        )
         lines.append(f"| `{row.key}` | {row.name.de} | {parties} | {row.tariff} | {frm} | {most} |")
     return "\n".join(lines)
