@@ -139,3 +139,38 @@ def test_rules_docs_list_the_registered_games_contracts() -> None:
         for row in games.game("skat").contract_table
         if row.base is not None
     )
+
+
+def module_imports(package: str) -> dict[str, set[str]]:
+    """Every module of ``skatcalc/<package>`` and the skatcalc modules it imports, at any
+    level of the file (an import inside a function counts too)."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "skatcalc" / package).rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        is_init = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if is_init else parts)
+        here = name.split(".") if is_init else name.split(".")[:-1]
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = here[: len(here) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                deps |= {target} if node.module else {f"{target}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                deps |= {a.name for a in node.names}
+        out[name] = {d for d in deps if d.startswith("skatcalc.") and d != name}
+    return out
+
+
+def test_no_import_cycle_in_the_rules_and_the_games() -> None:
+    graph = module_imports("rules") | module_imports("games")
+    assert not {d for deps in module_imports("rules").values() for d in deps
+                if d.startswith("skatcalc.games")}, "the common rules import no game"  # fmt: skip
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        for dep in graph.get(name, ()):
+            assert dep not in path, " -> ".join((*path, dep))
+            visit(dep, (*path, dep))
+
+    for name in graph:
+        visit(name, (name,))
