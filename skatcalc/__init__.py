@@ -10,6 +10,10 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
+# Every game registers itself with the sheet computation when its package is imported: so
+# whoever imports any part of skatcalc (the app, a test, a bench) can compute every game.
+from . import games as games
+
 __version__ = "0.1.0"
 
 csrf = CSRFProtect()

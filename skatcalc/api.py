@@ -9,13 +9,12 @@ from typing import Any
 from flask import Blueprint, Response, g, jsonify, request
 
 from . import exports, players, rights, service
+from .games.schafkopf import schafkopf_deal_from_input, schafkopf_value
+from .games.skat import skat_deal_from_input, skat_value
 from .http import BadJSON, can_change_rules, can_edit, parse_json
 from .i18n import _, api_lang, field_errors
 from .rules.common import InvalidDeal
-from .rules.inputs import schafkopf_deal_from_input, skat_deal_from_input
-from .rules.schafkopf import schafkopf_value
 from .rules.sheet import normalize_sheet
-from .rules.skat import skat_value
 from .serialize import schafkopf_result_json, skat_result_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

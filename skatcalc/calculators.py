@@ -9,22 +9,17 @@ from werkzeug.wrappers import Response
 
 from . import service
 from .deal_forms import (
-    SchafkopfCalcForm,
-    SkatForm,
     attach_errors,
     exc_messages,
     preview_answer,
     preview_messages,
-    schafkopf_input,
-    schafkopf_ready,
-    skat_input,
-    skat_ready,
 )
+from .games.schafkopf import schafkopf_deal_from_input, schafkopf_value
+from .games.schafkopf.forms import SchafkopfCalcForm, schafkopf_input, schafkopf_ready
+from .games.skat import LEGAL_BIDS, games_with_value, skat_deal_from_input, skat_value
+from .games.skat.forms import SkatForm, skat_input, skat_ready
 from .i18n import page_lang
 from .rules.common import InvalidDeal
-from .rules.inputs import schafkopf_deal_from_input, skat_deal_from_input
-from .rules.schafkopf import schafkopf_value
-from .rules.skat import LEGAL_BIDS, games_with_value, skat_value
 
 bp = Blueprint("calculators", __name__)
 

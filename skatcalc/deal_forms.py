@@ -1,12 +1,12 @@
-"""Every form that holds a deal or a sheet's house rules, and both directions of the mapping
-between such a form and the API's JSON body. Forms render and read fields; the rules engine
-judges the values.
+"""A sheet's entry and house-rules forms around the games' own, and both directions of the
+mapping between such a form and the API's JSON body. Forms render and read fields; the rules
+engine judges the values.
 
-* form → body: ``skat_input``/``schafkopf_input`` (a calculator or a sheet's game),
-  ``deal_body`` (a sheet's entry: game, Ramsch or passed, dealer and who played),
+* form → body: each game's ``<game>_input`` (``skatcalc/games/<game>/forms.py``: a calculator
+  or a sheet's game), ``deal_body`` (a sheet's entry: game, Ramsch or passed, dealer and who played),
   ``rules_body`` (a new sheet's or a club night's house rules);
 * body → form: ``form_from_deal`` (a stored deal, for its correction);
-* per game (``GAME_FORMS``, by the rules registry's key): its entry form, its games' body,
+* per game (``GAME_FORMS`` in ``skatcalc/games/forms.py``, by the registry's key): its entry form, its games' body,
   its house rules and a stored game back into the form;
 * the rules engine's messages back onto the fields: ``attach_errors``.
 
@@ -16,7 +16,6 @@ page and one sent to the API go through one parser and one scoring function.
 
 from __future__ import annotations
 
-import re
 import secrets
 from typing import Any
 
@@ -26,223 +25,35 @@ from werkzeug.wrappers import Response
 from wtforms import (
     BooleanField,
     Field,
-    HiddenField,
     RadioField,
-    SelectField,
-    SelectMultipleField,
     StringField,
 )
 from wtforms.validators import Optional
-from wtforms.widgets import CheckboxInput, ListWidget
 
 from . import service
+
+# parse_int and field_int: the whole-number reading every page's forms share
+from .form_fields import MultiCheckboxField, not_a_number, parse_int
+from .games import script_json
+from .games.forms import GAME_FORMS
+from .games.schafkopf.forms import TARIFF_KEYS, TariffFields, stock_taken_by_choices
+from .games.skat import SKAT_BOCK_TRIGGERS
+from .games.skat.forms import spitzen_choices
 from .i18n import _, field_errors, page_lang, translate
 from .rules.common import InvalidDeal
-from .rules.inputs import skat_outcome_conflict
-from .rules.schafkopf import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES
-from .rules.schafkopf import SUITS as SK_SUITS
 from .rules.sheet import (
     BOCK_NAMES,
     GAMES,
-    SKAT_BOCK_TRIGGERS,
     SheetSpec,
     default_active,
     forehand,
     seat_after,
 )
 from .rules.sheet import game as game_kind
-from .rules.skat import LEGAL_BIDS, SUITS
-
-SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
-RANK_LABEL = {"T": "10", "J": "B", "Q": "D", "K": "K", "A": "A"}
-
-
-class MultiCheckboxField(SelectMultipleField):
-    widget = ListWidget(prefix_label=False)
-    option_widget = CheckboxInput()
-
-    def pre_validate(self, form: Any) -> None:  # choices are checked by the rules engine
-        pass
-
-
-def card_choices() -> list[tuple[str, str]]:
-    order = [s + r for s in SUITS for r in "JATKQ987"]
-    return [(c, SUIT_SYMBOL[c[0]] + RANK_LABEL.get(c[1], c[1])) for c in order]
-
-
-def skat_game_choices() -> list[tuple[str, str]]:
-    return [
-        ("clubs", _("♣ Kreuz")),
-        ("spades", _("♠ Pik")),
-        ("hearts", _("♥ Herz")),
-        ("diamonds", _("♦ Karo")),
-        ("grand", "Grand"),
-        ("null", "Null"),
-    ]
-
-
-def spitzen_choices(first: bool) -> list[tuple[str, str]]:
-    """One tap for "mit 2": values w1…w11 (with) and o1…o11 (without); 1–4 come first."""
-    numbers = range(1, 5) if first else range(5, 12)
-    return [(f"w{i}", _("mit %(n)s", n=i)) for i in numbers] + [
-        (f"o{i}", _("ohne %(n)s", n=i)) for i in numbers
-    ]
-
-
-class SkatForm(FlaskForm):
-    game = RadioField(validators=[Optional()], validate_choice=False)
-    spitzen = RadioField(validators=[Optional()], validate_choice=False)
-    with_ = RadioField(name="with", validators=[Optional()], validate_choice=False)
-    matadors = RadioField(validators=[Optional()], validate_choice=False)
-    cards = MultiCheckboxField(validators=[Optional()])
-    hand = BooleanField()
-    ouvert = BooleanField()
-    schneider_announced = BooleanField()
-    schwarz_announced = BooleanField()
-    bid = SelectField(validators=[Optional()], validate_choice=False)
-    declarer_points = StringField(validators=[Optional()])
-    all_tricks = RadioField(validators=[Optional()], validate_choice=False)
-    won = RadioField(validators=[Optional()], validate_choice=False)
-    schneider = BooleanField()  # outcome: the losing party ended schneider
-    schwarz = BooleanField()  # outcome: one party took every trick (who: from won/lost)
-    kontra = BooleanField()
-    re = BooleanField()
-
-    def setup(self) -> SkatForm:
-        self.game.choices = skat_game_choices()
-        self.spitzen.choices = spitzen_choices(True)
-        self.with_.choices = [("true", _("mit")), ("false", _("ohne"))]
-        self.matadors.choices = [(str(i), str(i)) for i in range(1, 12)]
-        self.cards.choices = card_choices()
-        self.bid.choices = [(str(b), str(b)) for b in LEGAL_BIDS]
-        self.all_tricks.choices = [
-            ("", _("—")),
-            ("declarer", _("Alleinspieler")),
-            ("opponents", _("Gegenspieler")),
-        ]
-        self.won.choices = [("true", _("gewonnen")), ("false", _("verloren"))]
-        return self
-
-
-def parse_int(text: object) -> int | None:
-    """A plain whole number ("-12", "075"), else None: no "²", no "1_000", no 5000 digits."""
-    if isinstance(text, str) and re.fullmatch(r"-?[0-9]{1,9}", text.strip().strip('"')):
-        return int(text.strip().strip('"'))
-    return None
-
-
-def field_int(field: Field, errors: list[tuple[str, str]]) -> int | None:
-    raw = (field.data or "").strip() if isinstance(field.data, str) else field.data
-    if raw in (None, ""):
-        return None
-    if isinstance(raw, int):
-        return raw
-    value = parse_int(str(raw))
-    if value is None:
-        errors.append((field.name, not_a_number()))
-    return value
-
-
-def known_game(form: Any, game: str, errors: list[tuple[str, str]]) -> bool:
-    """A game from the address that the form does not offer (``/skat?game=xx``): the message
-    names the games as the buttons do, in the page's language, not the API's values."""
-    names = [label for value, label in form.game.choices]
-    if game in [value for value, _label in form.game.choices]:
-        return True
-    errors.append(("game", _("Unbekanntes Spiel. Möglich: %(names)s.", names=", ".join(names))))
-    return False
-
-
-def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
-    """The API-shaped input of a Skat form; fields that do not apply to the game are left out."""
-    data: dict[str, Any] = {}
-    game = form.game.data or None
-    if game and not known_game(form, game, errors):
-        game = None
-    if game:
-        data["game"] = game
-    if form.cards.data and game != "null":
-        data["cards"] = list(form.cards.data)
-    elif game != "null" and re.fullmatch(r"[wo](1[01]|[1-9])", form.spitzen.data or ""):
-        data["with"] = form.spitzen.data[0] == "w"
-        data["matadors"] = int(form.spitzen.data[1:])
-    elif game != "null":
-        if form.with_.data in ("true", "false"):
-            data["with"] = form.with_.data == "true"
-        m = field_int(form.matadors, errors)
-        if m is not None:
-            data["matadors"] = m
-    for flag in ("hand", "ouvert", "kontra", "re"):
-        if getattr(form, flag).data:
-            data[flag] = True
-    won = {"true": True, "false": False}.get(form.won.data or "")
-    if game != "null":
-        for flag in ("schneider_announced", "schwarz_announced"):
-            if getattr(form, flag).data:
-                data[flag] = True
-        # The outcome: typed card points decide; otherwise the buttons gewonnen/verloren,
-        # Schneider and Schwarz (who was schwarz follows from who won).
-        pts = field_int(form.declarer_points, errors)
-        schwarz = bool(form.schwarz.data)
-        if form.all_tricks.data in ("declarer", "opponents"):
-            data["all_tricks"] = form.all_tricks.data
-        if pts is not None:
-            data["declarer_points"] = pts
-            if schwarz and "all_tricks" not in data:
-                data["all_tricks"] = (
-                    "declarer" if (won if won is not None else pts > 60) else "opponents"
-                )
-        elif won is not None:
-            data["won"] = won
-            if form.schneider.data:
-                data["schneider"] = True
-            if schwarz and "all_tricks" not in data:
-                data["all_tricks"] = "declarer" if won else "opponents"
-    elif won is not None:
-        data["won"] = won
-    bid = field_int(form.bid, errors)
-    if bid is not None:
-        data["bid"] = bid
-    if game != "null" and "declarer_points" in data and (won is not None or form.schneider.data):
-        conflict = skat_outcome_conflict(data, won, bool(form.schneider.data))
-        if conflict is not None:
-            errors.append(("declarer_points", translate(conflict, page_lang())))
-    return data
-
-
-def not_a_number() -> str:
-    """The message of a number field holding no whole number (``field_int``)."""
-    return _("Bitte eine ganze Zahl eingeben.")
-
 
 # --- Live previews: when a half-filled form is worth asking about --------------------------
 # A form tapped half-way (no game, no Spitzen, no outcome yet) is no error and gets no
 # message, only an empty preview; letters in a number field are told at once.
-
-
-def skat_ready(data: dict[str, Any]) -> bool:
-    """A Skat body from ``skat_input`` complete enough to be valued."""
-    game = data.get("game")
-    if not game:
-        return False
-    if game != "null":
-        cards = data.get("cards")
-        if cards is not None and len(cards) not in (10, 12):
-            return False  # still tapping the cards
-        if cards is None and "matadors" not in data:
-            return False
-    return any(k in data for k in ("won", "declarer_points", "all_tricks"))
-
-
-def schafkopf_ready(data: dict[str, Any]) -> bool:
-    """A Schafkopf body from ``schafkopf_input`` complete enough to be valued: the game, its
-    declarer (both partners in a Sauspiel or Hochzeit) and the outcome."""
-    game = data.get("game")
-    if not game:
-        return False
-    if len(data.get("declarers") or []) < (2 if game in ("sauspiel", "hochzeit") else 1):
-        return False
-    return "won" in data or "player_points" in data
 
 
 def deal_ready(sheet: dict[str, Any], form: Any, body: dict[str, Any]) -> bool:
@@ -314,129 +125,6 @@ def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[st
     return general
 
 
-# --- Schafkopf -------------------------------------------------------------------------------
-
-
-def schafkopf_game_choices() -> list[tuple[str, str]]:
-    return [
-        ("sauspiel", "Sauspiel"),
-        ("solo", _("Solo")),
-        ("wenz", "Wenz"),
-        ("geier", "Geier"),
-        ("farbwenz", "Farbwenz"),
-        ("farbgeier", "Farbgeier"),
-        ("hochzeit", "Hochzeit"),
-        ("bettel", "Bettel"),
-    ]
-
-
-class SchafkopfGameForm(FlaskForm):
-    game = RadioField(validators=[Optional()], validate_choice=False)
-    suit = RadioField(validators=[Optional()], validate_choice=False)
-    declarers = MultiCheckboxField(validators=[Optional()])
-    outcome = RadioField(validators=[Optional()], validate_choice=False)
-    player_points = StringField(validators=[Optional()])
-    schneider = BooleanField()
-    schwarz = BooleanField()
-    laufende = RadioField(validators=[Optional()], validate_choice=False, default="0")
-    tout = BooleanField()
-    sie = BooleanField()
-    gestellt = RadioField(validators=[Optional()], validate_choice=False, default="0")
-    kontra = RadioField(validators=[Optional()], validate_choice=False, default="0")
-
-    def setup(self, players: list[str]) -> SchafkopfGameForm:
-        self.game.choices = schafkopf_game_choices()
-        # card terms of the German deck, the same in both languages
-        self.suit.choices = [(k, SUIT_NAMES[k]) for k in SK_SUITS]
-        self.declarers.choices = [(p, p) for p in players]
-        self.outcome.choices = [
-            ("points", _("Augen")),
-            ("won", _("gewonnen")),
-            ("lost", _("verloren")),
-        ]
-        self.laufende.choices = [(str(i), str(i)) for i in range(0, 15)]
-        self.gestellt.choices = [(str(i), str(i)) for i in range(0, 5)]
-        self.kontra.choices = [
-            ("0", "—"),
-            ("1", "Kontra"),
-            ("2", "Re"),
-            ("3", "Sub"),
-            ("4", "Hirsch"),
-        ]
-        return self
-
-
-def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    if form.game.data and known_game(form, form.game.data, errors):
-        data["game"] = form.game.data
-    data["declarers"] = list(form.declarers.data or [])
-    if form.suit.data and form.game.data in SUIT_GAMES:
-        data["suit"] = form.suit.data
-    pts = field_int(form.player_points, errors)
-    if form.outcome.data in ("won", "lost"):
-        data["won"] = form.outcome.data == "won"
-    elif pts is not None:
-        data["player_points"] = pts
-    elif (form.outcome.data == "points" or not form.outcome.data) and not any(
-        f == "player_points" for f, _m in errors
-    ):  # letters in the field already have their message: one is enough
-        errors.append(
-            (
-                "player_points",
-                _(
-                    "Bitte die Augen der Spielerpartei eingeben oder gewonnen/verloren wählen.",
-                ),
-            )
-        )
-    bettel = form.game.data == "bettel"
-    for flag in ("schneider", "schwarz", "tout", "sie"):
-        if getattr(form, flag).data and not (bettel and flag in ("schneider", "schwarz")):
-            data[flag] = True
-    for name in ("laufende", "gestellt", "kontra"):
-        v = field_int(getattr(form, name), errors)
-        if v:
-            if not (bettel and name == "laufende"):
-                data[name] = v
-    return data
-
-
-TARIFF_KEYS = ("sauspiel", "solo", "bettel", "extra", "schneider", "laufende", "ramsch")
-
-
-class TariffFields:
-    """The Schafkopf tariffs (cents) and the Tout setting, on the calculator and a new sheet."""
-
-    t_sauspiel = StringField(default=str(DEFAULT_TARIFFS["sauspiel"]))
-    t_solo = StringField(default=str(DEFAULT_TARIFFS["solo"]))
-    t_bettel = StringField(default=str(DEFAULT_TARIFFS["bettel"]))
-    t_extra = StringField(default=str(DEFAULT_TARIFFS["extra"]))
-    t_ramsch = StringField(default="")  # empty: a Ramsch costs the Sauspiel tariff
-    t_schneider = StringField(default="")  # empty: Schneider and Schwarz cost extra
-    t_laufende = StringField(default="")  # empty: a Laufender costs extra
-    tout_counts = BooleanField(default=True)
-
-    def tariff_values(self, errors: list[tuple[str, str]]) -> dict[str, int]:
-        """The tariffs filled in; a field left empty keeps its default."""
-        out: dict[str, int] = {}
-        for key in TARIFF_KEYS:
-            value = field_int(getattr(self, f"t_{key}"), errors)
-            if value is not None:
-                out[key] = value
-        return out
-
-
-class SchafkopfCalcForm(SchafkopfGameForm, TariffFields):
-    p1 = StringField(default="A")
-    p2 = StringField(default="B")
-    p3 = StringField(default="C")
-    p4 = StringField(default="D")
-    submitted = HiddenField(default="1")
-
-    def player_names(self) -> list[str]:
-        return [(f.data or "").strip() for f in (self.p1, self.p2, self.p3, self.p4)]
-
-
 # --- House rules of a new sheet (and of a club night's tables) --------------------------------
 
 
@@ -466,8 +154,7 @@ class SheetRulesFields(TariffFields):
         self.bock.choices = [(b, translate(BOCK_NAMES[b], page_lang())) for b in SKAT_BOCK_TRIGGERS]
         self.ramsch_loser.choices = [("most", _("wer die meisten Augen hat")),
                                      ("each", _("jeder seine Augen"))]  # fmt: skip
-        self.stock_taken_by.choices = [("any", _("jedes gewonnene Spiel")),
-                                       ("rufspiel", _("nur ein gewonnenes Sauspiel"))]  # fmt: skip
+        self.stock_taken_by.choices = stock_taken_by_choices()
         self.stock_lost.choices = [("leave", _("Stock bleibt")),
                                    ("double", _("Stock wird verdoppelt"))]  # fmt: skip
 
@@ -516,145 +203,6 @@ def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> di
 
 
 # --- A sheet's entry and correction forms -----------------------------------------------------
-
-
-class DealMeta(FlaskForm):
-    kind = RadioField(validators=[Optional()], validate_choice=False, default="game")
-    declarer = RadioField(validators=[Optional()], validate_choice=False)
-    dealer = SelectField(validators=[Optional()], validate_choice=False)
-    active = MultiCheckboxField(validators=[Optional()])
-    r0 = StringField()
-    r1 = StringField()
-    r2 = StringField()
-    r3 = StringField()
-    r4 = StringField()
-    jungfrau = MultiCheckboxField(validators=[Optional()])
-    ramsch_points = HiddenField()  # no input of its own: carries the messages about r0…r4
-    durchmarsch = RadioField(validators=[Optional()], validate_choice=False)
-    # Schieberamsch: how often the skat was pushed on (shown on such sheets only)
-    pushes = RadioField(validators=[Optional()], validate_choice=False, default="0")
-    version = HiddenField()
-    idem = HiddenField()
-    n = HiddenField()  # the deal number the entry form showed
-    dealer_shown = HiddenField()  # the dealer it proposed: unchanged means "the rotation"
-
-
-class SkatDealForm(SkatForm, DealMeta):
-    pass
-
-
-class SchafkopfDealForm(SchafkopfGameForm, DealMeta):
-    pass
-
-
-class GameForms:
-    """What the pages need of a game besides its rules (``rules.sheet.game(key)``): its entry
-    form and both directions of form <-> body for its games and its house rules. One
-    subclass per game, in :data:`GAME_FORMS` under the registry's key."""
-
-    def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
-        """The entry form of a sheet of this game, its game fields set up."""
-        raise NotImplementedError
-
-    def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        """The game's own house rules from a form with ``SheetRulesFields``."""
-        raise NotImplementedError
-
-    def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        """A played game's deal body from the entry form."""
-        raise NotImplementedError
-
-    def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
-        """The entry form's game fields from a stored game's body (a correction)."""
-        raise NotImplementedError
-
-    def game_ready(self, body: dict[str, Any]) -> bool:
-        """A game's body (``game_body``) complete enough for the live preview."""
-        raise NotImplementedError
-
-
-class SkatForms(GameForms):
-    def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
-        return SkatDealForm(formdata, **kwargs).setup()
-
-    def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        rules: dict[str, Any] = {"kontra_re": bool(form.kontra_re.data)}
-        if form.schieberamsch.data:
-            rules["schieberamsch"] = True
-        if form.ramsch_loser.data == "each":
-            rules["ramsch_loser"] = "each"
-        if form.bockramsch.data:
-            rules["bockramsch"] = True
-        for key in ("ramsch_cap", "bierlachs"):  # empty: the rule is off
-            value = field_int(getattr(form, key), errors)
-            if value is not None:
-                rules[key] = value
-        return rules
-
-    def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        body = skat_input(form, errors)
-        if form.declarer.data:
-            body["declarer"] = form.declarer.data
-        return body
-
-    def game_ready(self, body: dict[str, Any]) -> bool:
-        return "declarer" in body and skat_ready(body)
-
-    def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
-        form.game.data = inp.get("game")
-        form.declarer.data = inp.get("declarer")
-        if "with" in inp and "matadors" in inp:
-            form.spitzen.data = f"{'w' if inp['with'] else 'o'}{inp['matadors']}"
-        form.cards.data = list(inp.get("cards") or [])
-        for flag in ("hand", "ouvert", "schneider_announced", "schwarz_announced", "kontra", "re"):
-            getattr(form, flag).data = bool(inp.get(flag))
-        form.bid.data = str(inp.get("bid", 18))
-        pts = inp.get("declarer_points")
-        form.declarer_points.data = "" if pts is None else str(pts)
-        form.all_tricks.data = inp.get("all_tricks") or ""
-        if "won" in inp:
-            form.won.data = "true" if inp["won"] else "false"
-
-
-class SchafkopfForms(GameForms):
-    def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
-        return SchafkopfDealForm(formdata, **kwargs).setup(players)
-
-    def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        rules: dict[str, Any] = {
-            "tariffs": form.tariff_values(errors),
-            "tout_counts_schneider_schwarz": bool(form.tout_counts.data),
-        }
-        cents = field_int(form.stock_cents, errors) if hasattr(form, "stock_cents") else None
-        rules["stock"] = None
-        if cents is not None:
-            rules["stock"] = {"cents": cents, "taken_by": form.stock_taken_by.data or "any",
-                              "lost": form.stock_lost.data or "leave"}  # fmt: skip
-        return rules
-
-    def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        return schafkopf_input(form, errors)
-
-    def game_ready(self, body: dict[str, Any]) -> bool:
-        return schafkopf_ready(body)
-
-    def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
-        form.game.data = inp.get("game")
-        form.suit.data = inp.get("suit")
-        form.declarers.data = list(inp.get("declarers") or [])
-        if "won" in inp:
-            form.outcome.data = "won" if inp["won"] else "lost"
-        else:
-            form.outcome.data = "points"
-            form.player_points.data = str(inp.get("player_points", ""))
-        for flag in ("schneider", "schwarz", "tout", "sie"):
-            getattr(form, flag).data = bool(inp.get(flag))
-        for name in ("laufende", "gestellt", "kontra"):
-            getattr(form, name).data = str(inp.get(name, 0))
-
-
-#: the pages' side of each game of the registry, by its key
-GAME_FORMS: dict[str, GameForms] = {"skat": SkatForms(), "schafkopf": SchafkopfForms()}
 
 
 def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any:
@@ -818,5 +366,7 @@ def init_app(app: Flask) -> None:
     every template asks of a game (``games[sheet.game].keeps_list``, ``.label|tr``) instead
     of comparing its key."""
     app.jinja_env.globals["games"] = GAMES
+    # the entry forms' data-contracts: what app.js shows for each contract, from its table
+    app.jinja_env.globals["contract_data"] = script_json
     app.jinja_env.globals["spitzen_choices"] = spitzen_choices
     app.jinja_env.globals["forehand"] = forehand_of

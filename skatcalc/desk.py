@@ -14,9 +14,9 @@ from wtforms.validators import Optional
 from . import event_desk as desk
 from . import event_service as events
 from . import service
-from .deal_forms import parse_int
 from .events import _filename, editable
 from .exports import attachment
+from .form_fields import parse_int
 from .i18n import _, field_errors, flash_errors, page_lang, translate
 from .rules.common import Errors, InvalidDeal
 from .sheet_view import public_url

@@ -27,12 +27,13 @@ from wtforms import BooleanField, RadioField, StringField, TextAreaField
 from wtforms.validators import Optional
 
 from . import event_service as events
-from . import exports, rights, service
+from . import exports, games, rights, service
 from . import players as people
-from .deal_forms import SheetRulesFields, attach_errors, parse_int, rules_body
+from .deal_forms import SheetRulesFields, attach_errors, rules_body
 from .event_desk import start_numbers
 from .events_api import unfinished_message
 from .exports import attachment, cell, safe_name
+from .form_fields import parse_int
 from .http import holds_token, refuse, remember_edit_token, token_matches
 from .i18n import _, field_errors, flash_errors, money, num, page_lang, pgettext, translate
 from .rules.common import Errors, InvalidDeal
@@ -152,7 +153,7 @@ def read_payout_fields(kind: str, text: str, errors: list[tuple[str, str]]) -> P
 class NewEventForm(FlaskForm, SheetRulesFields):
     name = StringField(validators=[Optional()])
     day = StringField(validators=[Optional()])
-    game = RadioField(default="skat", validate_choice=False)
+    game = RadioField(default=games.first(), validate_choice=False)
     group = StringField(validators=[Optional()])
     deals4 = StringField(validators=[Optional()])
     deals3 = StringField(validators=[Optional()])
@@ -167,7 +168,7 @@ class NewEventForm(FlaskForm, SheetRulesFields):
     points = BooleanField(default=False)  # Schafkopf: the tournament scale (docs/rules.md 2.8)
 
     def setup(self) -> NewEventForm:
-        self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
+        self.game.choices = games.choices()
         self.setup_rules()
         self.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
                                     ("fixed", _("feste Beträge (€)"))]  # fmt: skip
@@ -238,7 +239,7 @@ def create() -> Any:
     if not form.validate_on_submit() and "csrf_token" in form.errors:
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
         return render_index(form, general), 400
-    game = form.game.data if form.game.data in GAMES else "skat"
+    game = form.game.data if form.game.data in GAMES else games.first()
     data: dict[str, Any] = {"game": form.game.data, "name": form.name.data or ""}
     if (form.day.data or "").strip():
         data["date"] = form.day.data.strip()
@@ -292,7 +293,7 @@ def create() -> Any:
         data["payout"] = {"kind": payout.kind.value, "values": list(payout.values)}
     if form.double_entry.data:
         data["double_entry"] = True
-    if form.points.data and game == "schafkopf":  # the default scale; the API sets each figure
+    if form.points.data and game_kind(game).has_point_scale:  # the default scale; the API sets each
         data["scoring"] = {"kind": "points"}
     exc: InvalidDeal | None = None
     if not errors:

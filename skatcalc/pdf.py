@@ -12,10 +12,11 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from .charts import running_totals_svg
+from .games.skat import TournamentList
 from .i18n import ptranslate, translate
 from .rules.common import money, number
 from .rules.marks import describe_row
-from .rules.sheet import Row, TournamentList
+from .rules.sheet import Row
 from .rules.sheet import game as game_kind
 from .rules.stats import statistics
 
@@ -251,9 +252,7 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
     pdf.set_font("DejaVu", "B", 10)
     pdf.cell(0, 6, translate("Statistik", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=8)
-    labels = {"grands": "Grand", "nulls": "Null", "solos": translate("Soli", lang),
-              "sauspiele": "Sauspiele"}  # fmt: skip
-    kinds = [(labels[k], k) for k in kind.stat_kinds]
+    kinds = [(translate(col.label, lang), col.key) for col in kind.stat_columns]
     stat_widths = (30, 12, 15, 12, 12, 12, 22, 27, 16, 18)  # "Grand" in bold needs 16
     with pdf.table(col_widths=stat_widths, width=sum(stat_widths), align="LEFT",
                    text_align="RIGHT", line_height=4.2, padding=(0.8, 1.2), headings_style=head,

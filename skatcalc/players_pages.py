@@ -21,13 +21,13 @@ from werkzeug.wrappers import Response
 from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
-from . import exports, players, rights, season, service
+from . import exports, games, players, rights, season, service
 from .charts import running_totals_svg
-from .deal_forms import parse_int
 from .event_service import player_events
 from .exports import attachment, safe_name
+from .form_fields import parse_int
 from .http import refuse, token_matches
-from .i18n import _, field_errors, flash_errors, page_lang
+from .i18n import _, field_errors, flash_errors, page_lang, translate
 from .rules.common import InvalidDeal, decimal, parse_day
 from .rules.sheet import GAMES
 from .sheet_view import public_url, qr_svg
@@ -38,12 +38,9 @@ groups_bp = Blueprint("groups", __name__, url_prefix="/groups")
 
 
 def contract_names() -> dict[str, str]:
-    return {
-        "grand": "Grand", "clubs": _("Kreuz"), "spades": _("Pik"), "hearts": _("Herz"),
-        "diamonds": _("Karo"), "null": "Null", "sauspiel": "Sauspiel", "hochzeit": "Hochzeit",
-        "solo": "Solo", "wenz": "Wenz", "geier": "Geier", "farbwenz": "Farbwenz",
-        "farbgeier": "Farbgeier", "bettel": "Bettel",
-    }  # fmt: skip
+    """Every game's contracts by key, named as a player's page lists them."""
+    lang = page_lang()
+    return {row.key: translate(row.short or row.name, lang) for row in games.contract_rows()}
 
 
 # --- Players ----------------------------------------------------------------------------------
@@ -180,13 +177,13 @@ def merge(player_id: int) -> Any:
 
 class GroupForm(FlaskForm):
     name = StringField()
-    game = RadioField(default="skat", validate_choice=False)
+    game = RadioField(default=games.first(), validate_choice=False)
     rank_by = SelectField(default="", validate_choice=False)
     min_sheets = StringField(validators=[Optional()])
     best = StringField(validators=[Optional()])
 
     def setup(self) -> GroupForm:
-        self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
+        self.game.choices = games.choices()
         self.rank_by.choices = rank_choices()
         return self
 

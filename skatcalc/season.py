@@ -59,10 +59,10 @@ def _in_event(figs: dict[int, SheetFigures], event: EventRef | None
 
 
 def code_files(root: Path | None = None) -> list[Path]:
-    """The code that decides a sheet's stored figures: all of ``rules/`` (its games in
-    ``rules/sheet/`` too, at any depth) and the modules that call it here."""
+    """The code that decides a sheet's stored figures: all of ``rules/`` and ``games/`` (at
+    any depth) and the modules that call it here."""
     here = Path(__file__).parent if root is None else root
-    files = sorted((here / "rules").rglob("*.py"))
+    files = sorted((here / "rules").rglob("*.py")) + sorted((here / "games").rglob("*.py"))
     return files + [here / name for name in ("season.py", "players.py") if (here / name).exists()]
 
 

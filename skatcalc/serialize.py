@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .games.schafkopf import SchafkopfResult
+from .games.skat import SkatResult
 from .i18n import field_errors, translate
 from .rules.cite import Step
-from .rules.schafkopf import SchafkopfResult
 from .rules.sheet import ComputedSheet, HouseRules, Row, Totals, Transfer
-from .rules.skat import SkatResult
+from .rules.sheet.base import Result
 
 JSON = dict[str, Any]
 
@@ -59,12 +60,12 @@ def steps_json(steps: Sequence[Step], lang: str = "de") -> list[JSON]:
     return [{"text": translate(s.text, lang), "rule": translate(s.rule, lang)} for s in steps]
 
 
-def result_json(res: SkatResult | SchafkopfResult | None, lang: str = "de") -> JSON | None:
-    if res is None:
-        return None
+def result_json(res: Result | None, lang: str = "de") -> JSON | None:
     if isinstance(res, SkatResult):
         return skat_result_json(res, lang)
-    return schafkopf_result_json(res, lang)
+    if isinstance(res, SchafkopfResult):
+        return schafkopf_result_json(res, lang)
+    return None
 
 
 def rules_json(rules: HouseRules) -> JSON:

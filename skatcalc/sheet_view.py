@@ -37,10 +37,12 @@ from .deal_forms import (
     deal_form,
     deal_ready,
     exc_messages,
-    parse_int,
     preview_answer,
     preview_messages,
 )
+from .form_fields import parse_int
+from .games.schafkopf import SCHAFKOPF_BOCK_TRIGGERS
+from .games.skat import TournamentList, tournament_list
 from .i18n import _, num, page_lang, translate
 from .players import get_group
 from .recent import Recent
@@ -48,12 +50,9 @@ from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from .rules.ranking import leader, leaders
 from .rules.sheet import (
-    SCHAFKOPF_BOCK_TRIGGERS,
-    TournamentList,
     default_active,
     describe_rules,
     evaluate_deal,
-    tournament_list,
 )
 from .rules.sheet import game as game_kind
 from .rules.standings import RankBy

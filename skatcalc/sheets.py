@@ -22,20 +22,20 @@ from werkzeug.wrappers import Response
 from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
-from . import exports, players, rights, service
+from . import exports, games, players, rights, service
 from .deal_forms import (
     SheetRulesFields,
     attach_errors,
     deal_body,
     deal_form,
     deal_taken,
-    field_int,
     form_from_deal,
-    parse_int,
     refresh_entry,
     rules_body,
 )
 from .errors import resend_form_on_fault, show_on_refusal
+from .form_fields import field_int, parse_int
+from .games.schafkopf import SCHAFKOPF_BOCK_TRIGGERS
 from .http import (
     BadJSON,
     can_change_rules,
@@ -58,7 +58,7 @@ bp.add_app_template_global(exports.formats, "export_formats")
 
 
 class NewSheetForm(FlaskForm, SheetRulesFields):  # type: ignore[misc]  # Flask-WTF is untyped
-    game = RadioField(default="skat", validate_choice=False)
+    game = RadioField(default=games.first(), validate_choice=False)
     name = StringField(validators=[Optional()])
     p1 = StringField()
     p2 = StringField()
@@ -71,11 +71,11 @@ class NewSheetForm(FlaskForm, SheetRulesFields):  # type: ignore[misc]  # Flask-
 
     def setup(self) -> NewSheetForm:
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
-        self.game.choices = [("skat", "Skat"), ("schafkopf", "Schafkopf")]
+        self.game.choices = games.choices()
         self.first_dealer.choices = [(str(i), str(i)) for i in range(1, 6)]
         self.setup_rules()
         self.group.choices = [("", "—")] + [
-            (str(g.id), f"{g.name} ({'Skat' if g.game == 'skat' else 'Schafkopf'})")
+            (str(g.id), f"{g.name} ({games.game(g.game).label.de})")
             for g in players.list_groups(service.get_db())
             if rights.may_change_group(g)  # only groups this browser may put a sheet into
         ]
@@ -402,8 +402,6 @@ class RulesForm(FlaskForm, SheetRulesFields):  # type: ignore[misc]  # Flask-WTF
 
 def rules_page(sheet: dict[str, Any], form: RulesForm, general: list[str],
                status: int = 200) -> Any:  # fmt: skip
-    from .rules.sheet import SCHAFKOPF_BOCK_TRIGGERS
-
     n = len(service.computed(service.get_db(), sheet).rows) + 1
     html = render_template("sheets/rules.html", sheet=sheet, form=form, general=general,
                            from_n=n, changes=service.rule_changes_json(sheet),
@@ -428,7 +426,7 @@ def house_rules(sheet_id: int) -> Any:
         return rules_page(sheet, form, [_("Das Formular ist abgelaufen; bitte noch einmal senden.")], 400)  # fmt: skip
     errors: list[tuple[str, str]] = []
     rules = rules_body(form, sheet["game"], errors)
-    if sheet["game"] == "skat":
+    if "stake" in games.game(sheet["game"]).rule_controls:
         stake = field_int(form.stake_cents, errors)
         if stake is not None:
             rules["stake_cents"] = stake

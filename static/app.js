@@ -56,59 +56,68 @@ if ("serviceWorker" in navigator) {
       });
     }
     const game = val(form, "game");
-    if (form.dataset.kind === "skat") {
-      show(form, ".suitonly", game !== "null");
-      show(form, ".nullonly", game === "null");
-      // Ouvert (suit and grand) is a hand game with schwarz announced: shown ticked and fixed.
-      const ouvert = on(form, "ouvert") && game !== "null";
-      form.querySelectorAll("[data-implied-by=ouvert]").forEach((w) => {
-        const box = w.querySelector("input");
-        if (ouvert && !w.classList.contains("implied")) {
-          w.dataset.was = box.checked ? "1" : "";
-          box.checked = true;
-          box.disabled = true;
-          w.classList.add("implied");
-        } else if (!ouvert && w.classList.contains("implied")) {
-          box.checked = w.dataset.was === "1";
-          box.disabled = false;
-          w.classList.remove("implied");
-        }
-      });
-      show(form, ".implied-note", ouvert);
-      const hand = on(form, "hand") || on(form, "ouvert");
-      form.querySelectorAll(".handonly input").forEach((i) => {
-        if (!i.closest(".implied")) i.disabled = !hand || game === "null";
-      });
-      show(form, ".more-spitzen", game !== "grand");
-      // Only those who play this deal can be declarer (the dealer sits out at 4 and 5).
-      const playing = all(form, "active");
-      if (playing.length === 3) {
-        form.querySelectorAll("#f-declarer label[data-player]").forEach((l) => {
-          l.hidden = !playing.includes(l.dataset.player);
-        });
+    // What each of the game's contracts shows comes from the server, made from the game's
+    // table of contracts (data-contracts): no contract is named here.
+    const info = gameData(form);
+    const chosen = info.contracts[game];
+    const shows = chosen ? chosen.shows : info.none;
+    info.controls.forEach((sel) => show(form, sel, shows.includes(sel)));
+    // Ouvert (suit and grand) is a hand game with schwarz announced: shown ticked and fixed.
+    const suited = shows.includes(".suitonly");
+    const ouvert = on(form, "ouvert") && suited;
+    form.querySelectorAll("[data-implied-by=ouvert]").forEach((w) => {
+      const box = w.querySelector("input");
+      if (ouvert && !w.classList.contains("implied")) {
+        w.dataset.was = box.checked ? "1" : "";
+        box.checked = true;
+        box.disabled = true;
+        w.classList.add("implied");
+      } else if (!ouvert && w.classList.contains("implied")) {
+        box.checked = w.dataset.was === "1";
+        box.disabled = false;
+        w.classList.remove("implied");
       }
-    } else {
-      const solo = !["sauspiel", "hochzeit", "bettel", ""].includes(game);
-      show(form, ".soloonly", solo);
-      show(form, ".sieonly", game === "solo");
-      show(form, ".suitgame", ["sauspiel", "solo", "farbwenz", "farbgeier"].includes(game));
-      // Laufende above the game's maximum are not offered (the server checks them anyway)
-      const most = { wenz: 4, geier: 4, farbwenz: 11, farbgeier: 11 }[game] || 14;
-      form.querySelectorAll('#f-laufende input').forEach((i) => {
-        i.closest("label").hidden = parseInt(i.value, 10) > most;
+    });
+    show(form, ".implied-note", ouvert);
+    const hand = on(form, "hand") || on(form, "ouvert");
+    form.querySelectorAll(".handonly input").forEach((i) => {
+      if (!i.closest(".implied")) i.disabled = !hand || !suited;
+    });
+    // Only those who play this deal can be declarer (the dealer sits out at 4 and 5).
+    const seated = all(form, "active");
+    if (seated.length === info.perDeal) {
+      form.querySelectorAll("#f-declarer label[data-player]").forEach((l) => {
+        l.hidden = !seated.includes(l.dataset.player);
       });
-      // the Herz Sau cannot be called: Herz is trump in a Sauspiel
-      form.querySelectorAll('.suitgame input[value="herz"]').forEach((i) => {
-        i.closest("label").hidden = game === "sauspiel";
-      });
-      show(form, ".nobettel", game !== "bettel");
-      // at the table the points field shows with "Augen" (Schneider then comes from them)
-      if (form.closest("#entry")) {
-        const pts = val(form, "outcome") === "points";
-        show(form, ".pts", pts);
-        form.querySelectorAll(".nopts").forEach((el) => { if (pts) el.hidden = true; });
+    }
+    // Laufende above the contract's most are not offered (the server checks them anyway)
+    const most = (chosen && chosen.laufende) || info.laufende;
+    form.querySelectorAll("#f-laufende input").forEach((i) => {
+      i.closest("label").hidden = parseInt(i.value, 10) > most;
+    });
+    // a suit that cannot be named with the contract (the Herz Sau: Herz is trump)
+    const barred = chosen ? chosen.barred : [];
+    form.querySelectorAll('input[name="suit"]').forEach((i) => {
+      i.closest("label").hidden = barred.includes(i.value);
+    });
+    // at the table the points field shows with "Augen" (Schneider then comes from them)
+    if (form.closest("#entry") && form.querySelector('input[name="outcome"]')) {
+      const pts = val(form, "outcome") === "points";
+      show(form, ".pts", pts);
+      form.querySelectorAll(".nopts").forEach((el) => { if (pts) el.hidden = true; });
+    }
+  }
+
+  const NO_GAME_DATA = { controls: [], none: [], contracts: {}, perDeal: 0, laufende: 0 };
+  function gameData(form) {
+    if (!form.gameData) {
+      try {
+        form.gameData = form.dataset.contracts ? JSON.parse(form.dataset.contracts) : NO_GAME_DATA;
+      } catch (e) {
+        form.gameData = NO_GAME_DATA;
       }
     }
+    return form.gameData;
   }
 
   // The live preview is drawn by the server: the form goes as the button would send it (its
@@ -443,14 +452,17 @@ if ("serviceWorker" in navigator) {
 
   document.querySelectorAll("form.newsheet").forEach((form) => {
     const t = () => {
+      // each game's own controls carry the class "<game>only" (the game choices name them)
       const g = val(form, "game");
-      show(form, ".skatonly", g === "skat");
-      show(form, ".schafkopfonly", g === "schafkopf");
+      const only = Array.from(form.querySelectorAll('input[name="game"]')).map((i) => `.${i.value}only`);
+      only.forEach((sel) => show(form, sel, sel === `.${g}only`));
       // what is hidden is not sent: a Platz 5 or a Skat stake typed before switching to
       // Schafkopf must not turn into a fifth player or a Schafkopf factor
-      form.querySelectorAll(".skatonly, .schafkopfonly").forEach((el) => {
-        el.querySelectorAll("input, select").forEach((i) => { i.disabled = el.hidden; });
-      });
+      if (only.length) {
+        form.querySelectorAll(only.join(", ")).forEach((el) => {
+          el.querySelectorAll("input, select").forEach((i) => { i.disabled = el.hidden; });
+        });
+      }
     };
     t();
     form.addEventListener("change", t);

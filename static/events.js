@@ -67,9 +67,11 @@
     if (deals4) deals4.addEventListener("input", () => { touched = true; });
     const toggle = () => {
       const checked = form.querySelector("input[name=game]:checked");
-      const game = checked ? checked.value : "skat";
-      form.querySelectorAll(".skatonly").forEach((el) => { el.hidden = game !== "skat"; });
-      form.querySelectorAll(".schafkopfonly").forEach((el) => { el.hidden = game !== "schafkopf"; });
+      const first = form.querySelector("input[name=game]");
+      const game = checked ? checked.value : first ? first.value : "";
+      form.querySelectorAll("input[name=game]").forEach((i) => {
+        form.querySelectorAll(`.${i.value}only`).forEach((el) => { el.hidden = game !== i.value; });
+      });
       if (deals4 && !touched) deals4.value = deals4.dataset[game] || deals4.value;
     };
     toggle();

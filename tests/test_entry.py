@@ -12,9 +12,10 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skatcalc.games.skat import LEGAL_BIDS, Game, Party, SkatDeal, skat_value
+from skatcalc.games.skat.values import won_in_play
 from skatcalc.i18n import field_errors
-from skatcalc.rules import LEGAL_BIDS, Game, InvalidDeal, Party, SkatDeal, skat_value
-from skatcalc.rules.skat import won_in_play
+from skatcalc.rules import InvalidDeal
 from tests.support import explanation
 
 G, H, S, C, D = Game.GRAND, Game.HEARTS, Game.SPADES, Game.CLUBS, Game.DIAMONDS

@@ -2,13 +2,14 @@
 it that way, so a newcomer finds each thing in the one place docs/architecture.md names.
 
 * Every form field that holds a deal or a sheet's house rules is declared in
-  ``skatcalc/deal_forms.py``; a feature module with a Blueprint keeps only its own small
+  ``skatcalc/deal_forms.py`` or a game's ``skatcalc/games/<game>/forms.py``; a feature module with a Blueprint keeps only its own small
   forms (a new sheet's name, players and group; a rename; a club night's fees …) and takes
   the deal and rules fields from there (``game`` — which card game — and ``n`` are names
   several forms use for their own things).
 * The page modules build no HTML in Python strings: markup is in templates (the sheet's rows
   are drawn by a macro and kept as HTML per revision).
-* Templates sit in a folder per feature; only the shared frame is at the top.
+* Templates sit in a folder per feature (and each game's parts in ``games/<game>/``); only
+  the shared frame is at the top.
 * The page modules (routes and what they call to read forms and draw pages) reach storage
   through ``service`` only, like every module with a Blueprint (tests/test_service.py).
 """
@@ -27,7 +28,9 @@ from flask_wtf import FlaskForm
 from wtforms.fields.core import UnboundField
 
 import skatcalc
-from skatcalc import deal_forms
+from skatcalc import deal_forms, form_fields
+from skatcalc.games.schafkopf import forms as schafkopf_forms
+from skatcalc.games.skat import forms as skat_forms
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE_MODULES = ("skatcalc.calculators", "skatcalc.pwa", "skatcalc.errors", "skatcalc.sheets",
@@ -53,8 +56,8 @@ def own_fields(cls: type) -> set[str]:
 
 
 def deal_field_names() -> set[str]:
-    forms = (deal_forms.SkatForm, deal_forms.SchafkopfGameForm, deal_forms.DealMeta,
-             deal_forms.TariffFields, deal_forms.SheetRulesFields)  # fmt: skip
+    forms = (skat_forms.SkatForm, schafkopf_forms.SchafkopfGameForm, form_fields.DealMeta,
+             schafkopf_forms.TariffFields, deal_forms.SheetRulesFields)  # fmt: skip
     return set().union(*(own_fields(f) for f in forms)) - SHARED_NAMES
 
 
@@ -107,6 +110,7 @@ def test_templates_sit_in_a_folder_per_feature() -> None:
         "events",
         "pwa",
         "admin",
+        "games",  # each game's parts of the pages: templates/games/<game>/
     } == folders
 
 

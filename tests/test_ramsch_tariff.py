@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from skatcalc.rules.schafkopf import schafkopf_ramsch
+from skatcalc.games.schafkopf.values import schafkopf_ramsch
 from skatcalc.rules.sheet import DealRecord, SheetSpec, compute_sheet, normalize_sheet
 from skatcalc.serialize import computed_json
 

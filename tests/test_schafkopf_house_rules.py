@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skatcalc.games.schafkopf.values import SchafkopfDeal, SKGame, schafkopf_ramsch, schafkopf_value
 from skatcalc.rules import InvalidDeal
-from skatcalc.rules.schafkopf import SchafkopfDeal, SKGame, schafkopf_ramsch, schafkopf_value
 from skatcalc.rules.sheet import DealRecord, SheetSpec, compute_sheet, default_active
 from skatcalc.serialize import computed_json
 

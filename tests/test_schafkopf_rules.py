@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from skatcalc.games.schafkopf.values import SchafkopfDeal, SKGame, schafkopf_ramsch, schafkopf_value
 from skatcalc.i18n import field_errors
 from skatcalc.rules import InvalidDeal
-from skatcalc.rules.schafkopf import SchafkopfDeal, SKGame, schafkopf_ramsch, schafkopf_value
 from tests.known_good import evening
 from tests.support import explanation
 
@@ -212,7 +212,7 @@ def test_seed_sheet_through_the_calculator_page(client: FlaskClient) -> None:  #
 
 
 def test_suits_name_the_game_and_never_change_a_value() -> None:
-    from skatcalc.rules.sheet import schafkopf_title
+    from skatcalc.games.schafkopf import schafkopf_title
 
     plain = schafkopf_value(sk(SOLO, ("C",), won=True, tout=True))
     gras = schafkopf_value(sk(SOLO, ("C",), won=True, tout=True, suit="gras"))

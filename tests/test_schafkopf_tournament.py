@@ -22,8 +22,8 @@ from skatcalc.games.schafkopf.tournament import (
     read_scale,
     scale_value,
 )
+from skatcalc.games.schafkopf.values import SchafkopfDeal, SKGame
 from skatcalc.rules.common import Errors, InvalidDeal
-from skatcalc.rules.schafkopf import SchafkopfDeal, SKGame
 
 DATA = Path(__file__).parent / "data"
 SEATS = ("A", "B", "C", "D")

@@ -14,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcalc import serialize
+from skatcalc.games.schafkopf import SchafkopfHouseRules
+from skatcalc.games.skat import SkatHouseRules
 from skatcalc.i18n import catalog, field_errors, translate
 from skatcalc.rules.common import Errors, InvalidDeal, Msg
 from skatcalc.rules.inputs import Reader
@@ -27,9 +29,7 @@ from skatcalc.rules.sheet import (
     GameKind,
     HouseRules,
     Row,
-    SchafkopfHouseRules,
     SheetSpec,
-    SkatHouseRules,
     compute_sheet,
     dealer_after,
     default_active,

@@ -6,14 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skatcalc.i18n import field_errors
-from skatcalc.rules import LEGAL_BIDS, Game, InvalidDeal, Party, SkatDeal, skat_value
-from skatcalc.rules.skat import (
+from skatcalc.games.skat import LEGAL_BIDS, Game, Party, SkatDeal, skat_value
+from skatcalc.games.skat.values import (
     MAX_LEVELS_ABOVE_MATADORS,
     all_game_values,
     games_with_value,
     matadors_from_cards,
 )
+from skatcalc.i18n import field_errors
+from skatcalc.rules import InvalidDeal
 from tests.support import explanation
 
 D, H, S, C, G, N = Game.DIAMONDS, Game.HEARTS, Game.SPADES, Game.CLUBS, Game.GRAND, Game.NULL

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from hypothesis import given
 
 from skatcalc import create_app, serialize
+from skatcalc.games.skat.values import SkatDeal, skat_value
 from skatcalc.i18n import translate
 from skatcalc.rules.sheet import (
     DealRecord,
@@ -20,7 +21,6 @@ from skatcalc.rules.sheet import (
     default_active,
     normalize_sheet,
 )
-from skatcalc.rules.skat import SkatDeal, skat_value
 from tests.known_good import EVENINGS, evening
 from tests.support import live_server
 from tests.test_skat_rules import valid_deals

@@ -14,13 +14,13 @@ import pytest
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
+from skatcalc.games.skat import tournament_list
 from skatcalc.rules.common import number
 from skatcalc.rules.sheet import (
     DealRecord,
     SheetSpec,
     compute_sheet,
     default_active,
-    tournament_list,
 )
 from tests.known_good import evening
 from tests.test_events import load, run_event

@@ -151,7 +151,7 @@ def test_sheet_figures_from_the_typed_sheet_equal_those_from_its_json(name: str)
 
 
 def test_every_game_of_the_registry_has_its_forms_and_the_same_words() -> None:
-    from skatcalc.deal_forms import GAME_FORMS
+    from skatcalc.games.forms import GAME_FORMS
     from skatcalc.rules.sheet import GAMES
 
     assert list(GAME_FORMS) == list(GAMES)

@@ -12,18 +12,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
-
-from skatcalc.games.schafkopf.tournament import PointScale, ScoringKind, read_scale
+from typing import Any
 
 from .common import Errors, clean_name, parse_day
 from .inputs import Reader
 from .ranking import order_key
-from .sheet import GAMES, SCHAFKOPF, SKAT, HouseRules, read_rules
+from .sheet import GAMES, HouseRules, read_rules
 from .sheet import game as game_kind
 
 MAX_EVENT_PLAYERS = 400
-SKAT_DEFAULT_DEALS = dict(SKAT.series_deals)
-SCHAFKOPF_DEFAULT_DEALS = dict(SCHAFKOPF.series_deals)
 
 
 class Seating(Enum):
@@ -624,7 +621,7 @@ class EventSpec:
     double_entry: bool = False
     #: a Schafkopf tournament's point scale (docs/rules.md 2.8), None: money (tariffs); the
     #: scale also stands in ``rules`` (every table's sheet counts by it)
-    scale: PointScale | None = None
+    scale: Mapping[str, Any] | None = None
 
     def plan(self) -> PrizePlan:
         return PrizePlan(self.payout, self.series_prizes, self.categories,
@@ -691,7 +688,7 @@ def normalize_event(data: object, today: str) -> EventSpec:
     r.seen.add("scoring")
     if scale is not None and isinstance(rules_in, Mapping | None):
         # every table counts points on the scale; points are not money: no stake unless set
-        rules_in = {"stake_cents": 0, **(rules_in or {}), "scale": scale.to_json()}
+        rules_in = {"stake_cents": 0, **(rules_in or {}), "scale": scale}
     rules = read_rules(game or "skat", rules_in, e if game else Errors())
     payout = read_payout(r.data.get("payout"), e)
     r.seen.add("payout")
@@ -709,7 +706,15 @@ def normalize_event(data: object, today: str) -> EventSpec:
                      double_entry=double_entry, scale=scale)  # fmt: skip
 
 
-def read_scoring(data: object, game: str | None, e: Errors) -> PointScale | None:
+class ScoringKind(Enum):
+    """How an event counts: the tables' zero-sum balance in money (tariffs in cents), or
+    tournament points on the game's scale (docs/rules.md 2.8)."""
+
+    MONEY = "money"
+    POINTS = "points"
+
+
+def read_scoring(data: object, game: str | None, e: Errors) -> Mapping[str, Any] | None:
     """``{"kind": "money"}`` (the default) or ``{"kind": "points", "scale": {...}}`` (a
     Schafkopf tournament, docs/rules.md 2.8; the scale's figures not given keep their
     default)."""
@@ -726,10 +731,9 @@ def read_scoring(data: object, game: str | None, e: Errors) -> PointScale | None
         if data.get("scale") is not None:
             e.add("scoring.scale", "Eine Punkteskala nur mit „kind“: „points“.")
         return None
-    if game is not None and game != "schafkopf":
-        e.add("scoring.kind", "Die Turnierwertung in Punkten gibt es für Schafkopf.")
+    if game is None:
         return None
-    return read_scale(data.get("scale"), e, "scoring.scale")
+    return game_kind(game).read_point_scale(data.get("scale"), e, "scoring.scale")
 
 
 def _whole(v: object) -> bool:

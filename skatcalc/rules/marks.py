@@ -21,14 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any
 
-from .common import Msg, joined, pmsg, verbatim
-from .schafkopf import SchafkopfResult
-from .skat import GAME_NAMES, Game, SkatResult
-
-if TYPE_CHECKING:
-    from .sheet import GameKind, Row
+from .common import Msg, joined, pmsg
+from .sheet.base import Contract as Contract  # a game's row in words (GameKind.contract)
+from .sheet.base import GameKind, Row, game
 
 HAND = Msg("Hand")
 OUVERT = Msg("ouvert")
@@ -52,8 +49,6 @@ LEGEND: tuple[tuple[Msg, Msg], ...] = (
     (OVERBID, Msg("überreizt")),
     (LOST, Msg("verloren")),
 )
-#: the marks a Schafkopf row can carry (no announcements, no overbidding)
-SCHAFKOPF_MARKS = (SCHNEIDER, SCHWARZ, LOST)
 
 
 def legend(game: str, text: Callable[[Msg], str]) -> list[tuple[str, str]]:
@@ -64,15 +59,8 @@ def legend(game: str, text: Callable[[Msg], str]) -> list[tuple[str, str]]:
     return [(short, long) for short, long in pairs if short != long]
 
 
-#: a played game's row in words: the contract, its marks, the value shown
-Contract: TypeAlias = "tuple[Msg, list[Msg], int | None]"
-
-
-def _kind(game: str) -> GameKind:
-    # imported here: the games' modules import this one for their marks
-    from .sheet import game as kind
-
-    return kind(game)
+def _kind(key: str) -> GameKind:
+    return game(key)
 
 
 @dataclass(frozen=True)
@@ -139,80 +127,6 @@ def _tail(row: Row, marks: list[Msg]) -> tuple[Msg, ...]:
     if row.struck:
         marks.append(STRUCK)
     return tuple(marks)
-
-
-def skat_contract(row: Row) -> Contract:
-    """A Skat game's row: "Grand mit 2", its marks, and its value with Kontra and Re (the
-    result as the row counts it: none on a struck row)."""
-    inp = row.input
-    # a struck row keeps its whole contract (matadors, Schneider …), only its value goes
-    played = row.outcome.result if row.outcome is not None else None
-    result = played if isinstance(played, SkatResult) else None
-    try:
-        g = Game(inp.get("game"))
-    except ValueError:
-        return Msg("?"), [], None
-    name = GAME_NAMES[g]
-    marks: list[Msg] = []
-    contract = name
-    matadors = result.matadors if result else None
-    if g is not Game.NULL and isinstance(matadors, int):
-        with_ = bool(result and result.with_)
-        contract = (
-            Msg("%(game)s mit %(matadors)s", game=name, matadors=matadors)
-            if with_
-            else Msg("%(game)s ohne %(matadors)s", game=name, matadors=matadors)
-        )
-    if inp.get("hand"):
-        marks.append(HAND)
-    if inp.get("ouvert"):
-        marks.append(OUVERT)
-    if g is not Game.NULL:
-        # Ouvert brings both announcements with it; its mark says so already.
-        schwarz_ann = bool(inp.get("schwarz_announced")) and not inp.get("ouvert")
-        schneider_ann = bool(inp.get("schneider_announced")) and not inp.get("ouvert")
-        if schwarz_ann:
-            marks.append(SCHWARZ_ANN)
-        elif schneider_ann:
-            marks.append(SCHNEIDER_ANN)
-        if result and result.schwarz and not schwarz_ann and not inp.get("ouvert"):
-            marks.append(SCHWARZ)
-        elif (
-            result and result.schneider and not (schneider_ann or schwarz_ann or inp.get("ouvert"))
-        ):
-            marks.append(SCHNEIDER)
-    shown = result.value if result and not row.struck else None
-    if result and result.overbid:
-        marks.append(OVERBID)
-    for flag, word in (("kontra", "Kontra"), ("re", "Re")):
-        if inp.get(flag):
-            marks.append(verbatim(word))
-            if shown is not None:
-                shown *= 2
-    return contract, marks, shown
-
-
-def schafkopf_contract(row: Row) -> Contract:
-    """A Schafkopf game's row: its title, its marks, and its value (Bock in it)."""
-    inp = row.input
-    result = row.result if isinstance(row.result, SchafkopfResult) else None
-    marks: list[Msg] = []
-    if inp.get("schwarz"):
-        marks.append(SCHWARZ)
-    elif inp.get("schneider"):
-        marks.append(SCHNEIDER)
-    laufende = inp.get("laufende")
-    if isinstance(laufende, int) and laufende > 0:
-        marks.append(Msg("%(laufende)s Laufende", laufende=laufende))
-    gestellt = inp.get("gestellt")
-    if isinstance(gestellt, int) and gestellt > 0:
-        times = f"{gestellt}× " if gestellt > 1 else ""
-        marks.append(Msg("%(times)sgestellt", times=times))
-    kontra = inp.get("kontra")
-    if isinstance(kontra, int) and 0 < kontra <= len(KONTRA_WORDS):
-        word = KONTRA_WORDS[kontra - 1]
-        marks.append(verbatim(word))
-    return row.title, marks, result.value if result else None
 
 
 def _ramsch_contract(ramsch: Mapping[str, Any], losers: Sequence[str]) -> Msg:

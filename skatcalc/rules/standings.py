@@ -29,14 +29,13 @@ from typing import Any
 from .common import Errors
 from .ranking import competition_ranks as competition_ranks  # the standings' ranks, one rule
 from .ranking import order_key, rank_figure
-from .sheet import SCHAFKOPF, SKAT, ComputedSheet
+from .sheet import ComputedSheet
 from .sheet import game as game_kind
 
 # a series at a three- and a four-table (RULES.md 1.9): Skat's club-night series, one table
-SERIES_DEALS: Mapping[int, int] = SKAT.series_deals
-SKAT_CONTRACTS = SKAT.contracts
-SCHAFKOPF_CONTRACTS = SCHAFKOPF.contracts
-PARTNER_GAMES = SCHAFKOPF.partner_contracts
+#: a series of the official list (ISkO): 36 deals at a table of three, 48 at four; the unit
+#: of every per-series figure (and Skat's series at a club night)
+SERIES_DEALS: Mapping[int, int] = {4: 48, 3: 36}
 
 
 class RankBy(Enum):

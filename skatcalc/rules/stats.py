@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .sheet import Row, game
+from .sheet import GAMES, Row, game
 
 
 def statistics(game_key: str, players: Sequence[str], rows: Sequence[Row]
@@ -25,9 +25,11 @@ def statistics(game_key: str, players: Sequence[str], rows: Sequence[Row]
     (1, 100, 1, {'n': 1, 'delta': 96})
     """
     kind_of = game(game_key)
+    # every game's columns, so a sheet's statistics have the same keys whatever its game
+    columns = {col.key: 0 for kind in GAMES.values() for col in kind.stat_columns}
     out: dict[str, dict[str, Any]] = {
         p: {"played": 0, "own": 0, "won": 0, "lost": 0, "won_pct": None,
-            "best": None, "worst": None, "grands": 0, "nulls": 0, "solos": 0, "sauspiele": 0}
+            "best": None, "worst": None, **columns}
         for p in players
     }  # fmt: skip
     for row in rows:

@@ -28,7 +28,8 @@ from typing import Any
 
 from skatcalc.rules.cite import Step
 from skatcalc.rules.common import Errors, Msg, signed
-from skatcalc.rules.schafkopf import (
+
+from .values import (
     DEFAULT_LAUFENDE_MIN,
     SchafkopfDeal,
     SchafkopfResult,
@@ -42,14 +43,6 @@ SK_SCALE = Msg("2.8 Turnierwertung")
 
 MAX_POINTS = 1000  # a figure of the scale
 MAX_FACTOR = 10  # Tout, Sie, Kontra
-
-
-class ScoringKind(enum.Enum):
-    """How an event counts: the tables' zero-sum balance in money (tariffs in cents), or
-    tournament points on a :class:`PointScale`."""
-
-    MONEY = "money"
-    POINTS = "points"
 
 
 class Level(enum.IntEnum):

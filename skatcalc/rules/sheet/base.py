@@ -12,15 +12,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
+from typing import Any, ClassVar, Protocol, Self, TypeAlias
 
 from ..cite import Step
 from ..common import Errors, FieldError, InvalidDeal, Msg, joined, name_key
+from ..contracts import ContractRow, StatColumn
 from ..inputs import Reader
-
-if TYPE_CHECKING:
-    from ..schafkopf import SchafkopfResult
-    from ..skat import SkatResult
 
 MAX_DEALS = 1000
 MAX_NAME = 40
@@ -270,9 +267,7 @@ class SheetSpec:
         changes: Sequence[RuleChange] = (),
     ) -> None:
         if not isinstance(rules, HouseRules):
-            from .registry import game as kind
-
-            rules = kind(game).rules_class.from_stored(rules or {})
+            rules = GAMES[game].rules_class.from_stored(rules or {})
         object.__setattr__(self, "game", game)
         object.__setattr__(self, "players", tuple(players))
         object.__setattr__(self, "first_dealer", first_dealer)
@@ -314,7 +309,14 @@ class DealRecord:
     version: int | None = None
 
 
-Result: TypeAlias = "SkatResult | SchafkopfResult"
+class Result(Protocol):
+    """What every game's result of one deal has (each game's own result type has more)."""
+
+    @property
+    def value(self) -> int: ...
+
+    @property
+    def steps(self) -> tuple[Step, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -540,8 +542,6 @@ def default_active(spec: SheetSpec, dealer: str) -> tuple[str, ...]:
     >>> default_active(SheetSpec("schafkopf", ("A", "B", "C", "D", "E"), "A", {}), "A")
     ('B', 'C', 'D', 'E')
     """
-    from .registry import game
-
     p = spec.players
     n = len(p)
     per_deal = game(spec.game).players_per_deal
@@ -598,8 +598,6 @@ def check_placement(
     spec: SheetSpec, body: Mapping[str, Any], e: Errors
 ) -> tuple[str | None, tuple[str, ...] | None]:
     """The optional ``dealer`` and ``active`` fields of a deal body."""
-    from .registry import game
-
     dealer = body.get("dealer")
     if dealer is not None and (not isinstance(dealer, str) or dealer not in spec.players):
         e.add("dealer", "Der Geber muss am Tisch sitzen.")
@@ -620,3 +618,152 @@ def check_placement(
         else:
             active = tuple(active)
     return dealer, active
+
+
+# --- The games by key ---------------------------------------------------------------------
+# Each game (``skatcalc/games/<game>/``) registers its GameKind here when ``skatcalc.games`` is
+# imported; the sheet types above and the computation ask for a game by its key.
+
+#: a played game's row in words: the contract, its marks, the value shown
+Contract: TypeAlias = "tuple[Msg, list[Msg], int | None]"
+
+
+class GameKind:
+    """What a game brings to a sheet. Subclasses set the class attributes and implement
+    :meth:`evaluate` (a deal body that is not "all passed") and, where the game has any,
+    :meth:`extra_totals`."""
+
+    key: ClassVar[str]
+    label: ClassVar[Msg]
+    #: players a table of this game may have
+    player_counts: ClassVar[tuple[int, ...]]
+    #: the message when a table has another number of players
+    player_count_msg: ClassVar[Msg]
+    #: players in one deal (more at the table sit out by the rotation)
+    players_per_deal: ClassVar[int]
+    rules_class: ClassVar[type[HouseRules]]
+    #: whether a lost game counts for every other player of the table (Seeger-Fabian)
+    counts_lost_by_others: ClassVar[bool] = False
+    #: the names of the figures :meth:`extra_totals` gives besides the balance
+    extra_figures: ClassVar[tuple[str, ...]] = ()
+    #: the figures a group's standings may rank by; the first is the default, and what a
+    #: club night ranks by
+    rank_figures: ClassVar[tuple[str, ...]] = ("balance",)
+    #: whether the sheet keeps the classic list (one declarer's entry per deal) and names the
+    #: declarer before the contract
+    keeps_list: ClassVar[bool] = False
+    #: whether a player's games with and against each other player are counted (partners
+    #: change from deal to deal)
+    counts_opponents: ClassVar[bool] = False
+    #: the game's table of contracts (``skatcalc/games/<game>/contracts.py``), in the order
+    #: statistics list them: the contracts, partners and statistics are read from it
+    contract_table: ClassVar[tuple[ContractRow, ...]] = ()
+    #: the statistics columns of own games per player, in column order
+    stat_columns: ClassVar[tuple[StatColumn, ...]] = ()
+    #: the entry form's controls shown while no contract is chosen yet
+    none_shows: ClassVar[tuple[str, ...]] = ()
+    #: the game's own controls on a sheet's house rules form (``sheets/_rules_fields.html``)
+    rule_controls: ClassVar[frozenset[str]] = frozenset()
+    #: a club night's table sizes, largest first
+    event_tables: ClassVar[tuple[int, ...]] = (4,)
+    #: deals per series at a club night, by table size
+    series_deals: ClassVar[Mapping[int, int]] = {}
+    #: the short marks of the legend under the list: (short, meaning)
+    legend: ClassVar[tuple[tuple[Msg, Msg], ...]] = ()
+    #: whether the game's value already holds the Bock doubling (the row shows it as it is)
+    value_holds_bock: ClassVar[bool] = False
+
+    #: a club night may count points on the game's scale instead of money (read_point_scale)
+    has_point_scale: ClassVar[bool] = False
+
+    def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, Any] | None:
+        """A tournament in points instead of money: the scale read from ``data`` (stored in
+        every table's rules), or an error on ``field`` if the game has none (docs/rules.md 2.8).
+        """
+        e.add(field.rsplit(".", 1)[0] + ".kind",
+              "Die Turnierwertung in Punkten gibt es für Schafkopf.")  # fmt: skip
+        return None
+
+    @property
+    def bock_triggers(self) -> tuple[BockTrigger, ...]:
+        return self.rules_class.TRIGGERS
+
+    def bock_round(self, players: int) -> int:
+        """How many deals one Bock round lasts: one round of the table."""
+        return players
+
+    def evaluate(
+        self, spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int
+    ) -> DealOutcome:
+        """Score one deal body (read through ``r``, errors collected in ``r.errors``, raising
+        InvalidDeal) with ``bock`` doublings in force."""
+        raise NotImplementedError
+
+    def evaluate_round(self, spec: SheetSpec, r: Reader, active: tuple[str, ...]) -> DealOutcome:
+        """Score a deal of a Bockramsch round (docs/rules.md 1.11), where the game's house
+        rules have one; InvalidDeal like :meth:`evaluate`."""
+        raise NotImplementedError
+
+    def feed_pot(
+        self, rules: HouseRules, out: DealOutcome, active: tuple[str, ...], pot: Pot | None
+    ) -> tuple[Mapping[str, int] | None, Pot | None]:
+        """A pot kept beside the list (Schafkopf's Stock): what the deal, played under
+        ``rules``, changes for each player besides its deltas (paid in negative, taken
+        positive), and the pot after it. (None, pot): the deal keeps no pot."""
+        return None, pot
+
+    @property
+    def contracts(self) -> tuple[str, ...]:
+        """Every contract a deal body can name (``"game"``), in the order statistics list them."""
+        return tuple(row.key for row in self.contract_table)
+
+    @property
+    def partner_contracts(self) -> frozenset[str]:
+        """Contracts played with a partner (counted per partner in a player's figures)."""
+        return frozenset(row.key for row in self.contract_table if row.partner)
+
+    @property
+    def stat_kinds(self) -> tuple[str, ...]:
+        """The kinds of own games a sheet's statistics count per player, in column order."""
+        return tuple(col.key for col in self.stat_columns)
+
+    def stat_kind(self, contract: str) -> str | None:
+        """Which of :attr:`stat_kinds` an own game of this contract counts for, if any."""
+        row = next((row for row in self.contract_table if row.key == contract), None)
+        return row.stat if row is not None else None
+
+    def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The part of a deal body that describes a Ramsch (None: the deal is no Ramsch)."""
+        return None
+
+    def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
+        """A deal body of a Ramsch (points, Jungfrau, Durchmarsch): the inverse of
+        :meth:`ramsch_body`."""
+        raise NotImplementedError
+
+    def contract(self, row: Row) -> Contract:
+        """A played game's row in words: the contract, its short marks and the value shown
+        (see :func:`skatcalc.rules.marks.describe_row`)."""
+        raise NotImplementedError
+
+    def extra_totals(
+        self, players: Sequence[str], tallies: Tallies
+    ) -> tuple[tuple[str, Mapping[str, int]], ...]:
+        """Figures besides the balance, in the order the totals show them."""
+        return ()
+
+
+GAMES: dict[str, GameKind] = {}
+
+
+def register(kind: GameKind) -> GameKind:
+    """Make a game known by its key (a second game with the same key is refused)."""
+    if kind.key in GAMES:
+        raise ValueError(f"game {kind.key!r} is registered already")
+    GAMES[kind.key] = kind
+    return kind
+
+
+def game(key: str) -> GameKind:
+    """The game of this key; KeyError for one that is not registered."""
+    return GAMES[key]

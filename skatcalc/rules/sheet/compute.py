@@ -3,7 +3,7 @@
 Deals are the source of truth: :func:`compute_sheet` recomputes every result, running total,
 Bock round, the game's extra figures (Seeger-Fabian) and the settlement in one pass over the
 stored deals, so an old sheet always gives the same totals and a correction ripples forward.
-What is game-specific comes from the game's :class:`~.registry.GameKind`.
+What is game-specific comes from the game's :class:`~.base.GameKind`.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from .base import (
     Tallies,
     Totals,
     Transfer,
+    game,
     next_dealer,
 )
-from .registry import game
 
 PASSED_TITLE = Msg("eingepasst")
 PASSED_STEP = Msg("eingepasst: keine Wertung")

@@ -7,8 +7,16 @@ from typing import Any
 
 from ..common import Errors, clean_name, name_key
 from ..inputs import Reader
-from .base import BAD_NAME_MSG, MAX_NAME, HouseRules, SheetSpec, bad_name_char, seat_name
-from .registry import GAMES, game
+from .base import (
+    BAD_NAME_MSG,
+    GAMES,
+    MAX_NAME,
+    HouseRules,
+    SheetSpec,
+    bad_name_char,
+    game,
+    seat_name,
+)
 
 
 def normalize_sheet(data: object) -> SheetSpec:

@@ -7,22 +7,37 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from .. import cite, marks
-from ..cite import Step, house
-from ..common import Errors, FieldError, Msg, check_ramsch, joined, pmsg, signed, verbatim
-from ..inputs import Reader, read_skat
-from ..skat import Game, Party, SkatDeal, SkatResult, skat_value
-from .base import (
+from ...rules import cite, marks
+from ...rules.cite import Step, house
+from ...rules.common import (
+    Errors,
+    FieldError,
+    Msg,
+    check_ramsch,
+    joined,
+    pmsg,
+    signed,
+    verbatim,
+)
+from ...rules.inputs import Reader
+from ...rules.sheet.base import (
     BockTrigger,
+    Contract,
     DealKind,
     DealOutcome,
+    GameKind,
     HouseRules,
     Row,
     SheetSpec,
     Tallies,
+    register,
     zero_sum,
 )
-from .registry import GameKind, register
+from ...rules.standings import SERIES_DEALS
+from .contracts import CONTRACTS, NONE_SHOWS, STATS
+from .inputs import read_skat
+from .marks import skat_contract
+from .values import Game, Party, SkatDeal, SkatResult, skat_value
 
 T = BockTrigger
 
@@ -173,7 +188,7 @@ def game_triggers(deal: SkatDeal, res: SkatResult) -> tuple[BockTrigger, ...]:
     """The Bock triggers a played game meets (docs/rules.md 1.10, 1.11); the sheet keeps
     those its table plays by.
 
-    >>> from skatcalc.rules.skat import skat_value
+    >>> from skatcalc.games.skat.values import skat_value
     >>> d = SkatDeal(Game.GRAND, matadors=1, with_=True, hand=True, declarer_points=25)
     >>> [t.value for t in game_triggers(d, skat_value(d))]
     ['schneider-lost', 'grand-hand-lost']
@@ -213,14 +228,14 @@ class Skat(GameKind):
     extra_figures = ("list", "seeger_fabian")
     rank_figures = ("seeger_fabian", "list", "balance")
     keeps_list = True
-    contracts = ("grand", "clubs", "spades", "hearts", "diamonds", "null")
-    stat_kinds = ("grands", "nulls")
+    contract_table = CONTRACTS
+    stat_columns = STATS
+    none_shows = NONE_SHOWS
+    # Kontra/Re, every Bock trigger, the house rules of real tables, a stake per point
+    rule_controls = frozenset({"kontra_re", "all_bock", "more_rules", "stake"})
     event_tables = (4, 3)
-    series_deals = {4: 48, 3: 36}
+    series_deals = SERIES_DEALS
     legend = marks.LEGEND
-
-    def stat_kind(self, contract: str) -> str | None:
-        return {"grand": "grands", "null": "nulls"}.get(contract)
 
     def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
         ramsch = body.get("ramsch")
@@ -229,8 +244,8 @@ class Skat(GameKind):
     def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
         return {"ramsch": dict(ramsch)}
 
-    def contract(self, row: Row) -> marks.Contract:
-        return marks.skat_contract(row)
+    def contract(self, row: Row) -> Contract:
+        return skat_contract(row)
 
     def evaluate(
         self, spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int

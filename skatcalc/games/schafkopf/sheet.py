@@ -9,12 +9,26 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Self
 
-from skatcalc.games.schafkopf.tournament import PointScale, read_scale, scale_value
-
-from .. import marks
-from ..common import Msg, check_ramsch
-from ..inputs import Reader, read_schafkopf
-from ..schafkopf import (
+from ...rules import marks
+from ...rules.common import Errors, Msg, check_ramsch
+from ...rules.inputs import Reader
+from ...rules.sheet.base import (
+    BockTrigger,
+    Contract,
+    DealKind,
+    DealOutcome,
+    GameKind,
+    HouseRules,
+    Pot,
+    Row,
+    SheetSpec,
+    register,
+)
+from .contracts import CONTRACTS, NONE_SHOWS, STATS
+from .inputs import read_schafkopf
+from .marks import SCHAFKOPF_MARKS, schafkopf_contract
+from .tournament import PointScale, read_scale, scale_value
+from .values import (
     DEFAULT_LAUFENDE_MIN,
     DEFAULT_TARIFFS,
     SUIT_NAMES,
@@ -31,8 +45,6 @@ from ..schafkopf import (
     schafkopf_value,
     schneider_tariff,
 )
-from .base import BockTrigger, DealKind, DealOutcome, HouseRules, Pot, Row, SheetSpec
-from .registry import GameKind, register
 
 T = BockTrigger
 
@@ -260,20 +272,21 @@ class Schafkopf(GameKind):
     player_count_msg = Msg("Schafkopf spielen 4 oder 5 (bei 5 setzt der Geber aus).")
     players_per_deal = 4
     rules_class = SchafkopfHouseRules
-    partner_contracts = frozenset({"sauspiel", "hochzeit"})
     counts_opponents = True
-    contracts = (
-        "sauspiel", "hochzeit", "solo", "wenz", "geier", "farbwenz", "farbgeier", "bettel",
-    )  # fmt: skip
-    stat_kinds = ("solos", "sauspiele")
+    contract_table = CONTRACTS
+    stat_columns = STATS
+    none_shows = NONE_SHOWS
+    rule_controls = frozenset({"tariffs", "stock"})
     event_tables = (4,)
     series_deals = {4: 32, 3: 0}
-    legend = tuple(pair for pair in marks.LEGEND if pair[0] in marks.SCHAFKOPF_MARKS)
+    legend = tuple(pair for pair in marks.LEGEND if pair[0] in SCHAFKOPF_MARKS)
     value_holds_bock = True
 
-    def stat_kind(self, contract: str) -> str | None:
-        # every game played alone counts as a solo (Wenz and Bettel included)
-        return "sauspiele" if contract in self.partner_contracts else "solos"
+    has_point_scale = True
+
+    def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, Any] | None:
+        scale = read_scale(data, e, field)
+        return None if scale is None else scale.to_json()
 
     def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
         return body if body.get("game") == "ramsch" else None
@@ -281,8 +294,8 @@ class Schafkopf(GameKind):
     def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
         return {"game": "ramsch", **ramsch}
 
-    def contract(self, row: Row) -> marks.Contract:
-        return marks.schafkopf_contract(row)
+    def contract(self, row: Row) -> Contract:
+        return schafkopf_contract(row)
 
     def evaluate(
         self, spec: SheetSpec, r: Reader, active: tuple[str, ...], bock: int

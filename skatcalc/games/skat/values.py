@@ -15,9 +15,10 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from . import cite
-from .cite import Step
-from .common import Errors, Msg, joined, pmsg, signed
+from ...rules import cite
+from ...rules.cite import Step
+from ...rules.common import Errors, Msg, joined, pmsg, signed
+from .contracts import BY_KEY
 
 
 class Game(enum.Enum):
@@ -45,24 +46,10 @@ class Game(enum.Enum):
         return GAME_NAMES[self]
 
 
-BASE_VALUES = {
-    Game.DIAMONDS: 9,
-    Game.HEARTS: 10,
-    Game.SPADES: 11,
-    Game.CLUBS: 12,
-    Game.GRAND: 24,
-}
-
-GAME_NAMES = {
-    Game.DIAMONDS: Msg("Karo"),
-    Game.HEARTS: Msg("Herz"),
-    Game.SPADES: Msg("Pik"),
-    Game.CLUBS: Msg("Kreuz"),
-    Game.GRAND: Msg("Grand"),
-    Game.NULL: Msg("Null"),
-}
-
-SUIT_OF_GAME = {Game.DIAMONDS: "D", Game.HEARTS: "H", Game.SPADES: "S", Game.CLUBS: "C"}
+# from the contracts table (contracts.py), in the enum's order
+BASE_VALUES = {g: b for g in Game if (b := BY_KEY[g.value].base) is not None}
+GAME_NAMES = {g: BY_KEY[g.value].name for g in Game}
+SUIT_OF_GAME = {g: s for g in Game if (s := BY_KEY[g.value].suit) is not None}
 
 
 class Party(enum.Enum):

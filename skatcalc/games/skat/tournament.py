@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .base import ComputedSheet, DealKind, SheetSpec, Tallies
-from .registry import game
-from .skat import ListFoot, seeger_fabian_feet
+from ...rules.sheet.base import ComputedSheet, DealKind, SheetSpec, Tallies, game
+from .sheet import ListFoot, seeger_fabian_feet
 
 
 @dataclass(frozen=True)
@@ -45,8 +44,7 @@ class TournamentList:
 def tournament_list(spec: SheetSpec, computed: ComputedSheet) -> TournamentList | None:
     """The list of a sheet whose game keeps Seeger-Fabian (Skat at three or four), else None.
 
-    >>> from .base import DealRecord
-    >>> from .compute import compute_sheet
+    >>> from skatcalc.rules.sheet import DealRecord, compute_sheet
     >>> spec = SheetSpec("skat", ("A", "B", "C"), "A", {})
     >>> deals = [DealRecord(1, "A", ("B", "C", "A"), {"declarer": "B", "game": "grand",
     ...          "matadors": 1, "with": True, "declarer_points": 75}),

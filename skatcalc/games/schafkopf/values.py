@@ -14,9 +14,11 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from . import cite
-from .cite import Step
-from .common import Errors, Msg, check_ramsch, joined, pmsg, signed, verbatim
+from ...rules import cite
+from ...rules.cite import Step
+from ...rules.common import Errors, Msg, check_ramsch, joined, pmsg, signed, verbatim
+from ...rules.contracts import ContractRow
+from .contracts import BY_KEY, CONTRACTS
 
 
 class SKGame(enum.Enum):
@@ -30,16 +32,17 @@ class SKGame(enum.Enum):
     BETTEL = "bettel"
 
     @property
+    def row(self) -> ContractRow:
+        """Its row of the contracts table (contracts.py)."""
+        return BY_KEY[self.value]
+
+    @property
     def partner_game(self) -> bool:
-        return self in (SKGame.SAUSPIEL, SKGame.HOCHZEIT)
+        return self.row.partner
 
     @property
     def tariff_class(self) -> str:
-        if self.partner_game:
-            return "sauspiel"
-        if self is SKGame.BETTEL:
-            return "bettel"
-        return "solo"
+        return self.row.tariff
 
     @property
     def max_laufende(self) -> int:
@@ -50,44 +53,22 @@ class SKGame(enum.Enum):
         return SK_GAME_NAMES[self]
 
 
-SK_GAME_NAMES = {
-    SKGame.SAUSPIEL: Msg("Sauspiel"),
-    SKGame.HOCHZEIT: Msg("Hochzeit"),
-    SKGame.SOLO: Msg("Solo"),
-    SKGame.WENZ: Msg("Wenz"),
-    SKGame.GEIER: Msg("Geier"),
-    SKGame.FARBWENZ: Msg("Farbwenz"),
-    SKGame.FARBGEIER: Msg("Farbgeier"),
-    SKGame.BETTEL: Msg("Bettel"),
-}
-
-LAUFENDE_MAX = {
-    SKGame.SAUSPIEL: 14,
-    SKGame.HOCHZEIT: 14,
-    SKGame.SOLO: 14,
-    SKGame.WENZ: 4,
-    SKGame.GEIER: 4,
-    SKGame.FARBWENZ: 11,
-    SKGame.FARBGEIER: 11,
-    SKGame.BETTEL: 0,
-}
+SK_GAME_NAMES = {g: g.row.name for g in SKGame}
+LAUFENDE_MAX = {g: g.row.laufende_max for g in SKGame}
 
 # The German deck's suits, as players name them; the suit only names the game.
 SUITS = ("eichel", "gras", "herz", "schellen")
 SUIT_NAMES = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "Schellen"}
-SUIT_GAMES = {"sauspiel", "solo", "farbwenz", "farbgeier"}
+SUIT_GAMES = {row.key for row in CONTRACTS if row.names_suit}
+_SOLO_TITLE = Msg("%(suit)s-Solo")
 
 
 def game_name(game: SKGame, suit: str | None) -> Msg:
     """ "Gras-Solo", "Eichel-Farbwenz"; the Sauspiel is named after its called Sau."""
-    if suit is None or game is SKGame.SAUSPIEL:
-        return game.label
-    name = SUIT_NAMES[suit]
-    if game is SKGame.FARBWENZ:
-        return Msg("%(suit)s-Farbwenz", suit=name)
-    if game is SKGame.FARBGEIER:
-        return Msg("%(suit)s-Farbgeier", suit=name)
-    return Msg("%(suit)s-Solo", suit=name)
+    if suit is None or (game.row.names_suit and game.row.suit_title is None):
+        return game.label  # the Sauspiel: named after its called Sau elsewhere
+    title = game.row.suit_title or _SOLO_TITLE
+    return Msg.of(title.id, {"suit": SUIT_NAMES[suit]})
 
 
 DEFAULT_TARIFFS: dict[str, int] = {"sauspiel": 10, "solo": 20, "bettel": 20, "extra": 10}
@@ -96,14 +77,11 @@ DEFAULT_TARIFFS: dict[str, int] = {"sauspiel": 10, "solo": 20, "bettel": 20, "ex
 # "schneider" (the Schneider and the Schwarz level) and "laufende" (per Laufender, 2.7) follow
 # "extra" unless set, so every sheet stored before them computes as it did.
 TARIFF_KEYS = (*DEFAULT_TARIFFS, "ramsch", "schneider", "laufende")
+# the games with Laufende, as every stored sheet keeps them: those counted from 3 first
 DEFAULT_LAUFENDE_MIN: dict[str, int] = {
-    "sauspiel": 3,
-    "hochzeit": 3,
-    "solo": 3,
-    "farbwenz": 3,
-    "farbgeier": 3,
-    "wenz": 2,
-    "geier": 2,
+    row.key: row.laufende_min
+    for row in sorted(CONTRACTS, key=lambda row: -row.laufende_min)
+    if row.laufende_max
 }
 DEFAULT_PLAYERS = ("A", "B", "C", "D")
 
@@ -264,7 +242,7 @@ def validate(deal: SchafkopfDeal) -> None:
             e.add("suit", "Farben: eichel, gras, herz, schellen.")
         elif g.value not in SUIT_GAMES:
             e.add("suit", "Im %(label)s gibt es keine Farbe anzusagen.", label=g.label)
-        elif g is SKGame.SAUSPIEL and deal.suit == "herz":
+        elif deal.suit in g.row.barred_suits:
             e.add("suit", "Die Herz-Sau kann man nicht rufen (Herz ist Trumpf).")
     for name, count, what in (
         ("gestellt", deal.gestellt, Msg("gestellt")),

@@ -1,0 +1,18 @@
+"""The pages' side of every registered game (its :class:`~skatcalc.form_fields.GameForms`),
+by the registry's key: Flask forms, kept apart from the pure registry in ``__init__.py``.
+
+>>> from skatcalc.games import keys
+>>> tuple(GAME_FORMS) == keys()
+True
+"""
+
+from __future__ import annotations
+
+from ..form_fields import GameForms
+from .schafkopf import SCHAFKOPF
+from .schafkopf.forms import SchafkopfForms
+from .skat import SKAT
+from .skat.forms import SkatForms
+
+#: the pages' side of each game of the registry, by its key, in the registry's order
+GAME_FORMS: dict[str, GameForms] = {SKAT.key: SkatForms(), SCHAFKOPF.key: SchafkopfForms()}

@@ -1,0 +1,200 @@
+"""Skat's forms: the calculator's and a sheet entry's game fields (``templates/games/skat/``),
+the form -> body mapping (``skat_input``), when a half-filled form is worth a preview, and
+the pages' side of the game (:class:`SkatForms`). Flask, not pure."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, RadioField, SelectField, StringField
+from wtforms.validators import Optional
+
+from ...form_fields import (
+    DealMeta,
+    GameForms,
+    MultiCheckboxField,
+    field_int,
+    known_game,
+)
+from ...i18n import _, page_lang, translate
+from ...rules.contracts import buttons
+from .contracts import CONTRACTS
+from .inputs import skat_outcome_conflict
+from .values import LEGAL_BIDS, SUITS
+
+SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+RANK_LABEL = {"T": "10", "J": "B", "Q": "D", "K": "K", "A": "A"}
+
+
+def card_choices() -> list[tuple[str, str]]:
+    order = [s + r for s in SUITS for r in "JATKQ987"]
+    return [(c, SUIT_SYMBOL[c[0]] + RANK_LABEL.get(c[1], c[1])) for c in order]
+
+
+def skat_game_choices() -> list[tuple[str, str]]:
+    """The entry form's game buttons, from the contracts table."""
+    lang = page_lang()
+    return [(row.key, translate(row.button, lang)) for row in buttons(CONTRACTS) if row.button]
+
+
+def spitzen_choices(first: bool) -> list[tuple[str, str]]:
+    """One tap for "mit 2": values w1…w11 (with) and o1…o11 (without); 1–4 come first."""
+    numbers = range(1, 5) if first else range(5, 12)
+    return [(f"w{i}", _("mit %(n)s", n=i)) for i in numbers] + [
+        (f"o{i}", _("ohne %(n)s", n=i)) for i in numbers
+    ]
+
+
+class SkatForm(FlaskForm):
+    game = RadioField(validators=[Optional()], validate_choice=False)
+    spitzen = RadioField(validators=[Optional()], validate_choice=False)
+    with_ = RadioField(name="with", validators=[Optional()], validate_choice=False)
+    matadors = RadioField(validators=[Optional()], validate_choice=False)
+    cards = MultiCheckboxField(validators=[Optional()])
+    hand = BooleanField()
+    ouvert = BooleanField()
+    schneider_announced = BooleanField()
+    schwarz_announced = BooleanField()
+    bid = SelectField(validators=[Optional()], validate_choice=False)
+    declarer_points = StringField(validators=[Optional()])
+    all_tricks = RadioField(validators=[Optional()], validate_choice=False)
+    won = RadioField(validators=[Optional()], validate_choice=False)
+    schneider = BooleanField()  # outcome: the losing party ended schneider
+    schwarz = BooleanField()  # outcome: one party took every trick (who: from won/lost)
+    kontra = BooleanField()
+    re = BooleanField()
+
+    def setup(self) -> SkatForm:
+        self.game.choices = skat_game_choices()
+        self.spitzen.choices = spitzen_choices(True)
+        self.with_.choices = [("true", _("mit")), ("false", _("ohne"))]
+        self.matadors.choices = [(str(i), str(i)) for i in range(1, 12)]
+        self.cards.choices = card_choices()
+        self.bid.choices = [(str(b), str(b)) for b in LEGAL_BIDS]
+        self.all_tricks.choices = [
+            ("", _("—")),
+            ("declarer", _("Alleinspieler")),
+            ("opponents", _("Gegenspieler")),
+        ]
+        self.won.choices = [("true", _("gewonnen")), ("false", _("verloren"))]
+        return self
+
+
+def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
+    """The API-shaped input of a Skat form; fields that do not apply to the game are left out."""
+    data: dict[str, Any] = {}
+    game = form.game.data or None
+    if game and not known_game(form, game, errors):
+        game = None
+    if game:
+        data["game"] = game
+    if form.cards.data and game != "null":
+        data["cards"] = list(form.cards.data)
+    elif game != "null" and re.fullmatch(r"[wo](1[01]|[1-9])", form.spitzen.data or ""):
+        data["with"] = form.spitzen.data[0] == "w"
+        data["matadors"] = int(form.spitzen.data[1:])
+    elif game != "null":
+        if form.with_.data in ("true", "false"):
+            data["with"] = form.with_.data == "true"
+        m = field_int(form.matadors, errors)
+        if m is not None:
+            data["matadors"] = m
+    for flag in ("hand", "ouvert", "kontra", "re"):
+        if getattr(form, flag).data:
+            data[flag] = True
+    won = {"true": True, "false": False}.get(form.won.data or "")
+    if game != "null":
+        for flag in ("schneider_announced", "schwarz_announced"):
+            if getattr(form, flag).data:
+                data[flag] = True
+        # The outcome: typed card points decide; otherwise the buttons gewonnen/verloren,
+        # Schneider and Schwarz (who was schwarz follows from who won).
+        pts = field_int(form.declarer_points, errors)
+        schwarz = bool(form.schwarz.data)
+        if form.all_tricks.data in ("declarer", "opponents"):
+            data["all_tricks"] = form.all_tricks.data
+        if pts is not None:
+            data["declarer_points"] = pts
+            if schwarz and "all_tricks" not in data:
+                data["all_tricks"] = (
+                    "declarer" if (won if won is not None else pts > 60) else "opponents"
+                )
+        elif won is not None:
+            data["won"] = won
+            if form.schneider.data:
+                data["schneider"] = True
+            if schwarz and "all_tricks" not in data:
+                data["all_tricks"] = "declarer" if won else "opponents"
+    elif won is not None:
+        data["won"] = won
+    bid = field_int(form.bid, errors)
+    if bid is not None:
+        data["bid"] = bid
+    if game != "null" and "declarer_points" in data and (won is not None or form.schneider.data):
+        conflict = skat_outcome_conflict(data, won, bool(form.schneider.data))
+        if conflict is not None:
+            errors.append(("declarer_points", translate(conflict, page_lang())))
+    return data
+
+
+def skat_ready(data: dict[str, Any]) -> bool:
+    """A Skat body from ``skat_input`` complete enough to be valued."""
+    game = data.get("game")
+    if not game:
+        return False
+    if game != "null":
+        cards = data.get("cards")
+        if cards is not None and len(cards) not in (10, 12):
+            return False  # still tapping the cards
+        if cards is None and "matadors" not in data:
+            return False
+    return any(k in data for k in ("won", "declarer_points", "all_tricks"))
+
+
+class SkatDealForm(SkatForm, DealMeta):
+    pass
+
+
+class SkatForms(GameForms):
+    def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
+        return SkatDealForm(formdata, **kwargs).setup()
+
+    def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        rules: dict[str, Any] = {"kontra_re": bool(form.kontra_re.data)}
+        if form.schieberamsch.data:
+            rules["schieberamsch"] = True
+        if form.ramsch_loser.data == "each":
+            rules["ramsch_loser"] = "each"
+        if form.bockramsch.data:
+            rules["bockramsch"] = True
+        for key in ("ramsch_cap", "bierlachs"):  # empty: the rule is off
+            value = field_int(getattr(form, key), errors)
+            if value is not None:
+                rules[key] = value
+        return rules
+
+    def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        body = skat_input(form, errors)
+        if form.declarer.data:
+            body["declarer"] = form.declarer.data
+        return body
+
+    def game_ready(self, body: dict[str, Any]) -> bool:
+        return "declarer" in body and skat_ready(body)
+
+    def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
+        form.game.data = inp.get("game")
+        form.declarer.data = inp.get("declarer")
+        if "with" in inp and "matadors" in inp:
+            form.spitzen.data = f"{'w' if inp['with'] else 'o'}{inp['matadors']}"
+        form.cards.data = list(inp.get("cards") or [])
+        for flag in ("hand", "ouvert", "schneider_announced", "schwarz_announced", "kontra", "re"):
+            getattr(form, flag).data = bool(inp.get(flag))
+        form.bid.data = str(inp.get("bid", 18))
+        pts = inp.get("declarer_points")
+        form.declarer_points.data = "" if pts is None else str(pts)
+        form.all_tricks.data = inp.get("all_tricks") or ""
+        if "won" in inp:
+            form.won.data = "true" if inp["won"] else "false"
