@@ -11,8 +11,9 @@ from flask import Blueprint, abort, render_template
 from werkzeug.wrappers import Response
 
 from . import event_service, players, rights, service
-from .http import refuse, token_matches
+from .http import refuse
 from .i18n import _
+from .rights import token_matches
 from .sheet_view import public_url
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")

@@ -34,8 +34,9 @@ from .event_desk import start_numbers
 from .events_api import unfinished_message
 from .exports import attachment, cell, safe_name
 from .form_fields import parse_int
-from .http import holds_token, refuse, remember_edit_token, token_matches
+from .http import holds_token, refuse, remember_edit_token
 from .i18n import _, field_errors, flash_errors, money, num, page_lang, pgettext, translate
+from .rights import token_matches
 from .rules.common import Errors, InvalidDeal
 from .rules.events import (
     MAX_SERIES_DEALS,

@@ -7,7 +7,6 @@ writes per client and at once.
 
 from __future__ import annotations
 
-import hmac
 import ipaddress
 import json
 import math
@@ -30,6 +29,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.routing import IntegerConverter
 from werkzeug.wrappers import Response as BaseResponse
 
+from .rights import bearer_token, holds_admin_token, token_matches
 from .service import MAX_ID
 
 R = TypeVar("R", bound=BaseResponse)  # Flask's own Response or a redirect's
@@ -115,25 +115,6 @@ def parse_json(raw: bytes) -> Any:
 # --- Edit rights ------------------------------------------------------------------------------
 
 
-def token_matches(given: str | None, expected: str | None) -> bool:
-    """Constant-time comparison that takes any text: ``hmac.compare_digest`` raises on
-    non-ASCII str, so both sides are compared as UTF-8 bytes."""
-    if not given or not expected:
-        return False
-    a = given.encode("utf-8", "surrogateescape")
-    b = expected.encode("utf-8", "surrogateescape")
-    return hmac.compare_digest(a, b)
-
-
-def bearer_token() -> str | None:
-    """The token of ``Authorization: Bearer …``; the scheme is case-insensitive (RFC 7235)."""
-    auth = request.headers.get("Authorization", "")
-    scheme, _, token = auth.strip().partition(" ")
-    if scheme.lower() != "bearer":
-        return None
-    return token.strip() or None
-
-
 def can_edit(sheet: dict[str, Any]) -> bool:
     """Without ``LAN`` everyone at the machine may edit; on the network only holders of the
     sheet's edit token, from the edit link's cookie or as ``Authorization: Bearer`` (or of
@@ -154,11 +135,7 @@ def holds_token(cookie: str, edit_token: str) -> bool:
     if not current_app.config.get("LAN"):
         return True
     token = bearer_token() or request.cookies.get(cookie)
-    if token_matches(token, edit_token):
-        return True
-    from .rights import holds_admin_token
-
-    return holds_admin_token()
+    return token_matches(token, edit_token) or holds_admin_token()
 
 
 def remember_edit_token(resp: R, sheet: dict[str, Any]) -> R:

@@ -26,8 +26,9 @@ from .charts import running_totals_svg
 from .event_service import player_events
 from .exports import attachment, safe_name
 from .form_fields import parse_int
-from .http import refuse, token_matches
+from .http import refuse
 from .i18n import _, field_errors, flash_errors, page_lang, translate
+from .rights import token_matches
 from .rules.common import InvalidDeal, decimal, parse_day
 from .rules.sheet import GAMES
 from .sheet_view import public_url, qr_svg

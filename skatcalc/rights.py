@@ -17,11 +17,12 @@ survives restarts and travels with a backup; ``skatcalc admin-link`` prints it a
 
 from __future__ import annotations
 
+import hmac
+
 from flask import current_app, g, request
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
-from .http import bearer_token, token_matches
 from .store.club_records import Group
 
 ADMIN_COOKIE = "skatcalc_admin"
@@ -56,6 +57,25 @@ def served_url(db: Database) -> str:
     """The address of the last ``skatcalc serve`` on this database (or the default one)."""
     rows = list(db.query("select value from settings where key = 'served_url'"))
     return str(rows[0]["value"]) if rows else DEFAULT_BASE
+
+
+def token_matches(given: str | None, expected: str | None) -> bool:
+    """Constant-time comparison that takes any text: ``hmac.compare_digest`` raises on
+    non-ASCII str, so both sides are compared as UTF-8 bytes."""
+    if not given or not expected:
+        return False
+    a = given.encode("utf-8", "surrogateescape")
+    b = expected.encode("utf-8", "surrogateescape")
+    return hmac.compare_digest(a, b)
+
+
+def bearer_token() -> str | None:
+    """The token of ``Authorization: Bearer …``; the scheme is case-insensitive (RFC 7235)."""
+    auth = request.headers.get("Authorization", "")
+    scheme, _, token = auth.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or None
 
 
 # --- The request's rights ---------------------------------------------------------------------

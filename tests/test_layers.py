@@ -28,12 +28,6 @@ PACKAGE = Path(skatcalc.__file__).resolve().parent
 # -rX` shows test_no_import_cycles as XPASS, delete KNOWN_CYCLES' entries and the xfail mark.
 KNOWN_CYCLES = [
     {"skatcalc.db", "skatcalc.migrations", "skatcalc.players"},
-    {"skatcalc.rules.marks", "skatcalc.rules.sheet", "skatcalc.rules.sheet.base",
-     "skatcalc.rules.sheet.bierlachs", "skatcalc.rules.sheet.compute",
-     "skatcalc.rules.sheet.registry", "skatcalc.rules.sheet.schafkopf",
-     "skatcalc.rules.sheet.skat", "skatcalc.rules.sheet.spec",
-     "skatcalc.rules.sheet.tournament"},
-    {"skatcalc.http", "skatcalc.rights"},
 ]  # fmt: skip
 IMPURE = ("flask", "flask_wtf", "flask_babel", "wtforms", "werkzeug", "sqlite3", "sqlite_utils",
           "fpdf", "waitress", "segno")  # fmt: skip

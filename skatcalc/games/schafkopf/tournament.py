@@ -9,7 +9,7 @@ doubles. A passed deal is 0; Ramsch is not played on the scale.
 
 Every deal sums to 0::
 
-    >>> from skatcalc.rules.schafkopf import SchafkopfDeal, SKGame
+    >>> from skatcalc.games.schafkopf.values import SchafkopfDeal, SKGame
     >>> r = scale_value(SchafkopfDeal(SKGame.SAUSPIEL, ("A", "C"), won=True, schneider=True),
     ...                 PointScale())
     >>> r.value, r.deltas
@@ -165,11 +165,11 @@ def read_scale(data: object, e: Errors, field: str = "scale") -> PointScale:
 def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
     """Points of one Schafkopf game on the scale; ``value`` is what each opponent (solo) or
     each player (Rufspiel) wins or loses, ``deltas`` every player's points. The deal is read
-    as the money rules read it (:func:`skatcalc.rules.schafkopf.validate`); its tariffs are
+    as the money rules read it (:func:`skatcalc.games.schafkopf.values.validate`); its tariffs are
     not used. A Tout counts at the Schwarz level, won or lost; Laufende add before the Tout,
     Sie, Kontra, gestellt and Bock factors.
 
-    >>> from skatcalc.rules.schafkopf import SchafkopfDeal, SKGame
+    >>> from skatcalc.games.schafkopf.values import SchafkopfDeal, SKGame
     >>> d = SchafkopfDeal(SKGame.WENZ, ("D",), player_points=40, laufende=2, kontra=1)
     >>> r = scale_value(d, PointScale()); r.won, r.value, r.deltas["D"]
     (False, 8, -24)
