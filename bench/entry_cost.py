@@ -180,7 +180,9 @@ class Hand:
             self.tap(MORE[0])
         loc = loc.locator("visible=true").first
         # a choice already made (Schafkopf's Sauspiel on a fresh form) is not tapped again
-        if loc.evaluate("(el) => !!el.closest('label')?.querySelector('input[type=radio]:checked')"):
+        if loc.evaluate(
+            "(el) => !!el.closest('label')?.querySelector('input[type=radio]:checked')"
+        ):
             return
         self.check_reach(loc)
         self.cost.steps.append(text or loc.inner_text().strip() or scope)

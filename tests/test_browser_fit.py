@@ -329,7 +329,10 @@ def test_every_control_is_a_finger_wide_and_every_number_readable(
                             f"{game} {lang} {size} {screen}: {c['name']!r} {c['w']:.0f}×{c['h']:.0f}"
                         )
                     # nothing of either screen under the Save bar, not even partly
-                    if c["under"] and not (game == "schafkopf" and screen == "more" and size[1] < 640):
+                    # (not yet: Schafkopf's second screen at 320×568, its suit, 15 Laufende,
+                    # Kontra, kind and seats are more than fits above the bar)
+                    known_gap = game == "schafkopf" and screen == "more" and size[1] < 640
+                    if c["under"] and not known_gap:
                         small.append(f"{game} {lang} {size} {screen}: {c['name']!r} under the "
                                      f"Save bar (its bottom at {c['bottom']:.0f})")  # fmt: skip
             pg.locator(".tabs a[data-pane=list]").click()
