@@ -322,12 +322,11 @@ if ("serviceWorker" in navigator) {
         sending = false;
       }
     }
+    let looking = false;
     entry.addEventListener("submit", (e) => {
-      // The server answered a moment ago and nothing waits: the form goes as a plain post
-      // (its answer page, messages and all). Otherwise the deal waits on the phone, behind
-      // those already waiting.
-      if (e.defaultPrevented || (!load().deals.length && navigator.onLine !== false && reachable)) return;
+      if (e.defaultPrevented) return;
       e.preventDefault();
+      if (looking) return;  // a second tap while the first one's look is under way
       const deal = Array.from(new FormData(entry).entries()).filter((kv) => typeof kv[1] === "string");
       const enqueue = () => {
         const q = load();
@@ -346,7 +345,28 @@ if ("serviceWorker" in navigator) {
         showQueue();
         later();
       };
-      enqueue();
+      // Nothing waits and the last look at the revision (every 1.5 s) was answered: one more
+      // small look just before the post, since the server may have gone since (a plain post
+      // to a server that is gone shows the browser's error page, and the deal is lost). It
+      // answers: the form goes as a plain post (Save's navigation, its answer page, messages
+      // and all). No answer within 2 s, or none last time, or deals waiting: it waits too.
+      const probe = document.getElementById("sheethead");
+      const url = probe && probe.dataset.revUrl;
+      if (load().deals.length || navigator.onLine === false || !reachable) {
+        enqueue();
+        return;
+      }
+      if (!url || !window.fetch) {
+        entry.submit();
+        return;
+      }
+      looking = true;
+      const stop = new AbortController();
+      const slow = setTimeout(() => stop.abort(), 2000);
+      fetch(url, { cache: "no-store", signal: stop.signal })
+        .then((r) => { if (!r.ok) throw new Error(String(r.status)); })
+        .then(() => { entry.submit(); }, () => { reachable = false; enqueue(); })
+        .finally(() => { clearTimeout(slow); looking = false; });
     });
     queueBox.querySelector(".drop").addEventListener("click", () => {
       keep({ deals: [], held: false });
