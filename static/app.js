@@ -322,9 +322,40 @@ if ("serviceWorker" in navigator) {
         sending = false;
       }
     }
+    // A look at the server just before a save posts: the last revision look (every 1.5 s)
+    // may be old and the server gone since (a plain post to it ends on the browser's error
+    // page, the deal lost). It starts as the finger touches Save, so its answer is mostly in
+    // by the time the tap is complete; no answer within 2 s, or a 5xx from a proxy: down.
+    let look = null;
+    const lookNow = () => {
+      const probe = document.getElementById("sheethead");
+      const url = probe && probe.dataset.revUrl;
+      if (!url || !window.fetch) return null;
+      const stop = new AbortController();
+      const slow = setTimeout(() => stop.abort(), 2000);
+      const mine = { at: Date.now(), state: "pending" };
+      mine.wait = fetch(url, { cache: "no-store", signal: stop.signal })
+        .then((r) => r.ok, () => false)
+        .then((up) => {
+          clearTimeout(slow);
+          mine.state = up ? "up" : "down";
+          if (!up) reachable = false;
+          return up;
+        });
+      look = mine;
+      return mine;
+    };
+    const saveButton = entry.querySelector(".actions.save button[type=submit]");
+    if (saveButton) saveButton.addEventListener("pointerdown", () => { lookNow(); });
     let looking = false;
     entry.addEventListener("submit", (e) => {
       if (e.defaultPrevented) return;
+      const waiting = load().deals.length || navigator.onLine === false || !reachable;
+      // this tap's look (started at its touch, a moment ago)
+      const fresh = look && Date.now() - look.at < 1000 ? look : null;
+      // Answered already: the form goes as a plain post at once (Save's navigation, its
+      // answer page, messages and all).
+      if (!waiting && fresh && fresh.state === "up") return;
       e.preventDefault();
       if (looking) return;  // a second tap while the first one's look is under way
       const deal = Array.from(new FormData(entry).entries()).filter((kv) => typeof kv[1] === "string");
@@ -345,28 +376,22 @@ if ("serviceWorker" in navigator) {
         showQueue();
         later();
       };
-      // Nothing waits and the last look at the revision (every 1.5 s) was answered: one more
-      // small look just before the post, since the server may have gone since (a plain post
-      // to a server that is gone shows the browser's error page, and the deal is lost). It
-      // answers: the form goes as a plain post (Save's navigation, its answer page, messages
-      // and all). No answer within 2 s, or none last time, or deals waiting: it waits too.
-      const probe = document.getElementById("sheethead");
-      const url = probe && probe.dataset.revUrl;
-      if (load().deals.length || navigator.onLine === false || !reachable) {
+      if (waiting) {
         enqueue();
         return;
       }
-      if (!url || !window.fetch) {
+      const mine = fresh || lookNow();
+      if (!mine) {
         entry.submit();
         return;
       }
+      // Its answer is still coming: the post waits for it, or the deal waits on the phone.
       looking = true;
-      const stop = new AbortController();
-      const slow = setTimeout(() => stop.abort(), 2000);
-      fetch(url, { cache: "no-store", signal: stop.signal })
-        .then((r) => { if (!r.ok) throw new Error(String(r.status)); })
-        .then(() => { entry.submit(); }, () => { reachable = false; enqueue(); })
-        .finally(() => { clearTimeout(slow); looking = false; });
+      mine.wait.then((up) => {
+        looking = false;
+        if (up) entry.submit();
+        else enqueue();
+      });
     });
     queueBox.querySelector(".drop").addEventListener("click", () => {
       keep({ deals: [], held: false });
