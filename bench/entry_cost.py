@@ -175,7 +175,15 @@ class Hand:
         loc = self.page.locator("form.deal").first.locator(scope)
         if text is not None:
             loc = loc.get_by_text(text, exact=True)
+        if not loc.locator("visible=true").count() and scope not in MORE:
+            # on the entry's other screen: the person taps "Mehr" (or "Zurück") first
+            self.tap(MORE[0])
         loc = loc.locator("visible=true").first
+        # a choice already made (Schafkopf's Sauspiel on a fresh form) is not tapped again
+        if loc.evaluate(
+            "(el) => !!el.closest('label')?.querySelector('input[type=radio]:checked')"
+        ):
+            return
         self.check_reach(loc)
         self.cost.steps.append(text or loc.inner_text().strip() or scope)
         loc.tap()
@@ -274,8 +282,7 @@ def schafkopf_moves(body: dict[str, Any]) -> list[tuple[str, ...]]:
             moves.append((f"#f-{flag}",))
     if body.get("gestellt"):
         moves.append(("#f-gestellt", str(body["gestellt"])))
-    if body.get("kontra") or body.get("laufende"):
-        moves.append(MORE)
+    # Laufende and Kontra: where the entry shows them ("Mehr" tapped first if need be)
     if body.get("kontra"):
         moves.append(("#f-kontra", ["", "Kontra", "Re", "Sub", "Hirsch"][body["kontra"]]))
     if body.get("laufende"):

@@ -331,12 +331,42 @@ if ("serviceWorker" in navigator) {
         sending = false;
       }
     }
+    // A look at the server just before a save posts: the last revision look (every 1.5 s)
+    // may be old and the server gone since (a plain post to it ends on the browser's error
+    // page, the deal lost). It starts as the finger touches Save, so its answer is mostly in
+    // by the time the tap is complete; no answer within 2 s, or a 5xx from a proxy: down.
+    let look = null;
+    const lookNow = () => {
+      const probe = document.getElementById("sheethead");
+      const url = probe && probe.dataset.revUrl;
+      if (!url || !window.fetch) return null;
+      const stop = new AbortController();
+      const slow = setTimeout(() => stop.abort(), 2000);
+      const mine = { at: Date.now(), state: "pending" };
+      mine.wait = fetch(url, { cache: "no-store", signal: stop.signal })
+        .then((r) => r.ok, () => false)
+        .then((up) => {
+          clearTimeout(slow);
+          mine.state = up ? "up" : "down";
+          if (!up) reachable = false;
+          return up;
+        });
+      look = mine;
+      return mine;
+    };
+    const saveButton = entry.querySelector(".actions.save button[type=submit]");
+    if (saveButton) saveButton.addEventListener("pointerdown", () => { lookNow(); });
+    let looking = false;
     entry.addEventListener("submit", (e) => {
-      // The server answered a moment ago and nothing waits: the form goes as a plain post
-      // (its answer page, messages and all). Otherwise the deal waits on the phone, behind
-      // those already waiting.
-      if (e.defaultPrevented || (!load().deals.length && navigator.onLine !== false && reachable)) return;
+      if (e.defaultPrevented) return;
+      const waiting = load().deals.length || navigator.onLine === false || !reachable;
+      // this tap's look (started at its touch, a moment ago)
+      const fresh = look && Date.now() - look.at < 1000 ? look : null;
+      // Answered already: the form goes as a plain post at once (Save's navigation, its
+      // answer page, messages and all).
+      if (!waiting && fresh && fresh.state === "up") return;
       e.preventDefault();
+      if (looking) return;  // a second tap while the first one's look is under way
       const deal = Array.from(new FormData(entry).entries()).filter((kv) => typeof kv[1] === "string");
       const enqueue = () => {
         const q = load();
@@ -355,7 +385,22 @@ if ("serviceWorker" in navigator) {
         showQueue();
         later();
       };
-      enqueue();
+      if (waiting) {
+        enqueue();
+        return;
+      }
+      const mine = fresh || lookNow();
+      if (!mine) {
+        entry.submit();
+        return;
+      }
+      // Its answer is still coming: the post waits for it, or the deal waits on the phone.
+      looking = true;
+      mine.wait.then((up) => {
+        looking = false;
+        if (up) entry.submit();
+        else enqueue();
+      });
     });
     queueBox.querySelector(".drop").addEventListener("click", () => {
       keep({ deals: [], held: false });

@@ -94,8 +94,8 @@ def test_schafkopf_sheet_seed_evening(page: object, server: str) -> None:
         reach(form.locator("#f-gestellt").get_by_text(gestellt, exact=True)).click()
         reach(form.locator("#f-kontra").get_by_text(kontra, exact=True)).click()
         reach(form.locator("#f-laufende").get_by_text(laufende, exact=True)).click()
-        pg.get_by_role("button", name="Speichern").click()
-        pg.wait_for_load_state()
+        with pg.expect_navigation():  # Save looks at the server first, then posts
+            pg.get_by_role("button", name="Speichern").click()
         assert not pg.locator(".err").count(), pg.inner_text("main")
     foot = pg.inner_text("table.sheet tfoot tr.total")
     for v in ("+360", "0", "−560", "+200"):
@@ -122,8 +122,8 @@ def test_skat_round_correction_strike_share_language_pdf(browser: object, page: 
     sheet_url = pg.url.split("#")[0]
 
     def save() -> None:
-        pg.get_by_role("button", name="Speichern").click()
-        pg.wait_for_load_state()
+        with pg.expect_navigation():  # Save looks at the server first, then posts
+            pg.get_by_role("button", name="Speichern").click()
         assert not pg.locator(".err").count(), pg.inner_text("main")
 
     form = pg.locator("form.deal")

@@ -316,11 +316,25 @@ def test_every_control_is_a_finger_wide_and_every_number_readable(
             for screen in screens:
                 if screen == "more":
                     pg.locator(".more-toggle").click()
+                if game == "schafkopf" and screen == "typical" and size[1] >= 640:
+                    # a solo: Tout and Sie join Schneider and Schwarz, the widest first screen
+                    # (320×568 is measured with the typical deal, the Sauspiel)
+                    pg.locator("#f-game label").filter(has_text="Solo").click()
+                if game == "skat" and screen == "more":
+                    # Hand on: Schneider and Schwarz angesagt appear beside it
+                    pg.locator("#f-hand").click()
                 for c in pg.evaluate(CONTROLS_JS, ["header.top", ".sheethead", ".tabs", "#entry"]):
                     if c["w"] < 43.5 or c["h"] < 43.5:
                         small.append(
                             f"{game} {lang} {size} {screen}: {c['name']!r} {c['w']:.0f}×{c['h']:.0f}"
                         )
+                    # nothing of either screen under the Save bar, not even partly
+                    # (not yet: Schafkopf's second screen at 320×568, its suit, 15 Laufende,
+                    # Kontra, kind and seats are more than fits above the bar)
+                    known_gap = game == "schafkopf" and screen == "more" and size[1] < 640
+                    if c["under"] and not known_gap:
+                        small.append(f"{game} {lang} {size} {screen}: {c['name']!r} under the "
+                                     f"Save bar (its bottom at {c['bottom']:.0f})")  # fmt: skip
             pg.locator(".tabs a[data-pane=list]").click()
             for c in pg.evaluate(CONTROLS_JS, ["#list"]):
                 if c["w"] < 43.5 or c["h"] < 43.5:
@@ -359,7 +373,7 @@ def test_every_deal_kind_reaches_save_without_scrolling(browser: Any, server: st
                                              "first_dealer": "A"})  # fmt: skip
     url = f"{server}/sheets/{sk['id']}"
     for i, deal in enumerate(SEED["deals"], start=1):
-        costs.append(play(pg, url, Cost(f"Schafkopf {i}", 0), schafkopf_moves(deal["body"])))
+        costs.append(play(pg, url, Cost(f"Schafkopf {i}", 7), schafkopf_moves(deal["body"])))
         url = ""
     rows = req.get(f"{server}/api/v1/sheets/{sk['id']}").json()["deals"]
     assert [r["result"]["value"] for r in rows] == [d["value"] for d in SEED["deals"]]

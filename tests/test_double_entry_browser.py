@@ -44,8 +44,8 @@ def enter(page: object, seats: list[str], deal: tuple[int, str, str | None, str]
     if spitzen:
         form.locator("#f-spitzen").get_by_text(spitzen, exact=True).click()
     form.locator("#f-won").get_by_text(result, exact=True).click()
-    page.get_by_role("button", name="Speichern").click()  # type: ignore[attr-defined]
-    page.wait_for_load_state()  # type: ignore[attr-defined]
+    with page.expect_navigation():  # type: ignore[attr-defined]  # a look, then the post
+        page.get_by_role("button", name="Speichern").click()  # type: ignore[attr-defined]
     assert not page.locator(".err").count(), page.inner_text("main")  # type: ignore[attr-defined]
 
 

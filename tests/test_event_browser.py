@@ -97,8 +97,8 @@ def test_table_phone_enters_deals_and_the_ranking_screen_follows(
     form.locator("#f-game").get_by_text("Grand", exact=True).click()
     form.locator("#f-spitzen").get_by_text("mit 2", exact=True).click()
     form.locator("#f-won").get_by_text("gewonnen", exact=True).click()
-    tab.get_by_role("button", name="Speichern").click()
-    tab.wait_for_load_state()
+    with tab.expect_navigation():  # Save looks at the server first, then posts
+        tab.get_by_role("button", name="Speichern").click()
     assert not tab.locator(".err").count(), tab.inner_text("main")
     assert tab.locator("#deal-1").count() == 1
     assert "noch 2 Spiele" in tab.inner_text(".eventline")
@@ -118,8 +118,8 @@ def test_table_phone_enters_deals_and_the_ranking_screen_follows(
     form.locator("#f-declarer").get_by_text(second, exact=True).click()
     form.locator("#f-game").get_by_text("Null", exact=True).click()
     form.locator("#f-won").get_by_text("verloren", exact=True).click()
-    tab.get_by_role("button", name="Speichern").click()
-    tab.wait_for_load_state()
+    with tab.expect_navigation():  # Save looks at the server first, then posts
+        tab.get_by_role("button", name="Speichern").click()
     assert tab.locator("#deal-2").count() == 1
     # Null lost: −46 −50 = −96; the others get 40 each at a table of three
     rows = org.locator("table.ranking tbody tr")

@@ -120,3 +120,39 @@ def test_a_refused_deal_stops_the_queue_and_keeps_the_rest_to_check(
         assert pg.locator("#queue").is_hidden()
         assert stored(server, sid) == [(1, "Anna", "grand")]
     ctx.close()
+
+
+def test_a_save_right_after_the_server_went_is_queued_not_lost(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The server stops just after a revision look answered (the page still takes it for up):
+    Save, tapped at once, must not go as a plain post to a server that is gone (the browser's
+    error page, the deal lost) but wait on the phone, and go in once, in order, on its return."""
+    db, port = tmp_path / "gap.sqlite", free_port()
+    ctx, pg = phone(browser)
+    with serve(db, port=port) as server:
+        sid = open_new_sheet(pg, server, port)
+        enter(pg, "Anna", "grand", "mit 1")
+        pg.locator("#entry").get_by_role("button", name="Speichern").click()
+        pg.wait_for_url("**saved=1*")
+        enter(pg, "Ben", "clubs", "mit 2")
+        pg.locator("#queue[data-server=up]").wait_for(state="attached")  # a look answered
+        # no further look until Save (as within the 1.5 s between two of them): the page
+        # skips its look while it is hidden
+        pg.evaluate("Object.defineProperty(document, 'hidden', { get: () => true })")
+        pg.evaluate("document.querySelector('#entry form.deal').dataset.retry = '200'")
+    # the server is gone; the page has not seen it go
+    assert pg.get_attribute("#queue", "data-server") == "up"
+    pg.locator("#entry").get_by_role("button", name="Speichern").click()
+    queue = pg.locator("#queue")
+    queue.filter(has_text="wartet auf Verbindung: 2").wait_for()
+    assert "/sheets/" in pg.url and "saved=1" in pg.url  # no browser error page
+    enter(pg, "Cem", "spades", "mit 1")
+    pg.locator("#entry").get_by_role("button", name="Speichern").click()
+    queue.filter(has_text="wartet auf Verbindung: 2, 3").wait_for()
+    with serve(db, port=port) as server:
+        pg.wait_for_url("**saved=3*", timeout=20_000)
+        assert "Spiel 3" in pg.inner_text("#saved")
+        assert stored(server, sid) == [(1, "Anna", "grand"), (2, "Ben", "clubs"),
+                                       (3, "Cem", "spades")]  # fmt: skip
+    ctx.close()
