@@ -146,10 +146,9 @@ def _render_entry_form(sheet: dict[str, Any], spec: Any, proposed: str,
     if ramsch_round:
         form.kind.data = "ramsch"
     form.dealer.data = proposed
-    if sheet["game"] == "schafkopf":
-        # most deals of a Schafkopf evening are a Sauspiel: chosen already (its two players
-        # tell it from a solo game, so a solo left on it is refused, never stored as one)
-        form.game.data = "sauspiel"
+    fresh = game_kind(spec.game).fresh_contract
+    if fresh is not None:
+        form.game.data = fresh
     active = default_active(spec, proposed)
     form.active.data = list(active)
     form.n.data = _ENTRY_N

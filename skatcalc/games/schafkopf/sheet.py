@@ -283,6 +283,9 @@ class Schafkopf(GameKind):
     value_holds_bock = True
 
     has_point_scale = True
+    # most deals of a Schafkopf evening are a Sauspiel: chosen already (its two players tell
+    # it from a solo game, so a solo left on it is refused, never stored as one)
+    fresh_contract = "sauspiel"
 
     def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, Any] | None:
         scale = read_scale(data, e, field)

@@ -673,6 +673,8 @@ class GameKind:
     #: whether the game's value already holds the Bock doubling (the row shows it as it is)
     value_holds_bock: ClassVar[bool] = False
 
+    #: the contract a fresh entry form starts on (the most frequent one), None: none chosen
+    fresh_contract: ClassVar[str | None] = None
     #: a club night may count points on the game's scale instead of money (read_point_scale)
     has_point_scale: ClassVar[bool] = False
 
