@@ -10,7 +10,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Response,
     abort,
     current_app,
     flash,
@@ -23,6 +22,7 @@ from flask import (
 )
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
+from werkzeug.wrappers import Response
 from wtforms import BooleanField, RadioField, StringField, TextAreaField
 from wtforms.validators import Optional
 
@@ -216,7 +216,7 @@ def groups_for_form() -> list[Group]:
 def index() -> str:
     form = NewEventForm().setup()
     form.day.data = events.today()
-    series = game_kind(form.game.default).series_deals  # the default game's series lengths
+    series = game_kind(str(form.game.default)).series_deals  # the default game's series lengths
     form.deals4.data, form.deals3.data = str(series[4]), str(series[3])
     return render_index(form, [])
 
@@ -242,8 +242,9 @@ def create() -> Any:
         return render_index(form, general), 400
     game = form.game.data if form.game.data in GAMES else games.first()
     data: dict[str, Any] = {"game": form.game.data, "name": form.name.data or ""}
-    if (form.day.data or "").strip():
-        data["date"] = form.day.data.strip()
+    day = (form.day.data or "").strip()
+    if day:
+        data["date"] = day
     group = (form.group.data or "").strip()
     if group:
         gid = parse_int(group)

@@ -42,9 +42,9 @@ from .http import (
     can_edit,
     parse_json,
     remember_edit_token,
-    token_matches,
 )
 from .i18n import _, field_errors, page_lang
+from .rights import token_matches
 from .rules.common import InvalidDeal
 from .rules.sheet import normalize_sheet
 from .sheet_view import render_deal, render_preview, render_sheet, sheets_page, taken_message
