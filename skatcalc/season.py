@@ -19,7 +19,6 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import players, service
-from .db import cache_write
 from .rules.sheet import GAMES
 from .rules.sheet import game as game_kind
 from .rules.standings import (
@@ -33,6 +32,7 @@ from .rules.standings import (
     standings,
 )
 from .rules.standings import evenings as evenings_of
+from .store import cache_write
 
 
 def _seat_players(db: Database, sheet_ids: Sequence[int]) -> dict[int, list[tuple[int, str]]]:

@@ -22,18 +22,8 @@ from typing import Any, NamedTuple, TypeVar
 
 from sqlite_utils import Database
 
-from . import db as store
+from . import players as people
 from . import serialize
-from .db import (
-    MAX_ID,
-    Conflict,
-    KeyReused,
-    NotFound,
-    Taken,
-    fault_of,
-    get_db,
-    is_id,
-)
 from .i18n import translate
 from .recent import Recent
 from .rules import marks
@@ -56,6 +46,9 @@ from .rules.sheet import (
     seat_names,
 )
 from .rules.sheet import game as game_kind
+from .store import MAX_ID, NotFound, fault_of, get_db, is_id
+from .store import sheets as store
+from .store.sheets import Conflict, KeyReused, Taken
 
 T = TypeVar("T")
 # A sheet as stored (db.get_sheet): id, name, game, players, first_dealer, rules, tokens, rev…
@@ -618,7 +611,11 @@ def create_sheet(
     :func:`sheet_name` from ``name`` as given; its seats linked to players, in its group;
     ``day`` the day it belongs to if not today (a club night's date)."""
     title = sheet_name(name, game, suffix, fallback)
-    return store.create_sheet(db, title, game, players, first_dealer, rules, group_id, day)
+    with db.atomic():
+        sheet = store.create_sheet(db, title, game, players, first_dealer, rules, group_id, day)
+        # its seats linked to players by name (found or created)
+        people.link_sheet_players(db, sheet["id"], players)
+    return sheet
 
 
 def import_sheet(

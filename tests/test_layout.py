@@ -114,9 +114,11 @@ def test_page_modules_reach_storage_through_service_only() -> None:
         tree = ast.parse((ROOT / "skatcalc" / f"{name}.py").read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level == 1:
-                if node.module == "db" or (
-                    node.module is None and any(a.name == "db" for a in node.names)
+                if (node.module or "").split(".")[0] in ("db", "store") or (
+                    node.module is None and any(a.name in ("db", "store") for a in node.names)
                 ):
-                    raise AssertionError(f"{name}.py imports the db module: use service")
+                    raise AssertionError(f"{name}.py imports the store: use service")
             if isinstance(node, ast.Import):
-                assert all(a.name != "skatcalc.db" for a in node.names), name
+                assert all(
+                    not a.name.startswith(("skatcalc.db", "skatcalc.store")) for a in node.names
+                ), name
