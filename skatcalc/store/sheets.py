@@ -13,6 +13,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import NotFound, body_hash, cache_write, now
+from .records import Deal, DealHead, HistoryEntry, Sheet, deal_of, history_of, sheet_of
 
 
 class Taken(Exception):
@@ -33,30 +34,9 @@ class KeyReused(Exception):
 
 
 class Conflict(Exception):
-    def __init__(self, current: dict[str, Any]) -> None:
+    def __init__(self, current: Deal) -> None:
         super().__init__("conflict")
         self.current = current
-
-
-def _sheet(row: dict[str, Any]) -> dict[str, Any]:
-    out = dict(row)
-    out["players"] = json.loads(row["players"])
-    out["rules"] = json.loads(row["rules"])
-    out["rule_changes"] = json.loads(row.get("rule_changes") or "[]")
-    return out
-
-
-def _deal(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "n": row["n"],
-        "dealer": row["dealer"],
-        "active": json.loads(row["active"]),
-        "input": json.loads(row["input"]),
-        "struck": bool(row["struck"]),
-        "version": row["version"],
-        "created": row["created"],
-        "updated": row["updated"],
-    }
 
 
 def create_sheet(
@@ -68,7 +48,7 @@ def create_sheet(
     rules: dict[str, Any],
     group_id: int | None = None,
     day: str | None = None,
-) -> dict[str, Any]:
+) -> Sheet:
     """A new sheet in its group; ``day`` (YYYY-MM-DD) is the day it belongs to when not the
     day it is made (a club night's tables: the event's date). Its seats are linked to players
     by the caller, in the same transaction (``service.create_sheet``)."""
@@ -95,16 +75,16 @@ def create_sheet(
     return get_sheet(db, sheet_id)
 
 
-def get_sheet(db: Database, sheet_id: int) -> dict[str, Any]:
+def get_sheet(db: Database, sheet_id: int) -> Sheet:
     rows = list(db.query("select * from sheets where id = ?", [sheet_id]))
     if not rows:
         raise NotFound(sheet_id)
-    return _sheet(rows[0])
+    return sheet_of(rows[0])
 
 
-def list_sheets(db: Database) -> list[dict[str, Any]]:
+def list_sheets(db: Database) -> list[Sheet]:
     return [
-        _sheet(r)
+        sheet_of(r)
         for r in db.query(
             "select s.*, (select count(*) from deals d where d.sheet_id = s.id and not d.struck) as deal_count "
             "from sheets s order by s.created desc, s.id desc"
@@ -112,20 +92,22 @@ def list_sheets(db: Database) -> list[dict[str, Any]]:
     ]
 
 
-_SUMMARIES: dict[int, tuple[str, int, dict[str, Any]]] = {}
+_SUMMARIES: dict[int, tuple[str, int, str, dict[str, Any]]] = {}
+_CODE = "_code"  # beside a stored summary: the fingerprint of the code that made it
 _SUMMARIES_LOCK = threading.Lock()
 
 
 def sheet_summaries(
-    db: Database, summarize: Callable[[dict[str, Any]], dict[str, Any]]
-) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    db: Database, summarize: Callable[[Sheet], dict[str, Any]], code: str = ""
+) -> list[tuple[Sheet, dict[str, Any]]]:
     """Every sheet with its summary (what the list of sheets shows of it).
 
     Summaries are derived from the deals and kept per revision, in memory and in the
     ``sheet_summaries`` table (so a restart does not compute every sheet again). Only a sheet
-    whose revision moved on is summarized anew. Writing the cache never makes a reader wait:
+    whose revision moved on, or that was summarized by other code (``code``, the fingerprint
+    of the code that summarizes), is summarized anew. Writing the cache never makes a reader wait:
     when another writer holds the database, the row is simply written another time."""
-    sheets = [_sheet(r) for r in db.query("select * from sheets order by created desc, id desc")]
+    sheets = [sheet_of(r) for r in db.query("select * from sheets order by created desc, id desc")]
     stored = {
         r["sheet_id"]: (r["rev"], r["summary"])
         for r in db.query("select sheet_id, rev, summary from sheet_summaries")
@@ -133,19 +115,22 @@ def sheet_summaries(
     out = []
     fresh: list[tuple[int, int, str]] = []
     for s in sheets:
-        key = (s["share_token"], s["rev"])
+        key = (s.share_token, s.rev, code)
         with _SUMMARIES_LOCK:
             hit = _SUMMARIES.get(s["id"])
-        if hit is not None and hit[:2] == key:
-            out.append((s, hit[2]))
+        if hit is not None and hit[:3] == key:
+            out.append((s, hit[3]))
             continue
         row = stored.get(s["id"])
         summary: dict[str, Any] | None = None
-        if row is not None and row[0] == s["rev"]:
-            summary = json.loads(row[1])
+        if row is not None and row[0] == s.rev:
+            kept = json.loads(row[1])
+            if isinstance(kept, dict) and kept.pop(_CODE, None) == code:
+                summary = kept
         if summary is None:
             summary = summarize(s)
-            fresh.append((s["id"], s["rev"], json.dumps(summary, ensure_ascii=False)))
+            kept = {**summary, _CODE: code}
+            fresh.append((s.id, s.rev, json.dumps(kept, ensure_ascii=False)))
         with _SUMMARIES_LOCK:
             _SUMMARIES[s["id"]] = (*key, summary)
         out.append((s, summary))
@@ -224,26 +209,26 @@ def delete_sheet(db: Database, sheet_id: int) -> None:
         db.execute("delete from sheets where id = ?", [sheet_id])
 
 
-def get_deals(db: Database, sheet_id: int, after: int = 0) -> list[dict[str, Any]]:
+def get_deals(db: Database, sheet_id: int, after: int = 0) -> list[Deal]:
     """The sheet's deals in order; with ``after``, only those numbered above it."""
     return [
-        _deal(r)
+        deal_of(r)
         for r in db.query(
             "select * from deals where sheet_id = ? and n > ? order by n", [sheet_id, after]
         )
     ]
 
 
-def deal_heads(db: Database, sheet_id: int) -> list[dict[str, Any]]:
+def deal_heads(db: Database, sheet_id: int) -> list[DealHead]:
     """Number, version, struck flag and dealer of every deal, in order: enough to tell whether
     a computation made earlier still holds, and who deals next, without reading any input."""
     rows = db.execute(
         "select n, version, struck, dealer from deals where sheet_id = ? order by n", [sheet_id]
     ).fetchall()
-    return [{"n": n, "version": v, "struck": bool(s), "dealer": d} for n, v, s, d in rows]
+    return [DealHead(int(n), int(v), bool(s), str(d)) for n, v, s, d in rows]
 
 
-def last_counting_deal(db: Database, sheet_id: int) -> dict[str, Any] | None:
+def last_counting_deal(db: Database, sheet_id: int) -> Deal | None:
     """The last deal that is not struck (struck deals were never really dealt)."""
     rows = list(
         db.query(
@@ -251,7 +236,7 @@ def last_counting_deal(db: Database, sheet_id: int) -> dict[str, Any] | None:
             [sheet_id],
         )
     )
-    return _deal(rows[0]) if rows else None
+    return deal_of(rows[0]) if rows else None
 
 
 def deal_count(db: Database, sheet_id: int) -> int:
@@ -259,14 +244,9 @@ def deal_count(db: Database, sheet_id: int) -> int:
     return int(count)
 
 
-def get_history(db: Database, sheet_id: int) -> list[dict[str, Any]]:
+def get_history(db: Database, sheet_id: int) -> list[HistoryEntry]:
     return [
-        {
-            "at": r["at"],
-            "action": r["action"],
-            "n": r["n"],
-            "before": json.loads(r["before"]) if r["before"] else None,
-        }
+        history_of(r)
         for r in db.query("select * from history where sheet_id = ? order by id", [sheet_id])
     ]
 
@@ -364,14 +344,14 @@ def add_deal(
     return n, True
 
 
-def get_deal(db: Database, sheet_id: int, n: int) -> dict[str, Any]:
+def get_deal(db: Database, sheet_id: int, n: int) -> Deal:
     rows = list(db.query("select * from deals where sheet_id = ? and n = ?", [sheet_id, n]))
     if not rows:
         raise NotFound(n)
-    return _deal(rows[0])
+    return deal_of(rows[0])
 
 
-def _snapshot(deal: dict[str, Any]) -> dict[str, Any]:
+def _snapshot(deal: Deal) -> dict[str, Any]:
     return {k: deal[k] for k in ("dealer", "active", "input", "struck", "version")}
 
 
