@@ -16,7 +16,7 @@ from pathlib import Path
 
 from common import DEALS, PLAYERS
 
-from skatcalc import create_app, store
+from skatcalc import cache, create_app, store
 from skatcalc.rules.sheet import SheetSpec, default_active
 from skatcalc.store import sheets as sheet_store
 
@@ -83,7 +83,7 @@ def main() -> None:
           f"max {max(warm):.1f} ms  [< 100 ms]; the small /bids page in the same run: "
           f"{floor:.1f} ms (a shared machine slows both alike)")  # fmt: skip
     restarted = create_app({"DATABASE": path, "SECRET_KEY": "b"}).test_client()
-    sheet_store._SUMMARIES.clear()  # a new process: only the table is left
+    cache.SUMMARIES.clear()  # a new process: only the table is left
     t = time.perf_counter()
     restarted.get("/sheets")
     print(f"/sheets first view after a restart (summaries from the table): "

@@ -15,11 +15,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .recent import Recent
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 # --- The fingerprint of the code behind every stored figure ---------------------------------
@@ -89,9 +91,82 @@ LATEST_COMPUTED: Recent[str, Any] = Recent(SHEETS_KEPT)
 LATEST_JSON: Recent[tuple[str, str], Any] = Recent(2 * SHEETS_KEPT)
 
 
+# --- Bounded by bytes: rendered pages and their rows -----------------------------------------
+
+
+class ByteBounded(Generic[K, V]):
+    """Least recently used first out once the kept values' sizes (``size_of``) pass
+    ``max_bytes``; with ``keep_one`` the newest stays however large it is."""
+
+    def __init__(self, max_bytes: int, size_of: Callable[[V], int], keep_one: bool) -> None:
+        self.max_bytes = max_bytes
+        self._size_of = size_of
+        self._keep_one = keep_one
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: K, touch: bool = False) -> V | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None and touch:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        size = self._size_of(value)
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._bytes -= self._size_of(old)
+            self._items[key] = value
+            self._bytes += size
+            while self._bytes > self.max_bytes and len(self._items) > int(self._keep_one):
+                _, gone = self._items.popitem(last=False)
+                self._bytes -= self._size_of(gone)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+# The rows of each sheet page variant as last rendered, with their deals' signatures
+# (sheet_view.py): a 1,000-deal sheet's rows are ~0.5 MB.
+PAGE_ROWS: ByteBounded[tuple[Any, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
+    ByteBounded(16 * 1024 * 1024, lambda held: sum(len(r) for r in held[1]), keep_one=True)
+)
+
+
+def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
+    return sum(len(p) for p in held[1]) + sum(len(p) for p in held[2] if p)
+
+
+# The rendered page per variant for its latest revision, as pieces and deflated pieces
+# (caching.py).
+PAGES: ByteBounded[tuple[Any, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
+    ByteBounded(16 * 1024 * 1024, _page_size, keep_one=False)
+)
+
+# The entry form's HTML per variant with the per-page values cut out (sheet_view.py).
+ENTRY_FORMS: Recent[tuple[Any, ...], list[str]] = Recent(512)
+# The PDF per sheet revision and language, newest few only (exports).
+PDFS: Recent[tuple[Any, ...], tuple[Any, bytes]] = Recent(16)
+
+# What the list of sheets shows of each sheet, per sheet id: (share token, revision, code
+# fingerprint, summary); the ``sheet_summaries`` table keeps them across restarts.
+SUMMARIES: dict[int, tuple[str, int, str, dict[str, Any]]] = {}
+SUMMARIES_LOCK = threading.Lock()
+
+
 def clear() -> None:
     """Forget everything kept in this process (as a restart would)."""
     with _PER_REVISION_LOCK:
         PER_REVISION.clear()
-    LATEST_COMPUTED.clear()
-    LATEST_JSON.clear()
+    for kept in (LATEST_COMPUTED, LATEST_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS):
+        kept.clear()
+    with SUMMARIES_LOCK:
+        SUMMARIES.clear()

@@ -406,7 +406,9 @@ def sheet_summaries(
     db: Database, summarize: Callable[[Sheet], dict[str, Any]]
 ) -> list[tuple[Sheet, dict[str, Any]]]:
     """Every sheet with what the list of sheets shows of it (kept per revision, see db)."""
-    return store.sheet_summaries(db, summarize, cache.CODE_VERSION)
+    return store.sheet_summaries(
+        db, summarize, cache.CODE_VERSION, cache.SUMMARIES, cache.SUMMARIES_LOCK
+    )
 
 
 def history(db: Database, sheet: Sheet) -> list[HistoryEntry]:

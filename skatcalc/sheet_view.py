@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import threading
-from collections import OrderedDict
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -30,7 +28,7 @@ from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
-from . import service
+from . import cache, service
 from .charts import running_totals_svg
 from .deal_forms import (
     deal_form,
@@ -42,7 +40,6 @@ from .deal_forms import (
 )
 from .i18n import _, num, page_lang, translate
 from .players import get_group
-from .recent import Recent
 from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from .rules.ranking import leader, leaders
@@ -117,7 +114,7 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
 # dealer), least recently used dropped first.
 _ENTRY_N, _ENTRY_CSRF, _ENTRY_IDEM = "\x00entry-n\x00", "\x00entry-csrf\x00", "\x00entry-idem\x00"
 _ENTRY_SPLIT = re.compile("(\x00entry-(?:n|csrf|idem)\x00)")
-_ENTRY: Recent[tuple[Any, ...], list[str]] = Recent(512)
+_ENTRY = cache.ENTRY_FORMS  # kept in cache.py with every other process cache
 
 
 def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int,
@@ -289,8 +286,7 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
            json.dumps(sheet["rules"], sort_keys=True), sheet["game"])  # fmt: skip
     rows = data["deals"]
     signature = tuple(row_signature(d) for d in rows)
-    with _ROWS_LOCK:
-        held = _ROWS.get(key)
+    held = _ROWS.get(key)
     done: list[str] = []
     if held is not None:
         old_sig, old_html = held
@@ -371,27 +367,12 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
 # their deals' signatures: only the latest rendering is kept, since an older revision can no
 # longer be asked for. Bounded by bytes (a 1,000-deal sheet's rows are ~0.5 MB), least
 # recently used first.
-_ROWS: OrderedDict[tuple[Any, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
-    OrderedDict()
-)
-_ROWS_BYTES = 16 * 1024 * 1024
-_ROWS_LOCK = threading.Lock()
-_rows_size = 0
+_ROWS = cache.PAGE_ROWS  # kept in cache.py with every other process cache
 
 
 def _keep_rows(key: tuple[Any, ...], signature: tuple[tuple[int, int, bool], ...],
                rows: list[str]) -> None:  # fmt: skip
-    global _rows_size
-    size = sum(len(r) for r in rows)
-    with _ROWS_LOCK:
-        old = _ROWS.pop(key, None)
-        if old is not None:
-            _rows_size -= sum(len(r) for r in old[1])
-        _ROWS[key] = (signature, rows)
-        _rows_size += size
-        while _rows_size > _ROWS_BYTES and len(_ROWS) > 1:
-            _, (_, gone) = _ROWS.popitem(last=False)
-            _rows_size -= sum(len(r) for r in gone)
+    _ROWS.put(key, (signature, rows))
 
 
 # The marks that get their own colour in a row (lost, Bock, struck); the rest look alike.

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
-from skatcalc import create_app, store
+from skatcalc import cache, create_app, store
 from skatcalc.cli import main as cli
 from skatcalc.store import migrations as schema
 from skatcalc.store import sheets as sheet_store
@@ -448,7 +448,7 @@ def test_sheet_list_computes_each_sheet_once_per_revision(
         return real(db, sheet, lang)
 
     monkeypatch.setattr(sheets.service, "computed_sheet", counting)
-    sheet_store._SUMMARIES.clear()
+    cache.SUMMARIES.clear()
     assert c.get("/sheets").status_code == 200
     assert sorted(calls) == sorted(ids)
     calls.clear()
@@ -459,7 +459,7 @@ def test_sheet_list_computes_each_sheet_once_per_revision(
     c.get("/sheets")
     assert calls == [ids[0]]  # only the sheet that changed
     calls.clear()
-    sheet_store._SUMMARIES.clear()  # a restart: the summaries table is what is left
+    cache.SUMMARIES.clear()  # a restart: the summaries table is what is left
     restarted = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "x"})
     assert restarted.test_client().get("/sheets").status_code == 200
     assert calls == []

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 import secrets
-import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from sqlite_utils import Database
@@ -92,13 +92,15 @@ def list_sheets(db: Database) -> list[Sheet]:
     ]
 
 
-_SUMMARIES: dict[int, tuple[str, int, str, dict[str, Any]]] = {}
 _CODE = "_code"  # beside a stored summary: the fingerprint of the code that made it
-_SUMMARIES_LOCK = threading.Lock()
 
 
 def sheet_summaries(
-    db: Database, summarize: Callable[[Sheet], dict[str, Any]], code: str = ""
+    db: Database,
+    summarize: Callable[[Sheet], dict[str, Any]],
+    code: str = "",
+    memo: dict[int, tuple[str, int, str, dict[str, Any]]] | None = None,
+    memo_lock: AbstractContextManager[Any] | None = None,
 ) -> list[tuple[Sheet, dict[str, Any]]]:
     """Every sheet with its summary (what the list of sheets shows of it).
 
@@ -106,7 +108,10 @@ def sheet_summaries(
     ``sheet_summaries`` table (so a restart does not compute every sheet again). Only a sheet
     whose revision moved on, or that was summarized by other code (``code``, the fingerprint
     of the code that summarizes), is summarized anew. Writing the cache never makes a reader wait:
-    when another writer holds the database, the row is simply written another time."""
+    when another writer holds the database, the row is simply written another time. ``memo``
+    (guarded by ``memo_lock``) is the process's memory of them (``cache.SUMMARIES``)."""
+    memo = {} if memo is None else memo
+    guard = nullcontext() if memo_lock is None else memo_lock
     sheets = [sheet_of(r) for r in db.query("select * from sheets order by created desc, id desc")]
     stored = {
         r["sheet_id"]: (r["rev"], r["summary"])
@@ -116,8 +121,8 @@ def sheet_summaries(
     fresh: list[tuple[int, int, str]] = []
     for s in sheets:
         key = (s.share_token, s.rev, code)
-        with _SUMMARIES_LOCK:
-            hit = _SUMMARIES.get(s["id"])
+        with guard:
+            hit = memo.get(s["id"])
         if hit is not None and hit[:3] == key:
             out.append((s, hit[3]))
             continue
@@ -131,8 +136,8 @@ def sheet_summaries(
             summary = summarize(s)
             kept = {**summary, _CODE: code}
             fresh.append((s.id, s.rev, json.dumps(kept, ensure_ascii=False)))
-        with _SUMMARIES_LOCK:
-            _SUMMARIES[s["id"]] = (*key, summary)
+        with guard:
+            memo[s["id"]] = (*key, summary)
         out.append((s, summary))
     if fresh:
         _store_summaries(db, fresh)
