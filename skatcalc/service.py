@@ -706,6 +706,10 @@ def delete_sheet(db: Database, sheet_id: int) -> None:
 
 __all__ = [
     "MAX_ID",
+    "AnySheet",
+    "Deal",
+    "HistoryEntry",
+    "Sheet",
     "Conflict",
     "InvalidDeal",
     "KeyReused",

@@ -56,7 +56,7 @@ from .rules.standings import RankBy
 from .rules.stats import statistics
 
 
-def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | None = None,
+def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | None = None,
                  status: int = 200, share: bool = False) -> Any:  # fmt: skip
     """The sheet page: the edit view (entry ``form``, or a fresh one for the next deal, with
     ``general`` messages above it) or the read-only ``share`` view."""
@@ -117,7 +117,7 @@ _ENTRY_SPLIT = re.compile("(\x00entry-(?:n|csrf|idem)\x00)")
 _ENTRY = cache.ENTRY_FORMS  # kept in cache.py with every other process cache
 
 
-def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int,
+def entry_form_html(sheet: service.Sheet, spec: Any, proposed: str, n: int,
                     ramsch_round: bool = False) -> Markup:  # fmt: skip
     """The sheet page's form for deal ``n`` with ``proposed`` dealing, as
     ``templates/deals/_form.html`` draws a fresh ``deal_form`` (the same HTML, with this
@@ -136,7 +136,7 @@ def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int,
     return Markup("".join([fill.get(p, p) for p in pieces]))
 
 
-def _render_entry_form(sheet: dict[str, Any], spec: Any, proposed: str,
+def _render_entry_form(sheet: service.Sheet, spec: Any, proposed: str,
                        ramsch_round: bool = False) -> list[str]:  # fmt: skip
     form = deal_form(sheet)
     if ramsch_round:
@@ -153,7 +153,7 @@ def _render_entry_form(sheet: dict[str, Any], spec: Any, proposed: str,
     return _ENTRY_SPLIT.split(html)
 
 
-def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | None:
+def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> dict[str, Any] | None:
     """The deal a save just stored (``?saved=<n>`` after the redirect), for the one-line
     confirmation with its undo; None when there is none or it is struck already."""
     n = parse_int(request.args.get("saved", ""))
@@ -179,7 +179,7 @@ def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | 
             "marks": [translate(m, lang) for m in text.marks], "amount": amount}  # fmt: skip
 
 
-def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
+def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
                    ) -> dict[str, Any] | None:  # fmt: skip
     """For a table's sheet at a club night: its event, series, table and deals left."""
     from .event_service import event_of_sheet
@@ -194,7 +194,7 @@ def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
     return event
 
 
-def ranks_by_seeger_fabian(db: Database, sheet: dict[str, Any], at_event: bool) -> bool:
+def ranks_by_seeger_fabian(db: Database, sheet: service.Sheet, at_event: bool) -> bool:
     """Whether the sheet is kept as a tournament list: a club night's table, or a sheet in a
     group whose standings rank by Seeger-Fabian (the game must have the figure, see
     :func:`tournament_of`)."""
@@ -210,7 +210,7 @@ def ranks_by_seeger_fabian(db: Database, sheet: dict[str, Any], at_event: bool) 
     return bool(group["rules"].get("rank_by") == RankBy.SEEGER_FABIAN.value)
 
 
-def tournament_of(db: Database, sheet: dict[str, Any], at_event: bool) -> TournamentList | None:
+def tournament_of(db: Database, sheet: service.Sheet, at_event: bool) -> TournamentList | None:
     """The official tournament list of a sheet ranked by Seeger-Fabian (Skat at three or
     four), else None; once per revision of the sheet."""
     if "seeger_fabian" not in game_kind(sheet["game"]).extra_figures:
@@ -223,7 +223,7 @@ def tournament_of(db: Database, sheet: dict[str, Any], at_event: bool) -> Tourna
     )  # fmt: skip
 
 
-def tournament_of_sheet(db: Database, sheet: dict[str, Any]) -> TournamentList | None:
+def tournament_of_sheet(db: Database, sheet: service.Sheet) -> TournamentList | None:
     """:func:`tournament_of` for a sheet whose event is not looked up yet (the exports)."""
     from .event_service import event_of_sheet
 
@@ -250,7 +250,7 @@ def sign_off_view(db: Database, event: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def revision_parts(db: Database, sheet: dict[str, Any], data: dict[str, Any], share: bool
+def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], share: bool
                    ) -> dict[str, Any]:  # fmt: skip
     """Everything on the sheet page that follows from the deals alone, rendered once per
     revision of the sheet (the row loop is most of the page's work)."""
@@ -271,7 +271,7 @@ def revision_parts(db: Database, sheet: dict[str, Any], data: dict[str, Any], sh
     }
 
 
-def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) -> Markup:
+def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool) -> Markup:
     """The sheet's rows as HTML. This is the page's hot path (a row per deal), so each row is
     drawn once (``table_row_html``) and kept as HTML, not drawn again in a template loop on
     every view.
@@ -311,7 +311,7 @@ def row_signature(d: Any) -> tuple[int, int, bool]:
 class RowContext:
     """What every row of one sheet page shares (computed once per page, not per row)."""
 
-    def __init__(self, sheet: dict[str, Any], lang: str, base: str, share: bool) -> None:
+    def __init__(self, sheet: service.Sheet, lang: str, base: str, share: bool) -> None:
         self.game = sheet["game"]
         self.players = sheet["players"]
         self.skat = game_kind(sheet["game"]).keeps_list  # the list column, the declarer named
@@ -379,7 +379,7 @@ def _keep_rows(key: tuple[Any, ...], signature: tuple[tuple[int, int, bool], ...
 MARK_CLASS = {LOST: " lost", BOCK: " bock", STRUCK: " lost"}
 
 
-def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[dict[str, str]]:
+def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> list[dict[str, str]]:
     """Newest first, in the server's local time (the laptop on the table), with the previous
     version of a deal in words."""
     words = {"add": _("eingetragen"), "correct": _("korrigiert"),
@@ -425,7 +425,7 @@ def qr_svg(url: str) -> Markup:
     return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b", light="#fff"))
 
 
-def taken_message(sheet: dict[str, Any], taken: service.Taken) -> str:
+def taken_message(sheet: service.Sheet, taken: service.Taken) -> str:
     """What the page says when another phone saved this deal's number first."""
     if taken.n > taken.next_n:
         return _("Das nächste Spiel ist Nummer %(next)s. Bitte noch einmal speichern.",
@@ -454,7 +454,7 @@ def sheet_summaries() -> list[dict[str, Any]]:
     their summary was made are computed again."""
     db = service.get_db()
 
-    def summarize(s: dict[str, Any]) -> dict[str, Any]:
+    def summarize(s: service.Sheet) -> dict[str, Any]:
         computed = service.computed_sheet(db, s, page_lang())
         # a struck deal was never really played: counted apart ("14 Spiele (1 gestrichen)")
         struck = sum(1 for d in computed["deals"] if d["struck"])
@@ -468,7 +468,7 @@ def sheet_summaries() -> list[dict[str, Any]]:
     return out
 
 
-def render_deal(sheet: dict[str, Any], deal: dict[str, Any], form: Any, general: list[str],
+def render_deal(sheet: service.Sheet, deal: service.Deal, form: Any, general: list[str],
                 status: int = 200) -> Response:  # fmt: skip
     """A deal's own page: its calculation step by step and the correction form."""
     spec = service.spec_of(sheet)
@@ -481,7 +481,7 @@ def render_deal(sheet: dict[str, Any], deal: dict[str, Any], form: Any, general:
     return make_response(html, status)
 
 
-def render_preview(sheet: dict[str, Any], form: Any, body: dict[str, Any],
+def render_preview(sheet: service.Sheet, form: Any, body: dict[str, Any],
                    errors: list[tuple[str, str]]) -> Response:  # fmt: skip
     """The live preview of an entry or a correction (``body`` from ``deal_body``): the row it
     would become (``service.preview_deal``), drawn by ``templates/deals/_preview.html``; the
