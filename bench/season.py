@@ -17,8 +17,7 @@ from pathlib import Path
 
 from common import DEALS, PLAYERS
 
-from skatcalc import create_app, service
-from skatcalc import db as store
+from skatcalc import create_app, service, store
 
 EVENINGS = 50
 DEALS_PER_EVENING = 48

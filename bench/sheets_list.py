@@ -16,9 +16,9 @@ from pathlib import Path
 
 from common import DEALS, PLAYERS
 
-from skatcalc import create_app
-from skatcalc import db as store
+from skatcalc import cache, create_app, store
 from skatcalc.rules.sheet import SheetSpec, default_active
+from skatcalc.store import sheets as sheet_store
 
 
 def fill(path: str, sheets: int, deals: int) -> None:
@@ -37,7 +37,7 @@ def fill(path: str, sheets: int, deals: int) -> None:
     try:
         for i in range(sheets):
             with db.atomic():
-                sheet = store.create_sheet(db, f"Abend {i + 1}", "skat", PLAYERS, "Anna",
+                sheet = sheet_store.create_sheet(db, f"Abend {i + 1}", "skat", PLAYERS, "Anna",
                                            dict(spec.rules))  # fmt: skip
                 db.conn.executemany(
                     "insert into deals (sheet_id, n, dealer, active, input, struck, version, "
@@ -83,7 +83,7 @@ def main() -> None:
           f"max {max(warm):.1f} ms  [< 100 ms]; the small /bids page in the same run: "
           f"{floor:.1f} ms (a shared machine slows both alike)")  # fmt: skip
     restarted = create_app({"DATABASE": path, "SECRET_KEY": "b"}).test_client()
-    store._SUMMARIES.clear()  # a new process: only the table is left
+    cache.SUMMARIES.clear()  # a new process: only the table is left
     t = time.perf_counter()
     restarted.get("/sheets")
     print(f"/sheets first view after a restart (summaries from the table): "

@@ -33,7 +33,7 @@ def _secret_key(folder: str) -> str:
     """The key that signs sessions and form tokens, kept in ``secret_key`` beside the
     database (it belongs to that database's evenings); KeyUnusable in one line if it cannot
     be read or made."""
-    from .db import KeyUnusable
+    from .store import KeyUnusable
 
     path = Path(folder) / "secret_key"
     try:
@@ -54,7 +54,7 @@ def _secret_key(folder: str) -> str:
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app. ``config`` overrides the defaults (tests, the CLI); without it the instance
-    folder's ``config.py`` is read. Raises ``db.StorageUnusable`` when the database (or the
+    folder's ``config.py`` is read. Raises ``store.StorageUnusable`` when the database (or the
     secret key beside it) cannot be opened and written, with the path and the reason in one
     line.
 
@@ -96,7 +96,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         api,
         caching,
         calculators,
-        db,
         deal_forms,
         errors,
         http,
@@ -105,10 +104,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         players_pages,
         pwa,
         sheets,
+        store,
     )
 
     if not app.config.get("DATABASE"):
-        path, note = db.default_location(app.instance_path)
+        path, note = store.default_location(app.instance_path)
         app.config["DATABASE"] = path
         app.config["DATABASE_NOTE"] = note
     if app.config.get("PROXY_COUNT"):
@@ -123,13 +123,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.mimetype = "application/json; charset=utf-8"  # type: ignore[attr-defined]
-    db.check_path(app.config["DATABASE"])
+    store.check_path(app.config["DATABASE"])
     if not app.config.get("SECRET_KEY"):
         database = app.config["DATABASE"]
         in_memory = database == ":memory:" or database.startswith("file::memory:")
         folder = app.instance_path if in_memory else os.path.dirname(os.path.abspath(database))
         app.config["SECRET_KEY"] = _secret_key(folder)
-    db.init_app(app)
+    store.init_app(app)
     http.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)

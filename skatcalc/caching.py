@@ -17,7 +17,6 @@ import secrets
 import struct
 import threading
 import zlib
-from collections import OrderedDict
 from typing import Any
 
 from babel import support
@@ -26,7 +25,7 @@ from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from wtforms.i18n import messages_path
 
-from . import service
+from . import cache, service
 from .http import can_edit
 from .i18n import page_lang
 
@@ -151,12 +150,7 @@ def _after(resp: Response) -> Response:
 # its own (a full flush resets the compressor), so a gzipped answer is the kept pieces plus the
 # two tokens deflated: no page is compressed per request. Bounded by bytes (1,000-deal pages
 # are large), oldest use first.
-_PAGES: OrderedDict[tuple[Any, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
-    OrderedDict()
-)
-_PAGES_BYTES = 16 * 1024 * 1024
-_pages_size = 0
-_PAGES_LOCK = threading.Lock()
+_PAGES = cache.PAGES  # kept in cache.py with every other process cache
 CSRF, IDEM = "\x00csrf\x00", "\x00idem\x00"
 TOKENS = (CSRF.encode(), IDEM.encode())
 # The deal form's idempotency key: new for every page shown, so two saves are two deals.
@@ -175,12 +169,7 @@ def deflate_piece(data: bytes) -> bytes:
     return c.compress(data) + c.flush(zlib.Z_FULL_FLUSH)
 
 
-def _size(pieces: list[bytes], packed: list[bytes | None]) -> int:
-    return sum(len(p) for p in pieces) + sum(len(p) for p in packed if p is not None)
-
-
 def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> None:
-    global _pages_size
     if (
         variant is None
         or resp.mimetype != "text/html"
@@ -195,24 +184,13 @@ def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> Non
     html = IDEM_FIELD.sub(lambda m: m.group(1) + IDEM + m.group(3), html)
     pieces = [p.encode() for p in TOKEN.split(html)]
     packed = [None if p in TOKENS else deflate_piece(p) for p in pieces]
-    size = _size(pieces, packed)
-    with _PAGES_LOCK:
-        old = _PAGES.pop(variant, None)
-        if old is not None:
-            _pages_size -= _size(old[1], old[2])
-        _PAGES[variant] = (etag, pieces, packed, bool(g.get("carries_edit_link")))
-        _pages_size += size
-        while _pages_size > _PAGES_BYTES and _PAGES:
-            _, (_, gone, gone_packed, _) = _PAGES.popitem(last=False)
-            _pages_size -= _size(gone, gone_packed)
+    _PAGES.put(variant, (etag, pieces, packed, bool(g.get("carries_edit_link"))))
 
 
 def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
-    with _PAGES_LOCK:
-        held = _PAGES.get(variant)
-        if held is None or held[0] != etag:
-            return None
-        _PAGES.move_to_end(variant)
+    held = _PAGES.get(variant, touch=True)
+    if held is None or held[0] != etag:
+        return None
     _, pieces, packed, edit_link = held
     if edit_link:
         g.carries_edit_link = True  # as the render that made it said

@@ -36,7 +36,7 @@ def main() -> None:
 
 def _app_or_exit(config: dict[str, object] | None) -> Flask:
     """The app, or one line naming the database and why it cannot be used, and exit 1."""
-    from .db import StorageUnusable
+    from .store import StorageUnusable
 
     try:
         app = create_app(config)
@@ -604,8 +604,7 @@ def _print_qr(url: str) -> None:
 
 def _print_share_links(app: Flask, url: str) -> None:
     """The newest sheets' read-only links, so the phones at the table can follow along."""
-    from . import db as store
-    from . import service
+    from . import service, store
 
     conn = store.connect(app.config["DATABASE"])
     try:
@@ -621,8 +620,7 @@ def _print_share_links(app: Flask, url: str) -> None:
 def _print_admin_link(app: Flask, url: str) -> None:
     """The server's admin link (every right, every lost link), as Jupyter prints its token;
     remembered with the address so that ``skatcalc admin-link`` prints the same link."""
-    from . import db as store
-    from . import rights
+    from . import rights, store
 
     conn = store.connect(app.config["DATABASE"])
     try:
@@ -645,8 +643,7 @@ def _print_admin_link(app: Flask, url: str) -> None:
 def admin_link(db_path: str | None, url: str | None) -> None:
     """Print the server's admin link again (every right: players, any group, any sheet or
     event, and every lost edit, organiser or group link). Keep it to yourself."""
-    from . import db as store
-    from . import rights
+    from . import rights, store
 
     app = _app_or_exit(_db_config(db_path) or None)
     conn = store.connect(app.config["DATABASE"])

@@ -15,10 +15,9 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from . import db as store
 from . import event_service as events
 from . import players as people
-from . import service
+from . import service, store
 from .rules.common import Errors, Msg
 from .rules.events import draw
 from .store import events as rows_of

@@ -17,9 +17,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from . import db as store
 from . import players as people
-from . import service
+from . import service, store
 from .recent import Recent
 from .rules.common import Errors, Msg, clean_name
 from .rules.double_entry import compare, counted
@@ -55,6 +54,7 @@ from .rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from .rules.sheet import game as game_kind
 from .store import events as rows_of
 from .store import players as player_rows
+from .store import sheets as sheet_store
 from .store.club_records import Event, Registration, SeriesRow, TableOfSheet, TableRow
 
 MAX_SEED = 999_999  # short enough to read out and type in again
@@ -211,7 +211,7 @@ def set_closed(db: Database, event_id: int, closed: bool) -> bool:
             return False
         log_event(db, event_id, "close" if closed else "reopen", at)
         for sid in table_sheet_ids(db, event_id):
-            store.set_sheet_closed(db, sid, closed, at)
+            sheet_store.set_sheet_closed(db, sid, closed, at)
     return True
 
 
@@ -932,9 +932,9 @@ def _lock_table(db: Database, event_id: int, n: int, table: int) -> Event:
 
 def _touch_lists(db: Database, t: dict[str, Any]) -> None:
     """Both lists' pages show the sign-off: new revisions."""
-    store.bump_sheet(db, int(t["sheet"]))
+    sheet_store.bump_sheet(db, int(t["sheet"]))
     if t["double_entry"] is not None:
-        store.bump_sheet(db, int(t["double_entry"]["sheet_b"]["id"]))
+        sheet_store.bump_sheet(db, int(t["double_entry"]["sheet_b"]["id"]))
 
 
 def confirm_table(db: Database, event_id: int, n: int, table: int, player: str | None,

@@ -28,7 +28,7 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     group_sheets(db, group_id, start, end) -> list[dict]  # sheet rows by their day
     sheet_day(sheet) -> date                  # the day a sheet belongs to (a club night's)
 
-``db.create_sheet(..., group_id=...)`` links the players itself; callers need not.
+``service.create_sheet(..., group_id=...)`` links the players itself; callers need not.
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .db import NotFound, is_id, now
 from .rules.common import Errors, clean_name, name_key
 from .rules.sheet import BAD_NAME_MSG, GAMES, MAX_NAME, bad_name_char
 from .rules.standings import normalize_group_rules
+from .store import NotFound, is_id, now
 from .store import groups as group_rows
 from .store import players as rows
 from .store.club_records import Group, Player, PlayerLogEntry, PlayerSummary

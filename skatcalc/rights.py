@@ -23,6 +23,7 @@ from flask import current_app, g, request
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
+from .store import settings
 from .store.club_records import Group
 
 ADMIN_COOKIE = "skatcalc_admin"
@@ -34,8 +35,7 @@ KEY_COOKIE_AGE = 3600 * 24 * 365
 
 def read_admin_token(db: Database) -> str:
     """The server's admin token, as migration m012 stored it with the database."""
-    rows = list(db.query("select value from settings where key = 'admin_token'"))
-    return str(rows[0]["value"])
+    return settings.admin_token(db)
 
 
 DEFAULT_BASE = "http://127.0.0.1:5000"
@@ -48,15 +48,12 @@ def admin_link(db: Database, base: str) -> str:
 
 def remember_served_url(db: Database, url: str) -> None:
     """The address ``skatcalc serve`` printed, so ``skatcalc admin-link`` prints the same link."""
-    db.execute(
-        "insert or replace into settings (key, value) values ('served_url', ?)", [url.rstrip("/")]
-    )
+    settings.set_served_url(db, url.rstrip("/"))
 
 
 def served_url(db: Database) -> str:
     """The address of the last ``skatcalc serve`` on this database (or the default one)."""
-    rows = list(db.query("select value from settings where key = 'served_url'"))
-    return str(rows[0]["value"]) if rows else DEFAULT_BASE
+    return settings.served_url(db) or DEFAULT_BASE
 
 
 def token_matches(given: str | None, expected: str | None) -> bool:

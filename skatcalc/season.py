@@ -8,17 +8,16 @@ renamed player is seen at once.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
 
 from . import players, service
+from .cache import CODE_VERSION, code_files, code_version  # noqa: F401  (season.code_version: tests)
 from .rules.sheet import GAMES
 from .rules.sheet import game as game_kind
 from .rules.standings import (
@@ -58,25 +57,7 @@ def _in_event(figs: dict[int, SheetFigures], event: EventRef | None
     return {pid: replace(f, event=event.id) for pid, f in figs.items()}
 
 
-def code_files(root: Path | None = None) -> list[Path]:
-    """The code that decides a sheet's stored figures: all of ``rules/`` and ``games/`` (at
-    any depth) and the modules that call it here."""
-    here = Path(__file__).parent if root is None else root
-    files = sorted((here / "rules").rglob("*.py")) + sorted((here / "games").rglob("*.py"))
-    return files + [here / name for name in ("season.py", "players.py") if (here / name).exists()]
-
-
-def code_version(root: Path | None = None) -> str:
-    """A fingerprint of that code: figures stored by other code are not used."""
-    here = Path(__file__).parent if root is None else root
-    digest = hashlib.sha256()
-    for path in code_files(here):
-        digest.update(path.relative_to(here).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
-
-
-CODE_VERSION = code_version()
+# The fingerprint of the rules' and games' code lives with every other cache (cache.py).
 
 
 def _encode(figs: dict[int, SheetFigures]) -> str:

@@ -11,9 +11,8 @@ Totals are never stored: every read recomputes them from the deals with the rule
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
@@ -22,18 +21,8 @@ from typing import Any, NamedTuple, TypeVar
 
 from sqlite_utils import Database
 
-from . import db as store
-from . import serialize
-from .db import (
-    MAX_ID,
-    Conflict,
-    KeyReused,
-    NotFound,
-    Taken,
-    fault_of,
-    get_db,
-    is_id,
-)
+from . import cache, serialize
+from . import players as people
 from .i18n import translate
 from .recent import Recent
 from .rules import marks
@@ -56,13 +45,18 @@ from .rules.sheet import (
     seat_names,
 )
 from .rules.sheet import game as game_kind
+from .store import MAX_ID, NotFound, fault_of, get_db, is_id
+from .store import sheets as store
+from .store.records import Deal, DealHead, HistoryEntry, Sheet
+from .store.sheets import Conflict, KeyReused, Taken
 
 T = TypeVar("T")
-# A sheet as stored (db.get_sheet): id, name, game, players, first_dealer, rules, tokens, rev…
-Sheet = dict[str, Any]
+# What the computations read of a sheet by name: the stored record, or (until the club night's
+# queries decode their rows with ``store.records.sheet_of``) such a row as a dict.
+AnySheet = Sheet | dict[str, Any]
 
 
-def spec_of(sheet: dict[str, Any]) -> SheetSpec:
+def spec_of(sheet: AnySheet) -> SheetSpec:
     """The sheet's rules engine spec: the rules in force now, and the changes of the rules
     during the evening (each deal is computed under the rules it was played under)."""
     changes = stored_changes(sheet)
@@ -71,7 +65,7 @@ def spec_of(sheet: dict[str, Any]) -> SheetSpec:
                  json.dumps(changes, sort_keys=True) if changes else "")  # fmt: skip
 
 
-def stored_changes(sheet: dict[str, Any]) -> list[dict[str, Any]]:
+def stored_changes(sheet: AnySheet) -> list[dict[str, Any]]:
     """The sheet's stored rule changes (``{"from_n", "before"}``, oldest first), whether the
     sheet came through ``db`` (a list) or as a bare row of another query (JSON text)."""
     raw = sheet.get("rule_changes") or []
@@ -95,7 +89,7 @@ def _spec(game: str, players: tuple[str, ...], first_dealer: str, rules: str,
     return SheetSpec(game, players, first_dealer, now, typed)
 
 
-def rule_changes_json(sheet: dict[str, Any]) -> list[dict[str, Any]]:
+def rule_changes_json(sheet: AnySheet) -> list[dict[str, Any]]:
     """The sheet's ``rule_changes`` (docs/api.md): from which deal on, the rules from there,
     and the rules before it."""
     return [
@@ -104,72 +98,43 @@ def rule_changes_json(sheet: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def head_records(heads: list[dict[str, Any]]) -> list[DealRecord]:
+def head_records(heads: list[DealHead]) -> list[DealRecord]:
     """Deals already evaluated in a computation that is resumed: they are not read again."""
-    return [DealRecord(h["n"], h["dealer"], (), {}, h["struck"]) for h in heads]
+    return [DealRecord(h.n, h.dealer, (), {}, h.struck) for h in heads]
 
 
-def records(deals: list[dict[str, Any]], versions: bool = False) -> list[DealRecord]:
+def records(deals: list[Deal], versions: bool = False) -> list[DealRecord]:
     """Stored deals as the rules read them; with ``versions`` their rows carry the version
     (the sheet as stored does, a preview of a deal that is not stored does not)."""
     return [
-        DealRecord(d["n"], d["dealer"], tuple(d["active"]), d["input"], d["struck"],
-                   d["version"] if versions else None)
+        DealRecord(d.n, d.dealer, tuple(d.active), d.input, d.struck,
+                   d.version if versions else None)
         for d in deals
     ]  # fmt: skip
 
 
-# Per sheet (by its random share token): the revision the entries belong to, and the entries.
-# A write bumps the revision, after which nothing older can be asked for, so the first use of
-# a newer revision drops the older one's entries: memory follows the sheets, not the writes.
-_CACHE: OrderedDict[str, tuple[int, dict[tuple[Any, ...], Any]]] = OrderedDict()
-# Sheets kept at once (least recently used go first): a club night's tables and the list page
-# fit; the bound only stops hundreds of imported evenings from all staying in memory.
-_CACHE_SHEETS = 128
-_CACHE_LOCK = threading.Lock()
+# The per-revision cache and the last computations live in ``cache`` with every other process
+# cache; these names stay for the code and tests that reach them here.
+_CACHE = cache.PER_REVISION
+_CACHE_SHEETS = cache.SHEETS_KEPT
+_LATEST: Recent[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
+    cache.LATEST_COMPUTED
+)
+_LATEST_JSON: Recent[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]]]] = (
+    cache.LATEST_JSON
+)
 
 
-def derived(sheet: dict[str, Any], what: str, make: Callable[[], T], *key: Any) -> T:
+def derived(sheet: AnySheet, what: str, make: Callable[[], T], *key: Any) -> T:
     """``make()`` once per revision of the sheet: views derived from its deals.
 
     Derived data only: the deals stay the one source of truth, and every write bumps the
     revision, so a cached result is never older than the deals it came from. Results are
-    shared between requests: callers read them and never change them. The share token is
-    random per sheet, where SQLite may give a deleted sheet's id to a new one."""
-    token, rev, entry = sheet["share_token"], sheet["rev"], (what, *key)
-    with _CACHE_LOCK:
-        held = _CACHE.get(token)
-        if held is not None and held[0] == rev and entry in held[1]:
-            _CACHE.move_to_end(token)
-            return held[1][entry]  # type: ignore[no-any-return]
-    value = make()
-    with _CACHE_LOCK:
-        held = _CACHE.get(token)
-        if held is None or held[0] < rev:
-            held = (rev, {})
-            _CACHE[token] = held
-        if held[0] == rev:  # a request that read an older revision does not store its result
-            held[1][entry] = value
-        _CACHE.move_to_end(token)
-        while len(_CACHE) > _CACHE_SHEETS:
-            _CACHE.popitem(last=False)
-    return value
+    shared between requests: callers read them and never change them (``cache.derived``)."""
+    return cache.derived(sheet["share_token"], sheet["rev"], (what, *key), make)
 
 
-# The last computed sheet per sheet, whatever its revision: an append-only change continues
-# from it. Language-free: both languages share one computation. Same bound as above, for the
-# same reason.
-_LATEST: Recent[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = Recent(
-    _CACHE_SHEETS
-)
-# The last serialisation per sheet and language (its rows and their dicts): rows that a resumed
-# computation kept are not serialised again.
-_LATEST_JSON: Recent[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]]]] = Recent(
-    2 * _CACHE_SHEETS
-)
-
-
-def computed(db: Database, sheet: dict[str, Any]) -> ComputedSheet:
+def computed(db: Database, sheet: AnySheet) -> ComputedSheet:
     """compute_sheet for the sheet's current revision, once for both languages.
 
     After deals were only appended (the usual save), the pass goes on from the last result
@@ -179,7 +144,7 @@ def computed(db: Database, sheet: dict[str, Any]) -> ComputedSheet:
     def make() -> ComputedSheet:
         token = sheet["share_token"]
         heads = store.deal_heads(db, sheet["id"])
-        signature = tuple((h["n"], h["version"], h["struck"]) for h in heads)
+        signature = tuple((h.n, h.version, h.struck) for h in heads)
         resume = None
         latest = _LATEST.get(token)
         if latest is not None:
@@ -191,9 +156,9 @@ def computed(db: Database, sheet: dict[str, Any]) -> ComputedSheet:
         done = resume.count if resume is not None else 0
         # Only the deals after the resume point are read in full and evaluated; of the others
         # only the dealer and struck flag still count (who deals next).
-        tail = store.get_deals(db, sheet["id"], after=heads[done - 1]["n"] if done else 0)
+        tail = store.get_deals(db, sheet["id"], after=heads[done - 1].n if done else 0)
         deals = [*head_records(heads[:done]), *records(tail, versions=True)]
-        signature = signature[:done] + tuple((d["n"], d["version"], d["struck"]) for d in tail)
+        signature = signature[:done] + tuple((d.n, d.version, d.struck) for d in tail)
         result = compute_sheet(spec_of(sheet), deals, resume)
         _LATEST.put(token, (signature, result))
         return result
@@ -201,7 +166,7 @@ def computed(db: Database, sheet: dict[str, Any]) -> ComputedSheet:
     return derived(sheet, "computed", make)
 
 
-def computed_sheet(db: Database, sheet: dict[str, Any], lang: str) -> dict[str, Any]:
+def computed_sheet(db: Database, sheet: AnySheet, lang: str) -> dict[str, Any]:
     """The computed sheet as JSON in ``lang`` (serialize.computed_json), once per revision and
     language: deals, totals, bock_pending, next_dealer."""
 
@@ -240,7 +205,7 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
         if key in data:
             out[key] = data[key]
     if full:
-        out["history"] = history(db, sheet)
+        out["history"] = [dataclasses.asdict(h) for h in history(db, sheet)]
     return out
 
 
@@ -249,14 +214,14 @@ def default_name(game: str) -> str:
     return f"{game_kind(game).label.de} {date.today():%d.%m.%Y}"
 
 
-def proposed_dealer(db: Database, sheet: dict[str, Any]) -> str:
+def proposed_dealer(db: Database, sheet: AnySheet) -> str:
     """Who deals next, from one row rather than the whole sheet."""
     last = store.last_counting_deal(db, sheet["id"])
-    return dealer_after(spec_of(sheet), last["dealer"] if last else None)
+    return dealer_after(spec_of(sheet), last.dealer if last else None)
 
 
 def placement(
-    spec: SheetSpec, body: Any, proposed: str, keep: dict[str, Any] | None = None
+    spec: SheetSpec, body: Any, proposed: str, keep: Deal | None = None
 ) -> tuple[str, tuple[str, ...]]:
     """Dealer and players of a deal: as given, else as before (corrections), else the rotation."""
     e = Errors()
@@ -264,10 +229,10 @@ def placement(
     dealer, active = check_placement(spec, body_map, e)
     e.raise_if_any()
     if dealer is None:
-        dealer = keep["dealer"] if keep else proposed
+        dealer = keep.dealer if keep else proposed
     if active is None:
         if keep and "dealer" not in body_map:
-            active = tuple(keep["active"])
+            active = tuple(keep.active)
         else:
             active = default_active(spec, dealer)
     return dealer, active
@@ -342,11 +307,11 @@ def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, bo
     """Deal n as the correction ``body`` would make it (its dealer, Bock and running totals)."""
     deals = store.get_deals(db, sheet_id)
     old = deals[n - 1]
-    dealer, active = placement(spec, body, old["dealer"], keep=old)
+    dealer, active = placement(spec, body, old.dealer, keep=old)
     recs = records(deals)
     # under the rules deal n was played under
     evaluate_deal(spec.at(n), body, active, ramsch_round=_round_at(spec, recs, n))
-    recs[n - 1] = DealRecord(n, dealer, active, body, old["struck"])
+    recs[n - 1] = DealRecord(n, dealer, active, body, old.struck)
     return serialize.row_json(compute_sheet(spec, recs[:n]).rows[n - 1], lang)
 
 
@@ -403,7 +368,7 @@ def correct_deal(
     body: Any,
     lang: str = "de",
     expected_version: int | None = None,
-    current: dict[str, Any] | None = None,
+    current: Deal | None = None,
 ) -> Sheet:
     """Validate and store a correction of deal ``n``; the sheet after it. ``current`` is the
     deal as the caller already read it (its dealer and players stay unless the body names
@@ -415,7 +380,7 @@ def correct_deal(
             current = get_deal(db, sheet, n)
         _n, body = deal_number(body, must_be=n)
         body = seat_names(spec.players, body)
-        dealer, active = placement(spec, body, current["dealer"], keep=current)
+        dealer, active = placement(spec, body, current.dealer, keep=current)
         in_round = (_round_at(spec, records(store.get_deals(db, sheet_id)), n)
                     if bockramsch_of(spec) else False)  # fmt: skip
         evaluate_deal(spec.at(n), body, active, ramsch_round=in_round)  # its rules
@@ -441,15 +406,17 @@ def sheet_summaries(
     db: Database, summarize: Callable[[Sheet], dict[str, Any]]
 ) -> list[tuple[Sheet, dict[str, Any]]]:
     """Every sheet with what the list of sheets shows of it (kept per revision, see db)."""
-    return store.sheet_summaries(db, summarize)
+    return store.sheet_summaries(
+        db, summarize, cache.CODE_VERSION, cache.SUMMARIES, cache.SUMMARIES_LOCK
+    )
 
 
-def history(db: Database, sheet: Sheet) -> list[dict[str, Any]]:
+def history(db: Database, sheet: Sheet) -> list[HistoryEntry]:
     """The sheet's changes, oldest first: add, correct, strike, restore (with the deal before)."""
     return store.get_history(db, sheet["id"])
 
 
-def get_deal(db: Database, sheet: Sheet, n: int) -> dict[str, Any]:
+def get_deal(db: Database, sheet: Sheet, n: int) -> Deal:
     """Deal ``n`` of the sheet as stored; :class:`NotFound` when there is none."""
     return store.get_deal(db, sheet["id"], n)
 
@@ -502,7 +469,7 @@ def _written(db: Database, sheet: Sheet, **fields: Any) -> Sheet:
     """The loaded sheet as a write just left it, inside the write's transaction: the new
     revision and time (and ``fields`` the write set), without loading the sheet again."""
     rev, updated = store.sheet_revision(db, sheet["id"])
-    return {**sheet, **fields, "rev": rev, "updated": updated}
+    return dataclasses.replace(sheet, **fields, rev=rev, updated=updated)
 
 
 # --- The one door: settled results stay settled ------------------------------------------------
@@ -520,7 +487,7 @@ class Settled(Exception):
 
 
 @contextmanager
-def sheet_write(db: Database, sheet: Sheet) -> Iterator[dict[str, Any]]:
+def sheet_write(db: Database, sheet: AnySheet) -> Iterator[dict[str, Any]]:
     """The one write path to a stored sheet, the central guard of settled results: every
     write (add, correct, strike, restore, undo, rename, and any later one such as a change of
     the rules) runs its storing inside ``with sheet_write(db, sheet) as state:``. One
@@ -537,7 +504,7 @@ def sheet_write(db: Database, sheet: Sheet) -> Iterator[dict[str, Any]]:
             store.bump_sheet(db, partner)
 
 
-def refuse_if_confirmed(sheet: Sheet, state: dict[str, Any]) -> None:
+def refuse_if_confirmed(sheet: AnySheet, state: dict[str, Any]) -> None:
     """A club night's table that confirmed its list of the series takes no writes (either
     list) until the organiser unlocks it (event_service.unlock_table)."""
     event = state["event"]
@@ -547,7 +514,7 @@ def refuse_if_confirmed(sheet: Sheet, state: dict[str, Any]) -> None:
             "die Turnierleitung kann sie wieder freigeben."))  # fmt: skip
 
 
-def refuse_if_closed(sheet: Sheet, state: dict[str, Any]) -> None:
+def refuse_if_closed(sheet: AnySheet, state: dict[str, Any]) -> None:
     event = state["event"]
     if event is not None and (event["closed"] or state["closed"]):
         raise Settled(sheet["id"], Msg(
@@ -569,7 +536,7 @@ def planned_deals(state: dict[str, Any]) -> int | None:
     return planned or None
 
 
-def refuse_if_finished(sheet: Sheet, state: dict[str, Any]) -> None:
+def refuse_if_finished(sheet: AnySheet, state: dict[str, Any]) -> None:
     """A club night's table takes no deal beyond its series' planned length (struck deals
     do not count: they were never dealt)."""
     planned = planned_deals(state)
@@ -599,7 +566,9 @@ def close_sheet(db: Database, sheet: Sheet, closed: bool = True) -> Changed:
         changed = store.set_sheet_closed(db, sheet["id"], closed)
         rev, updated = store.sheet_revision(db, sheet["id"])
         row = store.get_sheet(db, sheet["id"])
-        return Changed(changed, {**sheet, "closed": row["closed"], "rev": rev, "updated": updated})
+        return Changed(
+            changed, dataclasses.replace(sheet, closed=row.closed, rev=rev, updated=updated)
+        )
 
 
 def create_sheet(
@@ -618,7 +587,11 @@ def create_sheet(
     :func:`sheet_name` from ``name`` as given; its seats linked to players, in its group;
     ``day`` the day it belongs to if not today (a club night's date)."""
     title = sheet_name(name, game, suffix, fallback)
-    return store.create_sheet(db, title, game, players, first_dealer, rules, group_id, day)
+    with db.atomic():
+        sheet = store.create_sheet(db, title, game, players, first_dealer, rules, group_id, day)
+        # its seats linked to players by name (found or created)
+        people.link_sheet_players(db, sheet["id"], players)
+    return sheet
 
 
 def import_sheet(
@@ -642,7 +615,7 @@ def import_sheet(
         store.fill_sheet(db, sheet["id"], deals, history)
         if rule_changes:
             store.set_rule_changes(db, sheet["id"], rule_changes)
-            sheet = {**sheet, "rule_changes": rule_changes}
+            sheet = dataclasses.replace(sheet, rule_changes=rule_changes)
     return sheet
 
 
@@ -733,6 +706,10 @@ def delete_sheet(db: Database, sheet_id: int) -> None:
 
 __all__ = [
     "MAX_ID",
+    "AnySheet",
+    "Deal",
+    "HistoryEntry",
+    "Sheet",
     "Conflict",
     "InvalidDeal",
     "KeyReused",

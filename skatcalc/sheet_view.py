@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import threading
-from collections import OrderedDict
 from dataclasses import asdict
 from datetime import datetime
 from functools import lru_cache
@@ -31,7 +29,7 @@ from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
-from . import service
+from . import cache, service
 from .charts import running_totals_svg
 from .deal_forms import (
     deal_form,
@@ -45,7 +43,6 @@ from .games.schafkopf import SCHAFKOPF_BOCK_TRIGGERS
 from .games.skat import TournamentList, tournament_list
 from .i18n import _, num, page_lang, translate
 from .players import get_group
-from .recent import Recent
 from .rules.common import InvalidDeal, number
 from .rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from .rules.ranking import leader, leaders
@@ -60,7 +57,7 @@ from .rules.stats import statistics
 from .store.club_records import TableOfSheet
 
 
-def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | None = None,
+def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | None = None,
                  status: int = 200, share: bool = False) -> Response:  # fmt: skip
     """The sheet page: the edit view (entry ``form``, or a fresh one for the next deal, with
     ``general`` messages above it) or the read-only ``share`` view."""
@@ -118,10 +115,10 @@ def render_sheet(sheet: dict[str, Any], form: Any = None, general: list[str] | N
 # dealer), least recently used dropped first.
 _ENTRY_N, _ENTRY_CSRF, _ENTRY_IDEM = "\x00entry-n\x00", "\x00entry-csrf\x00", "\x00entry-idem\x00"
 _ENTRY_SPLIT = re.compile("(\x00entry-(?:n|csrf|idem)\x00)")
-_ENTRY: Recent[tuple[Any, ...], list[str]] = Recent(512)
+_ENTRY = cache.ENTRY_FORMS  # kept in cache.py with every other process cache
 
 
-def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int,
+def entry_form_html(sheet: service.Sheet, spec: Any, proposed: str, n: int,
                     ramsch_round: bool = False) -> Markup:  # fmt: skip
     """The sheet page's form for deal ``n`` with ``proposed`` dealing, as
     ``templates/deals/_form.html`` draws a fresh ``deal_form`` (the same HTML, with this
@@ -140,7 +137,7 @@ def entry_form_html(sheet: dict[str, Any], spec: Any, proposed: str, n: int,
     return Markup("".join([fill.get(p, p) for p in pieces]))
 
 
-def _render_entry_form(sheet: dict[str, Any], spec: Any, proposed: str,
+def _render_entry_form(sheet: service.Sheet, spec: Any, proposed: str,
                        ramsch_round: bool = False) -> list[str]:  # fmt: skip
     form = deal_form(sheet)
     if ramsch_round:
@@ -160,7 +157,7 @@ def _render_entry_form(sheet: dict[str, Any], spec: Any, proposed: str,
     return _ENTRY_SPLIT.split(html)
 
 
-def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | None:
+def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> dict[str, Any] | None:
     """The deal a save just stored (``?saved=<n>`` after the redirect), for the one-line
     confirmation with its undo; None when there is none or it is struck already."""
     n = parse_int(request.args.get("saved", ""))
@@ -186,7 +183,7 @@ def saved_line(sheet: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | 
             "marks": [translate(m, lang) for m in text.marks], "amount": amount}  # fmt: skip
 
 
-def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
+def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
                    ) -> dict[str, Any] | None:  # fmt: skip
     """For a table's sheet at a club night: its event, series, table and deals left."""
     from .event_service import event_of_sheet
@@ -203,7 +200,7 @@ def table_of_event(db: Database, sheet: dict[str, Any], data: dict[str, Any]
             "signoff": None if quiet else sign_off_view(db, table)}  # fmt: skip
 
 
-def ranks_by_seeger_fabian(db: Database, sheet: dict[str, Any], at_event: bool) -> bool:
+def ranks_by_seeger_fabian(db: Database, sheet: service.Sheet, at_event: bool) -> bool:
     """Whether the sheet is kept as a tournament list: a club night's table, or a sheet in a
     group whose standings rank by Seeger-Fabian (the game must have the figure, see
     :func:`tournament_of`)."""
@@ -219,7 +216,7 @@ def ranks_by_seeger_fabian(db: Database, sheet: dict[str, Any], at_event: bool) 
     return bool(group.rules.get("rank_by") == RankBy.SEEGER_FABIAN.value)
 
 
-def tournament_of(db: Database, sheet: dict[str, Any], at_event: bool) -> TournamentList | None:
+def tournament_of(db: Database, sheet: service.Sheet, at_event: bool) -> TournamentList | None:
     """The official tournament list of a sheet ranked by Seeger-Fabian (Skat at three or
     four), else None; once per revision of the sheet."""
     if "seeger_fabian" not in game_kind(sheet["game"]).extra_figures:
@@ -232,7 +229,7 @@ def tournament_of(db: Database, sheet: dict[str, Any], at_event: bool) -> Tourna
     )  # fmt: skip
 
 
-def tournament_of_sheet(db: Database, sheet: dict[str, Any]) -> TournamentList | None:
+def tournament_of_sheet(db: Database, sheet: service.Sheet) -> TournamentList | None:
     """:func:`tournament_of` for a sheet whose event is not looked up yet (the exports)."""
     from .event_service import event_of_sheet
 
@@ -261,7 +258,7 @@ def sign_off_view(db: Database, table: TableOfSheet) -> dict[str, Any]:
     }
 
 
-def revision_parts(db: Database, sheet: dict[str, Any], data: dict[str, Any], share: bool
+def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], share: bool
                    ) -> dict[str, Any]:  # fmt: skip
     """Everything on the sheet page that follows from the deals alone, rendered once per
     revision of the sheet (the row loop is most of the page's work)."""
@@ -282,7 +279,7 @@ def revision_parts(db: Database, sheet: dict[str, Any], data: dict[str, Any], sh
     }
 
 
-def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) -> Markup:
+def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool) -> Markup:
     """The sheet's rows as HTML. This is the page's hot path (a row per deal), so each row is
     drawn once (``table_row_html``) and kept as HTML, not drawn again in a template loop on
     every view.
@@ -297,8 +294,7 @@ def table_rows_html(sheet: dict[str, Any], data: dict[str, Any], share: bool) ->
            json.dumps(sheet["rules"], sort_keys=True), sheet["game"])  # fmt: skip
     rows = data["deals"]
     signature = tuple(row_signature(d) for d in rows)
-    with _ROWS_LOCK:
-        held = _ROWS.get(key)
+    held = _ROWS.get(key)
     done: list[str] = []
     if held is not None:
         old_sig, old_html = held
@@ -323,7 +319,7 @@ def row_signature(d: Any) -> tuple[int, int, bool]:
 class RowContext:
     """What every row of one sheet page shares (computed once per page, not per row)."""
 
-    def __init__(self, sheet: dict[str, Any], lang: str, base: str, share: bool) -> None:
+    def __init__(self, sheet: service.Sheet, lang: str, base: str, share: bool) -> None:
         self.game = sheet["game"]
         self.players = sheet["players"]
         self.skat = game_kind(sheet["game"]).keeps_list  # the list column, the declarer named
@@ -379,34 +375,19 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
 # their deals' signatures: only the latest rendering is kept, since an older revision can no
 # longer be asked for. Bounded by bytes (a 1,000-deal sheet's rows are ~0.5 MB), least
 # recently used first.
-_ROWS: OrderedDict[tuple[Any, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
-    OrderedDict()
-)
-_ROWS_BYTES = 16 * 1024 * 1024
-_ROWS_LOCK = threading.Lock()
-_rows_size = 0
+_ROWS = cache.PAGE_ROWS  # kept in cache.py with every other process cache
 
 
 def _keep_rows(key: tuple[Any, ...], signature: tuple[tuple[int, int, bool], ...],
                rows: list[str]) -> None:  # fmt: skip
-    global _rows_size
-    size = sum(len(r) for r in rows)
-    with _ROWS_LOCK:
-        old = _ROWS.pop(key, None)
-        if old is not None:
-            _rows_size -= sum(len(r) for r in old[1])
-        _ROWS[key] = (signature, rows)
-        _rows_size += size
-        while _rows_size > _ROWS_BYTES and len(_ROWS) > 1:
-            _, (_, gone) = _ROWS.popitem(last=False)
-            _rows_size -= sum(len(r) for r in gone)
+    _ROWS.put(key, (signature, rows))
 
 
 # The marks that get their own colour in a row (lost, Bock, struck); the rest look alike.
 MARK_CLASS = {LOST: " lost", BOCK: " bock", STRUCK: " lost"}
 
 
-def history_rows(sheet: dict[str, Any], history: list[dict[str, Any]]) -> list[dict[str, str]]:
+def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> list[dict[str, str]]:
     """Newest first, in the server's local time (the laptop on the table), with the previous
     version of a deal in words."""
     words = {"add": _("eingetragen"), "correct": _("korrigiert"),
@@ -452,7 +433,7 @@ def qr_svg(url: str) -> Markup:
     return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b", light="#fff"))
 
 
-def taken_message(sheet: dict[str, Any], taken: service.Taken) -> str:
+def taken_message(sheet: service.Sheet, taken: service.Taken) -> str:
     """What the page says when another phone saved this deal's number first."""
     if taken.n > taken.next_n:
         return _("Das nächste Spiel ist Nummer %(next)s. Bitte noch einmal speichern.",
@@ -481,7 +462,7 @@ def sheet_summaries() -> list[dict[str, Any]]:
     their summary was made are computed again."""
     db = service.get_db()
 
-    def summarize(s: dict[str, Any]) -> dict[str, Any]:
+    def summarize(s: service.Sheet) -> dict[str, Any]:
         computed = service.computed_sheet(db, s, page_lang())
         # a struck deal was never really played: counted apart ("14 Spiele (1 gestrichen)")
         struck = sum(1 for d in computed["deals"] if d["struck"])
@@ -495,7 +476,7 @@ def sheet_summaries() -> list[dict[str, Any]]:
     return out
 
 
-def render_deal(sheet: dict[str, Any], deal: dict[str, Any], form: Any, general: list[str],
+def render_deal(sheet: service.Sheet, deal: service.Deal, form: Any, general: list[str],
                 status: int = 200) -> Response:  # fmt: skip
     """A deal's own page: its calculation step by step and the correction form."""
     spec = service.spec_of(sheet)
@@ -508,7 +489,7 @@ def render_deal(sheet: dict[str, Any], deal: dict[str, Any], form: Any, general:
     return make_response(html, status)
 
 
-def render_preview(sheet: dict[str, Any], form: Any, body: dict[str, Any],
+def render_preview(sheet: service.Sheet, form: Any, body: dict[str, Any],
                    errors: list[tuple[str, str]]) -> Response:  # fmt: skip
     """The live preview of an entry or a correction (``body`` from ``deal_body``): the row it
     would become (``service.preview_deal``), drawn by ``templates/deals/_preview.html``; the

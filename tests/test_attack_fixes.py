@@ -52,7 +52,8 @@ def test_control_characters_in_names_refused_at_the_door(client: FlaskClient, ba
 
 def test_stored_name_with_control_character_still_prints(app: Flask, client: FlaskClient) -> None:
     """A name stored before the check (an older import) must not break the PDF."""
-    from skatcalc import db as store
+    from skatcalc import store
+    from skatcalc.store import sheets as sheet_store
 
     sid = _sheet(client).json["id"]
     _grand(client, sid, "Bernd")
@@ -60,7 +61,7 @@ def test_stored_name_with_control_character_still_prints(app: Flask, client: Fla
     bad = "Be\u0000rn\u0007d\ufffe\uffff"
     deals = [{**d, "input": {**d["input"], "declarer": bad}} for d in data["deals"]]
     with app.app_context():
-        old = store.import_sheet(store.get_db(), "Alt", "skat", ["Anna", bad, "Carla"], "Anna",
+        old = sheet_store.import_sheet(store.get_db(), "Alt", "skat", ["Anna", bad, "Carla"], "Anna",
                                  data["rules"], deals, [])  # fmt: skip
     assert client.get(f"/api/v1/sheets/{old}").json["players"][1] == bad
     for lang in ("de", "en"):
@@ -82,7 +83,8 @@ def test_chart_svg_leaves_out_what_xml_forbids() -> None:
 
 @pytest.mark.parametrize("group", [2**63, -(2**63) - 1, 10**30, -1])
 def test_group_outside_sqlite_range_is_422(app: Flask, client: FlaskClient, group: int) -> None:
-    from skatcalc import db as store
+    from skatcalc import store
+    from skatcalc.store import sheets as sheet_store
 
     assert client.post("/api/v1/groups", json={"name": "G", "game": "skat"}).status_code == 201
     r = _sheet(client, group=group)
@@ -94,7 +96,7 @@ def test_group_outside_sqlite_range_is_422(app: Flask, client: FlaskClient, grou
     assert b"Diese Gruppe gibt es nicht" in r.data
     assert client.get(f"/sheets?group={group}").status_code == 200
     with app.app_context():
-        assert store.list_sheets(store.get_db()) == []
+        assert sheet_store.list_sheets(store.get_db()) == []
 
 
 def test_pages_with_edit_links_are_never_stored_cached_or_not(tmp_path: Any) -> None:

@@ -163,12 +163,12 @@ def test_event_ids_are_never_reused(client: FlaskClient) -> None:
 def test_id_migration_keeps_events_groups_and_their_links(tmp_path: Path) -> None:
     import sqlite3
 
-    from skatcalc import create_app
-    from skatcalc import db as store
+    from skatcalc import create_app, store
+    from skatcalc.store import migrations as schema
 
     path = str(tmp_path / "old.sqlite")
     db = store.connect(path)
-    store.migrations.apply(db, stop_before="m015_event_and_group_ids_never_reused")
+    schema.migrations.apply(db, stop_before="m015_event_and_group_ids_never_reused")
     db.close()
     # rows as the code of that time wrote them; the newest group deleted
     rules = '{"rank_by": "seeger_fabian", "min_sheets": 0, "best": null}'

@@ -245,3 +245,27 @@ def test_links_for_other_phones_follow_the_host(client: FlaskClient) -> None:
     a = client.get(path, base_url="http://localhost").data.decode()
     b = client.get(path, base_url="http://127.0.0.1").data.decode()
     assert "http://localhost/sheets/" in a and "http://127.0.0.1/sheets/" in b
+
+
+def test_the_code_fingerprint_covers_every_rules_and_games_file(tmp_path: Path) -> None:
+    """Figures kept beyond the process (summaries, season figures) carry the fingerprint of the
+    code that made them: any file of ``rules/`` (``rules/sheet/`` too) or ``games/`` counts."""
+    import shutil
+
+    import skatcalc
+    from skatcalc import cache, season
+
+    assert season.CODE_VERSION == cache.CODE_VERSION
+    root = tmp_path / "skatcalc"
+    shutil.copytree(Path(skatcalc.__file__).parent, root,
+                    ignore=shutil.ignore_patterns("__pycache__", "fonts", "translations"))  # fmt: skip
+    assert cache.code_version(root) == cache.CODE_VERSION
+    before = cache.code_version(root)
+    (root / "games" / "newgame").mkdir(parents=True)
+    (root / "games" / "newgame" / "contracts.py").write_text("SOLO = 1\n")
+    assert cache.code_version(root) != before
+    for changed in ("rules/sheet/base.py", "games/newgame/contracts.py"):
+        before = cache.code_version(root)
+        path = root / changed
+        path.write_text(path.read_text() + "\n# a changed rule\n")
+        assert cache.code_version(root) != before, changed

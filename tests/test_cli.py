@@ -9,8 +9,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from skatcalc import db as store
+from skatcalc import store
 from skatcalc.cli import main
+from skatcalc.store import sheets as sheet_store
 
 COMMANDS = sorted(main.commands)
 
@@ -62,8 +63,8 @@ def test_backup_copies_the_live_database(tmp_path: Path) -> None:
     src = tmp_path / "live.sqlite"
     store.migrate(str(src))
     db = store.connect(str(src))
-    sheet = store.create_sheet(db, "Freitag", "skat", ["A", "B", "C"], "A", {})
-    store.add_deal(db, sheet["id"], "A", ["B", "C", "A"], {"passed": True})
+    sheet = sheet_store.create_sheet(db, "Freitag", "skat", ["A", "B", "C"], "A", {})
+    sheet_store.add_deal(db, sheet["id"], "A", ["B", "C", "A"], {"passed": True})
     dst = tmp_path / "copy.sqlite"
     # The source connection stays open, as a running server's would.
     r = CliRunner().invoke(main, ["backup", str(dst), "--db", str(src)])

@@ -13,8 +13,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from skatcalc import db as store
-from skatcalc import players
+from skatcalc import players, store
+from skatcalc.store import migrations as schema
 
 EVENT_DAY = "2026-11-27"  # not the day the test runs: the sheets must carry it
 TODAY = date.today().isoformat()
@@ -179,7 +179,7 @@ def test_the_event_date_is_its_sheets_day(client: FlaskClient) -> None:
 def test_existing_club_night_sheets_take_their_event_date(tmp_path: Path) -> None:
     path = str(tmp_path / "old.sqlite")
     db = store.connect(path)
-    store.migrations.apply(db, stop_before="m013_sheet_day")
+    schema.migrations.apply(db, stop_before="m013_sheet_day")
     for sid in (1, 2, 3):
         db.execute(
             "insert into sheets (id, name, game, players, first_dealer, rules, edit_token, "
@@ -197,7 +197,7 @@ def test_existing_club_night_sheets_take_their_event_date(tmp_path: Path) -> Non
         db.execute("insert into event_tables (event_id, series, n, sheet_id) values (1, ?, 1, ?)",
                    [sid, sid])  # fmt: skip
     db.conn.commit()
-    store.migrations.apply(db)
+    schema.migrations.apply(db)
     days = {int(r["id"]): r["day"] for r in db.query("select id, day from sheets")}
     assert days == {1: EVENT_DAY, 2: EVENT_DAY, 3: None}
     sheets = {int(r["id"]): dict(r) for r in db.query("select * from sheets")}

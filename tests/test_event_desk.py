@@ -430,10 +430,11 @@ def test_names_of_any_length_fit_the_event_pdf(client: FlaskClient) -> None:
 def test_registrations_before_the_upgrade_are_numbered_in_registration_order(
     tmp_path: Path,
 ) -> None:
-    from skatcalc import db as store
+    from skatcalc import store
+    from skatcalc.store import migrations as schema
 
     db = store.connect(str(tmp_path / "old.sqlite"))
-    store.migrations.apply(db, stop_before="m017_start_numbers")
+    schema.migrations.apply(db, stop_before="m017_start_numbers")
     at = "2026-11-27T20:00:00+00:00"
     for eid in (1, 2):
         db.execute(
@@ -449,6 +450,6 @@ def test_registrations_before_the_upgrade_are_numbered_in_registration_order(
             [rid, eid, name, name.lower(), at],
         )
     db.conn.commit()
-    store.migrations.apply(db)
+    schema.migrations.apply(db)
     got = {r["name"]: r["start_no"] for r in db.query("select * from event_players")}
     assert got == {"Anna": 1, "Bernd": 2, "Carla": 3, "Zoe": 1}

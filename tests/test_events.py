@@ -109,8 +109,8 @@ def test_whole_event_against_hand_worked_figures(client: FlaskClient, name: str)
 
 
 def test_tables_sheets_join_the_events_group(client: FlaskClient) -> None:
-    from skatcalc import db as store
     from skatcalc import players as people
+    from skatcalc import store
 
     with client.application.app_context():
         conn = store.get_db()

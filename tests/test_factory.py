@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from skatcalc import create_app
-from skatcalc import db as store
+from skatcalc import create_app, store
 
 
 @pytest.fixture

@@ -14,9 +14,10 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
-from skatcalc import create_app
-from skatcalc import db as store
+from skatcalc import cache, create_app, store
 from skatcalc.cli import main as cli
+from skatcalc.store import migrations as schema
+from skatcalc.store import sheets as sheet_store
 
 API = "/api/v1/sheets"
 GRAND = {"game": "grand", "matadors": 1, "with": True, "declarer_points": 70, "declarer": "B"}
@@ -355,12 +356,12 @@ def test_sheet_ids_are_never_reused(client: FlaskClient) -> None:
 def test_autoincrement_migration_keeps_old_data_and_foreign_keys(tmp_path: Path) -> None:
     path = str(tmp_path / "old.sqlite")
     db = store.connect(path)
-    upto = [m.name for m in store.migrations._migrations].index("m009_sheet_ids_never_reused")
-    store.migrations.apply(db, stop_before="m009_sheet_ids_never_reused")
+    upto = [m.name for m in schema.migrations._migrations].index("m009_sheet_ids_never_reused")
+    schema.migrations.apply(db, stop_before="m009_sheet_ids_never_reused")
     assert upto > 0
-    old = store.create_sheet(db, "Alt", "skat", ["A", "B", "C"], "A", {"ramsch": False})
-    store.add_deal(db, old["id"], "A", ["B", "C", "A"], {"passed": True})
-    gone = store.create_sheet(db, "Weg", "skat", ["A", "B", "C"], "A", {})
+    old = sheet_store.create_sheet(db, "Alt", "skat", ["A", "B", "C"], "A", {"ramsch": False})
+    sheet_store.add_deal(db, old["id"], "A", ["B", "C", "A"], {"passed": True})
+    gone = sheet_store.create_sheet(db, "Weg", "skat", ["A", "B", "C"], "A", {})
     with db.atomic():  # as the code of that time deleted a sheet
         db.execute("delete from history where sheet_id = ?", [gone["id"]])
         db.execute("delete from sheets where id = ?", [gone["id"]])
@@ -447,7 +448,7 @@ def test_sheet_list_computes_each_sheet_once_per_revision(
         return real(db, sheet, lang)
 
     monkeypatch.setattr(sheets.service, "computed_sheet", counting)
-    store._SUMMARIES.clear()
+    cache.SUMMARIES.clear()
     assert c.get("/sheets").status_code == 200
     assert sorted(calls) == sorted(ids)
     calls.clear()
@@ -458,7 +459,7 @@ def test_sheet_list_computes_each_sheet_once_per_revision(
     c.get("/sheets")
     assert calls == [ids[0]]  # only the sheet that changed
     calls.clear()
-    store._SUMMARIES.clear()  # a restart: the summaries table is what is left
+    cache.SUMMARIES.clear()  # a restart: the summaries table is what is left
     restarted = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "x"})
     assert restarted.test_client().get("/sheets").status_code == 200
     assert calls == []

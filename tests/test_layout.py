@@ -130,9 +130,11 @@ def test_page_modules_reach_storage_through_service_only() -> None:
             if isinstance(node, ast.ImportFrom):
                 base = package[: len(package) - node.level + 1] if node.level else []
                 where = ".".join([*base, *([node.module] if node.module else [])])
-                if where == "skatcalc.db" or (
-                    where == "skatcalc" and any(a.name == "db" for a in node.names)
+                if where.startswith(("skatcalc.db", "skatcalc.store")) or (
+                    where == "skatcalc" and any(a.name in ("db", "store") for a in node.names)
                 ):
-                    raise AssertionError(f"{name} imports the db module: use service")
+                    raise AssertionError(f"{name} imports the store: use service")
             if isinstance(node, ast.Import):
-                assert all(a.name != "skatcalc.db" for a in node.names), name
+                assert all(
+                    not a.name.startswith(("skatcalc.db", "skatcalc.store")) for a in node.names
+                ), name

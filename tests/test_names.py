@@ -16,9 +16,10 @@ from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skatcalc import db as store
-from skatcalc import players
+from skatcalc import players, store
 from skatcalc.rules.common import clean_name, name_key
+from skatcalc.store import migrations as schema
+from skatcalc.store import sheets as sheet_store
 
 NBSP, EM_SPACE, NFD_E = "\u00a0", "\u2003", "e\u0301"
 
@@ -265,7 +266,7 @@ def test_old_players_are_found_by_the_new_rule(tmp_path: Path) -> None:
     (spaces collapsed, case-folded, no NFC) is found when the name is typed composed."""
     path = str(tmp_path / "old.sqlite")
     db = store.connect(path)
-    store.migrations.apply(db, stop_before="m014_name_keys")
+    schema.migrations.apply(db, stop_before="m014_name_keys")
     old = f"Jos{NFD_E}"
     for pid, name in ((1, old), (2, "Anna"), (3, "Jos\u00e9")):  # 3: the same person, composed
         db.execute("insert into players (id, name, key, created) values (?, ?, ?, '2025-01-01')",
@@ -280,7 +281,7 @@ def test_old_players_are_found_by_the_new_rule(tmp_path: Path) -> None:
         [json.dumps([old, "Anna", "Carla"])],
     )
     db.conn.commit()
-    store.migrations.apply(db)
+    schema.migrations.apply(db)
     assert players.find_player(db, "jos\u00e9 ") == 1  # the older entry keeps the name
     assert players.find_player(db, old) == 1
     assert players.find_player(db, "ANNA") == 2
@@ -294,7 +295,7 @@ def test_old_sheets_with_spaced_seats_still_take_deals(app: Flask, client: Flask
     """A sheet stored before the rule keeps its seats as typed; deals name them as before."""
     with app.app_context():
         db = store.get_db()
-        sheet = store.create_sheet(db, "old", "skat", ["Dora  Lena", "Bernd", "Carla"],
+        sheet = sheet_store.create_sheet(db, "old", "skat", ["Dora  Lena", "Bernd", "Carla"],
                                    "Bernd", {})  # fmt: skip
         sid = sheet["id"]
     body = {"game": "grand", "matadors": 1, "with": True, "declarer_points": 80}

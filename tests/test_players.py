@@ -9,10 +9,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from skatcalc import db as store
-from skatcalc import players
+from skatcalc import players, store
 from skatcalc.i18n import field_errors
 from skatcalc.rules.common import InvalidDeal
+from skatcalc.store import migrations as schema
+from skatcalc.store import sheets as sheet_store
 from tests.support import admin_token
 
 SKAT = {"game": "skat", "players": ["Anna", "Bernd", "Carla"]}
@@ -44,7 +45,7 @@ def test_sheets_link_their_seats_to_players(app: Flask, client: FlaskClient) -> 
         assert ids2[1] == ids1[0] and ids2[0] == ids1[2]
         assert len({*ids1, *ids2}) == 4
         # The sheet keeps the names as typed.
-        assert store.get_sheet(db, s2["id"])["players"] == ["carla", "anna", "Dieter"]
+        assert sheet_store.get_sheet(db, s2["id"])["players"] == ["carla", "anna", "Dieter"]
         names = {p.name: p.sheets for p in players.list_players(db)}
         assert names == {"Anna": 2, "Bernd": 1, "Carla": 2, "Dieter": 1}
 
@@ -52,7 +53,7 @@ def test_sheets_link_their_seats_to_players(app: Flask, client: FlaskClient) -> 
 def test_migration_links_sheets_created_before_it(tmp_path: Path) -> None:
     path = str(tmp_path / "old.sqlite")
     db = store.connect(path)
-    store.migrations.apply(db, stop_before="m005_players_groups")
+    schema.migrations.apply(db, stop_before="m005_players_groups")
     for names in (["Anna", "Bernd", "Carla"], ["ANNA", "Bernd ", "Dieter", "Eva"]):
         db.execute(
             "insert into sheets (name, game, players, first_dealer, rules, edit_token, "
@@ -61,7 +62,7 @@ def test_migration_links_sheets_created_before_it(tmp_path: Path) -> None:
             ["old", json.dumps(names), names[0]],
         )
     db.conn.commit()
-    store.migrations.apply(db)
+    schema.migrations.apply(db)
     assert players.sheet_player_ids(db, 1)[0] == players.sheet_player_ids(db, 2)[0]
     assert [p.name for p in players.list_players(db)] == [
         "Anna", "Bernd", "Carla", "Dieter", "Eva"
@@ -99,7 +100,7 @@ def test_sheet_joins_a_group_of_its_game_only(app: Flask, client: FlaskClient) -
         assert resp.status_code == 422
         assert "group" in resp.get_json()["errors"]
     with app.app_context():
-        assert len(store.list_sheets(store.get_db())) == 1
+        assert len(sheet_store.list_sheets(store.get_db())) == 1
         assert [g.sheets for g in players.list_groups(store.get_db())] == [1, 0]
 
 
@@ -123,7 +124,7 @@ def test_new_sheet_form_offers_groups_and_known_players(app: Flask, client: Flas
     assert resp.status_code in (302, 303)
     with app.app_context():
         db = store.get_db()
-        sheet = store.list_sheets(db)[0]
+        sheet = sheet_store.list_sheets(db)[0]
         assert sheet["group_id"] == g.id
         assert players.find_player(db, "ANNA") == players.sheet_player_ids(db, sheet["id"])[0]
 
@@ -395,7 +396,7 @@ def test_figures_are_kept_per_revision_and_recomputed_when_stale(
     with app.app_context():
         db = store.get_db()
         (row,) = db.query("select * from sheet_figures_cache")
-        assert row["rev"] == store.get_sheet(db, sheet["id"])["rev"]
+        assert row["rev"] == sheet_store.get_sheet(db, sheet["id"])["rev"]
         # A damaged row is not trusted: recomputed from the deals.
         with db.atomic():
             db.execute("update sheet_figures_cache set data = '{\"1\": {}}'")

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
-from skatcalc import db as store
+from skatcalc import store
 from skatcalc.cli import main as cli
 
 API = "/api/v1/sheets"
@@ -272,7 +272,7 @@ def test_locked_database_answers_503_and_the_form_comes_back(tmp_path: Path) -> 
 
 
 def test_full_disk_is_told_and_nothing_is_half_written(tmp_path: Path) -> None:
-    from skatcalc import db as store
+    from skatcalc import store
 
     app = fault_app(tmp_path)
     c = app.test_client()
@@ -299,7 +299,7 @@ def test_full_disk_is_told_and_nothing_is_half_written(tmp_path: Path) -> None:
 
 
 def test_read_only_database_is_told(tmp_path: Path) -> None:
-    from skatcalc import db as store
+    from skatcalc import store
 
     app = fault_app(tmp_path)
     c = app.test_client()
@@ -370,7 +370,7 @@ def test_queued_writers_do_not_stall_reads(tmp_path: Path) -> None:
 
 
 def test_one_connection_per_thread_with_its_pragmas(tmp_path: Path) -> None:
-    from skatcalc import db as store
+    from skatcalc import store
 
     app = fault_app(tmp_path)
     c = app.test_client()
@@ -400,7 +400,7 @@ def test_one_connection_per_thread_with_its_pragmas(tmp_path: Path) -> None:
 
 
 def test_durable_means_synchronous_full(tmp_path: Path, monkeypatch: Any) -> None:
-    from skatcalc import db as store
+    from skatcalc import store
 
     app = fault_app(tmp_path, DB_DURABLE=True)
     with app.app_context():
@@ -416,7 +416,7 @@ def test_durable_means_synchronous_full(tmp_path: Path, monkeypatch: Any) -> Non
 
 
 def test_default_database_lives_in_the_user_data_folder(tmp_path: Path, monkeypatch: Any) -> None:
-    from skatcalc import db as store
+    from skatcalc import store
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     venv_instance = tmp_path / "venv" / "var" / "skatcalc-instance"
@@ -426,7 +426,7 @@ def test_default_database_lives_in_the_user_data_folder(tmp_path: Path, monkeypa
 
 
 def test_database_in_the_old_place_is_moved_and_told(tmp_path: Path, monkeypatch: Any) -> None:
-    from skatcalc import db as store
+    from skatcalc import store
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     old_dir = tmp_path / "venv" / "var" / "skatcalc-instance"

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
-from skatcalc import create_app
-from skatcalc import db as store
+from skatcalc import create_app, store
 from skatcalc.cli import main
+from skatcalc.store import migrations as schema
 from tests.support import admin_token
 
 SKAT = {"game": "skat", "players": ["Anna", "Bernd", "Carla"]}
@@ -171,9 +171,9 @@ def test_the_forms_offer_only_groups_this_browser_may_change(lan_app: Flask) -> 
 def test_old_groups_get_a_token_by_migration(tmp_path: Path) -> None:
     path = str(tmp_path / "old.sqlite")
     db = store.connect(path)
-    store.migrations.apply(db, stop_before="m012_rights_by_link")
+    schema.migrations.apply(db, stop_before="m012_rights_by_link")
     db.execute("insert into groups (name, game, rules, created) values ('Alt', 'skat', '{}', 'x')")
-    store.migrations.apply(db)
+    schema.migrations.apply(db)
     ((token,),) = db.execute("select edit_token from groups").fetchall()
     ((admin,),) = db.execute("select value from settings where key = 'admin_token'").fetchall()
     db.close()

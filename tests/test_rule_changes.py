@@ -223,7 +223,7 @@ def test_patch_needs_the_edit_right(tmp_path: Any) -> None:
 
 
 def test_on_a_club_nights_table_only_the_organiser_changes_rules(tmp_path: Any) -> None:
-    from skatcalc import create_app, db, service
+    from skatcalc import create_app, service, store
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "ev.sqlite"),
                       "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
@@ -231,7 +231,7 @@ def test_on_a_club_nights_table_only_the_organiser_changes_rules(tmp_path: Any) 
     r = c.post("/api/v1/sheets", json={"game": "skat", "players": SKAT3})
     sid, token = r.get_json()["id"], r.get_json()["edit_token"]
     with app.app_context():
-        conn = db.get_db()
+        conn = store.get_db()
         conn.execute(
             "insert into events (id, name, day, game, deals, rules, entry_cents, "
             "lost_game_cents, payout, edit_token, created) values (7, 'Clubabend', "

@@ -15,8 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from skatcalc import db as store
-from skatcalc import players
+from skatcalc import players, store
 
 DATA = Path(__file__).resolve().parent / "data"
 SEASON = json.loads((DATA / "season.json").read_text())

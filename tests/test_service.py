@@ -14,15 +14,15 @@ import pytest
 from flask import Flask, current_app
 from flask.testing import FlaskClient
 
-from skatcalc import db as store
-from skatcalc import service
+from skatcalc import service, store
+from skatcalc.store import sheets as sheet_store
 
 PACKAGE = Path(service.__file__).parent
 API = "/api/v1/sheets"
 GRAND = {"game": "grand", "declarer": "A", "with": True, "matadors": 1, "declarer_points": 80}
 
 
-# --- Views never import the db module ---------------------------------------------------------
+# --- Views never import the store -------------------------------------------------------------
 
 
 def _defines_blueprint(tree: ast.Module) -> bool:
@@ -36,18 +36,31 @@ def _defines_blueprint(tree: ast.Module) -> bool:
     )
 
 
+STORAGE = ("db", "store")  # the store package (``db`` its name before)
+
+
+def _is_storage(module: str) -> bool:
+    return module.split(".")[0] in STORAGE
+
+
 def _imports_db(tree: ast.Module) -> list[str]:
-    """Every import of the db module in ``tree``, at any depth (function-level ones too)."""
+    """Every import of the store (any module of it) in ``tree``, at any depth (function-level
+    ones too)."""
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found += [a.name for a in node.names if a.name == "skatcalc.db"]
+            found += [
+                a.name for a in node.names if a.name.startswith(("skatcalc.db", "skatcalc.store"))
+            ]
         elif isinstance(node, ast.ImportFrom):
             relative = node.level == 1
-            if (relative and node.module == "db") or node.module == "skatcalc.db":
+            absolute = (node.module or "").removeprefix("skatcalc.")
+            if (relative and node.module and _is_storage(node.module)) or (
+                (node.module or "").startswith("skatcalc.") and _is_storage(absolute)
+            ):
                 found.append(f"from {'.' * node.level}{node.module} import …")
             elif (relative and node.module is None) or node.module == "skatcalc":
-                found += [f"from . import {a.name}" for a in node.names if a.name == "db"]
+                found += [f"from . import {a.name}" for a in node.names if a.name in STORAGE]
     return found
 
 
@@ -63,21 +76,24 @@ def test_there_are_views_to_check() -> None:
 @pytest.mark.parametrize("path", _view_modules(), ids=lambda p: p.name)
 def test_views_never_import_the_db_module(path: Path) -> None:
     assert _imports_db(ast.parse(path.read_text())) == [], (
-        f"{path.name} defines a Blueprint: it goes through skatcalc.service, not skatcalc.db"
+        f"{path.name} defines a Blueprint: it goes through skatcalc.service, not skatcalc.store"
     )
 
 
 def test_the_check_would_catch_an_import() -> None:
     for source in ("from . import db as store", "from .db import NotFound",
                    "import skatcalc.db", "from skatcalc import db",
-                   "def f():\n    from . import db\n"):  # fmt: skip
+                   "def f():\n    from . import db\n",
+                   "from . import store", "from .store import NotFound", "from .store.sheets "
+                   "import get_sheet", "import skatcalc.store.sheets", "from skatcalc import store",
+                   "from skatcalc.store import sheets", "def f():\n    from .store import x\n"):  # fmt: skip
         assert _imports_db(ast.parse(source)), source
     assert _imports_db(ast.parse("from . import service\nfrom .service import get_db")) == []
 
 
 def test_service_offers_what_views_need() -> None:
     for name in ("NotFound", "Taken", "Conflict", "KeyReused"):
-        assert getattr(service, name) is getattr(store, name)
+        assert getattr(service, name) is getattr(sheet_store, name, getattr(store, name, None))
     for name in ("get_db", "load_sheet", "list_sheets", "sheet_summaries", "history", "get_deal",
                  "create_sheet", "add_deal", "correct_deal", "strike_deal", "restore_deal",
                  "undo_save", "rename_sheet", "delete_sheet", "import_sheet", "sheet_json"):  # fmt: skip
@@ -91,13 +107,13 @@ def test_service_offers_what_views_need() -> None:
 def reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """The ids every ``db.get_sheet`` call of the test read, in order."""
     seen: list[int] = []
-    real = store.get_sheet
+    real = sheet_store.get_sheet
 
     def counting(db: Any, sheet_id: int) -> dict[str, Any]:
         seen.append(sheet_id)
         return real(db, sheet_id)
 
-    monkeypatch.setattr(store, "get_sheet", counting)
+    monkeypatch.setattr(sheet_store, "get_sheet", counting)
     yield seen
 
 
@@ -253,7 +269,7 @@ def _other_phone_saves_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """The next save finds that another phone stored a deal after this request read the sheet
     and before its own write (the race the 409 is for): just before the write takes the
     sheet's write lock (service.sheet_write), the last moment another phone can come first."""
-    real = store.lock_sheet
+    real = sheet_store.lock_sheet
     done: list[bool] = []
 
     def racing(db: Any, sheet_id: int) -> dict[str, Any]:
@@ -261,12 +277,12 @@ def _other_phone_saves_first(monkeypatch: pytest.MonkeyPatch) -> None:
             done.append(True)
             other = store.connect(current_app.config["DATABASE"])  # the other phone's request
             try:
-                store.add_deal(other, sheet_id, "C", ["A", "B", "C"], {"passed": True})
+                sheet_store.add_deal(other, sheet_id, "C", ["A", "B", "C"], {"passed": True})
             finally:
                 other.close()
         return real(db, sheet_id)
 
-    monkeypatch.setattr(store, "lock_sheet", racing)
+    monkeypatch.setattr(sheet_store, "lock_sheet", racing)
 
 
 def test_a_number_taken_meanwhile_answers_with_the_sheet_as_it_is(

@@ -391,10 +391,12 @@ def test_seating_over_an_unfinished_series_on_the_page(client: FlaskClient) -> N
 
 
 def test_tables_of_events_closed_before_the_upgrade_are_closed(tmp_path: Path) -> None:
-    from skatcalc import db as store
+    from skatcalc import store
+    from skatcalc.store import migrations as schema
+    from skatcalc.store import sheets as sheet_store
 
     db = store.connect(str(tmp_path / "old.sqlite"))
-    store.migrations.apply(db, stop_before="m011_settled")
+    schema.migrations.apply(db, stop_before="m011_settled")
     at = "2026-11-27T22:15:00+00:00"
     for sid in (1, 2):
         db.execute(
@@ -413,9 +415,9 @@ def test_tables_of_events_closed_before_the_upgrade_are_closed(tmp_path: Path) -
                [at])  # fmt: skip
     db.execute("insert into event_tables (event_id, series, n, sheet_id) values (1, 1, 1, 1)")
     db.conn.commit()
-    store.migrations.apply(db)
-    assert store.get_sheet(db, 1)["closed"] == at  # the closed event's table
-    assert store.get_sheet(db, 2)["closed"] is None  # any other sheet stays open
+    schema.migrations.apply(db)
+    assert sheet_store.get_sheet(db, 1)["closed"] == at  # the closed event's table
+    assert sheet_store.get_sheet(db, 2)["closed"] is None  # any other sheet stays open
     db.close()
 
 

@@ -14,9 +14,9 @@ from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skatcalc import db as conn
 from skatcalc import event_service as events
 from skatcalc import players
+from skatcalc import store as conn
 from skatcalc.store import events as event_rows
 from skatcalc.store import players as player_rows
 from skatcalc.store.club_records import (

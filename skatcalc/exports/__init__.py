@@ -18,9 +18,8 @@ from urllib.parse import quote
 from flask import Response
 from sqlite_utils import Database
 
-from .. import service
+from .. import cache, service
 from ..i18n import ptranslate, translate
-from ..recent import Recent
 from ..rules.common import Errors, InvalidDeal, money
 from ..rules.marks import describe_row
 from ..rules.sheet import (
@@ -80,7 +79,7 @@ def download(db: Database, loaded: service.Sheet, fmt: str, lang: str = "de") ->
 # kept for its sheet's revision (derived bytes; the deals stay the truth), newest few only.
 PDF_RENDERS = threading.BoundedSemaphore(1)
 PDF_WAIT = 30.0  # seconds a download waits for its turn before it is told to come back
-_PDFS: Recent[tuple[Any, ...], tuple[Any, bytes]] = Recent(16)
+_PDFS = cache.PDFS  # kept in cache.py with every other process cache
 
 
 class RenderBusy(Exception):

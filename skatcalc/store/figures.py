@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from ..db import cache_write
+from . import cache_write
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,6 @@ store holds it, this line points there and nothing else in the club's store chan
 
 from __future__ import annotations
 
-from ..db import _sheet as decode_sheet
+from .records import sheet_of as decode_sheet
 
 __all__ = ["decode_sheet"]

@@ -1,280 +1,19 @@
-"""Persistence: connections, storage faults and the low-level SQL (sqlite-utils 4).
-
-Private to the service layer: views (modules with a Blueprint) never import this module; they
-go through ``service`` (sheets) and the feature services (players, season, event_service)."""
+"""Sheets, their deals, history, rule changes and idempotency keys: every SQL statement of the
+sheet side. Records out (``store.records``); the service (``skatcalc.service``) is the only
+caller."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import secrets
-import sqlite3
-import threading
-import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from datetime import UTC, datetime
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-from flask import Flask, current_app
 from sqlite_utils import Database
 
-from .migrations import migrations
-
-# --- Connections ------------------------------------------------------------------------------
-
-BUSY_TIMEOUT = 5.0  # seconds a write waits for another writer before the player is told
-
-
-def connect(path: str, busy_timeout: float = BUSY_TIMEOUT, durable: bool = False) -> Database:
-    """One connection with the settings every connection needs, set once per connection.
-
-    Durability (README): WAL with ``synchronous=NORMAL`` loses nothing when the process
-    dies, however it dies; a power cut or OS crash can lose the last commits unless
-    ``durable`` (``synchronous=FULL``: every commit is synced to the disk)."""
-    conn = sqlite3.connect(path, timeout=busy_timeout, check_same_thread=False,
-                           isolation_level=None)  # fmt: skip
-    db = Database(conn, execute_plugins=False)
-    db.execute("PRAGMA foreign_keys=ON")
-    db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-    db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-    return db
-
-
-class Connections:
-    """One connection per thread for the life of the app: waitress keeps its threads, so
-    each opens its connection once instead of once per request."""
-
-    def __init__(self, path: str, busy_timeout: float, durable: bool) -> None:
-        self.path = path
-        self.busy_timeout = busy_timeout
-        self.durable = durable
-        self._local = threading.local()
-        self._all: list[Database] = []
-        self._lock = threading.Lock()
-
-    def get(self) -> Database:
-        db: Database | None = getattr(self._local, "db", None)
-        if db is None:
-            db = connect(self.path, self.busy_timeout, self.durable)
-            self._local.db = db
-            with self._lock:
-                self._all.append(db)
-        return db
-
-    def release(self) -> None:
-        """End of a request: a transaction left open by an error is rolled back, so the
-        thread's connection never holds SQLite's write lock between requests."""
-        db: Database | None = getattr(self._local, "db", None)
-        if db is not None and db.conn.in_transaction:
-            db.conn.rollback()
-
-    def close_all(self) -> None:
-        with self._lock:
-            dbs, self._all = self._all, []
-        for db in dbs:
-            try:
-                db.close()
-            except sqlite3.Error:
-                pass
-
-
-def migrate(path: str) -> None:
-    db = connect(path)
-    try:
-        migrations.apply(db)
-    finally:
-        db.close()
-
-
-class StorageUnusable(Exception):
-    """The database cannot be opened or written at start: one line for the user."""
-
-    what = "Datenbank / database"
-
-    def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
-        self.path = path
-        self.reason = reason
-
-
-class KeyUnusable(StorageUnusable):
-    """The secret key beside the database cannot be read or made."""
-
-    what = "Schlüssel / secret key"
-
-
-def check_path(path: str) -> None:
-    """Open, migrate and write-test the database at ``path``, or raise StorageUnusable with
-    the reason in words (missing or read-only folder, read-only file, not a database)."""
-    folder = os.path.dirname(os.path.abspath(path)) or "."
-    if not os.path.isdir(folder):
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError as exc:
-            raise StorageUnusable(
-                path, f"cannot create the folder {folder} ({exc.strerror})"
-            ) from None
-    if os.path.isdir(path):
-        raise StorageUnusable(path, "this is a folder, not a database file")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise StorageUnusable(path, f"the folder {folder} is not writable")
-    if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
-        raise StorageUnusable(path, "the file is not readable and writable")
-    try:
-        migrate(path)
-        db = connect(path)
-        try:
-            with db.atomic():  # a write that changes nothing proves the file can take writes
-                db.execute("create table if not exists _write_check (x)")
-                db.execute("drop table _write_check")
-        finally:
-            db.close()
-    except sqlite3.DatabaseError as exc:
-        raise StorageUnusable(path, describe_fault(exc)) from None
-    except OSError as exc:
-        raise StorageUnusable(path, exc.strerror or str(exc)) from None
-
-
-DB_NAME = "skatcalc.sqlite"
-
-
-def default_location(instance_path: str) -> tuple[str, str | None]:
-    """The database when none is named: ``skatcalc.sqlite`` in the user's data folder
-    (``~/.local/share/skatcalc`` on Linux), where a reinstall or a new virtual environment
-    finds it again; and one line for the user when an older database was found elsewhere.
-
-    Before, the default was the app's instance folder, which for an installed package lies
-    inside the virtual environment. A database found there is moved (copied with SQLite's
-    backup, checked, then the old file renamed to ``….moved``); if both exist, the data
-    folder's is used and the line says where the other one is."""
-    import platformdirs
-
-    folder = platformdirs.user_data_dir("skatcalc", appauthor=False)
-    new = os.path.join(folder, DB_NAME)
-    old = os.path.join(instance_path, DB_NAME)
-    if os.path.abspath(old) == os.path.abspath(new) or not os.path.exists(old):
-        return new, None
-    if os.path.exists(new):
-        return new, (
-            f"Note: an older database is still at {old}; skatcalc uses {new} "
-            f"(open the old one with --db {old})."
-        )
-    try:
-        _move_database(old, new)
-        old_key = os.path.join(instance_path, "secret_key")
-        new_key = os.path.join(folder, "secret_key")
-        if os.path.exists(old_key) and not os.path.exists(new_key):
-            with open(old_key) as f, open(new_key, "w") as g:
-                g.write(f.read())
-            os.chmod(new_key, 0o600)
-    except (OSError, sqlite3.Error) as exc:
-        # The evenings stay where they are, and are used from there, until the move can be made.
-        return (
-            old,
-            f"Note: could not move the database {old} to {new} ({exc}); using it where it is.",
-        )
-    return new, f"Moved the database from {old} to {new} (the old file is kept as {old}.moved)."
-
-
-def _move_database(old: str, new: str) -> None:
-    os.makedirs(os.path.dirname(new), exist_ok=True)
-    tmp = new + ".moving"
-    src = sqlite3.connect(old)
-    try:
-        dst = sqlite3.connect(tmp)
-        try:
-            src.backup(dst)  # consistent, WAL included, even while another process writes
-            (ok,) = dst.execute("pragma integrity_check").fetchone()
-            if ok != "ok":
-                raise sqlite3.DatabaseError(f"copy failed its integrity check: {ok}")
-        finally:
-            dst.close()
-    finally:
-        src.close()
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, new)
-    os.replace(old, old + ".moved")
-    for suffix in ("-wal", "-shm"):
-        if os.path.exists(old + suffix):
-            os.remove(old + suffix)
-
-
-def fault_of(exc: BaseException) -> str | None:
-    """What kind of storage fault ``exc`` is: "busy", "full", "readonly", "io", or None."""
-    if not isinstance(exc, sqlite3.Error):
-        return None
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    text = str(exc).lower()
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
-        return "busy"
-    if name.startswith("SQLITE_FULL") or "disk is full" in text:
-        return "full"
-    if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_AUTH")) or "readonly" in text:
-        return "readonly"
-    if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")) or (
-        "disk i/o" in text or "unable to open" in text
-    ):
-        return "io"
-    return None
-
-
-def describe_fault(exc: BaseException) -> str:
-    kind = fault_of(exc)
-    return {
-        "busy": "the database is locked by another program",
-        "full": "the disk is full",
-        "readonly": "the database is read-only",
-        "io": "the file cannot be read or written (" + str(exc) + ")",
-    }.get(kind or "", str(exc))
-
-
-def get_db() -> Database:
-    return current_app.extensions["skatcalc_db"].get()  # type: ignore[no-any-return]
-
-
-def close_db(_exc: BaseException | None = None) -> None:
-    pool = current_app.extensions.get("skatcalc_db")
-    if pool is not None:
-        pool.release()
-
-
-def init_app(app: Flask) -> None:
-    pool = Connections(
-        app.config["DATABASE"],
-        float(app.config.get("DB_BUSY_TIMEOUT", BUSY_TIMEOUT)),
-        bool(app.config.get("DB_DURABLE")),
-    )
-    app.extensions["skatcalc_db"] = pool
-    # The connections go with the app (tests make many apps; a server makes one).
-    weakref.finalize(app, pool.close_all)
-    # No ``flask init-db`` here: the one ``init-db`` is the ``skatcalc`` command (cli.py),
-    # and every start of the app migrates anyway (check_path).
-    app.teardown_appcontext(close_db)
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-# --- Sheets -----------------------------------------------------------------------------------
-
-
-class NotFound(Exception):
-    pass
-
-
-# SQLite stores signed 64-bit integers; binding a larger Python int raises OverflowError.
-# An id beyond this names nothing: routes do not match it (http.BoundedIntConverter), and ids
-# from bodies and forms are checked with ``is_id`` before they reach a query.
-MAX_ID = 2**63 - 1
-
-
-def is_id(value: object) -> bool:
-    """A whole number (not a bool) a row id can be: 0 … 2^63−1."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ID
+from . import NotFound, body_hash, cache_write, now
+from .records import Deal, DealHead, HistoryEntry, Sheet, deal_of, history_of, sheet_of
 
 
 class Taken(Exception):
@@ -294,37 +33,10 @@ class KeyReused(Exception):
         self.n = n
 
 
-def body_hash(body: Any) -> str:
-    return hashlib.sha256(
-        json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
-
-
 class Conflict(Exception):
-    def __init__(self, current: dict[str, Any]) -> None:
+    def __init__(self, current: Deal) -> None:
         super().__init__("conflict")
         self.current = current
-
-
-def _sheet(row: dict[str, Any]) -> dict[str, Any]:
-    out = dict(row)
-    out["players"] = json.loads(row["players"])
-    out["rules"] = json.loads(row["rules"])
-    out["rule_changes"] = json.loads(row.get("rule_changes") or "[]")
-    return out
-
-
-def _deal(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "n": row["n"],
-        "dealer": row["dealer"],
-        "active": json.loads(row["active"]),
-        "input": json.loads(row["input"]),
-        "struck": bool(row["struck"]),
-        "version": row["version"],
-        "created": row["created"],
-        "updated": row["updated"],
-    }
 
 
 def create_sheet(
@@ -336,15 +48,13 @@ def create_sheet(
     rules: dict[str, Any],
     group_id: int | None = None,
     day: str | None = None,
-) -> dict[str, Any]:
-    """A new sheet, its seats linked to players by name (found or created), in its group;
-    ``day`` (YYYY-MM-DD) is the day it belongs to when not the day it is made (a club
-    night's tables: the event's date)."""
-    from .players import link_sheet_players
-
+) -> Sheet:
+    """A new sheet in its group; ``day`` (YYYY-MM-DD) is the day it belongs to when not the
+    day it is made (a club night's tables: the event's date). Its seats are linked to players
+    by the caller, in the same transaction (``service.create_sheet``)."""
     at = now()
     with db.atomic():
-        table = db["sheets"]
+        table = db.table("sheets")
         table.insert(
             {
                 "name": name,
@@ -361,21 +71,20 @@ def create_sheet(
                 **({"day": day} if day is not None else {}),
             }
         )
-        sheet_id = table.last_pk
-        link_sheet_players(db, int(sheet_id), players)
-    return get_sheet(db, int(sheet_id))
+        sheet_id = int(table.last_pk or 0)
+    return get_sheet(db, sheet_id)
 
 
-def get_sheet(db: Database, sheet_id: int) -> dict[str, Any]:
+def get_sheet(db: Database, sheet_id: int) -> Sheet:
     rows = list(db.query("select * from sheets where id = ?", [sheet_id]))
     if not rows:
         raise NotFound(sheet_id)
-    return _sheet(rows[0])
+    return sheet_of(rows[0])
 
 
-def list_sheets(db: Database) -> list[dict[str, Any]]:
+def list_sheets(db: Database) -> list[Sheet]:
     return [
-        _sheet(r)
+        sheet_of(r)
         for r in db.query(
             "select s.*, (select count(*) from deals d where d.sheet_id = s.id and not d.struck) as deal_count "
             "from sheets s order by s.created desc, s.id desc"
@@ -383,20 +92,27 @@ def list_sheets(db: Database) -> list[dict[str, Any]]:
     ]
 
 
-_SUMMARIES: dict[int, tuple[str, int, dict[str, Any]]] = {}
-_SUMMARIES_LOCK = threading.Lock()
+_CODE = "_code"  # beside a stored summary: the fingerprint of the code that made it
 
 
 def sheet_summaries(
-    db: Database, summarize: Callable[[dict[str, Any]], dict[str, Any]]
-) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    db: Database,
+    summarize: Callable[[Sheet], dict[str, Any]],
+    code: str = "",
+    memo: dict[int, tuple[str, int, str, dict[str, Any]]] | None = None,
+    memo_lock: AbstractContextManager[Any] | None = None,
+) -> list[tuple[Sheet, dict[str, Any]]]:
     """Every sheet with its summary (what the list of sheets shows of it).
 
     Summaries are derived from the deals and kept per revision, in memory and in the
     ``sheet_summaries`` table (so a restart does not compute every sheet again). Only a sheet
-    whose revision moved on is summarized anew. Writing the cache never makes a reader wait:
-    when another writer holds the database, the row is simply written another time."""
-    sheets = [_sheet(r) for r in db.query("select * from sheets order by created desc, id desc")]
+    whose revision moved on, or that was summarized by other code (``code``, the fingerprint
+    of the code that summarizes), is summarized anew. Writing the cache never makes a reader wait:
+    when another writer holds the database, the row is simply written another time. ``memo``
+    (guarded by ``memo_lock``) is the process's memory of them (``cache.SUMMARIES``)."""
+    memo = {} if memo is None else memo
+    guard = nullcontext() if memo_lock is None else memo_lock
+    sheets = [sheet_of(r) for r in db.query("select * from sheets order by created desc, id desc")]
     stored = {
         r["sheet_id"]: (r["rev"], r["summary"])
         for r in db.query("select sheet_id, rev, summary from sheet_summaries")
@@ -404,21 +120,24 @@ def sheet_summaries(
     out = []
     fresh: list[tuple[int, int, str]] = []
     for s in sheets:
-        key = (s["share_token"], s["rev"])
-        with _SUMMARIES_LOCK:
-            hit = _SUMMARIES.get(s["id"])
-        if hit is not None and hit[:2] == key:
-            out.append((s, hit[2]))
+        key = (s.share_token, s.rev, code)
+        with guard:
+            hit = memo.get(s["id"])
+        if hit is not None and hit[:3] == key:
+            out.append((s, hit[3]))
             continue
         row = stored.get(s["id"])
         summary: dict[str, Any] | None = None
-        if row is not None and row[0] == s["rev"]:
-            summary = json.loads(row[1])
+        if row is not None and row[0] == s.rev:
+            kept = json.loads(row[1])
+            if isinstance(kept, dict) and kept.pop(_CODE, None) == code:
+                summary = kept
         if summary is None:
             summary = summarize(s)
-            fresh.append((s["id"], s["rev"], json.dumps(summary, ensure_ascii=False)))
-        with _SUMMARIES_LOCK:
-            _SUMMARIES[s["id"]] = (*key, summary)
+            kept = {**summary, _CODE: code}
+            fresh.append((s.id, s.rev, json.dumps(kept, ensure_ascii=False)))
+        with guard:
+            memo[s["id"]] = (*key, summary)
         out.append((s, summary))
     if fresh:
         _store_summaries(db, fresh)
@@ -432,23 +151,6 @@ def _store_summaries(db: Database, rows: list[tuple[int, int, str]]) -> None:
             "select ?1, ?2, ?3 where exists (select 1 from sheets where id = ?1)",
             rows,
         )
-
-
-@contextmanager
-def cache_write(db: Database) -> Iterator[None]:
-    """A write of derived data on a read, in one transaction that never waits: while another
-    writer (a save, another program) holds the database, the read goes on without writing
-    (busy timeout 0) and the next read writes it. Any storage fault is swallowed the same way;
-    what was to be kept can always be computed again."""
-    (timeout,) = db.execute("PRAGMA busy_timeout").fetchone()
-    db.execute("PRAGMA busy_timeout=0")
-    try:
-        with db.atomic():
-            yield
-    except sqlite3.Error:
-        pass  # only a cache
-    finally:
-        db.execute(f"PRAGMA busy_timeout={int(timeout)}")
 
 
 def set_rules(
@@ -512,26 +214,26 @@ def delete_sheet(db: Database, sheet_id: int) -> None:
         db.execute("delete from sheets where id = ?", [sheet_id])
 
 
-def get_deals(db: Database, sheet_id: int, after: int = 0) -> list[dict[str, Any]]:
+def get_deals(db: Database, sheet_id: int, after: int = 0) -> list[Deal]:
     """The sheet's deals in order; with ``after``, only those numbered above it."""
     return [
-        _deal(r)
+        deal_of(r)
         for r in db.query(
             "select * from deals where sheet_id = ? and n > ? order by n", [sheet_id, after]
         )
     ]
 
 
-def deal_heads(db: Database, sheet_id: int) -> list[dict[str, Any]]:
+def deal_heads(db: Database, sheet_id: int) -> list[DealHead]:
     """Number, version, struck flag and dealer of every deal, in order: enough to tell whether
     a computation made earlier still holds, and who deals next, without reading any input."""
     rows = db.execute(
         "select n, version, struck, dealer from deals where sheet_id = ? order by n", [sheet_id]
     ).fetchall()
-    return [{"n": n, "version": v, "struck": bool(s), "dealer": d} for n, v, s, d in rows]
+    return [DealHead(int(n), int(v), bool(s), str(d)) for n, v, s, d in rows]
 
 
-def last_counting_deal(db: Database, sheet_id: int) -> dict[str, Any] | None:
+def last_counting_deal(db: Database, sheet_id: int) -> Deal | None:
     """The last deal that is not struck (struck deals were never really dealt)."""
     rows = list(
         db.query(
@@ -539,7 +241,7 @@ def last_counting_deal(db: Database, sheet_id: int) -> dict[str, Any] | None:
             [sheet_id],
         )
     )
-    return _deal(rows[0]) if rows else None
+    return deal_of(rows[0]) if rows else None
 
 
 def deal_count(db: Database, sheet_id: int) -> int:
@@ -547,14 +249,9 @@ def deal_count(db: Database, sheet_id: int) -> int:
     return int(count)
 
 
-def get_history(db: Database, sheet_id: int) -> list[dict[str, Any]]:
+def get_history(db: Database, sheet_id: int) -> list[HistoryEntry]:
     return [
-        {
-            "at": r["at"],
-            "action": r["action"],
-            "n": r["n"],
-            "before": json.loads(r["before"]) if r["before"] else None,
-        }
+        history_of(r)
         for r in db.query("select * from history where sheet_id = ? order by id", [sheet_id])
     ]
 
@@ -652,14 +349,14 @@ def add_deal(
     return n, True
 
 
-def get_deal(db: Database, sheet_id: int, n: int) -> dict[str, Any]:
+def get_deal(db: Database, sheet_id: int, n: int) -> Deal:
     rows = list(db.query("select * from deals where sheet_id = ? and n = ?", [sheet_id, n]))
     if not rows:
         raise NotFound(n)
-    return _deal(rows[0])
+    return deal_of(rows[0])
 
 
-def _snapshot(deal: dict[str, Any]) -> dict[str, Any]:
+def _snapshot(deal: Deal) -> dict[str, Any]:
     return {k: deal[k] for k in ("dealer", "active", "input", "struck", "version")}
 
 

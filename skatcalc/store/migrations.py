@@ -2,13 +2,20 @@
 
 Every database records the names of the migrations it has had, so a migration once released
 is never edited or renamed: a change to the schema is a NEW function after the last one.
-``db.migrate`` applies them; ``skatcalc init-db`` and every start of the app call it.
+``store.migrate`` applies them; ``skatcalc init-db`` and every start of the app call it.
+
+Frozen: a migration imports nothing of the app. What it needs of the app's rules (how names
+are matched, how a seat finds its player) is copied here as it was when the migration was
+written, so a later change of those rules cannot change what an old migration does.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import secrets
+import unicodedata
+from datetime import UTC, datetime
 
 from sqlite_utils import Database, Migrations
 
@@ -22,7 +29,7 @@ def m001_enable_wal(db: Database) -> None:
 
 @migrations()
 def m002_sheets_deals_history(db: Database) -> None:
-    db["sheets"].create(
+    db.table("sheets").create(
         {
             "id": int,
             "name": str,
@@ -38,7 +45,7 @@ def m002_sheets_deals_history(db: Database) -> None:
         pk="id",
         not_null={"name", "game", "players", "first_dealer", "rules", "created", "updated"},
     )
-    db["deals"].create(
+    db.table("deals").create(
         {
             "id": int,
             "sheet_id": int,
@@ -56,8 +63,8 @@ def m002_sheets_deals_history(db: Database) -> None:
         not_null={"sheet_id", "n", "dealer", "active", "input", "struck", "version"},
         defaults={"struck": 0, "version": 1},
     )
-    db["deals"].create_index(["sheet_id", "n"], unique=True)
-    db["history"].create(
+    db.table("deals").create_index(["sheet_id", "n"], unique=True)
+    db.table("history").create(
         {
             "id": int,
             "sheet_id": int,
@@ -70,20 +77,20 @@ def m002_sheets_deals_history(db: Database) -> None:
         foreign_keys=[("sheet_id", "sheets", "id")],
         not_null={"sheet_id", "n", "action", "at"},
     )
-    db["history"].create_index(["sheet_id"])
+    db.table("history").create_index(["sheet_id"])
 
 
 @migrations()
 def m003_idempotency_keys(db: Database) -> None:
     # A re-sent "save" carries the same key and finds the deal it already stored.
-    db["deals"].add_column("idem_key", str)
-    db["deals"].create_index(["sheet_id", "idem_key"], unique=True)
+    db.table("deals").add_column("idem_key", str)
+    db.table("deals").create_index(["sheet_id", "idem_key"], unique=True)
 
 
 @migrations()
 def m004_sheet_revision(db: Database) -> None:
     # Bumped by every write to a sheet, so computed views of it can be cached by revision.
-    db["sheets"].add_column("rev", int, not_null_default=0)
+    db.table("sheets").add_column("rev", int, not_null_default=0)
 
 
 @migrations()
@@ -91,8 +98,6 @@ def m005_players_groups(db: Database) -> None:
     # Players across evenings and the groups (series of sheets) they play in. A sheet keeps
     # its names as typed; each seat points at a player. Merged players stay as rows that
     # point at the survivor, so their old ids and names still lead to the right person.
-    from .players import link_sheet_players
-
     db.execute(
         "create table players (id integer primary key, name text not null, "
         "key text not null unique, created text not null, "
@@ -116,7 +121,50 @@ def m005_players_groups(db: Database) -> None:
     db.execute("alter table sheets add column group_id integer references groups(id)")
     db.execute("create index sheets_group on sheets(group_id)")
     for row in list(db.query("select id, players from sheets order by id")):
-        link_sheet_players(db, int(row["id"]), json.loads(row["players"]))
+        _m005_link_sheet_players(db, int(row["id"]), json.loads(row["players"]))
+
+
+# --- Frozen copies of the app's name rules (rules.common, players.py), as m005/m014 use them ---
+
+
+def _frozen_clean_name(name: str) -> str:
+    # rules.common.clean_name: NFC, trimmed, every run of whitespace one space
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def _frozen_name_key(name: str) -> str:
+    # rules.common.name_key: the clean name, case-folded
+    return unicodedata.normalize("NFC", _frozen_clean_name(name).casefold())
+
+
+def _m005_player_for_name(db: Database, name: str) -> int:
+    # players.player_for_name: found by key (following merges), else created
+    rows = list(db.query("select id from players where key = ?", [_frozen_name_key(name)]))
+    if rows:
+        seen: set[int] = set()
+        pid = int(rows[0]["id"])
+        while True:
+            (nxt,) = db.execute("select merged_into from players where id = ?", [pid]).fetchone()
+            if nxt is None or pid in seen:
+                return pid
+            seen.add(pid)
+            pid = int(nxt)
+    at = datetime.now(UTC).isoformat(timespec="seconds")
+    cur = db.execute(
+        "insert into players (name, key, created) values (?, ?, ?)",
+        [_frozen_clean_name(name), _frozen_name_key(name), at],
+    )
+    return int(cur.lastrowid or 0)
+
+
+def _m005_link_sheet_players(db: Database, sheet_id: int, names: list[str]) -> None:
+    # players.link_sheet_players: seat i -> the player of names[i]
+    db.execute("delete from sheet_players where sheet_id = ?", [sheet_id])
+    for seat, name in enumerate(names):
+        db.execute(
+            "insert into sheet_players (sheet_id, seat, player_id) values (?, ?, ?)",
+            [sheet_id, seat, _m005_player_for_name(db, name)],
+        )
 
 
 @migrations()
@@ -163,7 +211,7 @@ def m007_player_figures_cache(db: Database) -> None:
 @migrations()
 def m008_idempotency_body(db: Database) -> None:
     # A key names one body: the same key with another body is refused, not replayed.
-    db["deals"].add_column("idem_hash", str)
+    db.table("deals").add_column("idem_hash", str)
 
 
 @migrations(transactional=False)
@@ -218,7 +266,7 @@ def m009_sheet_ids_never_reused(db: Database) -> None:
 def m010_sheet_summaries(db: Database) -> None:
     # What the list of sheets shows of each sheet, computed from its deals once per revision.
     # Derived data: it can be dropped at any time and is computed again.
-    db["sheet_summaries"].create(
+    db.table("sheet_summaries").create(
         {"sheet_id": int, "rev": int, "summary": str},
         pk="sheet_id",
         foreign_keys=[("sheet_id", "sheets", "id")],
@@ -252,8 +300,6 @@ def m012_rights_by_link(db: Database) -> None:
     # admin link (its token in ``settings``, made once per database, so a backup carries it)
     # and a link per group, which changing the group and putting sheets or events into it
     # need. Groups of older databases get their token here; the admin link finds it.
-    import secrets
-
     db.execute("create table settings (key text primary key, value text not null)")
     db.execute(
         "insert into settings (key, value) values ('admin_token', ?)", [secrets.token_urlsafe(24)]
@@ -285,8 +331,7 @@ def m014_name_keys(db: Database) -> None:
     # found by the new rule. The names themselves stay as stored. Should two old entries now
     # share a key, the older keeps it and the other one keeps a key of its own (as a renamed
     # player's merged alias does), so nothing is joined without a person deciding it.
-    from .rules.common import name_key
-
+    name_key = _frozen_name_key
     taken: set[str] = set()
     # players first, then merged entries (aliases); one that gave its key up keeps it given up
     rows = list(db.query("select id, name, key from players order by merged_into is not null, id"))
@@ -400,7 +445,7 @@ def m018_sheet_rule_changes(db: Database) -> None:
     # {"from_n", "before", "at"}, oldest first; "before" are the rules the deals before
     # from_n were played under. The sheet's "rules" stay the ones in force now, and the deals
     # the source of every total.
-    db["sheets"].add_column("rule_changes", str)
+    db.table("sheets").add_column("rule_changes", str)
 
 
 @migrations()
