@@ -620,12 +620,12 @@ def _print_share_links(app: Flask, url: str) -> None:
 def _print_admin_link(app: Flask, url: str) -> None:
     """The server's admin link (every right, every lost link), as Jupyter prints its token;
     remembered with the address so that ``skatcalc admin-link`` prints the same link."""
-    from . import rights, store
+    from . import service, store
 
     conn = store.connect(app.config["DATABASE"])
     try:
-        rights.remember_served_url(conn, url)
-        link = rights.admin_link(conn, url)
+        service.remember_served_url(conn, url)
+        link = service.admin_link(conn, url)
     finally:
         conn.close()
     click.echo(f"Admin-Link (alle Rechte, nicht weitergeben / every right, keep it): {link}")
@@ -643,12 +643,12 @@ def _print_admin_link(app: Flask, url: str) -> None:
 def admin_link(db_path: str | None, url: str | None) -> None:
     """Print the server's admin link again (every right: players, any group, any sheet or
     event, and every lost edit, organiser or group link). Keep it to yourself."""
-    from . import rights, store
+    from . import service, store
 
     app = _app_or_exit(_db_config(db_path) or None)
     conn = store.connect(app.config["DATABASE"])
     try:
-        click.echo(rights.admin_link(conn, url or rights.served_url(conn)))
+        click.echo(service.admin_link(conn, url or service.served_url(conn)))
     finally:
         conn.close()
 

@@ -11,6 +11,7 @@ from sqlite_utils import Database
 from . import event_service as events
 from . import service
 from .event_desk import start_numbers
+from .event_service import Event
 from .i18n import ptranslate, translate, when
 from .pdf import GREY, SheetPDF, _n, write_sheet
 from .rules.common import money
@@ -20,7 +21,6 @@ from .rules.ranking import rank_figure
 from .rules.sheet import describe_rules
 from .rules.sheet import game as game_kind
 from .sheet_view import tournament_of
-from .store.club_records import Event
 
 NAME_MIN = 36  # mm the name column keeps, whatever the number of series
 SERIES_W = 11  # mm per series column

@@ -31,11 +31,13 @@ from . import exports, games, rights, service
 from . import players as people
 from .deal_forms import SheetRulesFields, attach_errors, rules_body
 from .event_desk import start_numbers
+from .event_service import Event
 from .events_api import unfinished_message
 from .exports import attachment, cell, safe_name
 from .form_fields import parse_int
 from .http import holds_token, refuse, remember_edit_token
 from .i18n import _, field_errors, flash_errors, money, num, page_lang, pgettext, translate
+from .players import Group
 from .rights import token_matches
 from .rules.common import Errors, InvalidDeal
 from .rules.events import (
@@ -54,7 +56,6 @@ from .rules.events import (
 from .rules.sheet import GAMES, SheetSpec, describe_rules
 from .rules.sheet import game as game_kind
 from .sheet_view import public_url, qr_svg
-from .store.club_records import Event, Group
 
 bp = Blueprint("events", __name__, url_prefix="/events")
 

@@ -18,13 +18,13 @@ from .api import (
     pop_group_token,
     require_group_right,
 )
+from .event_service import Event
 from .http import can_edit, holds_token
 from .i18n import _, api_lang, translate
 from .rules.common import Msg
 from .rules.double_entry import difference_msg
 from .rules.events import Seating, normalize_event, read_payout, read_teams
 from .rules.inputs import Reader
-from .store.club_records import Event
 
 bp = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
 

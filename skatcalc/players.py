@@ -106,9 +106,7 @@ def sheets_of_player(db: Database, player_id: int) -> list[dict[str, Any]]:
     """The player's sheets, oldest first, each with the seat and the name as typed there."""
     out = []
     for sheet, seat in rows.sheets_of_player(db, player_id):
-        sheet["seat"] = seat
-        sheet["typed"] = sheet["players"][seat]
-        out.append(sheet)
+        out.append({**sheet, "seat": seat, "typed": sheet["players"][seat]})
     return by_day(out)
 
 

@@ -28,11 +28,11 @@ from .exports import attachment, safe_name
 from .form_fields import parse_int
 from .http import refuse
 from .i18n import _, field_errors, flash_errors, page_lang, translate
+from .players import Group
 from .rights import token_matches
 from .rules.common import InvalidDeal, decimal, parse_day
 from .rules.sheet import GAMES
 from .sheet_view import public_url, qr_svg
-from .store.club_records import Group
 
 players_bp = Blueprint("players", __name__, url_prefix="/players")
 groups_bp = Blueprint("groups", __name__, url_prefix="/groups")

@@ -20,40 +20,13 @@ from __future__ import annotations
 import hmac
 
 from flask import current_app, g, request
-from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
-from .store import settings
-from .store.club_records import Group
+from . import service
+from .players import Group
 
 ADMIN_COOKIE = "skatcalc_admin"
 KEY_COOKIE_AGE = 3600 * 24 * 365
-
-
-# --- Stored tokens (no request needed) --------------------------------------------------------
-
-
-def read_admin_token(db: Database) -> str:
-    """The server's admin token, as migration m012 stored it with the database."""
-    return settings.admin_token(db)
-
-
-DEFAULT_BASE = "http://127.0.0.1:5000"
-
-
-def admin_link(db: Database, base: str) -> str:
-    """The admin link, ``<base>/admin/<token>``, as ``skatcalc serve`` prints it."""
-    return f"{base.rstrip('/')}/admin/{read_admin_token(db)}"
-
-
-def remember_served_url(db: Database, url: str) -> None:
-    """The address ``skatcalc serve`` printed, so ``skatcalc admin-link`` prints the same link."""
-    settings.set_served_url(db, url.rstrip("/"))
-
-
-def served_url(db: Database) -> str:
-    """The address of the last ``skatcalc serve`` on this database (or the default one)."""
-    return settings.served_url(db) or DEFAULT_BASE
 
 
 def token_matches(given: str | None, expected: str | None) -> bool:
@@ -86,9 +59,7 @@ def admin_token() -> str:
     """This app's admin token, read once (it never changes while the database lives)."""
     held = current_app.extensions.get("skatcalc_admin_token")
     if held is None:
-        from . import service
-
-        held = read_admin_token(service.get_db())
+        held = service.read_admin_token(service.get_db())
         current_app.extensions["skatcalc_admin_token"] = held
     return str(held)
 

@@ -236,7 +236,8 @@ def group_standings(
     db: Database, group: Group, start: date, end: date
 ) -> tuple[tuple[StandingRow, ...], list[dict[str, Any]]]:
     """The standings over the period and the sheets they come from."""
-    sheets = players.group_sheets(db, group.id, start, end)
+    # the sheets with their club night beside them (the records themselves are frozen)
+    sheets = [{**s} for s in players.group_sheets(db, group.id, start, end)]
     ids = [s["id"] for s in sheets]
     seats = _seat_players(db, ids)
     stored = stored_figures(db, ids)

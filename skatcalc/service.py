@@ -45,7 +45,7 @@ from .rules.sheet import (
     seat_names,
 )
 from .rules.sheet import game as game_kind
-from .store import MAX_ID, NotFound, fault_of, get_db, is_id
+from .store import MAX_ID, NotFound, fault_of, get_db, is_id, settings
 from .store import sheets as store
 from .store.records import Deal, DealHead, HistoryEntry, Sheet
 from .store.sheets import Conflict, KeyReused, Taken
@@ -719,3 +719,29 @@ __all__ = [
     "get_db",
     "is_id",
 ]
+
+
+# --- Stored tokens (no request needed) --------------------------------------------------------
+
+
+def read_admin_token(db: Database) -> str:
+    """The server's admin token, as migration m012 stored it with the database."""
+    return settings.admin_token(db)
+
+
+DEFAULT_BASE = "http://127.0.0.1:5000"
+
+
+def admin_link(db: Database, base: str) -> str:
+    """The admin link, ``<base>/admin/<token>``, as ``skatcalc serve`` prints it."""
+    return f"{base.rstrip('/')}/admin/{read_admin_token(db)}"
+
+
+def remember_served_url(db: Database, url: str) -> None:
+    """The address ``skatcalc serve`` printed, so ``skatcalc admin-link`` prints the same link."""
+    settings.set_served_url(db, url.rstrip("/"))
+
+
+def served_url(db: Database) -> str:
+    """The address of the last ``skatcalc serve`` on this database (or the default one)."""
+    return settings.served_url(db) or DEFAULT_BASE

@@ -38,6 +38,7 @@ from .deal_forms import (
     preview_answer,
     preview_messages,
 )
+from .event_service import TableOfSheet
 from .form_fields import parse_int
 from .games.schafkopf import SCHAFKOPF_BOCK_TRIGGERS
 from .games.skat import TournamentList, tournament_list
@@ -54,7 +55,6 @@ from .rules.sheet import (
 from .rules.sheet import game as game_kind
 from .rules.standings import RankBy
 from .rules.stats import statistics
-from .store.club_records import TableOfSheet
 
 
 def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | None = None,

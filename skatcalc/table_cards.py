@@ -10,9 +10,9 @@ from typing import Any
 
 import segno
 
+from .event_service import Event
 from .i18n import translate
 from .pdf import GREY, SheetPDF
-from .store.club_records import Event
 
 CARD_H = 136.0  # two cards on the 297 mm page, within the margins
 QR_W = 46.0

@@ -19,6 +19,7 @@ from skatcalc import players
 from skatcalc import store as conn
 from skatcalc.store import events as event_rows
 from skatcalc.store import players as player_rows
+from skatcalc.store import sheets as sheet_store
 from skatcalc.store.club_records import (
     Event,
     Group,
@@ -167,7 +168,7 @@ def test_the_store_reads_what_the_service_wrote(client: FlaskClient) -> None:
             (1, t["table"], t["sheet"], t["players"]) for t in tables
         ]
         # a table's sheet is the sheet as the sheets' store reads it: no table columns in it
-        assert stored[0].sheet == conn.get_sheet(db, int(tables[0]["sheet"]))
+        assert stored[0].sheet == sheet_store.get_sheet(db, int(tables[0]["sheet"]))
         assert (stored[0].sheet_b, stored[0].signed, stored[0].series_deals) == (None, (), {})
         desk = event_rows.series_tables(db, event_id, 1)
         assert [(t.n, t.sheet, t.entered) for t in desk] == [(t.n, t.sheet, 0) for t in stored]
