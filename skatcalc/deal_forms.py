@@ -50,13 +50,14 @@ from .rules.sheet import (
     seat_after,
 )
 from .rules.sheet import game as game_kind
+from .service import AnySheet, Deal
 
 # --- Live previews: when a half-filled form is worth asking about --------------------------
 # A form tapped half-way (no game, no Spitzen, no outcome yet) is no error and gets no
 # message, only an empty preview; letters in a number field are told at once.
 
 
-def deal_ready(sheet: dict[str, Any], form: Any, body: dict[str, Any]) -> bool:
+def deal_ready(sheet: AnySheet, form: Any, body: dict[str, Any]) -> bool:
     """A sheet's entry (``deal_body``) complete enough for the preview row."""
     if form.kind.data == "passed":
         return False  # nothing to show: an all-pass deal counts nothing
@@ -205,7 +206,7 @@ def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> di
 # --- A sheet's entry and correction forms -----------------------------------------------------
 
 
-def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any:
+def deal_form(sheet: AnySheet, formdata: Any = None, **kwargs: Any) -> Any:
     players = sheet["players"]
     form: Any = GAME_FORMS[sheet["game"]].deal_form(players, formdata, **kwargs)
     # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
@@ -231,7 +232,7 @@ def deal_form(sheet: dict[str, Any], formdata: Any = None, **kwargs: Any) -> Any
     return form
 
 
-def deal_body(sheet: dict[str, Any], form: Any, proposed_dealer: str,
+def deal_body(sheet: AnySheet, form: Any, proposed_dealer: str,
               errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
     """The API deal body from the sheet's entry form."""
     players = sheet["players"]
@@ -302,7 +303,7 @@ def forehand_of(players: list[str], dealer: str, active: list[str]) -> str | Non
     return forehand(players, dealer, active)
 
 
-def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
+def form_from_deal(sheet: AnySheet, deal: Deal) -> Any:
     """The entry form filled in with a stored deal, for a correction."""
     inp = deal["input"]
     form = deal_form(sheet)
@@ -328,7 +329,7 @@ def form_from_deal(sheet: dict[str, Any], deal: dict[str, Any]) -> Any:
     return form
 
 
-def deal_taken(sheet: dict[str, Any], form: Any) -> Any:
+def deal_taken(sheet: AnySheet, form: Any) -> Any:
     """The ``service.Taken`` of an entry whose deal number another phone has saved since
     (None if its number is still the next one, or it names none)."""
     try:
@@ -339,7 +340,7 @@ def deal_taken(sheet: dict[str, Any], form: Any) -> Any:
     return service.Taken(n, count + 1) if 0 < n <= count else None
 
 
-def refresh_entry(sheet: dict[str, Any], form: Any, proposed: str) -> None:
+def refresh_entry(sheet: AnySheet, form: Any, proposed: str) -> None:
     """A kept entry after another phone's save: it now means the next free number, and an
     untouched dealer follows the rotation as it is now; a declarer who does not play the
     next deal (he deals it) is taken off, so the page shows the next deal's players."""

@@ -24,16 +24,16 @@ from .sheet_view import public_url
 bp = Blueprint("desk", __name__, url_prefix="/events")
 
 
-class SwapForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
+class SwapForm(FlaskForm):
     a = StringField(validators=[Optional()])
     b = StringField(validators=[Optional()])
 
 
-class RedrawForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
+class RedrawForm(FlaskForm):
     seed = StringField(validators=[Optional()])
 
 
-class NameForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
+class NameForm(FlaskForm):
     name = StringField(validators=[Optional()])
 
 

@@ -22,6 +22,7 @@ from .rules.common import Errors, Msg
 from .rules.events import draw
 from .store import events as rows_of
 from .store.club_records import Event, Registration, SeriesTable
+from .store.records import AnySheet
 
 
 class Locked(Exception):
@@ -61,7 +62,7 @@ def _series_tables(db: Database, event_id: int, n: int) -> list[SeriesTable]:
     return out
 
 
-def _reseat(db: Database, sheet: dict[str, Any], players: list[str], first_dealer: str) -> None:
+def _reseat(db: Database, sheet: AnySheet, players: list[str], first_dealer: str) -> None:
     """A table's sheet with new seats (it has no deals): same id, links and tokens."""
     with service.sheet_write(db, sheet):
         rows_of.reseat_sheet(db, sheet["id"], players, first_dealer, store.now())
@@ -164,7 +165,7 @@ def renamed(body: Any, old: str, new: str) -> Any:
     return out
 
 
-def _rename_in_sheet(db: Database, sheet: dict[str, Any], old: str, new: str) -> None:
+def _rename_in_sheet(db: Database, sheet: AnySheet, old: str, new: str) -> None:
     """Every mention of ``old`` in a table's sheet: its seats, first dealer, deals (each a new
     version: a phone holding the old one is told it changed) and history."""
     with service.sheet_write(db, sheet):

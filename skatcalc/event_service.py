@@ -55,7 +55,9 @@ from .rules.sheet import game as game_kind
 from .store import events as rows_of
 from .store import players as player_rows
 from .store import sheets as sheet_store
-from .store.club_records import Event, Registration, SeriesRow, TableOfSheet, TableRow
+from .store.club_records import Event as Event  # the record pages take from here
+from .store.club_records import Registration, SeriesRow, TableRow
+from .store.club_records import TableOfSheet as TableOfSheet
 
 MAX_SEED = 999_999  # short enough to read out and type in again
 
@@ -841,7 +843,7 @@ def table_sheet_ids(db: Database, event_id: int) -> list[int]:
 
 
 def add_list_b(db: Database, event: Event, n: int, table: int,
-               sheet_a: dict[str, Any]) -> None:  # fmt: skip
+               sheet_a: service.AnySheet) -> None:  # fmt: skip
     """List B of a table: a sheet of its own (own edit link) with the same seats and rules.
     Its seats are not linked to players: the deals are the same as list A's, and a
     player's pages and standings count each deal once (from list A)."""
@@ -852,7 +854,7 @@ def add_list_b(db: Database, event: Event, n: int, table: int,
     rows_of.set_list_b(db, event.id, n, table, sheet_b["id"])
 
 
-def double_entry_of(db: Database, event: Event, sheet_a: dict[str, Any],
+def double_entry_of(db: Database, event: Event, sheet_a: service.AnySheet,
                     sheet_b_id: int) -> dict[str, Any]:  # fmt: skip
     """Both lists of a table compared (rules/double_entry.py) and the figures that count.
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
@@ -45,7 +45,9 @@ from .rules.standings import normalize_group_rules
 from .store import NotFound, is_id, now
 from .store import groups as group_rows
 from .store import players as rows
-from .store.club_records import Group, Player, PlayerLogEntry, PlayerSummary
+from .store.club_records import Group as Group  # the record pages take from here
+from .store.club_records import Player, PlayerLogEntry, PlayerSummary
+from .store.records import AnySheet, Sheet
 
 __all__ = ["NotFound", "clean_name", "name_key"]
 
@@ -290,12 +292,15 @@ def update_group(db: Database, group_id: int, name: str, rules: dict[str, Any]) 
             raise NotFound(group_id)
 
 
-def ungrouped_sheets(db: Database, game: str) -> list[dict[str, Any]]:
+def ungrouped_sheets(db: Database, game: str) -> list[Sheet]:
     """Sheets of this game in no group, newest first: candidates to add to one."""
     return group_rows.ungrouped_sheets(db, game)
 
 
-def sheet_day(sheet: dict[str, Any]) -> date:
+S = TypeVar("S", Sheet, dict[str, Any])
+
+
+def sheet_day(sheet: AnySheet) -> date:
     """The day a sheet belongs to: its ``day`` when it has one (a club night's table: the
     event's date), else the day it was created (the server's local day)."""
     try:
@@ -306,14 +311,14 @@ def sheet_day(sheet: dict[str, Any]) -> date:
         return date.min
 
 
-def by_day(sheets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def by_day(sheets: list[S]) -> list[S]:
     """Sheets oldest first by the day they belong to (then as made)."""
     return sorted(sheets, key=lambda s: (sheet_day(s), s["created"], s["id"]))
 
 
 def group_sheets(
     db: Database, group_id: int, start: date | None = None, end: date | None = None
-) -> list[dict[str, Any]]:
+) -> list[Sheet]:
     """The group's sheets created from ``start`` to ``end`` (both days included), oldest first."""
     out = []
     for sheet in group_rows.group_sheets(db, group_id):

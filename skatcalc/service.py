@@ -47,13 +47,11 @@ from .rules.sheet import (
 from .rules.sheet import game as game_kind
 from .store import MAX_ID, NotFound, fault_of, get_db, is_id, settings
 from .store import sheets as store
+from .store.records import AnySheet as AnySheet
 from .store.records import Deal, DealHead, HistoryEntry, Sheet
 from .store.sheets import Conflict, KeyReused, Taken
 
 T = TypeVar("T")
-# What the computations read of a sheet by name: the stored record, or (until the club night's
-# queries decode their rows with ``store.records.sheet_of``) such a row as a dict.
-AnySheet = Sheet | dict[str, Any]
 
 
 def spec_of(sheet: AnySheet) -> SheetSpec:

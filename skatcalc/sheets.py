@@ -47,6 +47,7 @@ from .i18n import _, field_errors, page_lang
 from .rights import token_matches
 from .rules.common import InvalidDeal
 from .rules.sheet import normalize_sheet
+from .service import Deal, Sheet
 from .sheet_view import render_deal, render_preview, render_sheet, sheets_page, taken_message
 
 bp = Blueprint("sheets", __name__, url_prefix="/sheets")
@@ -57,7 +58,7 @@ bp.add_app_template_global(exports.formats, "export_formats")
 # --- Forms ------------------------------------------------------------------------------------
 
 
-class NewSheetForm(FlaskForm, SheetRulesFields):  # type: ignore[misc]  # Flask-WTF is untyped
+class NewSheetForm(FlaskForm, SheetRulesFields):
     game = RadioField(default=games.first(), validate_choice=False)
     name = StringField(validators=[Optional()])
     p1 = StringField()
@@ -91,12 +92,12 @@ class NewSheetForm(FlaskForm, SheetRulesFields):  # type: ignore[misc]  # Flask-
 # --- Edit rights on the network ---------------------------------------------------------------
 
 
-def require_edit(sheet: dict[str, Any]) -> None:
+def require_edit(sheet: Sheet) -> None:
     if not can_edit(sheet):
         abort(403)
 
 
-def load_sheet(sheet_id: int) -> dict[str, Any]:
+def load_sheet(sheet_id: int) -> Sheet:
     """The request's sheet, read once: kept in ``g`` for whatever else of the request asks
     (caching.py reads it first for its ETag; the error handlers below ask again)."""
     held = g.get("loaded_sheet")
@@ -105,7 +106,7 @@ def load_sheet(sheet_id: int) -> dict[str, Any]:
     return reload_sheet(sheet_id)
 
 
-def reload_sheet(sheet_id: int) -> dict[str, Any]:
+def reload_sheet(sheet_id: int) -> Sheet:
     """The sheet read (again): on a 409 another device changed it while this request ran."""
     try:
         sheet = service.load_sheet(service.get_db(), sheet_id)
@@ -288,7 +289,7 @@ def preview_correction(sheet_id: int, n: int) -> Response:
     return render_preview(sheet, form, body, errors)
 
 
-def find_deal(sheet: dict[str, Any], n: int) -> dict[str, Any]:
+def find_deal(sheet: Sheet, n: int) -> Deal:
     try:
         return service.get_deal(service.get_db(), sheet, n)
     except service.NotFound:
@@ -337,11 +338,11 @@ def edit_deal(sheet_id: int, n: int) -> Any:
     return render_deal(sheet, deal, form, general, status)
 
 
-class ActionForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
+class ActionForm(FlaskForm):
     pass
 
 
-def _checked_post(sheet: dict[str, Any]) -> None:
+def _checked_post(sheet: Sheet) -> None:
     require_edit(sheet)
     if not ActionForm().validate_on_submit():
         abort(400)
@@ -394,13 +395,13 @@ def undo(sheet_id: int) -> Response:
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 
-class RulesForm(FlaskForm, SheetRulesFields):  # type: ignore[misc]  # Flask-WTF is untyped
+class RulesForm(FlaskForm, SheetRulesFields):
     """A sheet's house rules during the evening (the "Hausregeln" page)."""
 
     stake_cents = StringField()
 
 
-def rules_page(sheet: dict[str, Any], form: RulesForm, general: list[str],
+def rules_page(sheet: Sheet, form: RulesForm, general: list[str],
                status: int = 200) -> Any:  # fmt: skip
     n = len(service.computed(service.get_db(), sheet).rows) + 1
     html = render_template("sheets/rules.html", sheet=sheet, form=form, general=general,
@@ -449,7 +450,7 @@ def house_rules(sheet_id: int) -> Any:
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 
-class RenameForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
+class RenameForm(FlaskForm):
     name = StringField()
 
 
@@ -530,7 +531,7 @@ def export(sheet_id: int, fmt: str) -> Any:
         abort(404)
 
 
-class ImportForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF is untyped
+class ImportForm(FlaskForm):
     pass
 
 

@@ -58,7 +58,7 @@ def reach(loc: Any) -> Any:
 def admin_token(app: Flask) -> str:
     """The app's admin token: what ``skatcalc admin-link`` prints after ``/admin/``."""
     from skatcalc import store
-    from skatcalc.rights import read_admin_token
+    from skatcalc.service import read_admin_token
 
     conn = store.connect(app.config["DATABASE"])
     try:

@@ -34,6 +34,7 @@ from ..rules.sheet import (
     read_rules,
     seat_names,
 )
+from ..service import AnySheet
 from .registry import FORMATS, Format, register
 from .registry import formats as formats  # the sheet page's links and sw.js read the list
 
@@ -46,7 +47,7 @@ def safe_name(text: str, fallback: str) -> str:
     return re.sub(r"[^\w-]+", "_", text)[:60].strip("_") or fallback
 
 
-def filename(sheet: dict[str, Any], ext: str) -> str:
+def filename(sheet: AnySheet, ext: str) -> str:
     day = sheet.get("day") or sheet["created"][:10]  # a club night's table: its date
     return f"{sheet['game']}_{day}_{safe_name('-'.join(sheet['players']), 'sheet')}.{ext}"
 

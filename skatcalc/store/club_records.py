@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .records import Sheet
+
 Row = Mapping[str, Any]  # a sqlite-utils query row
 
 
@@ -200,7 +202,7 @@ class TableRow:
 
     series: int
     n: int
-    sheet: dict[str, Any]
+    sheet: Sheet
     sheet_b: int | None
     signed: tuple[str, ...]
     confirmed: str | None
@@ -213,7 +215,7 @@ class SeriesTable:
     the deals entered there (struck ones too)."""
 
     n: int
-    sheet: dict[str, Any]
+    sheet: Sheet
     entered: int
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .club_records import Group, decode_group
+from .records import Sheet
 from .sheet_rows import decode_sheet
 
 
@@ -65,7 +66,7 @@ def set_sheet_group(db: Database, sheet_id: int, group_id: int | None, at: str) 
     )
 
 
-def ungrouped_sheets(db: Database, game: str, limit: int = 200) -> list[dict[str, Any]]:
+def ungrouped_sheets(db: Database, game: str, limit: int = 200) -> list[Sheet]:
     """Sheet rows of this game in no group, newest first."""
     return [
         decode_sheet(r)
@@ -77,7 +78,7 @@ def ungrouped_sheets(db: Database, game: str, limit: int = 200) -> list[dict[str
     ]
 
 
-def group_sheets(db: Database, group_id: int) -> list[dict[str, Any]]:
+def group_sheets(db: Database, group_id: int) -> list[Sheet]:
     """The group's sheet rows, oldest made first."""
     return [
         decode_sheet(r)

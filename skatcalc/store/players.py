@@ -13,6 +13,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .club_records import Player, PlayerLogEntry, PlayerSummary, decode_player, decode_player_log
+from .records import Sheet
 from .sheet_rows import decode_sheet
 
 
@@ -149,7 +150,7 @@ def seat_players(db: Database, sheet_ids: Sequence[int]) -> dict[int, list[tuple
     return out
 
 
-def sheets_of_player(db: Database, player_id: int) -> list[tuple[dict[str, Any], int]]:
+def sheets_of_player(db: Database, player_id: int) -> list[tuple[Sheet, int]]:
     """(sheet row, seat) of every sheet the player sits at, oldest made first."""
     return [
         (decode_sheet(r), int(r["seat"]))

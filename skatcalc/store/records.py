@@ -164,3 +164,8 @@ def history_of(row: Mapping[str, Any]) -> HistoryEntry:
         n=int(row["n"]),
         before=json.loads(row["before"]) if row["before"] else None,
     )
+
+
+# What the computations read of a sheet by name: the stored record, or such a record copied
+# into a dict with a page's own fields beside it (a player's seat, a club night's table).
+AnySheet = Sheet | dict[str, Any]
