@@ -5,8 +5,6 @@ and routes of the club hold no SQL."""
 from __future__ import annotations
 
 import dataclasses
-import re
-from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -177,19 +175,3 @@ def test_the_store_reads_what_the_service_wrote(client: FlaskClient) -> None:
         assert [name for _pid, name in seats] == tables[0]["players"]
         assert player_rows.sheet_player_ids(db, sheet) == [pid for pid, _name in seats]
         assert event_rows.live_token(db, 10**9) is None
-
-
-# Modules of the club that decide or draw: their rows are the store's (issue: no SQL outside
-# skatcalc/store).
-NO_SQL = ["players.py", "season.py", "event_service.py", "event_desk.py", "events.py",
-          "events_api.py", "event_pdf.py", "standings_pdf.py", "players_api.py",
-          "players_pages.py", "desk.py", "desk_api.py"]  # fmt: skip
-SQL = re.compile(r"\.(query|execute|executemany)\(|\b(select|insert into|delete from)\b .*\b"
-                 r"(from|values|where)\b", re.IGNORECASE)  # fmt: skip
-
-
-@pytest.mark.parametrize("name", NO_SQL)
-def test_the_clubs_services_and_routes_hold_no_sql(name: str) -> None:
-    text = (Path(__file__).parent.parent / "skatcalc" / name).read_text(encoding="utf-8")
-    code = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
-    assert [line for line in code if SQL.search(line)] == []
