@@ -122,7 +122,7 @@ def start_server(db: Path, stderr: int = subprocess.DEVNULL, threads: str | None
     extra = ["--threads", str(threads)] if threads else []
     extra += ["--processes", str(processes)] if processes else []
     server = subprocess.Popen(
-        [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port), "--db", str(db),
+        [sys.executable, "-m", "skatcalc.server.cli", "serve", "--port", str(port), "--db", str(db),
          *extra],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.DEVNULL, stderr=stderr,

@@ -1,6 +1,6 @@
 """A bounded load run through the real server: 20 clients for 20 s, 90 % reads and 10 % adds.
 
-Starts ``python -m skatcalc.cli serve`` on a free loopback port with a fresh database, sets up
+Starts ``python -m skatcalc.server.cli serve`` on a free loopback port with a fresh database, sets up
 ten three-player Skat sheets of 48 deals (the evening's length) and then lets 20 keep-alive
 clients, each like a phone at one of the tables, read (90 %) or add a deal through the API
 (10 %) as fast as the server answers (closed loop: a client sends its next request when the

@@ -115,7 +115,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         proc = subprocess.Popen(
-            [sys.executable, "-m", "skatcalc.cli", "serve", "--host", "127.0.0.1", "--port",
+            [sys.executable, "-m", "skatcalc.server.cli", "serve", "--host", "127.0.0.1", "--port",
              str(port), "--db", str(Path(tmp) / "bench.sqlite")],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip

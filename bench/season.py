@@ -17,7 +17,8 @@ from pathlib import Path
 
 from common import DEALS, PLAYERS
 
-from skatcalc import create_app, service, store
+from skatcalc import create_app, store
+from skatcalc.services import sheets as service
 
 EVENINGS = 50
 DEALS_PER_EVENING = 48

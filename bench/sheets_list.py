@@ -16,8 +16,9 @@ from pathlib import Path
 
 from common import DEALS, PLAYERS
 
-from skatcalc import cache, create_app, store
+from skatcalc import create_app, store
 from skatcalc.rules.sheet import SheetSpec, default_active
+from skatcalc.services import cache
 from skatcalc.store import sheets as sheet_store
 
 

@@ -77,7 +77,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         static_folder=_asset_dir("static"),
     )
     # Before any route is added: ids in URLs beyond SQLite's integers simply name nothing.
-    from .http import BODY_MAX, BoundedIntConverter
+    from skatcalc.web.http import BODY_MAX, BoundedIntConverter
 
     app.url_map.converters["int"] = BoundedIntConverter
     app.config.from_mapping(
@@ -92,7 +92,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     else:
         app.config.update(config)
 
-    from . import (
+    from skatcalc import store
+    from skatcalc.web import (
         api,
         caching,
         calculators,
@@ -104,7 +105,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         players_pages,
         pwa,
         sheets,
-        store,
     )
 
     if not app.config.get("DATABASE"):
@@ -143,17 +143,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(players_api.bp)
     app.register_blueprint(players_pages.players_bp)
     app.register_blueprint(players_pages.groups_bp)
-    from . import events, events_api
+    from skatcalc.web import events, events_api
 
     app.register_blueprint(events.bp)
     app.register_blueprint(events_api.bp)
     csrf.exempt(events_api.bp)
-    from . import desk, desk_api
+    from skatcalc.web import desk, desk_api
 
     app.register_blueprint(desk.bp)
     app.register_blueprint(desk_api.bp)
     csrf.exempt(desk_api.bp)
-    from . import admin
+    from skatcalc.web import admin
 
     app.register_blueprint(admin.bp)
     errors.init_app(app)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from skatcalc.web.i18n import field_errors, translate
+
 from .games.schafkopf import SchafkopfResult
 from .games.skat import SkatResult
-from .i18n import field_errors, translate
 from .rules.cite import Step
 from .rules.sheet import ComputedSheet, HouseRules, Row, Totals, Transfer
 from .rules.sheet.base import Result

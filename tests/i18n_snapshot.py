@@ -2,7 +2,7 @@
 
 ``tests/data/i18n_snapshot.json`` holds what these cases answered before the rules' messages
 became catalogue msgids (generated on main with ``python -m tests.i18n_snapshot``);
-``tests/test_i18n_snapshot.py`` asks again and compares. The cases are seeded random deal
+``tests/rules/test_message_snapshot.py`` asks again and compares. The cases are seeded random deal
 bodies and sheet rules through the API (calculators, sheet previews, saved deals, sheet
 JSON, CSV), so they reach the explanation steps, titles, marks, house rules in words and the
 error messages of every rule table without naming them one by one.

@@ -40,7 +40,7 @@ def live_server(app: Flask) -> Iterator[str]:
 
 def explanation(result: Any, lang: str = "de") -> list[str]:
     """A result's steps as the API writes them in ``lang`` (through the one translation path)."""
-    from skatcalc.i18n import translate
+    from skatcalc.web.i18n import translate
 
     return [translate(s.text, lang) for s in result.steps]
 
@@ -58,7 +58,7 @@ def reach(loc: Any) -> Any:
 def admin_token(app: Flask) -> str:
     """The app's admin token: what ``skatcalc admin-link`` prints after ``/admin/``."""
     from skatcalc import store
-    from skatcalc.service import read_admin_token
+    from skatcalc.services.sheets import read_admin_token
 
     conn = store.connect(app.config["DATABASE"])
     try:
@@ -153,12 +153,12 @@ def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
 
 @contextmanager
 def serve(db: Path, *args: str, port: int | None = None) -> Iterator[Served]:
-    """``python -m skatcalc.cli serve --port P --db DB *args`` from this checkout, until it
+    """``python -m skatcalc.server.cli serve --port P --db DB *args`` from this checkout, until it
     answers; stopped (SIGTERM, then SIGKILL) at the end. Its output goes to ``DB.log``."""
     port = port or free_port()
     log = db.with_suffix(".log").open("wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "skatcalc.cli", "serve", "--port", str(port), "--db", str(db),
+        [sys.executable, "-m", "skatcalc.server.cli", "serve", "--port", str(port), "--db", str(db),
          *args],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},

@@ -18,8 +18,11 @@ from urllib.parse import quote
 from flask import Response
 from sqlite_utils import Database
 
-from .. import cache, service
-from ..i18n import ptranslate, translate
+from skatcalc.services import cache
+from skatcalc.services import sheets as service
+from skatcalc.services.sheets import AnySheet
+from skatcalc.web.i18n import ptranslate, translate
+
 from ..rules.common import Errors, InvalidDeal, money
 from ..rules.marks import describe_row
 from ..rules.sheet import (
@@ -34,7 +37,6 @@ from ..rules.sheet import (
     read_rules,
     seat_names,
 )
-from ..service import AnySheet
 from .registry import FORMATS, Format, register
 from .registry import formats as formats  # the sheet page's links and sw.js read the list
 
@@ -119,9 +121,10 @@ def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
 
 
 def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
-    from ..pdf import render_pdf
+    from skatcalc.exports.pdf import render_pdf
+    from skatcalc.web.sheet_view import tournament_of_sheet
+
     from ..rules.sheet import describe_rules
-    from ..sheet_view import tournament_of_sheet
 
     key = ("sheet", loaded["share_token"], lang)  # the share token is random per sheet
     current, asked = loaded, False

@@ -121,7 +121,7 @@ def script_data(
 
 def docs_table(table: Sequence[ContractRow]) -> str:
     """The table of a game's contracts as docs/rules.md shows it (between its
-    ``<!-- contracts:<game> -->`` marks; tests/test_game_packages.py checks it).
+    ``<!-- contracts:<game> -->`` marks; tests/games/test_game_packages.py checks it).
 
     >>> print(docs_table([ContractRow("wenz", Msg("Wenz"), tariff="solo", laufende=(2, 4))]))
     | key | game | parties | tariff | Laufende from | at most |

@@ -5,7 +5,7 @@ shares (``NotFound``, ``is_id``, ``now``, ``cache_write``).
 Beside it: ``store.sheets`` (sheets, deals, history, rule changes, idempotency keys),
 ``store.settings`` (the admin token), ``store.records`` (the typed records and their one
 decoder each), ``store.migrations`` (the schema, frozen). Only the services call ``store``;
-views never import it (tests/test_service.py).
+views never import it (tests/services/test_sheet_service.py).
 """
 
 from __future__ import annotations

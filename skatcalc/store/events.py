@@ -1,7 +1,7 @@
 """Club nights: every SQL statement about events, their registrations, series, tables,
 sign-off, fee ticks and history (no Flask, no rules).
 
-The service ``skatcalc.event_service`` decides (seating, checks, the derived ranking); this
+The service ``skatcalc.services.events`` decides (seating, checks, the derived ranking); this
 module reads and writes rows. An event is decoded in one place (:func:`decode_event`) into one
 shape: deals per table size with int keys, its JSON columns decoded.
 """

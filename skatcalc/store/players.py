@@ -1,6 +1,6 @@
 """Players and their seats at sheets: every SQL statement about them (no Flask, no rules).
 
-The service ``skatcalc.players`` decides (names, merges, checks); this module only reads and
+The service ``skatcalc.services.players`` decides (names, merges, checks); this module only reads and
 writes rows and hands back typed records (``store.club_records``).
 """
 

@@ -1,5 +1,5 @@
 """Sheets, their deals, history, rule changes and idempotency keys: every SQL statement of the
-sheet side. Records out (``store.records``); the service (``skatcalc.service``) is the only
+sheet side. Records out (``store.records``); the service (``skatcalc.services.sheets``) is the only
 caller."""
 
 from __future__ import annotations

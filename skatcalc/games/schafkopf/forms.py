@@ -11,14 +11,9 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, StringField
 from wtforms.validators import Optional
 
-from ...form_fields import (
-    DealMeta,
-    GameForms,
-    MultiCheckboxField,
-    field_int,
-    known_game,
-)
-from ...i18n import _, page_lang, translate
+from skatcalc.web.form_fields import DealMeta, GameForms, MultiCheckboxField, field_int, known_game
+from skatcalc.web.i18n import _, page_lang, translate
+
 from ...rules.contracts import buttons
 from .contracts import BY_KEY, CONTRACTS
 from .values import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES

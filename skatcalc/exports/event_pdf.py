@@ -1,0 +1,245 @@
+"""The event as one PDF to pin to the wall: ranking, prize list, then every table's list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fpdf.fonts import FontFace
+from sqlite_utils import Database
+
+from skatcalc.exports.pdf import GREY, SheetPDF, _n, write_sheet
+from skatcalc.rules.common import money
+from skatcalc.rules.double_entry import difference_msg
+from skatcalc.rules.events import RankRow
+from skatcalc.rules.ranking import rank_figure
+from skatcalc.rules.sheet import describe_rules
+from skatcalc.rules.sheet import game as game_kind
+from skatcalc.services import events
+from skatcalc.services import sheets as service
+from skatcalc.services.event_desk import start_numbers
+from skatcalc.services.events import Event
+from skatcalc.web.i18n import ptranslate, translate, when
+from skatcalc.web.sheet_view import tournament_of
+
+NAME_MIN = 36  # mm the name column keeps, whatever the number of series
+SERIES_W = 11  # mm per series column
+
+
+def _series_cells(r: RankRow, which: range) -> list[str]:
+    return [_n(r.series[i]) if r.played[i] else "–" for i in which]
+
+
+def _table(pdf: SheetPDF, given: Sequence[float], heads: list[str], rows: list[list[str]]) -> None:
+    """One ranking table: the name column (second) takes what the others leave."""
+    widths = list(given)
+    widths[1] = pdf.epw - sum(widths)
+    align = ("RIGHT", "LEFT") + ("RIGHT",) * (len(widths) - 2)
+    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
+    pdf.set_font("DejaVu", size=8.5)
+    with pdf.table(col_widths=tuple(widths), text_align=align, repeat_headings=1,
+                   headings_style=head, line_height=4.6, padding=(0.8, 1.2),
+                   borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
+        for cells in [heads, *rows]:
+            row = table.row()
+            for text in cells:
+                row.cell(text)
+
+
+def render_event_pdf(
+    db: Database, event: Event, rows: tuple[RankRow, ...], prizes: dict[str, Any],
+    lang: str = "de",
+) -> bytes:  # fmt: skip
+    pdf = SheetPDF(event.name, lang, landscape=False)
+    pdf.set_title(event.name)
+    pdf.set_creator("skatcalc")
+    pdf.add_page()
+    pdf.set_font("DejaVu", "B", 16)
+    pdf.multi_cell(0, 8, event.name, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=9)
+    kind = game_kind(event.game)
+    game = kind.label.de
+    # what a club night ranks by: the game's first ranking figure
+    what = ("Seeger-Fabian" if rank_figure(event.game) == "seeger_fabian"
+            else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
+    if event.rules.get("scale"):  # a Schafkopf tournament in points (docs/rules.md 2.8)
+        what = translate("Punkte (Turnierwertung)", lang)
+    fees = fees_line(event, lang)
+    pdf.multi_cell(0, 5, f"{game} · {event.day} · {what} · {fees}",
+                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    if event.closed is None:
+        pdf.set_text_color(*GREY)
+        pdf.multi_cell(0, 5, translate("Vorläufig: noch nicht abgeschlossen.", lang),
+                       new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+        pdf.set_text_color(0, 0, 0)
+    else:
+        pdf.multi_cell(0, 5, translate("Abgeschlossen am %(when)s.", lang, when=when(event.closed)),
+                       new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    pdf.ln(2)
+    n_series = len(rows[0].series) if rows else 0
+    prize_of = {r["player"]: r["cents"] for r in prizes["rows"]}
+    numbers = start_numbers(events.registrations(db, event.id))
+
+    def named(player: str) -> str:
+        no = numbers.get(player)
+        return player if no is None else f"{player} · {translate('Nr.', lang)} {no}"
+
+    series_w = 16 if n_series <= 4 else 11
+    # the series go into the ranking while the name keeps room; beyond that the ranking
+    # leaves them out and they follow in tables of their own (as many as it takes)
+    inline = pdf.epw - 12 - 18 - 58 - series_w * n_series >= NAME_MIN
+    heads = [ptranslate("rank", "Platz", lang), translate("Name", lang),
+             translate("Punkte", lang)]  # fmt: skip
+    tail = [translate("gew./verl.", lang), translate("Gebühr", lang), translate("Preis", lang)]
+    shown = range(n_series) if inline else range(0)
+    _table(pdf, [12, 0, 18] + [series_w] * len(shown) + [18, 20, 20],
+           [*heads, *[f"S{i + 1}" for i in shown], *tail],
+           [[f"{r.rank}.", named(r.player), _n(r.score), *_series_cells(r, shown),
+             f"{r.won} / {r.lost}", money(r.fees_cents, lang),
+             money(prize_of[r.player], lang) if prize_of.get(r.player) else ""]
+            for r in rows])  # fmt: skip
+    if not inline:
+        per_table = int((pdf.epw - 12 - NAME_MIN) // SERIES_W)
+        for first in range(0, n_series, per_table):
+            part = range(first, min(first + per_table, n_series))
+            pdf.ln(3)
+            _table(pdf, [12, 0] + [SERIES_W] * len(part),
+                   [*heads[:2], *[f"S{i + 1}" for i in part]],
+                   [[f"{r.rank}.", named(r.player), *_series_cells(r, part)] for r in rows])  # fmt: skip
+    pdf.ln(3)
+    pdf.set_font("DejaVu", "B", 10)
+    pdf.cell(0, 6, translate("Kasse", lang), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=9)
+    lines = [
+        (translate("Gebühren laut Rangliste", lang), prizes["fees_total_cents"]),
+        (translate("Topf", lang), prizes["pot_cents"]),
+        (translate("ausgezahlt", lang), prizes["paid_cents"]),
+        (translate("Rest", lang), prizes["rest_cents"]),
+    ]
+    for label, cents in lines:
+        pdf.cell(0, 5, f"{label}: {money(cents, lang)}",
+                 new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    write_more_prizes(pdf, prizes, lang)
+    write_cash_check(pdf, prizes["cash"], lang)
+    for t in events.tables_of(db, event):
+        sheet = {**service.sheet_json(db, t["sheet_row"], lang, full=False),
+                 "day": t["sheet_row"].get("day")}  # fmt: skip
+        spec = service.spec_of(t["sheet_row"])
+        typed = service.computed(db, t["sheet_row"]).rows
+        # a Skat table's page is the official tournament list (Seeger-Fabian's columns)
+        tlist = tournament_of(db, t["sheet_row"], at_event=True)
+        write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang, typed,
+                    tlist)  # fmt: skip
+        if t["double_entry"] is not None:
+            write_double_entry_note(pdf, event, t, lang)
+    return bytes(pdf.output())
+
+
+def write_double_entry_note(pdf: SheetPDF, event: Event, t: dict[str, Any],
+                            lang: str) -> None:  # fmt: skip
+    """Under a table that keeps two lists: its page is list A, the ranking counts only the
+    deals both lists agree on (rules/double_entry.py). Where list B differs or lags, the
+    page says which deals do not count and the figures the ranking took."""
+    cmp = t["double_entry"]["comparison"]
+    pdf.ln(2)
+    pdf.set_font("DejaVu", size=9)
+    if cmp.clean:
+        pdf.multi_cell(0, 5, translate("Liste B stimmt mit Liste A überein (%(n)s Spiele).", lang,
+                                       n=len(cmp.agreed)), new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+        return
+    pdf.set_font("DejaVu", "B", 9)
+    pdf.multi_cell(0, 5, translate("Liste B: %(n)s Spiele noch nicht gezählt.", lang,
+                                   n=cmp.pending), new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    pdf.set_font("DejaVu", size=9)
+    for d in cmp.differences:
+        pdf.multi_cell(0, 5, translate(difference_msg(d), lang), new_x="LMARGIN", new_y="NEXT")
+    figure = ("Seeger-Fabian" if rank_figure(event.game) == "seeger_fabian"
+              else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
+    counted = " · ".join(f"{p} {_n(t['score'][p])}" for p in t["players"])
+    pdf.multi_cell(0, 5, translate("In der Rangliste gezählt (%(figure)s): %(counted)s", lang,
+                                   figure=figure, counted=counted),
+                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+
+
+def fees_line(event: Event, lang: str) -> str:
+    """ "Startgeld 5,00 € · je verlorenes Spiel 0,50 €", or with tiers "… · verlorene Spiele
+    je Serie: ab dem 1. 0,50 €, ab dem 3. 1,00 €", and the table and team fees if any."""
+    fees = events.fees_of(event)
+    out = translate("Startgeld %(entry)s", lang, entry=money(fees.entry_cents, lang))
+    if fees.tiers:
+        steps = ", ".join(translate("ab dem %(n)s. %(cents)s", lang, n=t.start,
+                                    cents=money(t.cents, lang)) for t in fees.tiers)  # fmt: skip
+        out += " · " + translate("verlorene Spiele je Serie: %(steps)s", lang, steps=steps)
+    else:
+        out += " · " + translate("je verlorenes Spiel %(per_lost)s", lang,
+                                 per_lost=money(fees.lost_game_cents, lang))  # fmt: skip
+    if fees.table_cents:
+        out += " · " + translate("Tischgeld %(cents)s je Serie", lang,
+                                 cents=money(fees.table_cents, lang))  # fmt: skip
+    if fees.team_cents:
+        out += " · " + translate("Mannschaftsgeld %(cents)s", lang,
+                                 cents=money(fees.team_cents, lang))  # fmt: skip
+    return out
+
+
+def write_more_prizes(pdf: SheetPDF, prizes: dict[str, Any], lang: str) -> None:
+    """The series, category and team prizes, one line each, and the team ranking."""
+    others = [p for p in prizes["prizes"] if p["kind"] != "overall"]
+    if others:
+        pdf.ln(2)
+        pdf.set_font("DejaVu", "B", 10)
+        pdf.cell(0, 6, translate("Weitere Preise", lang), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("DejaVu", size=9)
+        for p in others:
+            if p["kind"] == "series":
+                what = translate("Serie %(n)s", lang, n=p["series"])
+            elif p["kind"] == "category":
+                what = p["category"]
+            else:
+                what = translate("Mannschaft", lang)
+            who = p.get("team") or p["player"]
+            if p.get("members"):
+                who += f" ({', '.join(p['members'])})"
+            pdf.multi_cell(0, 5, f"{what}, {p['place']}.: {who} · {_n(p['score'])} · "
+                           f"{money(p['cents'], lang)}", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    if prizes["teams"]:
+        pdf.ln(2)
+        pdf.set_font("DejaVu", "B", 10)
+        pdf.cell(0, 6, translate("Mannschaften", lang), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("DejaVu", size=9)
+        for i, t in enumerate(prizes["teams"], start=1):
+            pdf.multi_cell(0, 5, f"{i}. {t['team']} ({', '.join(t['members'])}): {_n(t['score'])}",
+                           new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+
+
+def write_cash_check(pdf: SheetPDF, cash: dict[str, Any], lang: str) -> None:
+    """Due, collected and open, in total and per player, with the items ticked as paid."""
+    pdf.ln(2)
+    pdf.set_font("DejaVu", "B", 10)
+    pdf.cell(0, 6, translate("Kassenprüfung", lang), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=9)
+    pdf.multi_cell(0, 5, " · ".join([
+        f"{translate('fällig', lang)} {money(cash['due_cents'], lang)}",
+        f"{translate('kassiert', lang)} {money(cash['collected_cents'], lang)}",
+        f"{translate('offen', lang)} {money(cash['open_cents'], lang)}",
+    ]), new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
+    pdf.set_font("DejaVu", size=8.5)
+    widths: tuple[float, ...] = (0, 60, 24, 24, 24)
+    widths = (pdf.epw - sum(widths), *widths[1:])
+    with pdf.table(col_widths=widths, text_align=("LEFT", "LEFT", "RIGHT", "RIGHT", "RIGHT"),
+                   repeat_headings=1, headings_style=head, line_height=4.6,
+                   padding=(0.8, 1.2), borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
+        row = table.row()
+        for h in ("Name", "bezahlt", "fällig", "kassiert", "offen"):
+            row.cell(translate(h, lang))
+        for c in cash["players"]:
+            row = table.row()
+            row.cell(c["player"])
+            row.cell(" ".join(
+                ("✓" if i["paid"] else "")
+                + (translate("Startgeld", lang) if i["series"] == 0 else f"S{i['series']}")
+                for i in c["items"]))  # fmt: skip
+            row.cell(money(c["due_cents"], lang))
+            row.cell(money(c["collected_cents"], lang))
+            row.cell(money(c["open_cents"], lang) if c["open_cents"] else "")

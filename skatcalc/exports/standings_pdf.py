@@ -1,0 +1,74 @@
+"""A group's standings as a PDF for the club's notice board (fpdf2, like the sheet PDF)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fpdf.fonts import FontFace
+
+from skatcalc.exports.pdf import GREY, SheetPDF, _n
+from skatcalc.rules.common import money
+from skatcalc.rules.sheet import game as game_kind
+from skatcalc.web.i18n import ptranslate, translate
+
+
+def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
+    """``view``: group, start, end, rows (StandingRow), sheets, evenings, rank_name."""
+    de = lang != "en"
+    group = view["group"]
+    title = translate("%(group)s · Tabelle", lang, group=group.name)
+    pdf = SheetPDF(title, lang, landscape=False)
+    pdf.set_title(title)
+    pdf.set_creator("skatcalc")
+    pdf.add_page()
+    pdf.set_font("DejaVu", "B", 16)
+    pdf.multi_cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=9)
+    rules = group.rules
+    game = game_kind(group.game).label.de
+    parts = [game, f"{view['start'].isoformat()} – {view['end'].isoformat()}",
+             translate("Wertung: %(rank_by)s", lang, rank_by=view["rank_name"]),
+             translate("%(n)s Abende", lang, n=len(view["evenings"]))]  # fmt: skip
+    if rules.get("min_sheets"):
+        parts.append(translate("mindestens %(n)s Abende für einen Platz", lang,
+                               n=rules["min_sheets"]))  # fmt: skip
+    if rules.get("best"):
+        parts.append(ptranslate("short", "die besten %(n)s Abende zählen", lang, n=rules["best"]))
+    pdf.set_text_color(*GREY)
+    pdf.multi_cell(0, 5, " · ".join(parts), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(0, 0, 0)
+    pdf.ln(2)
+    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
+    heads = [ptranslate("rank", "Platz", lang), ptranslate("player", "Spieler", lang),
+             translate("Abende", lang), translate("gewertet", lang),
+             ptranslate("score", "Wertung", lang), translate("Schnitt", lang),
+             translate("gew./verl.", lang), translate("Bilanz", lang),
+             translate("Geld", lang)]  # fmt: skip
+    widths = (12, 46, 16, 18, 20, 18, 20, 18, 22)
+    pdf.set_font("DejaVu", size=9)
+    with pdf.table(col_widths=widths, text_align=("RIGHT", "LEFT") + ("RIGHT",) * 7,
+                   headings_style=head, line_height=5, padding=(0.8, 1.2),
+                   borders_layout="HORIZONTAL_LINES", repeat_headings=1) as table:  # fmt: skip
+        row = table.row()
+        for h in heads:
+            row.cell(h)
+        for r in view["rows"]:
+            style = None if r.rank is not None else FontFace(color=GREY)
+            row = table.row(style=style)
+            row.cell("" if r.rank is None else f"{r.rank}.")
+            row.cell(r.player)
+            row.cell(str(r.sheets))
+            row.cell(str(r.counted))
+            row.cell(_n(r.score))
+            avg = f"{r.average:.1f}"
+            row.cell(avg.replace(".", ",") if de else avg)
+            row.cell(f"{r.won}/{r.lost}")
+            row.cell(_n(r.balance, signed=True))
+            row.cell(money(r.cents, lang))
+    if any(r.rank is None for r in view["rows"]):
+        pdf.ln(2)
+        pdf.set_font("DejaVu", size=8)
+        pdf.set_text_color(*GREY)
+        pdf.multi_cell(0, 4, translate("Grau: zu wenige Abende für einen Platz.", lang),
+                       new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    return bytes(pdf.output())

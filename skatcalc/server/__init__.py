@@ -1,0 +1,1 @@
+"""The ``skatcalc`` command and the server it runs."""

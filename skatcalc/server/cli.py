@@ -1,0 +1,361 @@
+"""The ``skatcalc`` command: serve the app with a production WSGI server."""
+
+from __future__ import annotations
+
+import io
+import os
+import socket
+import sys
+from typing import Any
+
+import click
+from flask import Flask
+
+from skatcalc import create_app
+from skatcalc.server.prefork import (
+    Prefork,
+    QueueWarningFilter,
+    _bind_per_worker,
+    _connection_limit,
+    _proxy_settings,
+    keep_alive_server,
+)
+from skatcalc.web.http import IMPORT_BODY_MAX
+
+
+def _lan_address() -> str:
+    # The address the machine uses towards the network; no packet is sent by connect().
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+@click.group()
+def main() -> None:
+    """skatcalc — score keeper and game-value calculator for Skat and Schafkopf."""
+
+
+def _app_or_exit(config: dict[str, object] | None) -> Flask:
+    """The app, or one line naming the database and why it cannot be used, and exit 1."""
+    from skatcalc.store import StorageUnusable
+
+    try:
+        app = create_app(config)
+    except StorageUnusable as exc:
+        click.echo(
+            f"skatcalc: {exc.what} {exc.path} nicht nutzbar / unusable: {exc.reason}",
+            err=True,
+        )
+        raise SystemExit(1) from None
+    note = app.config.get("DATABASE_NOTE")
+    if note:
+        click.echo(note)
+    return app
+
+
+def _db_config(db_path: str | None) -> dict[str, object]:
+    return {"DATABASE": os.path.abspath(db_path)} if db_path else {}
+
+
+DB_HELP = (
+    "SQLite file (default: skatcalc.sqlite in the user's data folder, ~/.local/share/skatcalc)."
+)
+
+
+@main.command()
+@click.option(
+    "--host", default=None, help="Address to bind [default: 127.0.0.1; 0.0.0.0 with --lan]."
+)
+@click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--db", "db_path", default=None, help=DB_HELP)
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="Serve on the network (or behind a proxy): anyone may look, edits need the "
+    "sheet's edit link or token.",
+)
+@click.option(
+    "--threads", default=8, show_default=True, type=int, help="Worker threads answering requests."
+)
+@click.option(
+    "--trusted-host",
+    "trusted_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A Host name this server answers to (repeatable; '.example.org' includes "
+    "subdomains). Default: localhost, 127.0.0.1, [::1]; with --lan also IP addresses "
+    "and this machine's names. Other hosts get 400.",
+)
+@click.option(
+    "--behind-proxy",
+    "proxies",
+    default=0,
+    show_default=True,
+    type=int,
+    metavar="N",
+    help="Trust X-Forwarded-For/-Proto/-Host from N reverse proxies in front "
+    "(1 for one Caddy or nginx). Only use it when the port is reachable from the "
+    "proxy alone.",
+)
+@click.option(
+    "--public-url",
+    default=None,
+    metavar="URL",
+    help="The address phones use, e.g. https://skat.example.org (for share links and QR codes).",
+)
+@click.option(
+    "--hsts", is_flag=True, help="Send Strict-Transport-Security (one year) on https requests."
+)
+@click.option(
+    "--preview-limit",
+    default=None,
+    type=int,
+    metavar="N",
+    help="Live previews of a sheet's deal per minute and client before 429 [default: 240 "
+    "with --lan, unlimited on loopback; 0 = unlimited].",
+)
+@click.option(
+    "--write-limit",
+    default=None,
+    type=int,
+    metavar="N",
+    help="Writes per minute and client before 429 [default: 120 with --lan, "
+    "unlimited on loopback; 0 = unlimited].",
+)
+@click.option(
+    "--durable",
+    is_flag=True,
+    help="synchronous=FULL: every save is on the disk before it is confirmed, so a "
+    "power cut loses nothing (slower saves). Default: survives any crash of the "
+    "process, a power cut may lose the last saves.",
+)
+@click.option(
+    "--channel-timeout",
+    default=30,
+    show_default=True,
+    type=int,
+    metavar="SECONDS",
+    help="Close connections idle or stalled that long (slow clients).",
+)
+@click.option(
+    "--connection-limit",
+    default=1000,
+    show_default=True,
+    type=int,
+    help="Open connections at most (more wait in the listen backlog).",
+)
+@click.option(
+    "--processes",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Server processes sharing the port, each with its own threads (use the CPU cores; "
+    "Linux/POSIX only for more than 1). Write limits and caches are per process.",
+)
+def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: int,
+          trusted_hosts: tuple[str, ...], proxies: int, public_url: str | None, hsts: bool,
+          preview_limit: int | None, write_limit: int | None, durable: bool, channel_timeout: int,
+          connection_limit: int, processes: int) -> None:  # fmt: skip
+    """Start skatcalc with the waitress WSGI server and print the URL."""
+    import logging
+
+    from waitress import serve as waitress_serve
+
+    if processes > 1 and not hasattr(os, "fork"):
+        click.echo(
+            "skatcalc: --processes über 1 geht nur unter Linux/POSIX / more than one process "
+            "needs fork() (Linux/POSIX); use --processes 1 here.",
+            err=True,
+        )
+        raise SystemExit(2)
+    # The GIL is handed on every 1 ms instead of 5: a revision poll or a revalidation waiting
+    # behind a page render then waits one short slice, not several long ones (bench/load.py:
+    # reads p99 down by about a third; throughput unchanged).
+    sys.setswitchinterval(0.001)
+    config: dict[str, object] = _db_config(db_path)
+    if host is None:
+        host = "0.0.0.0" if lan else "127.0.0.1"
+    if lan:
+        config["LAN"] = True
+    if trusted_hosts:
+        config["ALLOWED_HOSTS"] = list(trusted_hosts)
+    if hsts:
+        config["HSTS_SECONDS"] = 31536000
+    if write_limit is None:
+        write_limit = 120 if lan else 0
+    if write_limit:
+        config["WRITE_LIMIT"] = write_limit
+    if preview_limit is None:
+        preview_limit = 240 if lan else 0
+    if preview_limit:
+        config["PREVIEW_LIMIT"] = preview_limit
+    if durable:
+        config["DB_DURABLE"] = True
+    # Writes beyond half the threads are told to come back (503), so reads always find a thread.
+    config["WRITE_SLOTS"] = max(1, threads // 2)
+    shown = _lan_address() if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}" if ":" not in shown else f"http://[{shown}]:{port}"
+    if public_url:
+        url = public_url.rstrip("/")
+    if public_url or (lan and not proxies):
+        # Behind a proxy without --public-url the links follow the Host and scheme the proxy
+        # forwards; the address skatcalc listens on is not one a phone can open.
+        config["PUBLIC_URL"] = url
+    app = _app_or_exit(config)
+    click.echo(f"skatcalc läuft / is running: {url}/")
+    click.echo(f"Datenbank / database: {app.config['DATABASE']}")
+    _print_admin_link(app, url)
+    if proxies and not _is_loopback(host):
+        # X-Forwarded-For is believed from whoever connects: only the proxy may reach the port.
+        click.echo(
+            f"Achtung / warning: --behind-proxy auf / on {host}: nur der Proxy darf diesen Port "
+            "erreichen / only the proxy may reach this port (--host 127.0.0.1).",
+            err=True,
+        )
+    if lan:
+        click.echo("Im Netz: ansehen darf jeder, ändern nur, wer den Bearbeitungs-Link hat.")
+        click.echo("On the network: anyone may look, only holders of the edit link may change.")
+        _print_qr(f"{url}/")
+        _print_share_links(app, url)
+    server_kw: dict[str, Any] = dict(
+        threads=threads, ident="skatcalc",
+        connection_limit=_connection_limit(connection_limit),
+        channel_timeout=channel_timeout, cleanup_interval=max(1, min(10, channel_timeout // 3)),
+        asyncore_use_poll=True,  # select() cannot watch more than 1024 sockets
+        # Refused from the Content-Length (or as a chunked body grows), before it is read:
+        # the import's cap here, every other route's 1 MiB in the server's parser.
+        max_request_body_size=IMPORT_BODY_MAX + 1,
+        _server=keep_alive_server,
+        **_proxy_settings(proxies),
+    )  # fmt: skip
+    if processes > 1:
+        # Every worker makes its own app after the fork (no SQLite connection may cross it);
+        # the key the parent's app read or created goes to all of them, so sessions and CSRF
+        # tokens hold whichever process answers.
+        config["SECRET_KEY"] = app.config["SECRET_KEY"]
+        # One start, one tag for its pages: a phone revalidating at another worker gets 304.
+        config["BUILD_TAG"] = app.extensions["skatcalc_build"]
+        app.extensions["skatcalc_db"].close_all()
+        del app
+        try:
+            sockets = _bind_per_worker(host, port, processes)
+        except OSError as exc:
+            click.echo(f"skatcalc: {host}:{port} nicht nutzbar / cannot be used: {exc}", err=True)
+            raise SystemExit(1) from None
+        click.echo(f"{processes} Prozesse / processes, je / each {threads} threads")
+        raise SystemExit(Prefork(processes, sockets, config, server_kw).run())
+    logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
+    waitress_serve(app, host=host, port=port, **server_kw)
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _print_qr(url: str) -> None:
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    click.echo(out.getvalue())
+
+
+def _print_share_links(app: Flask, url: str) -> None:
+    """The newest sheets' read-only links, so the phones at the table can follow along."""
+    from skatcalc import store
+    from skatcalc.services import sheets as service
+
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        sheets = service.list_sheets(conn)[:3]
+    finally:
+        conn.close()
+    for s in sheets:
+        click.echo(f"  {s['name']}: {url}/sheets/{s['id']}/share/{s['share_token']}")
+    if sheets:
+        click.echo("  (QR-Codes auf der Seite des Blatts / QR codes on the sheet's page)")
+
+
+def _print_admin_link(app: Flask, url: str) -> None:
+    """The server's admin link (every right, every lost link), as Jupyter prints its token;
+    remembered with the address so that ``skatcalc admin-link`` prints the same link."""
+    from skatcalc import store
+    from skatcalc.services import sheets as service
+
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        service.remember_served_url(conn, url)
+        link = service.admin_link(conn, url)
+    finally:
+        conn.close()
+    click.echo(f"Admin-Link (alle Rechte, nicht weitergeben / every right, keep it): {link}")
+
+
+@main.command("admin-link")
+@click.option("--db", "db_path", default=None, help=DB_HELP)
+@click.option(
+    "--url",
+    default=None,
+    metavar="URL",
+    help="The server's address [default: the one the last 'skatcalc serve' on this database "
+    "printed, else http://127.0.0.1:5000].",
+)
+def admin_link(db_path: str | None, url: str | None) -> None:
+    """Print the server's admin link again (every right: players, any group, any sheet or
+    event, and every lost edit, organiser or group link). Keep it to yourself."""
+    from skatcalc import store
+    from skatcalc.services import sheets as service
+
+    app = _app_or_exit(_db_config(db_path) or None)
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        click.echo(service.admin_link(conn, url or service.served_url(conn)))
+    finally:
+        conn.close()
+
+
+@main.command("init-db")
+@click.option("--db", "db_path", default=None, help=DB_HELP)
+def init_db(db_path: str | None) -> None:
+    """Create or upgrade the database."""
+    app = _app_or_exit(_db_config(db_path) or None)
+    click.echo(f"Database ready: {app.config['DATABASE']}")
+
+
+@main.command()
+@click.argument("path")
+@click.option("--db", "db_path", default=None, help=DB_HELP)
+def backup(path: str, db_path: str | None) -> None:
+    """Copy the live database to PATH (SQLite online backup, safe while serving)."""
+    import sqlite3
+
+    app = _app_or_exit(_db_config(db_path) or None)
+    src = sqlite3.connect(app.config["DATABASE"])
+    try:
+        dst = sqlite3.connect(path)
+    except sqlite3.Error as exc:
+        src.close()
+        click.echo(f"skatcalc: backup {path} cannot be written: {exc}", err=True)
+        raise SystemExit(1) from None
+    try:
+        with dst:
+            src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+    click.echo(f"Backup written: {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Sheets, players, season, events: the domain services."""

@@ -1,0 +1,745 @@
+"""The one door to the sheets: every read a view needs and every write, with their policies.
+
+Views (every module with a Blueprint) come here and never to ``db``: they load a sheet once per
+request (``load_sheet``) and hand that sheet to what they call next; every write takes the
+loaded sheet and gives back the sheet as the write left it (its new revision), so nothing is
+read again by id. The sheet-name policy is here and nowhere else (``sheet_name``).
+
+Totals are never stored: every read recomputes them from the deals with the rules engine
+(once per revision, see ``derived``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date
+from functools import lru_cache
+from typing import Any, NamedTuple, TypeVar
+
+from sqlite_utils import Database
+
+from skatcalc import serialize
+from skatcalc.rules import marks
+from skatcalc.rules.common import Errors, InvalidDeal, Msg
+from skatcalc.rules.sheet import (
+    MAX_DEALS,
+    ComputedSheet,
+    DealRecord,
+    Row,
+    RuleChange,
+    SheetSpec,
+    check_placement,
+    compute_sheet,
+    dealer_after,
+    default_active,
+    evaluate_deal,
+    merge_rules,
+    play_rules,
+    read_rules,
+    seat_names,
+)
+from skatcalc.rules.sheet import game as game_kind
+from skatcalc.services import cache
+from skatcalc.services import players as people
+from skatcalc.services.recent import Recent
+from skatcalc.store import MAX_ID, NotFound, fault_of, get_db, is_id, settings
+from skatcalc.store import sheets as store
+from skatcalc.store.records import AnySheet, Deal, DealHead, HistoryEntry, Sheet
+from skatcalc.store.sheets import Conflict, KeyReused, Taken
+from skatcalc.web.i18n import translate
+
+T = TypeVar("T")
+
+
+def spec_of(sheet: AnySheet) -> SheetSpec:
+    """The sheet's rules engine spec: the rules in force now, and the changes of the rules
+    during the evening (each deal is computed under the rules it was played under)."""
+    changes = stored_changes(sheet)
+    return _spec(sheet["game"], tuple(sheet["players"]), sheet["first_dealer"],
+                 json.dumps(sheet["rules"], sort_keys=True),
+                 json.dumps(changes, sort_keys=True) if changes else "")  # fmt: skip
+
+
+def stored_changes(sheet: AnySheet) -> list[dict[str, Any]]:
+    """The sheet's stored rule changes (``{"from_n", "before"}``, oldest first), whether the
+    sheet came through ``db`` (a list) or as a bare row of another query (JSON text)."""
+    raw = sheet.get("rule_changes") or []
+    return json.loads(raw) if isinstance(raw, str) else list(raw)
+
+
+@lru_cache(maxsize=1024)
+def _spec(game: str, players: tuple[str, ...], first_dealer: str, rules: str,
+          changes: str = "") -> SheetSpec:  # fmt: skip
+    # A request asks for its sheet's spec several times (page, form, rows, history): the
+    # house rules are read from their JSON once per sheet, not each time (a spec is frozen).
+    cls = game_kind(game).rules_class
+    now = cls.from_stored(json.loads(rules))
+    stored = sorted(json.loads(changes) if changes else [], key=lambda c: c["from_n"])
+    befores = [cls.from_stored(c["before"]) for c in stored]
+    # The rules from a change on are the ones the next change replaced, or those of now.
+    afters = [*befores[1:], now]
+    typed = [
+        RuleChange(int(c["from_n"]), b, a) for c, b, a in zip(stored, befores, afters, strict=False)
+    ]
+    return SheetSpec(game, players, first_dealer, now, typed)
+
+
+def rule_changes_json(sheet: AnySheet) -> list[dict[str, Any]]:
+    """The sheet's ``rule_changes`` (docs/api.md): from which deal on, the rules from there,
+    and the rules before it."""
+    return [
+        {"from_n": c.from_n, "rules": c.rules.to_json(), "before": c.before.to_json()}
+        for c in spec_of(sheet).changes
+    ]
+
+
+def head_records(heads: list[DealHead]) -> list[DealRecord]:
+    """Deals already evaluated in a computation that is resumed: they are not read again."""
+    return [DealRecord(h.n, h.dealer, (), {}, h.struck) for h in heads]
+
+
+def records(deals: list[Deal], versions: bool = False) -> list[DealRecord]:
+    """Stored deals as the rules read them; with ``versions`` their rows carry the version
+    (the sheet as stored does, a preview of a deal that is not stored does not)."""
+    return [
+        DealRecord(d.n, d.dealer, tuple(d.active), d.input, d.struck,
+                   d.version if versions else None)
+        for d in deals
+    ]  # fmt: skip
+
+
+# The per-revision cache and the last computations live in ``cache`` with every other process
+# cache; these names stay for the code and tests that reach them here.
+_CACHE = cache.PER_REVISION
+_CACHE_SHEETS = cache.SHEETS_KEPT
+_LATEST: Recent[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
+    cache.LATEST_COMPUTED
+)
+_LATEST_JSON: Recent[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]]]] = (
+    cache.LATEST_JSON
+)
+
+
+def derived(sheet: AnySheet, what: str, make: Callable[[], T], *key: Any) -> T:
+    """``make()`` once per revision of the sheet: views derived from its deals.
+
+    Derived data only: the deals stay the one source of truth, and every write bumps the
+    revision, so a cached result is never older than the deals it came from. Results are
+    shared between requests: callers read them and never change them (``cache.derived``)."""
+    return cache.derived(sheet["share_token"], sheet["rev"], (what, *key), make)
+
+
+def computed(db: Database, sheet: AnySheet) -> ComputedSheet:
+    """compute_sheet for the sheet's current revision, once for both languages.
+
+    After deals were only appended (the usual save), the pass goes on from the last result
+    instead of starting over; any other change (a correction, a strike) starts from deal 1.
+    Which it is comes from the stored deals themselves: number, version and struck flag."""
+
+    def make() -> ComputedSheet:
+        token = sheet["share_token"]
+        heads = store.deal_heads(db, sheet["id"])
+        signature = tuple((h.n, h.version, h.struck) for h in heads)
+        resume = None
+        latest = _LATEST.get(token)
+        if latest is not None:
+            old_sig, old = latest
+            # the seats count too: the organiser may re-seat a table (event_desk.py)
+            same_seats = tuple(old.state.balance) == tuple(sheet["players"])
+            if same_seats and signature[: len(old_sig)] == old_sig:
+                resume = old.state
+        done = resume.count if resume is not None else 0
+        # Only the deals after the resume point are read in full and evaluated; of the others
+        # only the dealer and struck flag still count (who deals next).
+        tail = store.get_deals(db, sheet["id"], after=heads[done - 1].n if done else 0)
+        deals = [*head_records(heads[:done]), *records(tail, versions=True)]
+        signature = signature[:done] + tuple((d.n, d.version, d.struck) for d in tail)
+        result = compute_sheet(spec_of(sheet), deals, resume)
+        _LATEST.put(token, (signature, result))
+        return result
+
+    return derived(sheet, "computed", make)
+
+
+def computed_sheet(db: Database, sheet: AnySheet, lang: str) -> dict[str, Any]:
+    """The computed sheet as JSON in ``lang`` (serialize.computed_json), once per revision and
+    language: deals, totals, bock_pending, next_dealer."""
+
+    def make() -> dict[str, Any]:
+        result = computed(db, sheet)
+        key = (sheet["share_token"], lang)
+        out = serialize.computed_json(result, lang, _LATEST_JSON.get(key))
+        _LATEST_JSON.put(key, (result.rows, out["deals"]))
+        return out
+
+    return derived(sheet, "computed-json", make, lang)
+
+
+def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) -> dict[str, Any]:
+    """The sheet exactly as docs/api.md shapes it (plus a few extra keys the pages use)."""
+    data = computed_sheet(db, sheet, lang)
+    out: dict[str, Any] = {
+        "id": sheet["id"],
+        "name": sheet["name"],
+        "game": sheet["game"],
+        "players": sheet["players"],
+        "first_dealer": sheet["first_dealer"],
+        "rules": sheet["rules"],
+        "rule_changes": rule_changes_json(sheet),
+        "created": sheet["created"],
+        "updated": sheet["updated"],
+        "group": sheet.get("group_id"),
+        "closed": bool(sheet.get("closed")),
+        "closed_at": sheet.get("closed"),
+        "deals": data["deals"],
+        "totals": data["totals"],
+        "next_dealer": data["next_dealer"],
+        "bock_pending": data["bock_pending"],
+    }
+    for key in ("bockramsch_pending", "next_bockramsch"):  # Bockramsch sheets only
+        if key in data:
+            out[key] = data[key]
+    if full:
+        out["history"] = [dataclasses.asdict(h) for h in history(db, sheet)]
+    return out
+
+
+def default_name(game: str) -> str:
+    """A new sheet's name when none is given: the game and today's date."""
+    return f"{game_kind(game).label.de} {date.today():%d.%m.%Y}"
+
+
+def proposed_dealer(db: Database, sheet: AnySheet) -> str:
+    """Who deals next, from one row rather than the whole sheet."""
+    last = store.last_counting_deal(db, sheet["id"])
+    return dealer_after(spec_of(sheet), last.dealer if last else None)
+
+
+def placement(
+    spec: SheetSpec, body: Any, proposed: str, keep: Deal | None = None
+) -> tuple[str, tuple[str, ...]]:
+    """Dealer and players of a deal: as given, else as before (corrections), else the rotation."""
+    e = Errors()
+    body_map = body if isinstance(body, dict) else {}
+    dealer, active = check_placement(spec, body_map, e)
+    e.raise_if_any()
+    if dealer is None:
+        dealer = keep.dealer if keep else proposed
+    if active is None:
+        if keep and "dealer" not in body_map:
+            active = tuple(keep.active)
+        else:
+            active = default_active(spec, dealer)
+    return dealer, active
+
+
+def add_deal(
+    db: Database,
+    sheet: Sheet,
+    body: Any,
+    lang: str = "de",
+    idem_key: str | None = None,
+    proposed: str | None = None,
+) -> Saved:
+    """Validate and store the next deal: its number, whether it was stored now (False for a
+    re-sent save) and the sheet after it. ``proposed`` is who deals next when the caller
+    already worked it out (the entry form does, to read its dealer field)."""
+    sheet_id = sheet["id"]
+    spec = spec_of(sheet)
+    with sheet_write(db, sheet) as state:
+        if store.deal_count(db, sheet_id) >= MAX_DEALS:
+            e = Errors()
+            e.add(
+                "_",
+                "Ein Blatt hat höchstens %(max)s Spiele; bitte ein neues Blatt anlegen.",
+                max=MAX_DEALS,
+            )
+            e.raise_if_any()
+        if not (idem_key and store.has_key(db, sheet_id, idem_key)):  # a re-sent save stays one
+            refuse_if_finished(sheet, state)
+        expected_n, body = deal_number(body)
+        body = seat_names(spec.players, body)
+        if proposed is None:
+            proposed = proposed_dealer(db, sheet)
+        dealer, active = placement(spec, body, proposed)
+        evaluate_deal(spec, body, active, ramsch_round=in_ramsch_round(db, sheet, spec))
+        n, stored = store.add_deal(db, sheet_id, dealer, list(active), body, idem_key, expected_n)
+        after = _written(db, sheet)
+    return Saved(n, stored, after)
+
+
+def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dict[str, Any]:
+    """The row a deal body would become, Bock included, without storing anything: the entry
+    form's live preview (Ramsch has no value route). As the sheet's next deal, or, with
+    ``"n"`` of a stored deal, as the correction of that deal."""
+    sheet_id = sheet["id"]
+    spec = spec_of(sheet)
+    n, body = deal_number(body)
+    body = seat_names(spec.players, body)
+    if n is not None:
+        count = store.deal_count(db, sheet_id)
+        if n <= count:
+            return _preview_correction(db, spec, sheet_id, n, body, lang)
+        if n > count + 1:
+            e = Errors()
+            e.add("n", "Das nächste Spiel ist Nummer %(count)s, nicht %(n)s.", count=count + 1, n=n)  # fmt: skip
+            e.raise_if_any()
+    dealer, active = placement(spec, body, proposed_dealer(db, sheet))
+    evaluate_deal(spec, body, active, ramsch_round=in_ramsch_round(db, sheet, spec))
+    current = computed(db, sheet)
+    heads = store.deal_heads(db, sheet_id)
+    if current.state.count == len(heads):  # the current result covers every deal
+        before = head_records(heads)
+    else:  # a deal came in meanwhile: read them all
+        before = records(store.get_deals(db, sheet_id))
+    nxt = DealRecord(len(before) + 1, dealer, active, body)
+    out = compute_sheet(spec, [*before, nxt], current.state)
+    return serialize.row_json(out.rows[-1], lang)
+
+
+def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, body: Any,
+                        lang: str) -> dict[str, Any]:  # fmt: skip
+    """Deal n as the correction ``body`` would make it (its dealer, Bock and running totals)."""
+    deals = store.get_deals(db, sheet_id)
+    old = deals[n - 1]
+    dealer, active = placement(spec, body, old.dealer, keep=old)
+    recs = records(deals)
+    # under the rules deal n was played under
+    evaluate_deal(spec.at(n), body, active, ramsch_round=_round_at(spec, recs, n))
+    recs[n - 1] = DealRecord(n, dealer, active, body, old.struck)
+    return serialize.row_json(compute_sheet(spec, recs[:n]).rows[n - 1], lang)
+
+
+def bockramsch_of(spec: SheetSpec) -> bool:
+    """Whether the sheet plays Bockramsch (docs/rules.md 1.11; Skat's house rule), now or
+    under rules it had earlier in the evening."""
+    every = [spec.rules, *(c.before for c in spec.changes)]
+    return any(getattr(r, "bockramsch", False) for r in every)
+
+
+def in_ramsch_round(db: Database, sheet: Sheet, spec: SheetSpec) -> bool:
+    """Whether the sheet's next deal belongs to a Bockramsch round: where it does, a deal is
+    checked as such (a Ramsch or a Grand Hand)."""
+    return bockramsch_of(spec) and computed(db, sheet).next_ramsch_round
+
+
+def _round_at(spec: SheetSpec, recs: list[DealRecord], n: int) -> bool:
+    """Whether deal ``n`` of these belongs to a Bockramsch round (the deals before it say)."""
+    return bockramsch_of(spec) and compute_sheet(spec, recs[: n - 1]).next_ramsch_round
+
+
+def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]:
+    """The optional ``"n"`` of a deal body (the number the deal gets, API.md Additions) and
+    the body without it: the number is where the deal goes, not part of the deal."""
+    if not isinstance(body, dict) or "n" not in body:
+        return None, body
+    rest = {k: v for k, v in body.items() if k != "n"}
+    n = body["n"]
+    e = Errors()
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_DEALS:
+        e.add("n", "„n“ ist die Nummer des Spiels: 1 bis %(max)s.", max=MAX_DEALS)  # fmt: skip
+    elif must_be is not None and n != must_be:
+        e.add("n", "Dies ist Spiel %(must_be)s, nicht %(n)s.", must_be=must_be, n=n)
+    e.raise_if_any()
+    return n, rest
+
+
+def describe_row(game: str, row: Row, lang: str = "de") -> str:
+    """One line naming a computed deal, for messages: "Bernd: Grand mit 2 (72)"; contract,
+    marks and value as the sheet's row shows them (rules/marks.py)."""
+    text = marks.describe_row(game, row)
+    who = f"{row.declarer}: " if game_kind(game).keeps_list and row.declarer else ""
+    shown = [m for m in text.marks if m is not marks.STRUCK]
+    flags = "".join(f" {translate(m, lang)}" for m in shown)
+    value = f" ({text.value})" if text.value else ""
+    struck = " — " + translate("gestrichen", lang) if row.struck else ""
+    return f"{who}{translate(text.contract, lang)}{flags}{value}{struck}"
+
+
+def correct_deal(
+    db: Database,
+    sheet: Sheet,
+    n: int,
+    body: Any,
+    lang: str = "de",
+    expected_version: int | None = None,
+    current: Deal | None = None,
+) -> Sheet:
+    """Validate and store a correction of deal ``n``; the sheet after it. ``current`` is the
+    deal as the caller already read it (its dealer and players stay unless the body names
+    them); ``expected_version`` makes a change made meanwhile a :class:`Conflict`."""
+    sheet_id = sheet["id"]
+    spec = spec_of(sheet)
+    with sheet_write(db, sheet):
+        if current is None:
+            current = get_deal(db, sheet, n)
+        _n, body = deal_number(body, must_be=n)
+        body = seat_names(spec.players, body)
+        dealer, active = placement(spec, body, current.dealer, keep=current)
+        in_round = (_round_at(spec, records(store.get_deals(db, sheet_id)), n)
+                    if bockramsch_of(spec) else False)  # fmt: skip
+        evaluate_deal(spec.at(n), body, active, ramsch_round=in_round)  # its rules
+        store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
+        return _written(db, sheet)
+
+
+# --- The one door: reads ----------------------------------------------------------------------
+
+
+def load_sheet(db: Database, sheet_id: int) -> Sheet:
+    """The sheet as stored; :class:`NotFound` when there is none. A request loads its sheet
+    once, here, and passes it on."""
+    return store.get_sheet(db, sheet_id)
+
+
+def list_sheets(db: Database) -> list[Sheet]:
+    """Every sheet, newest first, with its ``deal_count``."""
+    return store.list_sheets(db)
+
+
+def sheet_summaries(
+    db: Database, summarize: Callable[[Sheet], dict[str, Any]]
+) -> list[tuple[Sheet, dict[str, Any]]]:
+    """Every sheet with what the list of sheets shows of it (kept per revision, see db)."""
+    return store.sheet_summaries(
+        db, summarize, cache.CODE_VERSION, cache.SUMMARIES, cache.SUMMARIES_LOCK
+    )
+
+
+def history(db: Database, sheet: Sheet) -> list[HistoryEntry]:
+    """The sheet's changes, oldest first: add, correct, strike, restore (with the deal before)."""
+    return store.get_history(db, sheet["id"])
+
+
+def get_deal(db: Database, sheet: Sheet, n: int) -> Deal:
+    """Deal ``n`` of the sheet as stored; :class:`NotFound` when there is none."""
+    return store.get_deal(db, sheet["id"], n)
+
+
+# --- The one door: the sheet's name -----------------------------------------------------------
+
+MAX_SHEET_NAME = 80
+IMPORT_SUFFIX = " (Import)"  # the page's import: the copy is told apart from its original
+IMPORT_NAME = "Import"  # an imported file without a name
+
+
+class BadName(ValueError):
+    """A new name for a sheet that is empty or longer than :data:`MAX_SHEET_NAME`."""
+
+
+def sheet_name(given: object, game: str, suffix: str = "", fallback: str | None = None) -> str:
+    """The one name policy for a new sheet (the page's form, the API, an import, a club
+    night's tables): the given text without surrounding blanks, cut to ``MAX_SHEET_NAME``
+    with ``suffix`` still in it; none given (or only blanks, or not text) gives ``fallback``,
+    by default the game and today's date ("Skat 21.11.2026")."""
+    if isinstance(given, str) and given.strip():
+        return given.strip()[: MAX_SHEET_NAME - len(suffix)] + suffix
+    return default_name(game) if fallback is None else fallback
+
+
+def new_name(given: str | None) -> str:
+    """A rename's name: the same policy, but refused (:class:`BadName`) rather than cut or
+    made up, since the person typed it to be the name."""
+    name = (given or "").strip()
+    if not name or len(name) > MAX_SHEET_NAME:
+        raise BadName(name)
+    return name
+
+
+# --- The one door: writes ---------------------------------------------------------------------
+
+
+class Saved(NamedTuple):
+    n: int  # the deal's number
+    stored: bool  # False: a re-sent save found the deal its key had stored
+    sheet: Sheet  # the sheet after the save
+
+
+class Changed(NamedTuple):
+    changed: bool  # False: the deal already was in that state
+    sheet: Sheet  # the sheet after the write
+
+
+def _written(db: Database, sheet: Sheet, **fields: Any) -> Sheet:
+    """The loaded sheet as a write just left it, inside the write's transaction: the new
+    revision and time (and ``fields`` the write set), without loading the sheet again."""
+    rev, updated = store.sheet_revision(db, sheet["id"])
+    return dataclasses.replace(sheet, **fields, rev=rev, updated=updated)
+
+
+# --- The one door: settled results stay settled ------------------------------------------------
+
+
+class Settled(Exception):
+    """A write refused because what it would change is settled: the sheet is closed, its
+    club night is closed, or its series is finished. Answered 409 with the sheet as it is
+    (errors.py); nothing was stored. ``msg`` is language-free (``i18n.translate``)."""
+
+    def __init__(self, sheet_id: int, msg: Msg) -> None:
+        super().__init__(msg.de)
+        self.sheet_id = sheet_id
+        self.msg = msg
+
+
+@contextmanager
+def sheet_write(db: Database, sheet: AnySheet) -> Iterator[dict[str, Any]]:
+    """The one write path to a stored sheet, the central guard of settled results: every
+    write (add, correct, strike, restore, undo, rename, and any later one such as a change of
+    the rules) runs its storing inside ``with sheet_write(db, sheet) as state:``. One
+    transaction; SQLite's write lock is taken first, then a closed sheet or closed club night
+    raises :class:`Settled` before anything is written. ``state`` (db.lock_sheet) tells the
+    write more that may refuse it: the deals played, the table's event and planned deals."""
+    with db.atomic():
+        state = store.lock_sheet(db, sheet["id"])
+        refuse_if_closed(sheet, state)
+        refuse_if_confirmed(sheet, state)
+        yield state
+        partner = state["event"]["partner"] if state["event"] is not None else None
+        if partner is not None:  # double entry: the other list's page compares with this one
+            store.bump_sheet(db, partner)
+
+
+def refuse_if_confirmed(sheet: AnySheet, state: dict[str, Any]) -> None:
+    """A club night's table that confirmed its list of the series takes no writes (either
+    list) until the organiser unlocks it (event_service.unlock_table)."""
+    event = state["event"]
+    if event is not None and event.get("confirmed"):
+        raise Settled(sheet["id"], Msg(
+            "Tisch bestätigt: die Liste dieser Serie ist abgezeichnet. Nichts gespeichert; "
+            "die Turnierleitung kann sie wieder freigeben."))  # fmt: skip
+
+
+def refuse_if_closed(sheet: AnySheet, state: dict[str, Any]) -> None:
+    event = state["event"]
+    if event is not None and (event["closed"] or state["closed"]):
+        raise Settled(sheet["id"], Msg(
+            "Das Turnier ist abgeschlossen. Nichts gespeichert; die Turnierleitung kann es "
+            "wieder öffnen."))  # fmt: skip
+    if state["closed"]:
+        raise Settled(sheet["id"], Msg(
+            "Der Abend ist abgeschlossen. Nichts gespeichert; wer das Blatt ändern darf, kann "
+            "ihn wieder öffnen."))  # fmt: skip
+
+
+def planned_deals(state: dict[str, Any]) -> int | None:
+    """Deals a club night's table plays in its series (the series' own length if the
+    organiser lengthened it); None for any other sheet, or a table size without a plan."""
+    event = state["event"]
+    if event is None:
+        return None
+    planned = int(event["deals"].get(str(state["players"]), 0))
+    return planned or None
+
+
+def refuse_if_finished(sheet: AnySheet, state: dict[str, Any]) -> None:
+    """A club night's table takes no deal beyond its series' planned length (struck deals
+    do not count: they were never dealt)."""
+    planned = planned_deals(state)
+    if planned is not None and state["played"] >= planned:
+        raise Settled(sheet["id"], Msg(
+            "Serie fertig: %(played)s von %(planned)s Spielen. Nichts gespeichert; die "
+            "Turnierleitung kann die Serie verlängern.",
+            played=state["played"], planned=planned,
+        ))  # fmt: skip
+
+
+class TableOfEvent(Exception):
+    """A club night's table closes and reopens only with its event."""
+
+    def __init__(self, event: dict[str, Any]) -> None:
+        super().__init__(event["name"])
+        self.event = event
+
+
+def close_sheet(db: Database, sheet: Sheet, closed: bool = True) -> Changed:
+    """Close the sheet ("Abend abschließen": every later write is refused) or reopen it;
+    ``changed`` False when it already was so. A club night's table: :class:`TableOfEvent`."""
+    with db.atomic():
+        state = store.lock_sheet(db, sheet["id"])
+        if state["event"] is not None:
+            raise TableOfEvent(state["event"])
+        changed = store.set_sheet_closed(db, sheet["id"], closed)
+        rev, updated = store.sheet_revision(db, sheet["id"])
+        row = store.get_sheet(db, sheet["id"])
+        return Changed(
+            changed, dataclasses.replace(sheet, closed=row.closed, rev=rev, updated=updated)
+        )
+
+
+def create_sheet(
+    db: Database,
+    name: object,
+    game: str,
+    players: list[str],
+    first_dealer: str,
+    rules: dict[str, Any],
+    group_id: int | None = None,
+    suffix: str = "",
+    fallback: str | None = None,
+    day: str | None = None,
+) -> Sheet:
+    """A new sheet (players and rules already checked by ``normalize_sheet``), named by
+    :func:`sheet_name` from ``name`` as given; its seats linked to players, in its group;
+    ``day`` the day it belongs to if not today (a club night's date)."""
+    title = sheet_name(name, game, suffix, fallback)
+    with db.atomic():
+        sheet = store.create_sheet(db, title, game, players, first_dealer, rules, group_id, day)
+        # its seats linked to players by name (found or created)
+        people.link_sheet_players(db, sheet["id"], players)
+    return sheet
+
+
+def import_sheet(
+    db: Database,
+    name: object,
+    game: str,
+    players: list[str],
+    first_dealer: str,
+    rules: dict[str, Any],
+    deals: list[dict[str, Any]],
+    history: list[dict[str, Any]],
+    suffix: str = "",
+    rule_changes: list[dict[str, Any]] | None = None,
+) -> Sheet:
+    """A checked sheet file (exports.import_json) stored whole in one transaction, or nothing:
+    the name policy with ``suffix``; a file without a name gets "Import". ``rule_changes``
+    as stored (``from_n`` and ``before``), checked by the import."""
+    with db.atomic():
+        sheet = create_sheet(db, name, game, players, first_dealer, rules,
+                             suffix=suffix, fallback=IMPORT_NAME)  # fmt: skip
+        store.fill_sheet(db, sheet["id"], deals, history)
+        if rule_changes:
+            store.set_rule_changes(db, sheet["id"], rule_changes)
+            sheet = dataclasses.replace(sheet, rule_changes=rule_changes)
+    return sheet
+
+
+def strike_deal(db: Database, sheet: Sheet, n: int) -> Changed:
+    """Strike deal ``n`` (it stays on the sheet, counting nothing); :class:`NotFound` when the
+    sheet has no such deal."""
+    with sheet_write(db, sheet):
+        changed = store.set_struck(db, sheet["id"], n, True)
+        return Changed(changed, _written(db, sheet))
+
+
+def restore_deal(db: Database, sheet: Sheet, n: int) -> Changed:
+    """Take back the strike of deal ``n``."""
+    with sheet_write(db, sheet):
+        changed = store.set_struck(db, sheet["id"], n, False)
+        return Changed(changed, _written(db, sheet))
+
+
+def undo_save(db: Database, sheet: Sheet, n: int) -> Changed:
+    """Take back a save: strike deal ``n``, the one the undo named, and nothing else. A
+    second tap, or one from a page that was out of date, finds it struck and changes
+    nothing (``changed`` False), rather than striking whichever deal is last by then."""
+    return strike_deal(db, sheet, n)
+
+
+def change_rules(db: Database, sheet: Sheet, data: Any, whole: bool = False) -> Changed:
+    """Change the house rules during the evening (``PATCH`` ``{"rules": {...}}``, the
+    "Hausregeln" page): the keys merge one by one into the rules in force (nested objects
+    too), the result is checked like a new sheet's rules (:class:`InvalidDeal` with
+    ``rules.<field>`` errors, nothing stored). The new rules apply from the next deal on;
+    the deals before keep the rules they were played under (a change is recorded with the
+    rules before it); queued Bock rounds stay. The stake is the whole evening's, so a change
+    of the stake alone records no change of the play. Every change is in the history.
+    ``changed`` is False when the rules stay as they were. With ``whole`` the rules are given
+    whole (the page's form) and nested objects are not merged but replaced.
+
+    Who may change them is the caller's check (the sheet's edit right; on a club night's
+    table the organiser's, see :func:`rules_event`)."""
+    e = Errors()
+    patch = data.get("rules") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(patch, dict):
+        e.add("rules", "Bitte die geänderten Regeln als Objekt „rules“ senden.")
+    elif set(data) - {"rules"}:
+        unknown = ", ".join(sorted(set(data) - {"rules"}))
+        e.add("_", "Unbekannte Felder: %(fields)s.", fields=unknown)
+    e.raise_if_any()
+    assert isinstance(patch, dict)
+    game = sheet["game"]
+    current = read_rules(game, sheet["rules"], Errors()).to_json()
+    merged = {**current, **patch} if whole else merge_rules(current, patch)
+    new = read_rules(game, merged, e).to_json()
+    e.raise_if_any()
+    if new == current:
+        return Changed(False, sheet)
+    with sheet_write(db, sheet):  # a closed sheet (or club night) keeps its rules
+        from_n = store.deal_count(db, sheet["id"]) + 1
+        changes = [dict(c) for c in stored_changes(sheet)]
+        if from_n > 1 and play_rules(new) != play_rules(current):
+            if changes and changes[-1]["from_n"] == from_n:
+                # changed again before a deal was played: one change, from the rules before
+                if play_rules(changes[-1]["before"]) == play_rules(new):
+                    changes.pop()  # taken back
+            else:
+                changes.append({"from_n": from_n, "before": current})
+        store.set_rules(db, sheet["id"], new, changes, from_n, current)
+        return Changed(True, _written(db, sheet, rules=new, rule_changes=changes))
+
+
+def rules_event(db: Database, sheet: Sheet) -> dict[str, Any] | None:
+    """The club night a sheet is a table of (its id and the organiser's edit token), or
+    None: on a table only the organiser may change the rules."""
+    return store.event_of_table(db, sheet["id"])
+
+
+def rename_sheet(db: Database, sheet: Sheet, name: str | None) -> Sheet:
+    """Rename the sheet (:func:`new_name`: :class:`BadName` for an empty or too long name)."""
+    title = new_name(name)
+    with sheet_write(db, sheet):
+        store.rename_sheet(db, sheet["id"], title)
+        return _written(db, sheet, name=title)
+
+
+def delete_sheet(db: Database, sheet_id: int) -> None:
+    """The sheet with its deals, history and summary (its id is never given out again).
+    Callers decide whether it may go: a club night's table goes with its event only."""
+    store.delete_sheet(db, sheet_id)
+
+
+__all__ = [
+    "MAX_ID",
+    "AnySheet",
+    "Deal",
+    "HistoryEntry",
+    "Sheet",
+    "Conflict",
+    "InvalidDeal",
+    "KeyReused",
+    "NotFound",
+    "Taken",
+    "fault_of",
+    "get_db",
+    "is_id",
+]
+
+
+# --- Stored tokens (no request needed) --------------------------------------------------------
+
+
+def read_admin_token(db: Database) -> str:
+    """The server's admin token, as migration m012 stored it with the database."""
+    return settings.admin_token(db)
+
+
+DEFAULT_BASE = "http://127.0.0.1:5000"
+
+
+def admin_link(db: Database, base: str) -> str:
+    """The admin link, ``<base>/admin/<token>``, as ``skatcalc serve`` prints it."""
+    return f"{base.rstrip('/')}/admin/{read_admin_token(db)}"
+
+
+def remember_served_url(db: Database, url: str) -> None:
+    """The address ``skatcalc serve`` printed, so ``skatcalc admin-link`` prints the same link."""
+    settings.set_served_url(db, url.rstrip("/"))
+
+
+def served_url(db: Database) -> str:
+    """The address of the last ``skatcalc serve`` on this database (or the default one)."""
+    return settings.served_url(db) or DEFAULT_BASE

@@ -1,0 +1,1 @@
+"""The web edge: blueprints by feature, and http, caching, errors, i18n beside them."""

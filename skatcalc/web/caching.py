@@ -1,0 +1,271 @@
+"""What the server need not do again: 304 for a sheet page that has not changed, gzip for text,
+and one parsed WTForms catalogue per language.
+
+A sheet page, its share view and the revision poll change only when the sheet does, and every
+write bumps the sheet's revision. So their ``ETag`` is worked out from the stored revision
+(one row) *before* the view runs: a phone that asks again with ``If-None-Match`` gets 304
+without a page being computed or rendered at all.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import hmac
+import re
+import secrets
+import struct
+import threading
+import zlib
+from typing import Any
+
+from babel import support
+from flask import Flask, Response, current_app, g, request, session
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
+from wtforms.i18n import messages_path
+
+from skatcalc.services import cache
+from skatcalc.services import sheets as service
+from skatcalc.web.http import can_edit
+from skatcalc.web.i18n import page_lang
+
+# Pages whose whole content follows from the sheet's revision (plus language and edit rights).
+REVISION_PAGES = frozenset({"sheets.show", "sheets.share", "sheets.revision"})
+RENDERED_PAGES = frozenset({"sheets.show", "sheets.share"})
+# Renders of one page wait for each other at most this long (then render on their own).
+RENDER_WAIT = 2.0
+# A fixed set of locks, a page's by its hash: bounded, and two pages that share one merely
+# render one after the other (CPU-bound renders do not run in parallel under the GIL anyway).
+_RENDER_LOCKS = [threading.Lock() for _ in range(64)]
+COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
+MIN_GZIP = 1024
+# Level 1 packs a sheet page to about the same size as level 6 (within ~15 %) in a fraction of
+# the time; on a Raspberry Pi serving a club night the CPU is what runs out first.
+GZIP_LEVEL = 1
+
+
+def init_app(app: Flask) -> None:
+    # A new start may bring new templates: tags from an older process must not match. The
+    # workers of one ``serve --processes N`` are one start: they get the parent's (BUILD_TAG).
+    app.extensions["skatcalc_build"] = app.config.get("BUILD_TAG") or secrets.token_hex(6)
+    app.before_request(_before)
+    app.after_request(_after)
+    app.teardown_request(_release)
+
+
+# --- ETag per sheet revision ------------------------------------------------------------------
+
+
+def revision_etag() -> str | None:
+    """The tag of the page this GET asks for, from the sheet's stored revision; None when the
+    answer is not one of those pages or is not cacheable (a message to show once, a wrong
+    share token, an unknown sheet: the view answers those)."""
+    if request.method not in ("GET", "HEAD") or request.endpoint not in REVISION_PAGES:
+        return None
+    args = request.view_args or {}
+    if "_flashes" in session:
+        return None
+    try:
+        sheet = service.load_sheet(service.get_db(), int(args["sheet_id"]))
+    except (service.NotFound, KeyError, ValueError, OverflowError):
+        return None
+    g.loaded_sheet = sheet  # the view reads it from here instead of loading it again
+    if request.endpoint == "sheets.share":
+        token = str(args.get("token", "")).encode("utf-8", "surrogatepass")
+        if not hmac.compare_digest(token, sheet["share_token"].encode()):
+            return None
+    mode = "edit" if request.endpoint == "sheets.show" and can_edit(sheet) else "view"
+    # Everything besides the revision that the page depends on; links other phones open are
+    # built from the Host the request came by.
+    variant = (
+        sheet["share_token"],  # random per sheet: a reused id is another sheet
+        request.endpoint,
+        mode,
+        page_lang(),
+        bool(current_app.config.get("LAN")),
+        current_app.config.get("PUBLIC_URL"),
+        request.host_url,
+        request.query_string,
+    )
+    g.page_variant = variant
+    parts = (current_app.extensions["skatcalc_build"], sheet["rev"], variant)
+    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+
+
+def _before() -> Response | None:
+    # Flask-WTF loads WTForms' message catalogue from disk for every request that builds a
+    # form, unless the request already carries one: hand it the parsed one.
+    request.wtforms_translations = _wtforms_catalog(str(get_locale()))  # type: ignore[attr-defined]
+    etag = revision_etag()
+    if etag is None:
+        return None
+    g.revision_etag = etag
+    if request.if_none_match.contains_weak(etag):
+        resp = Response(status=304)
+        _cache_headers(resp, etag)
+        return resp
+    held = cached_page(g.page_variant, etag)
+    if held is None and request.endpoint in RENDERED_PAGES:
+        # One render per page and revision: after a save, the phones at the table ask for
+        # the new page at about the same time; rendering it once each would only share one
+        # CPU (and the GIL) between copies of the same work. The others wait for the first
+        # and take its result (or render themselves if it kept none).
+        lock = _RENDER_LOCKS[hash(g.page_variant) % len(_RENDER_LOCKS)]
+        if lock.acquire(timeout=RENDER_WAIT):
+            g.render_lock = lock
+            held = cached_page(g.page_variant, etag)
+    if held is not None:
+        g.page_kept = True  # nothing to keep again after it
+    return held
+
+
+def _release(_exc: BaseException | None = None) -> None:
+    lock = g.pop("render_lock", None)
+    if lock is not None:
+        lock.release()
+
+
+def _cache_headers(resp: Response, etag: str) -> None:
+    resp.set_etag(etag)
+    # Always ask again (the sheet changes under other phones), but a 304 is enough. A page
+    # carrying the edit link is made no-store by http.py's last hook, cached or not.
+    resp.headers["Cache-Control"] = "private, no-cache"
+    resp.vary.add("Cookie")
+
+
+def _after(resp: Response) -> Response:
+    etag = g.pop("revision_etag", None)
+    if etag is not None and resp.status_code == 200:
+        _cache_headers(resp, etag)
+        if not g.get("page_kept"):
+            keep_page(g.get("page_variant"), etag, resp)
+    return compress(resp)
+
+
+# --- Rendered pages per revision ---------------------------------------------------------------
+
+# The rendered page per variant (sheet, view, language, …) for its latest revision only, with
+# the per-request tokens cut out: another phone's first view, or a reload, costs a join instead
+# of a render. The text between the tokens is kept as UTF-8 and also deflated, each piece on
+# its own (a full flush resets the compressor), so a gzipped answer is the kept pieces plus the
+# two tokens deflated: no page is compressed per request. Bounded by bytes (1,000-deal pages
+# are large), oldest use first.
+_PAGES = cache.PAGES  # kept in cache.py with every other process cache
+CSRF, IDEM = "\x00csrf\x00", "\x00idem\x00"
+TOKENS = (CSRF.encode(), IDEM.encode())
+# The deal form's idempotency key: new for every page shown, so two saves are two deals.
+IDEM_FIELD = re.compile(r'(name="idem" value=")([^"]*)(")')
+TOKEN = re.compile("(\x00csrf\x00|\x00idem\x00)")
+# A gzip member (RFC 1952): header (deflate, no name, no time), the deflate blocks, a final
+# empty block, then CRC-32 and length of the plain bytes.
+GZIP_HEAD = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+DEFLATE_END = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -15).flush()
+
+
+def deflate_piece(data: bytes) -> bytes:
+    """Raw deflate blocks of ``data`` that stand on their own: byte-aligned and with the
+    compressor's history reset, so they can be joined with other such pieces."""
+    c = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -15)
+    return c.compress(data) + c.flush(zlib.Z_FULL_FLUSH)
+
+
+def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> None:
+    if (
+        variant is None
+        or resp.mimetype != "text/html"
+        or resp.is_streamed
+        or "_flashes" in session  # a message shown once was rendered into this one
+    ):
+        return
+    html = resp.get_data(as_text=True)
+    token = g.get("csrf_token")
+    if token:
+        html = html.replace(token, CSRF)
+    html = IDEM_FIELD.sub(lambda m: m.group(1) + IDEM + m.group(3), html)
+    pieces = [p.encode() for p in TOKEN.split(html)]
+    packed = [None if p in TOKENS else deflate_piece(p) for p in pieces]
+    _PAGES.put(variant, (etag, pieces, packed, bool(g.get("carries_edit_link"))))
+
+
+def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
+    held = _PAGES.get(variant, touch=True)
+    if held is None or held[0] != etag:
+        return None
+    _, pieces, packed, edit_link = held
+    if edit_link:
+        g.carries_edit_link = True  # as the render that made it said
+    fresh = {TOKENS[1]: secrets.token_urlsafe(12).encode()}
+    if TOKENS[0] in pieces:
+        fresh[TOKENS[0]] = generate_csrf().encode()  # this client's session, as a render would
+    body = [fresh.get(p, p) for p in pieces]
+    data = b"".join(body)
+    if request.accept_encodings["gzip"] <= 0 or len(data) < MIN_GZIP:
+        return Response(data, mimetype="text/html")
+    deflated = [z if z is not None else deflate_piece(b) for b, z in zip(body, packed, strict=True)]
+    trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
+    resp = Response(GZIP_HEAD + b"".join(deflated) + DEFLATE_END + trailer, mimetype="text/html")
+    resp.headers["Content-Encoding"] = "gzip"
+    g.prepacked = True  # compress() adds what it adds to a packed answer, and packs nothing
+    return resp
+
+
+_WTF: dict[str, Any] = {}
+_WTF_LOCK = threading.Lock()
+
+
+def _wtforms_catalog(locale: str) -> Any:
+    with _WTF_LOCK:
+        if locale not in _WTF:
+            _WTF[locale] = support.Translations.load(messages_path(), [locale], domain="wtforms")
+        return _WTF[locale]
+
+
+# --- gzip -------------------------------------------------------------------------------------
+
+# Static files are the same bytes for every phone: packed once per file version (their ETag).
+_PACKED: dict[str, tuple[str, bytes]] = {}
+_PACKED_LOCK = threading.Lock()
+
+
+def compress(resp: Response) -> Response:
+    """gzip a text answer of 1 KB or more for a client that takes it; pub Wi-Fi is slow, and
+    text shrinks five- to tenfold (waitress itself never compresses)."""
+    if g.pop("prepacked", False) and resp.status_code == 200:  # a kept page, packed already
+        resp.vary.add("Accept-Encoding")
+        etag, weak = resp.get_etag()
+        if etag is not None and not weak:
+            resp.set_etag(etag, weak=True)
+        return resp
+    if not (resp.mimetype or "").startswith(COMPRESSIBLE) or "Content-Encoding" in resp.headers:
+        return resp
+    resp.vary.add("Accept-Encoding")
+    if (
+        resp.status_code != 200
+        or request.accept_encodings["gzip"] <= 0
+        or (resp.is_streamed and not resp.direct_passthrough)
+    ):
+        return resp
+    static = request.endpoint == "static"
+    etag, weak = resp.get_etag()
+    cached = _PACKED.get(request.path) if static else None
+    if cached is not None and etag is not None and cached[0] == etag:
+        packed = cached[1]
+        close = getattr(resp.response, "close", None)  # the file send_file opened
+        if close is not None:
+            resp.call_on_close(close)
+        resp.direct_passthrough = False
+    else:
+        resp.direct_passthrough = False
+        data = resp.get_data()
+        if len(data) < MIN_GZIP:
+            return resp
+        packed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
+        if static and etag is not None:
+            with _PACKED_LOCK:
+                _PACKED[request.path] = (etag, packed)
+    resp.set_data(packed)
+    resp.headers["Content-Encoding"] = "gzip"
+    if etag is not None and not weak:
+        resp.set_etag(etag, weak=True)  # the bytes differ from the plain answer's, the content not
+    return resp

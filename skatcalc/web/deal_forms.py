@@ -1,0 +1,366 @@
+"""A sheet's entry and house-rules forms around the games' own, and both directions of the
+mapping between such a form and the API's JSON body. Forms render and read fields; the rules
+engine judges the values.
+
+* form → body: each game's ``<game>_input`` (``skatcalc/games/<game>/forms.py``: a calculator
+  or a sheet's game), ``deal_body`` (a sheet's entry: game, Ramsch or passed, dealer and who played),
+  ``rules_body`` (a new sheet's or a club night's house rules);
+* body → form: ``form_from_deal`` (a stored deal, for its correction);
+* per game (``GAME_FORMS`` in ``skatcalc/games/forms.py``, by the registry's key): its entry form, its games' body,
+  its house rules and a stored game back into the form;
+* the rules engine's messages back onto the fields: ``attach_errors``.
+
+Every form is turned into the same JSON-shaped input the API takes, so a deal entered on a
+page and one sent to the API go through one parser and one scoring function.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Flask, make_response, render_template
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+from wtforms import (
+    BooleanField,
+    Field,
+    RadioField,
+    StringField,
+)
+from wtforms.validators import Optional
+
+from skatcalc.games import script_json
+from skatcalc.games.forms import GAME_FORMS
+from skatcalc.games.schafkopf.forms import TARIFF_KEYS, TariffFields, stock_taken_by_choices
+from skatcalc.games.skat import SKAT_BOCK_TRIGGERS
+from skatcalc.games.skat.forms import spitzen_choices
+from skatcalc.rules.common import InvalidDeal
+from skatcalc.rules.sheet import BOCK_NAMES, GAMES, SheetSpec, default_active, forehand, seat_after
+from skatcalc.rules.sheet import game as game_kind
+from skatcalc.services import sheets as service
+from skatcalc.services.sheets import AnySheet, Deal
+
+# parse_int and field_int: the whole-number reading every page's forms share
+from skatcalc.web.form_fields import MultiCheckboxField, not_a_number, parse_int
+from skatcalc.web.i18n import _, field_errors, page_lang, translate
+
+# --- Live previews: when a half-filled form is worth asking about --------------------------
+# A form tapped half-way (no game, no Spitzen, no outcome yet) is no error and gets no
+# message, only an empty preview; letters in a number field are told at once.
+
+
+def deal_ready(sheet: AnySheet, form: Any, body: dict[str, Any]) -> bool:
+    """A sheet's entry (``deal_body``) complete enough for the preview row."""
+    if form.kind.data == "passed":
+        return False  # nothing to show: an all-pass deal counts nothing
+    if form.kind.data == "ramsch":
+        return bool((body.get("ramsch") or body).get("points"))
+    return GAME_FORMS[sheet["game"]].game_ready(body)
+
+
+def preview_messages(errors: list[tuple[str, str]], ready: bool) -> list[str]:
+    """The messages a preview shows: all of them for a complete form, else only the
+    not-a-number ones (a missing outcome is no error while still tapping)."""
+    wrong = not_a_number()
+    out: list[str] = []
+    for name, message in errors:
+        if name == "declarer_points" and message != wrong:
+            # typed points against the buttons: the compact line says so in short
+            message = _("Die Augen sagen etwas anderes als die Knöpfe (gewonnen/verloren, "
+                        "Schneider). Bitte eins davon ändern.")  # fmt: skip
+        if (ready or message == wrong) and message not in out:
+            out.append(message)
+    return out
+
+
+def exc_messages(exc: InvalidDeal, lang: str) -> list[str]:
+    """The rules engine's messages, each once, in field order."""
+    out: list[str] = []
+    for msgs in field_errors(exc, lang).values():
+        out += [m for m in msgs if m not in out]
+    return out
+
+
+def preview_answer(messages: list[str], html: str = "") -> Response:
+    """A live preview's answer, an HTML fragment: the messages (422), else ``html`` (empty for
+    a form not finished yet). Never kept by a cache: it answers one state of one form."""
+    if messages:
+        resp = make_response(render_template("deals/_messages.html", messages=messages), 422)
+    else:
+        resp = make_response(html, 200)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+FIELD_ALIASES = {"with": "spitzen", "matadors": "spitzen"}
+# Ramsch on a sheet: Skat nests it under "ramsch", Schafkopf does not; one place each on the form
+RAMSCH_ALIASES = {"ramsch.points": "ramsch_points", "points": "ramsch_points",
+                  "ramsch.jungfrau": "jungfrau", "ramsch.durchmarsch": "durchmarsch",
+                  "ramsch.pushes": "pushes"}  # fmt: skip
+
+
+def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[str, str]],
+                  lang: str) -> list[str]:  # fmt: skip
+    """Put each message next to its field; what belongs to no field is returned."""
+    general: list[str] = []
+    pairs = list(extra)
+    if exc is not None:
+        pairs += [(k, m) for k, msgs in field_errors(exc, lang).items() for m in msgs]
+    for name, message in pairs:
+        attr = FIELD_ALIASES.get(name) or RAMSCH_ALIASES.get(name, name).replace(".", "_")
+        field = getattr(form, attr, None) if attr != "_" else None
+        if isinstance(field, Field):
+            if name in FIELD_ALIASES and field.errors:
+                continue  # "with" and "matadors" are one control: one message is enough
+            field.errors = list(field.errors or []) + [message]
+        else:
+            general.append(message)
+    return general
+
+
+# --- House rules of a new sheet (and of a club night's tables) --------------------------------
+
+
+class SheetRulesFields(TariffFields):
+    """The house rules chosen when a sheet (or a club night, for all its tables) is made:
+    Skat's Kontra/Re, Ramsch for an all-pass deal, the Bock triggers, and Schafkopf's tariffs
+    and Tout setting. A new house rule is a field here, its line in ``rules_body`` and its
+    control in ``templates/sheets/list.html`` (and ``events/index.html``)."""
+
+    kontra_re = BooleanField()
+    ramsch = BooleanField()
+    bock_on = BooleanField()  # the big Bock toggle: on with the usual triggers unless chosen
+    bock = MultiCheckboxField(validators=[Optional()])
+    # Skat house rules of real tables (docs/rules.md 1.11), templates/sheets/_skat_more_rules.html
+    schieberamsch = BooleanField()
+    ramsch_loser = RadioField(validators=[Optional()], validate_choice=False, default="most")
+    ramsch_cap = StringField(default="")  # empty: no cap
+    bockramsch = BooleanField()
+    bierlachs = StringField(default="")  # empty: no Bierlachs
+    # Schafkopf's Stock (docs/rules.md 2.7): cents per player when a deal is passed
+    stock_cents = StringField(default="")
+    stock_taken_by = RadioField(default="any", validate_choice=False)
+    stock_lost = RadioField(default="leave", validate_choice=False)
+
+    def setup_rules(self) -> None:
+        # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
+        self.bock.choices = [(b, translate(BOCK_NAMES[b], page_lang())) for b in SKAT_BOCK_TRIGGERS]
+        self.ramsch_loser.choices = [("most", _("wer die meisten Augen hat")),
+                                     ("each", _("jeder seine Augen"))]  # fmt: skip
+        self.stock_taken_by.choices = stock_taken_by_choices()
+        self.stock_lost.choices = [("leave", _("Stock bleibt")),
+                                   ("double", _("Stock wird verdoppelt"))]  # fmt: skip
+
+    def fill_rules(self, rules: dict[str, Any]) -> None:
+        """The fields from a sheet's stored rules (the "Hausregeln" page)."""
+        self.kontra_re.data = bool(rules.get("kontra_re"))
+        self.ramsch.data = bool(rules.get("ramsch"))
+        self.bock_on.data = bool(rules.get("bock"))
+        self.bock.data = list(rules.get("bock") or [])
+        tariffs = rules.get("tariffs") or {}
+        for key in TARIFF_KEYS:
+            value = tariffs.get(key)
+            getattr(self, f"t_{key}").data = "" if value is None else str(value)
+        self.tout_counts.data = bool(rules.get("tout_counts_schneider_schwarz", True))
+        # Skat's house rules of real tables (docs/rules.md 1.11)
+        self.schieberamsch.data = bool(rules.get("schieberamsch"))
+        self.ramsch_loser.data = rules.get("ramsch_loser") or "most"
+        self.ramsch_cap.data = "" if rules.get("ramsch_cap") is None else str(rules["ramsch_cap"])
+        self.bockramsch.data = bool(rules.get("bockramsch"))
+        self.bierlachs.data = "" if rules.get("bierlachs") is None else str(rules["bierlachs"])
+        stock = rules.get("stock")
+        if isinstance(stock, dict):
+            self.stock_cents.data = str(stock.get("cents", ""))
+            self.stock_taken_by.data = stock.get("taken_by", "any")
+            self.stock_lost.data = stock.get("lost", "leave")
+
+
+#: the Bock triggers the big toggle turns on when none is chosen: the rule book's four
+#: (docs/rules.md 1.10), as far as the game knows them
+DEFAULT_BOCK = ("60-60", "grand-hand-won", "kontra-lost", "value-100")
+
+
+def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> dict[str, Any]:
+    """The API's ``rules`` from a form with ``SheetRulesFields``, for ``game``; the rules
+    engine (``normalize_sheet``) judges them (an unknown game is refused there, with only
+    the rules every game shares)."""
+    forms = GAME_FORMS.get(game or "")
+    triggers = tuple(game_kind(game).bock_triggers) if forms is not None and game else ()
+    bock = [b for b in (form.bock.data or []) if forms is None or b in triggers]
+    if getattr(form, "bock_on", None) is not None and form.bock_on.data and not bock:
+        bock = [t for t in DEFAULT_BOCK if forms is None or t in triggers]
+    rules: dict[str, Any] = {"ramsch": bool(form.ramsch.data), "bock": bock}
+    if forms is not None:
+        rules.update(forms.house_rules(form, errors))
+    return rules
+
+
+# --- A sheet's entry and correction forms -----------------------------------------------------
+
+
+def deal_form(sheet: AnySheet, formdata: Any = None, **kwargs: Any) -> Any:
+    players = sheet["players"]
+    form: Any = GAME_FORMS[sheet["game"]].deal_form(players, formdata, **kwargs)
+    # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
+    if sheet["rules"].get("ramsch"):
+        kinds = [("game", _("Spiel")), ("ramsch", "Ramsch")]
+        if sheet["rules"].get("stock"):  # a table with a Stock may still pass a deal into it
+            kinds.append(("passed", _("eingepasst")))
+    elif sheet["rules"].get("bockramsch"):  # Ramsch only in a Bockramsch round
+        kinds = [("game", _("Spiel")), ("ramsch", "Ramsch"), ("passed", _("eingepasst"))]
+    else:
+        kinds = [("game", _("Spiel")), ("passed", _("eingepasst"))]
+    form.kind.choices = kinds
+    form.pushes.choices = [(str(k), str(k)) for k in range(4)]
+    form.declarer.choices = [(p, p) for p in players]
+    form.dealer.choices = [(p, p) for p in players]
+    form.active.choices = [(p, p) for p in players]
+    form.jungfrau.choices = [(p, p) for p in players]
+    form.durchmarsch.choices = [("", "—")] + [(p, p) for p in players]
+    if not form.kind.data:
+        form.kind.data = "game"
+    if not form.idem.data:
+        form.idem.data = secrets.token_urlsafe(12)
+    return form
+
+
+def deal_body(sheet: AnySheet, form: Any, proposed_dealer: str,
+              errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
+    """The API deal body from the sheet's entry form."""
+    players = sheet["players"]
+    spec = service.spec_of(sheet)
+    dealer, active = form_placement(spec, form, proposed_dealer)
+    body: dict[str, Any]
+    if form.kind.data == "passed":
+        body = {"passed": True}
+    elif form.kind.data == "ramsch":
+        # Only the three who played have points (at 4 and 5 the dealer sits out).
+        # (a dealer who is not at the table is refused below, with its message)
+        playing = active or (default_active(spec, dealer) if dealer in players else ())
+        points: dict[str, int] = {}
+        for i, p in enumerate(players):
+            raw = (getattr(form, f"r{i}").data or "").strip()
+            if raw and p in playing:
+                value = parse_int(raw)
+                if value is None:
+                    errors.append((f"r{i}", not_a_number()))
+                else:
+                    points[p] = value
+        ramsch: dict[str, Any] = {
+            "points": points,
+            "jungfrau": list(form.jungfrau.data or []),
+            "durchmarsch": form.durchmarsch.data or None,
+        }
+        pushes = parse_int(form.pushes.data or "0")
+        if pushes is None:
+            errors.append(("pushes", not_a_number()))
+        elif pushes:  # a push on a sheet without Schieberamsch is refused by the rules
+            ramsch["pushes"] = pushes
+        body = game_kind(sheet["game"]).ramsch_deal(ramsch)
+    else:
+        body = GAME_FORMS[sheet["game"]].game_body(form, errors)
+    if dealer != proposed_dealer:
+        body["dealer"] = dealer
+    if active is not None:
+        body["active"] = list(active)
+    n = parse_int(form.n.data or "") if hasattr(form, "n") else None
+    if n is not None and n > 0:
+        body["n"] = n
+    return body
+
+
+def form_placement(spec: SheetSpec, form: Any, proposed_dealer: str
+                   ) -> tuple[str, tuple[str, ...] | None]:  # fmt: skip
+    """The dealer of the form's deal, and who played when that is not the rotation's."""
+    players = spec.players
+    dealer = form.dealer.data or proposed_dealer
+    chosen = list(form.active.data or [])
+    shown = form.dealer_shown.data
+    if shown in players and dealer == shown:
+        # The person left the proposed dealer alone: the dealer is whoever the rotation says
+        # now (another phone may have saved or struck a deal meanwhile), and so are the
+        # players unless they were changed on this form.
+        dealer = proposed_dealer
+        if set(chosen) == set(default_active(spec, shown)):
+            chosen = []
+    if chosen and dealer in players and set(chosen) != set(default_active(spec, dealer)):
+        # from forehand on, as the rotation lists them
+        return dealer, tuple(p for k in range(1, len(players) + 1)
+                             if (p := seat_after(players, dealer, k)) in chosen)  # fmt: skip
+    return dealer, None
+
+
+def forehand_of(players: list[str], dealer: str, active: list[str]) -> str | None:
+    """Vorhand of a deal for the entry and correction forms."""
+    return forehand(players, dealer, active)
+
+
+def form_from_deal(sheet: AnySheet, deal: Deal) -> Any:
+    """The entry form filled in with a stored deal, for a correction."""
+    inp = deal["input"]
+    form = deal_form(sheet)
+    form.dealer.data = deal["dealer"]
+    form.active.data = list(deal["active"])
+    form.version.data = str(deal["version"])
+    if inp.get("passed"):
+        if not any(k == "passed" for k, _label in form.kind.choices):
+            form.kind.choices.append(("passed", _("eingepasst")))  # an old or imported deal
+        form.kind.data = "passed"
+        return form
+    ramsch = game_kind(sheet["game"]).ramsch_body(inp)
+    if ramsch:
+        form.kind.data = "ramsch"
+        for i, p in enumerate(sheet["players"]):
+            getattr(form, f"r{i}").data = str(ramsch.get("points", {}).get(p, ""))
+        form.jungfrau.data = list(ramsch.get("jungfrau") or [])
+        form.durchmarsch.data = ramsch.get("durchmarsch") or ""
+        form.pushes.data = str(ramsch.get("pushes") or 0)
+        return form
+    form.kind.data = "game"
+    GAME_FORMS[sheet["game"]].fill_game(form, inp)
+    return form
+
+
+def deal_taken(sheet: AnySheet, form: Any) -> Any:
+    """The ``service.Taken`` of an entry whose deal number another phone has saved since
+    (None if its number is still the next one, or it names none)."""
+    try:
+        n = int(form.n.data or 0)
+    except (TypeError, ValueError):
+        return None
+    count = len(service.computed(service.get_db(), sheet).rows)
+    return service.Taken(n, count + 1) if 0 < n <= count else None
+
+
+def refresh_entry(sheet: AnySheet, form: Any, proposed: str) -> None:
+    """A kept entry after another phone's save: it now means the next free number, and an
+    untouched dealer follows the rotation as it is now; a declarer who does not play the
+    next deal (he deals it) is taken off, so the page shows the next deal's players."""
+    data = service.computed_sheet(service.get_db(), sheet, page_lang())
+    form.n.data = str(len(data["deals"]) + 1)
+    keep_declarer = True
+    if form.dealer.data == form.dealer_shown.data:
+        spec = service.spec_of(sheet)
+        shown = form.dealer_shown.data
+        # (a post without the proposed dealer, not from the page, has no rotation to follow)
+        chosen = set(form.active.data or [])
+        if shown in spec.players and chosen == set(default_active(spec, shown)):
+            form.active.data = list(default_active(spec, proposed))
+        form.dealer.data = proposed
+        form.dealer_shown.data = proposed
+        playing = set(form.active.data or default_active(spec, proposed))
+        keep_declarer = getattr(form, "declarer", None) is None or form.declarer.data in playing
+    if not keep_declarer:
+        form.declarer.data = None
+
+
+def init_app(app: Flask) -> None:
+    """The helpers the deal forms' templates (``templates/deals/``) call, and ``games``: what
+    every template asks of a game (``games[sheet.game].keeps_list``, ``.label|tr``) instead
+    of comparing its key."""
+    app.jinja_env.globals["games"] = GAMES
+    # the entry forms' data-contracts: what app.js shows for each contract, from its table
+    app.jinja_env.globals["contract_data"] = script_json
+    app.jinja_env.globals["spitzen_choices"] = spitzen_choices
+    app.jinja_env.globals["forehand"] = forehand_of

@@ -1,0 +1,399 @@
+"""JSON API for club nights and Preisskat (docs/api.md, "Events")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, g, jsonify
+
+from skatcalc.rules.common import Msg
+from skatcalc.rules.double_entry import difference_msg
+from skatcalc.rules.events import Seating, normalize_event, read_payout, read_teams
+from skatcalc.rules.inputs import Reader
+from skatcalc.services import events
+from skatcalc.services import players as people
+from skatcalc.services import sheets as service
+from skatcalc.services.events import Event
+from skatcalc.web.api import (
+    BadBody,
+    body,
+    error,
+    json_object_or_nothing,
+    json_route,
+    pop_group_token,
+    require_group_right,
+)
+from skatcalc.web.http import can_edit, holds_token
+from skatcalc.web.i18n import _, api_lang, translate
+
+bp = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
+
+
+def can_edit_event(event: Event) -> bool:
+    return holds_token(f"event_{event.id}", event.edit_token)
+
+
+def _editable(event_id: int) -> Event:
+    event = events.get_event(service.get_db(), event_id)
+    if not can_edit_event(event):
+        raise BadBody(
+            error(
+                403, "_", _("Ändern nur mit dem Bearbeitungs-Link dieser Veranstaltung.")
+            )  # fmt: skip
+        )
+    return event
+
+
+@bp.post("")
+@json_route
+def create() -> Any:
+    data = body()
+    token = pop_group_token(data)
+    spec = normalize_event(data, events.today())
+    db = service.get_db()
+    if spec.group is not None:
+        require_group_right(db, people.check_group(db, spec.group, spec.game), token)
+    event = events.create_event(db, spec)
+    out = events.event_json(db, event.id)
+    out["edit_token"] = event.edit_token
+    g.carries_edit_link = True  # private, no-store
+    return jsonify(out), 201
+
+
+@bp.get("")
+@json_route
+def index() -> Any:
+    db = service.get_db()
+    return jsonify(
+        {
+            "events": [
+                {"id": e.id, "name": e.name, "date": e.day, "game": e.game,
+                 "players": e.player_count, "series": e.series_count,
+                 "closed": e.closed}
+                for e in events.list_events(db)
+            ]
+        }
+    )  # fmt: skip
+
+
+@bp.get("/<int:event_id>")
+@json_route
+def show(event_id: int) -> Any:
+    return jsonify(events.event_json(service.get_db(), event_id))
+
+
+@bp.post("/<int:event_id>/players")
+@json_route
+def register(event_id: int) -> Any:
+    _editable(event_id)
+    r = Reader(body())
+    e = r.errors
+    raw = r.data.get("names")
+    r.seen.add("names")
+    r.reject_unknown()
+    # a name, or {"name": "…", "category": "Damen"}
+    categories: dict[str, str] = {}
+    if isinstance(raw, list):
+        plain: list[Any] = []
+        for item in raw:
+            if isinstance(item, dict) and set(item) <= {"name", "category"}:
+                plain.append(item.get("name"))
+                cat = item.get("category")
+                if cat is not None and not isinstance(cat, str):
+                    e.add("names", "Die Kategorie ist Text.")
+                elif isinstance(cat, str) and isinstance(item.get("name"), str):
+                    categories[" ".join(item["name"].split())] = cat
+            else:
+                plain.append(item)
+        raw = plain
+    names = events.check_names(raw, e)
+    e.raise_if_any()
+    db = service.get_db()
+    events.register(db, event_id, names, categories)
+    return jsonify(events.event_json(db, event_id))
+
+
+@bp.post("/<int:event_id>/players/category")
+@json_route
+def category(event_id: int) -> Any:
+    """A registration's category: {"player": "Anna", "category": "Damen"} (null: none)."""
+    _editable(event_id)
+    r = Reader(body())
+    raw_name = r.data.get("player")
+    raw_cat = r.data.get("category")
+    r.seen.update({"player", "category"})
+    if not isinstance(raw_name, str):
+        r.errors.add("player", "Bitte einen angemeldeten Namen.")
+    if raw_cat is not None and not isinstance(raw_cat, str):
+        r.errors.add("category", "Die Kategorie ist Text.")
+    r.reject_unknown()
+    r.errors.raise_if_any()
+    db = service.get_db()
+    try:
+        events.set_category(db, event_id, str(raw_name), raw_cat)
+    except events.NotFound:
+        raise BadBody(error(422, "player", _("Bitte einen angemeldeten Namen."))) from None
+    return jsonify(events.event_json(db, event_id))
+
+
+@bp.post("/<int:event_id>/teams")
+@json_route
+def teams(event_id: int) -> Any:
+    """The teams: {"teams": [{"name": "…", "members": ["…", "…"]}]}, replacing those before."""
+    _editable(event_id)
+    r = Reader(body())
+    raw = r.data.get("teams")
+    r.seen.add("teams")
+    r.reject_unknown()
+    if not isinstance(raw, list):
+        r.errors.add(
+            "teams", 'Mannschaften: eine Liste wie [{"name": "…", "members": ["…", "…"]}].'
+        )
+    found = read_teams(raw, r.errors) if isinstance(raw, list) else ()
+    r.errors.raise_if_any()
+    db = service.get_db()
+    events.set_teams(db, event_id, found)
+    return jsonify(events.event_json(db, event_id))
+
+
+@bp.post("/<int:event_id>/series")
+@json_route
+def series(event_id: int) -> Any:
+    _editable(event_id)
+    r = Reader(body())
+    seating = r.choice(
+        "seating", {"draw": Seating.DRAW, "ranking": Seating.RANKING, "final": Seating.FINAL}
+    )
+    seed = r.integer("seed")
+    if seed is not None and not 0 <= seed <= 2**31:
+        r.errors.add("seed", "Startwert: 0 bis 2147483648.")
+    n = r.integer("n")
+    if n is not None and n < 1:
+        r.errors.add("n", "Die Serie ist eine Nummer ab 1.")
+    force = r.data.get("force", False)
+    r.seen.add("force")
+    if not isinstance(force, bool):
+        r.errors.add("force", "„force“ ist true oder false.")
+    r.reject_unknown()
+    r.errors.raise_if_any()
+    db = service.get_db()
+    try:
+        return jsonify(events.start_series(db, event_id, seating, seed, n, force)), 201
+    except events.SeriesTaken as taken:
+        msg = _("Serie %(n)s ist schon gesetzt. Nichts geändert.", n=taken.n)
+        return jsonify({"errors": {"n": [msg]}, "event": events.event_json(db, event_id)}), 409
+    except events.Unfinished as unfinished:
+        msg = unfinished_message(unfinished)
+        msg += " " + _("Trotzdem setzen: mit „force“: true.")
+        return jsonify({"errors": {"_": [msg]}, "event": events.event_json(db, event_id)}), 409
+
+
+def unfinished_message(unfinished: events.Unfinished) -> str:
+    """ "Serie 1 ist noch nicht fertig: Tisch 2 (30 von 48 Spielen), …" (API and page)."""
+    tables = ", ".join(
+        _("Tisch %(t)s (%(played)s von %(planned)s Spielen)", t=t, played=p, planned=planned)
+        for t, p, planned in unfinished.tables
+    )
+    return _("Serie %(n)s ist noch nicht fertig: %(tables)s.", n=unfinished.n, tables=tables)
+
+
+@bp.post("/<int:event_id>/series/<int:n>/lengthen")
+@json_route
+def lengthen(event_id: int, n: int) -> Any:
+    """Lengthen series ``n``: its deals per table size, e.g. {"deals": {"4": 52}}."""
+    _editable(event_id)
+    r = Reader(body())
+    raw = r.data.get("deals")
+    r.seen.add("deals")
+    r.reject_unknown()
+    deals = read_series_deals(raw, r.errors)
+    r.errors.raise_if_any()
+    db = service.get_db()
+    events.lengthen_series(db, event_id, n, deals)
+    return jsonify(events.event_json(db, event_id))
+
+
+def read_series_deals(raw: object, e: Any) -> dict[int, int]:
+    """{"4": 52, "3": 39} → {4: 52, 3: 39}; anything else is a message on ``deals``."""
+    out: dict[int, int] = {}
+    if not isinstance(raw, dict):
+        e.add("deals", 'Erwartet: Spiele je Tischgröße, z. B. {"4": 52}.')
+        return out
+    for k, v in raw.items():
+        if k not in ("3", "4", "5") or isinstance(v, bool) or not isinstance(v, int):
+            e.add("deals", 'Erwartet: Spiele je Tischgröße, z. B. {"4": 52}.')
+            return {}
+        out[int(k)] = v
+    return out
+
+
+@bp.get("/<int:event_id>/ranking")
+@json_route
+def ranking(event_id: int) -> Any:
+    db = service.get_db()
+    event = events.get_event(db, event_id)
+    out = events.ranking_json(events.ranking_rows(db, event))
+    if event.double_entry:  # deals on one list only or differing: not counted yet
+        out["pending_deals"] = events.pending_deals(db, event)
+    return jsonify(out)
+
+
+@bp.get("/<int:event_id>/prizes")
+@json_route
+def prizes(event_id: int) -> Any:
+    db = service.get_db()
+    event = events.get_event(db, event_id)
+    return jsonify(events.prizes_json(db, event, events.ranking_rows(db, event)))
+
+
+@bp.get("/<int:event_id>/fees")
+@json_route
+def fees(event_id: int) -> Any:
+    """Per player what is due, item by item (0: entry fee), what was ticked as paid, and the
+    cash check: collected against due."""
+    db = service.get_db()
+    event = events.get_event(db, event_id)
+    rows = events.ranking_rows(db, event)
+    return jsonify({"fees": events.fees_json(event),
+                    **events.cash_json(events.cash_of(db, event, rows))})  # fmt: skip
+
+
+@bp.post("/<int:event_id>/fees/paid")
+@json_route
+def paid(event_id: int) -> Any:
+    """The organiser's tick: {"player": "Anna", "series": 1, "paid": true}; series 0 is the
+    entry fee. Allowed on a closed event too: the money is counted after the last deal."""
+    _editable(event_id)
+    r = Reader(body())
+    raw_name = r.data.get("player")
+    r.seen.add("player")
+    if not isinstance(raw_name, str):
+        r.errors.add("player", "Bitte einen angemeldeten Namen.")
+    series = r.integer("series")
+    if series is None or series < 0:
+        r.errors.add("series", "Die Serie ist eine Nummer ab 1 (0: das Startgeld).")
+    is_paid = r.boolean("paid", True)
+    r.reject_unknown()
+    r.errors.raise_if_any()
+    db = service.get_db()
+    try:
+        events.set_paid(db, event_id, str(raw_name), int(series or 0), bool(is_paid))
+    except events.NotFound:
+        raise BadBody(error(422, "player", _("Bitte einen angemeldeten Namen."))) from None
+    event = events.get_event(db, event_id)
+    rows = events.ranking_rows(db, event)
+    return jsonify(events.cash_json(events.cash_of(db, event, rows)))
+
+
+@bp.post("/<int:event_id>/close")
+@json_route
+def close(event_id: int) -> Any:
+    """Close the event, optionally setting the payout scheme and the pot first."""
+    event = _editable(event_id)
+    r = Reader(body())
+    e = r.errors
+    raw_payout = r.data.get("payout")
+    r.seen.add("payout")
+    payout = read_payout(raw_payout, e) if raw_payout is not None else events.payout_of(event)
+    # "pot_cents": null goes back to the fees collected; left out keeps what was set
+    pot = r.integer("pot_cents") if "pot_cents" in r.data else event.pot_cents
+    if pot is not None and not 0 <= pot <= 100_000_000:
+        e.add("pot_cents", "Topf: 0 bis 1000000 €.")
+    r.reject_unknown()
+    e.raise_if_any()
+    db = service.get_db()
+    events.set_money(db, event_id, payout, pot)
+    events.set_closed(db, event_id, True)
+    event = events.get_event(db, event_id)
+    return jsonify(events.prizes_json(db, event, events.ranking_rows(db, event)))
+
+
+@bp.post("/<int:event_id>/reopen")
+@json_route
+def reopen(event_id: int) -> Any:
+    """Reopen a closed event: its tables' sheets take writes again; in the history."""
+    _editable(event_id)
+    json_object_or_nothing()
+    db = service.get_db()
+    events.set_closed(db, event_id, False)
+    return jsonify(events.event_json(db, event_id))
+
+
+# --- Double entry and sign-off ------------------------------------------------------------------
+
+
+def may_sign(event: Event, t: dict[str, Any]) -> bool:
+    """The table's own links (list A or B) or the organiser's."""
+    if can_edit_event(event) or can_edit(t["sheet_row"]):
+        return True
+    entry = t["double_entry"]
+    return entry is not None and can_edit(entry["sheet_b"])
+
+
+def table_json(event: Event, t: dict[str, Any], lang: str) -> dict[str, Any]:
+    out = {"series": t["series"], "table": t["table"], "players": t["players"],
+           "sheet": t["sheet"], "deals": t["planned"], "played": t["played"],
+           "left": t["left"], **events.sign_off_json(t)}  # fmt: skip
+    entry = t["double_entry"]
+    if entry is not None:
+        out["list_b"]["messages"] = [
+            translate(difference_msg(d), lang) for d in entry["comparison"].differences
+        ]
+    return out
+
+
+def refused(db: Any, event_id: int, n: int, table: int, msg: Msg) -> Any:
+    event = events.get_event(db, event_id)
+    t = events.find_table(db, event, n, table)
+    return jsonify({"errors": {"_": [translate(msg, api_lang())]},
+                    "table": table_json(event, t, api_lang())}), 409  # fmt: skip
+
+
+@bp.get("/<int:event_id>/series/<int:n>/tables/<int:table>")
+@json_route
+def table_state(event_id: int, n: int, table: int) -> Any:
+    """One table of a series: its progress, double entry (list B, differences) and sign-off."""
+    db = service.get_db()
+    event = events.get_event(db, event_id)
+    return jsonify(table_json(event, events.find_table(db, event, n, table), api_lang()))
+
+
+@bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/confirm")
+@json_route
+def confirm(event_id: int, n: int, table: int) -> Any:
+    """A player confirms the table's list ({"player": name}) or the captain for all
+    ({"captain": true}); with the table's edit link (A or B) or the organiser's."""
+    db = service.get_db()
+    event = events.get_event(db, event_id)
+    t = events.find_table(db, event, n, table)
+    if not may_sign(event, t):
+        raise BadBody(error(403, "_", _("Bestätigen nur mit dem Link dieses Tisches.")))
+    r = Reader(body())
+    player = r.data.get("player")
+    r.seen.add("player")
+    captain = bool(r.boolean("captain"))
+    if player is not None and not isinstance(player, str):
+        r.errors.add("player", "Der Name ist Text.")
+    if not captain and not player:
+        r.errors.add("player", 'Wer bestätigt? {"player": Name} oder {"captain": true}.')
+    r.reject_unknown()
+    r.errors.raise_if_any()
+    try:
+        t = events.confirm_table(db, event_id, n, table, player, captain)
+    except events.SignOffRefused as exc:
+        return refused(db, event_id, n, table, exc.msg)
+    return jsonify(table_json(event, t, api_lang()))
+
+
+@bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/unlock")
+@json_route
+def unlock(event_id: int, n: int, table: int) -> Any:
+    """The organiser unlocks a confirmed table: its lists take writes again."""
+    event = _editable(event_id)
+    json_object_or_nothing()
+    db = service.get_db()
+    try:
+        t = events.unlock_table(db, event_id, n, table)
+    except events.SignOffRefused as exc:
+        return refused(db, event_id, n, table, exc.msg)
+    return jsonify(table_json(event, t, api_lang()))

@@ -1,0 +1,105 @@
+"""What every game's forms (``skatcalc/games/<game>/forms.py``) and the sheet's own forms
+(``deal_forms.py``) share: the multi-checkbox field, whole numbers from text fields, the
+fields of a sheet's entry around the game (:class:`DealMeta`) and the pages' side of a game
+(:class:`GameForms`). Forms render and read fields; the rules judge the values."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import Field, HiddenField, RadioField, SelectField, SelectMultipleField, StringField
+from wtforms.validators import Optional
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from skatcalc.web.i18n import _
+
+
+class MultiCheckboxField(SelectMultipleField):
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+    def pre_validate(self, form: Any) -> None:  # choices are checked by the rules engine
+        pass
+
+
+def parse_int(text: object) -> int | None:
+    """A plain whole number ("-12", "075"), else None: no "²", no "1_000", no 5000 digits."""
+    if isinstance(text, str) and re.fullmatch(r"-?[0-9]{1,9}", text.strip().strip('"')):
+        return int(text.strip().strip('"'))
+    return None
+
+
+def field_int(field: Field, errors: list[tuple[str, str]]) -> int | None:
+    raw = (field.data or "").strip() if isinstance(field.data, str) else field.data
+    if raw in (None, ""):
+        return None
+    if isinstance(raw, int):
+        return raw
+    value = parse_int(str(raw))
+    if value is None:
+        errors.append((field.name, not_a_number()))
+    return value
+
+
+def known_game(form: Any, game: str, errors: list[tuple[str, str]]) -> bool:
+    """A game from the address that the form does not offer (``/skat?game=xx``): the message
+    names the games as the buttons do, in the page's language, not the API's values."""
+    names = [label for value, label in form.game.choices]
+    if game in [value for value, _label in form.game.choices]:
+        return True
+    errors.append(("game", _("Unbekanntes Spiel. Möglich: %(names)s.", names=", ".join(names))))
+    return False
+
+
+def not_a_number() -> str:
+    """The message of a number field holding no whole number (``field_int``)."""
+    return _("Bitte eine ganze Zahl eingeben.")
+
+
+class DealMeta(FlaskForm):
+    kind = RadioField(validators=[Optional()], validate_choice=False, default="game")
+    declarer = RadioField(validators=[Optional()], validate_choice=False)
+    dealer = SelectField(validators=[Optional()], validate_choice=False)
+    active = MultiCheckboxField(validators=[Optional()])
+    r0 = StringField()
+    r1 = StringField()
+    r2 = StringField()
+    r3 = StringField()
+    r4 = StringField()
+    jungfrau = MultiCheckboxField(validators=[Optional()])
+    ramsch_points = HiddenField()  # no input of its own: carries the messages about r0…r4
+    durchmarsch = RadioField(validators=[Optional()], validate_choice=False)
+    # Schieberamsch: how often the skat was pushed on (shown on such sheets only)
+    pushes = RadioField(validators=[Optional()], validate_choice=False, default="0")
+    version = HiddenField()
+    idem = HiddenField()
+    n = HiddenField()  # the deal number the entry form showed
+    dealer_shown = HiddenField()  # the dealer it proposed: unchanged means "the rotation"
+
+
+class GameForms:
+    """What the pages need of a game besides its rules (``rules.sheet.game(key)``): its entry
+    form and both directions of form <-> body for its games and its house rules. One
+    subclass per game, in :data:`GAME_FORMS` under the registry's key."""
+
+    def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
+        """The entry form of a sheet of this game, its game fields set up."""
+        raise NotImplementedError
+
+    def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        """The game's own house rules from a form with ``SheetRulesFields``."""
+        raise NotImplementedError
+
+    def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        """A played game's deal body from the entry form."""
+        raise NotImplementedError
+
+    def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
+        """The entry form's game fields from a stored game's body (a correction)."""
+        raise NotImplementedError
+
+    def game_ready(self, body: dict[str, Any]) -> bool:
+        """A game's body (``game_body``) complete enough for the live preview."""
+        raise NotImplementedError

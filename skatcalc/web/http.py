@@ -1,0 +1,384 @@
+"""The HTTP edge: which hosts and clients are served, edit rights, security headers.
+
+Everything here runs for every request before or after the feature code, so the feature
+code can trust what it gets: a known Host, a body that is real JSON, a bounded number of
+writes per client and at once.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import math
+import socket
+import threading
+import time
+from typing import Any, TypeVar
+
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    g,
+    has_request_context,
+    jsonify,
+    render_template,
+    request,
+)
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.routing import IntegerConverter
+from werkzeug.wrappers import Response as BaseResponse
+
+from skatcalc.services.sheets import MAX_ID, AnySheet
+from skatcalc.web.rights import bearer_token, holds_admin_token, token_matches
+
+R = TypeVar("R", bound=BaseResponse)  # Flask's own Response or a redirect's
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+# POSTed like writes, but they only calculate (the live preview asks them on every change).
+CALCULATORS = frozenset({"/api/v1/skat/value", "/api/v1/schafkopf/value"})
+# a deal as it would be, nothing stored (the API's, and the entry and correction forms')
+PREVIEWS = frozenset({"api.preview_deal", "sheets.preview", "sheets.preview_correction"})
+PAGE_BODIES = ("", "application/x-www-form-urlencoded", "multipart/form-data")
+# Request bodies: 1 MiB, but an export file taken back in may be as large as the largest
+# export the app makes (a 1,000-deal sheet of five 40-character names, every deal corrected
+# once: docs/operations.md gives the measured size). `skatcalc serve` refuses a larger body
+# from its header, before reading it (cli.CappedParser); the app checks it again.
+BODY_MAX = 1024 * 1024
+IMPORT_BODY_MAX = 16 * 1024 * 1024
+IMPORT_PATHS = frozenset({"/sheets/import", "/api/v1/sheets/import"})
+# MAX_ID: SQLite stores signed 64-bit integers; a larger id in a URL names nothing (404), it
+# is not an error of the server (the same bound as for ids in bodies: service.is_id).
+
+
+class BoundedIntConverter(IntegerConverter):
+    """``<int:...>`` in every route: 0 … 2^63−1, else the route does not match (404)."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", MAX_ID)
+        super().__init__(map, *args, **kwargs)
+
+
+# --- JSON bodies ------------------------------------------------------------------------------
+
+
+class BadJSON(ValueError):
+    pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise BadJSON(f"{name} is not JSON")
+
+
+def _storable(value: Any, depth: int = 0) -> None:
+    """One walk over a parsed body: every string encodable as UTF-8 (a lone surrogate such as
+    "\\ud800" is valid JSON syntax but no character: it can neither be stored nor sent back)
+    and every number finite (1e400 parses to inf)."""
+    if depth > 200:
+        raise BadJSON("nested too deeply")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadJSON("lone surrogate") from None
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise BadJSON("number out of range")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _storable(k, depth + 1)
+            _storable(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _storable(v, depth + 1)
+
+
+def parse_json(raw: bytes) -> Any:
+    """Strict JSON (RFC 8259): UTF-8, no NaN/Infinity, no lone surrogates, no 1e400.
+
+    Raises ``BadJSON`` (a ValueError) for anything else, so no later step meets a value it
+    could not store or send back as JSON."""
+    try:
+        value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        raise BadJSON(str(exc)) from None
+    _storable(value)
+    return value
+
+
+# --- Edit rights ------------------------------------------------------------------------------
+
+
+def can_edit(sheet: AnySheet) -> bool:
+    """Without ``LAN`` everyone at the machine may edit; on the network only holders of the
+    sheet's edit token, from the edit link's cookie or as ``Authorization: Bearer`` (or of
+    the admin link; rights.py). Never by the client's address."""
+    return holds_token(f"edit_{sheet['id']}", sheet["edit_token"])
+
+
+def can_change_rules(sheet: AnySheet, event: dict[str, Any] | None) -> bool:
+    """The house rules of a sheet change with its edit right; on a club night's table
+    (``event``: the event it is a table of) only with the organiser's."""
+    if event is not None:
+        return holds_token(f"event_{event['id']}", event["edit_token"])
+    return can_edit(sheet)
+
+
+def holds_token(cookie: str, edit_token: str) -> bool:
+    """The same check for anything with an edit token (sheets, events)."""
+    if not current_app.config.get("LAN"):
+        return True
+    token = bearer_token() or request.cookies.get(cookie)
+    return token_matches(token, edit_token) or holds_admin_token()
+
+
+def remember_edit_token(resp: R, sheet: AnySheet) -> R:
+    """The edit link's cookie: this browser may change this sheet from now on."""
+    resp.set_cookie(f"edit_{sheet['id']}", sheet["edit_token"], httponly=True, samesite="Lax",
+                    secure=request.is_secure, max_age=3600 * 24 * 365)  # fmt: skip
+    g.carries_edit_link = True  # the token rides in the cookie
+    return resp
+
+
+# --- Hosts ------------------------------------------------------------------------------------
+
+
+def _host_name(host: str) -> str:
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host.split("]", 1)[0] + "]"
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _is_ip_literal(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def host_allowed(host: str, app: Flask) -> bool:
+    """Is ``host`` (the Host header) one this server answers to?
+
+    Configured ``ALLOWED_HOSTS`` decide alone ("example.org", or ".example.org" for it and its
+    subdomains). Without them: on loopback only localhost, 127.0.0.1 and [::1], so a page of
+    another site that rebinds its DNS name to 127.0.0.1 gets 400; on the network also any IP
+    address and this machine's own names, which is how phones at the table reach it."""
+    name = _host_name(host)
+    if not name:
+        return False
+    trusted = app.config.get("ALLOWED_HOSTS")
+    if trusted:
+        for t in trusted:
+            t = t.strip().lower()
+            if t == "*" or name == t or (t.startswith(".") and (name == t[1:] or name.endswith(t))):
+                return True
+        return False
+    if name in LOOPBACK_HOSTS:
+        return True
+    if not app.config.get("LAN"):
+        return False
+    if _is_ip_literal(name):
+        return True
+    return name in _own_names()
+
+
+_OWN_NAMES: set[str] = set()
+
+
+def _own_names() -> set[str]:
+    if not _OWN_NAMES:
+        short = socket.gethostname().lower()
+        _OWN_NAMES.update({short, f"{short}.local", socket.getfqdn().lower()})
+    return _OWN_NAMES
+
+
+# --- Writes per client ------------------------------------------------------------------------
+
+
+class RateLimiter:
+    """A token bucket per client: ``rate`` writes per ``per`` seconds, in bursts up to ``rate``.
+
+    In memory and per process: a limit against a runaway script or a flood from one
+    address, not an accounting."""
+
+    def __init__(self, rate: int, per: float = 60.0, max_clients: int = 10_000) -> None:
+        self.rate = rate
+        self.per = per
+        self.max_clients = max_clients
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def hit(self, client: str, now: float | None = None) -> float:
+        """0 if the write may go ahead, else the seconds until it may."""
+        now = time.monotonic() if now is None else now
+        fill = self.rate / self.per
+        with self._lock:
+            tokens, last = self._buckets.get(client, (float(self.rate), now))
+            tokens = min(float(self.rate), tokens + (now - last) * fill)
+            if tokens < 1:
+                self._buckets[client] = (tokens, now)
+                return (1 - tokens) / fill
+            self._buckets[client] = (tokens - 1, now)
+            if len(self._buckets) > self.max_clients:
+                # forget the clients that have been quiet longest (their buckets are full)
+                for key in sorted(self._buckets, key=lambda k: self._buckets[k][1])[
+                    : self.max_clients // 10
+                ]:
+                    del self._buckets[key]
+        return 0.0
+
+
+class WriteSlots:
+    """At most ``limit`` writing requests in progress at once.
+
+    A write may wait for SQLite's write lock; without a bound, a queue of writers would hold
+    every server thread and plain reads would wait behind them. Beyond the bound a write is
+    told to come back (503 + Retry-After) at once."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.busy = 0
+        self._lock = threading.Lock()
+
+    def enter(self) -> bool:
+        with self._lock:
+            if self.busy >= self.limit:
+                return False
+            self.busy += 1
+            return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self.busy -= 1
+
+
+def _is_api() -> bool:
+    return request.path.startswith("/api/")
+
+
+def refuse(status: int, text: str, retry_after: float | None = None) -> Response:
+    """An error answer in the shape of the route: JSON for the API, the error page else."""
+    if _is_api():
+        resp = jsonify({"errors": {"_": [text]}})
+    else:
+        resp = Response(render_template("error.html", code=status, exc=None, message=text))
+    resp.status_code = status
+    if retry_after is not None:
+        resp.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    return resp
+
+
+class Refused(Exception):
+    """A write turned away before it began (too many writes, every write slot taken):
+    errors.py answers it like a storage fault, so a page's form comes back as it was sent."""
+
+    def __init__(self, status: int, text: str, retry_after: float | None) -> None:
+        super().__init__(text)
+        self.status, self.text, self.retry_after = status, text, retry_after
+
+
+def busy_text() -> str:
+    from skatcalc.web.i18n import _
+
+    return _("Die Liste ist gerade belegt – bitte gleich noch einmal speichern.")
+
+
+def client_address() -> str:
+    return request.remote_addr or "?"
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is Secure whenever the request came over https (directly or, with
+    ``PROXY_COUNT``, as the TLS proxy says), not only when configured."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(super().get_cookie_secure(app) or (has_request_context() and request.is_secure))
+
+
+def init_app(app: Flask) -> None:
+    app.session_interface = SessionInterface()
+    limit = app.config.get("WRITE_LIMIT")
+    limiter = RateLimiter(int(limit)) if limit else None
+    # Previews need no edit right but compute the sheet: a bucket of their own per client,
+    # so a loop of them cannot starve the others (and typing never eats the write limit).
+    preview_limit = app.config.get("PREVIEW_LIMIT")
+    previews = RateLimiter(int(preview_limit)) if preview_limit else None
+    slots = WriteSlots(int(app.config.get("WRITE_SLOTS") or 4))
+    app.extensions["skatcalc_write_slots"] = slots
+
+    def check_request() -> Response | None:
+        from skatcalc.web.i18n import _
+
+        if not host_allowed(request.headers.get("Host", ""), app):
+            # Plain text: no page of ours, no link, is built for a host we do not know.
+            resp = Response(_("Unbekannter Hostname."), 400, mimetype="text/plain")
+            if _is_api():
+                resp = jsonify({"errors": {"_": [_("Unbekannter Hostname.")]}})
+                resp.status_code = 400
+            return resp
+        if request.method not in WRITE_METHODS:
+            return None
+        if request.path in IMPORT_PATHS:
+            request.max_content_length = IMPORT_BODY_MAX
+        if not _is_api() and request.mimetype not in PAGE_BODIES:
+            # The pages take their forms, nothing else: a JSON body here is not a browser.
+            return refuse(415, _("Bitte das Formular der Seite benutzen."))
+        if request.path in CALCULATORS:
+            return None  # only calculates (cheap): no limit, no write slot
+        if request.endpoint in PREVIEWS:
+            wait = previews.hit(client_address()) if previews is not None else 0.0
+            if wait:
+                return refuse(
+                    429, _("Zu viele Vorschauen in kurzer Zeit – bitte kurz warten."), wait
+                )
+            return None  # nothing stored: no write slot
+        if limiter is not None:
+            wait = limiter.hit(client_address())
+            if wait:
+                raise Refused(
+                    429, _("Zu viele Änderungen in kurzer Zeit – bitte kurz warten."), wait
+                )
+        if not slots.enter():
+            raise Refused(503, busy_text(), 2)
+        g.write_slot = True
+        return None
+
+    # First of all hooks: a request for an unknown host is refused before CSRF and the rest.
+    app.before_request_funcs.setdefault(None, []).insert(0, check_request)
+
+    @app.teardown_request
+    def release(_exc: BaseException | None = None) -> None:
+        if g.pop("write_slot", None):
+            slots.leave()
+
+    @app.after_request
+    def headers(resp: Response) -> Response:
+        h = resp.headers
+        h.setdefault("Content-Security-Policy", CSP)
+        h.setdefault("X-Content-Type-Options", "nosniff")
+        h.setdefault("Referrer-Policy", "same-origin")
+        h.setdefault("X-Frame-Options", "DENY")
+        if g.get("carries_edit_link"):
+            # An edit link or token in the answer is a key: no cache may keep it, whoever
+            # built the answer (a view, or the page cache in caching.py).
+            h["Cache-Control"] = "private, no-store"
+        if request.is_secure:
+            # Over https every cookie is Secure (the edit cookie is a key to the sheet).
+            cookies = h.getlist("Set-Cookie")
+            if cookies:
+                del h["Set-Cookie"]
+                for c in cookies:
+                    secure = c if "; secure" in c.lower() else f"{c}; Secure"
+                    h.add("Set-Cookie", secure)
+        hsts = app.config.get("HSTS_SECONDS")
+        if hsts and request.is_secure:
+            h.setdefault("Strict-Transport-Security", f"max-age={int(hsts)}")
+        return resp  # gzip: caching.py, whose hook runs before this one

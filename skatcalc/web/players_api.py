@@ -1,0 +1,94 @@
+"""JSON API for players, groups and standings (docs/api.md, "Players, groups and standings")."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, g, jsonify, request
+
+from skatcalc.rules.common import parse_day
+from skatcalc.services import players, season
+from skatcalc.services import sheets as service
+from skatcalc.services.events import player_events
+from skatcalc.web.api import BadBody, body, error, json_route
+from skatcalc.web.i18n import _
+
+bp = Blueprint("players_api", __name__, url_prefix="/api/v1")
+
+
+@bp.get("/players")
+@json_route
+def list_players() -> Any:
+    return jsonify({"players": [asdict(p) for p in players.list_players(service.get_db())]})
+
+
+@bp.get("/players/<int:player_id>")
+@json_route
+def get_player(player_id: int) -> Any:
+    db = service.get_db()
+    out = season.public(season.player_stats(db, player_id))
+    return jsonify({**out, "events": player_events(db, out["id"])})
+
+
+@bp.post("/groups")
+@json_route
+def create_group() -> Any:
+    name, game, rules = players.normalize_group(body())
+    group = players.create_group(service.get_db(), name, game, rules)
+    out = season.group_json(group)
+    out["edit_token"] = group.edit_token  # this once: the group's right (docs/api.md)
+    g.carries_edit_link = True  # private, no-store
+    return jsonify(out), 201
+
+
+@bp.get("/groups")
+@json_route
+def list_groups() -> Any:
+    groups = players.list_groups(service.get_db())
+    return jsonify({"groups": [season.group_json(g) for g in groups]})
+
+
+@bp.get("/groups/<int:group_id>")
+@json_route
+def get_group(group_id: int) -> Any:
+    return jsonify(season.group_json(players.get_group(service.get_db(), group_id)))
+
+
+def period() -> tuple[date, date]:
+    """``from``/``to`` of the query (YYYY-MM-DD), by default the current calendar year."""
+    start, end = season.default_period()
+    for key in ("from", "to"):
+        raw = request.args.get(key)
+        if raw is None or raw == "":
+            continue
+        try:
+            day = parse_day(raw)
+        except ValueError:
+            raise BadBody(error(422, key, _("Ein Datum wie 2026-01-31, bitte."))) from None
+        if key == "from":
+            start = day
+        else:
+            end = day
+    if start > end:
+        raise BadBody(error(422, "to", _("„bis“ liegt vor „von“.")))
+    return start, end
+
+
+@bp.get("/groups/<int:group_id>/standings")
+@json_route
+def standings(group_id: int) -> Any:
+    db = service.get_db()
+    group = players.get_group(db, group_id)
+    start, end = period()
+    rows, sheets = season.group_standings(db, group, start, end)
+    return jsonify(
+        {
+            "group": season.group_json(group),
+            "from": start.isoformat(),
+            "to": end.isoformat(),
+            "rows": [season.row_json(r) for r in rows],
+            "evenings": [season.evening_json(e) for e in season.group_evenings(sheets)],
+        }
+    )

@@ -1,0 +1,508 @@
+"""Building the sheet pages: the sheet (rows, standings strip and leaders, the saved line,
+history, chart, statistics, share and edit links with their QR codes, a club-night table's
+progress), a deal's correction page and the list of sheets. Routes call these; nothing here
+writes."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from dataclasses import asdict
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+import segno
+from flask import (
+    current_app,
+    g,
+    get_template_attribute,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
+from flask_wtf import FlaskForm
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+from sqlite_utils import Database
+from werkzeug.wrappers import Response
+
+from skatcalc.games.schafkopf import SCHAFKOPF_BOCK_TRIGGERS
+from skatcalc.games.skat import TournamentList, tournament_list
+from skatcalc.rules.common import InvalidDeal, number
+from skatcalc.rules.marks import BOCK, LOST, STRUCK, describe_row, legend
+from skatcalc.rules.ranking import leader, leaders
+from skatcalc.rules.sheet import default_active, describe_rules, evaluate_deal
+from skatcalc.rules.sheet import game as game_kind
+from skatcalc.rules.standings import RankBy
+from skatcalc.rules.stats import statistics
+from skatcalc.services import cache
+from skatcalc.services import sheets as service
+from skatcalc.services.events import TableOfSheet
+from skatcalc.services.players import get_group
+from skatcalc.web.charts import running_totals_svg
+from skatcalc.web.deal_forms import (
+    deal_form,
+    deal_ready,
+    exc_messages,
+    preview_answer,
+    preview_messages,
+)
+from skatcalc.web.form_fields import parse_int
+from skatcalc.web.i18n import _, num, page_lang, translate
+
+
+def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | None = None,
+                 status: int = 200, share: bool = False) -> Response:  # fmt: skip
+    """The sheet page: the edit view (entry ``form``, or a fresh one for the next deal, with
+    ``general`` messages above it) or the read-only ``share`` view."""
+    db = service.get_db()
+    data = service.computed_sheet(db, sheet, page_lang())
+    proposed = data["next_dealer"]
+    spec = service.spec_of(sheet)
+    entry_html = None
+    if form is None and not share:
+        # the next deal's blank form: kept per sheet and dealer, this page's values put in
+        entry_html = entry_form_html(sheet, spec, proposed, len(data["deals"]) + 1,
+                                     bool(data.get("next_bockramsch")))  # fmt: skip
+    rules = [translate(m, page_lang()) for m in describe_rules(spec)]
+    if data["totals"].get("stock"):
+        rules.append(_("Im Stock: %(cents)s", cents=number(data["totals"]["stock"], page_lang())))
+    event = table_of_event(db, sheet, data)
+    html = render_template(
+        "sheets/show.html",
+        saved=None if share else saved_line(sheet, data),
+        legend=legend(sheet["game"], _),
+        sheet=sheet,
+        data=data,
+        form=form,
+        entry_html=entry_html,
+        general=general or [],
+        rules=rules,
+        share=share,
+        lan=bool(current_app.config.get("LAN")),
+        share_url=public_url("sheets.share", sheet_id=sheet["id"], token=sheet["share_token"]),
+        edit_url=public_url("sheets.edit_link", sheet_id=sheet["id"], token=sheet["edit_token"]),
+        qr=qr_svg,
+        proposed=proposed,
+        proposed_active=default_active(spec, proposed),
+        leaders=leaders(sheet["players"], data["totals"]["balance"]),
+        event=event,
+        tlist=tournament_of(db, sheet, event is not None),
+        **service.derived(
+            sheet, "page", lambda: revision_parts(db, sheet, data, share), page_lang(), share
+        ),  # fmt: skip
+    )
+    resp = make_response(html, status)
+    if not share and current_app.config.get("LAN"):
+        # This page carries the edit link, a key to the sheet: no cache may keep it.
+        resp.headers["Cache-Control"] = "private, no-store"
+        g.carries_edit_link = True
+    return resp
+
+
+# --- The entry form of the next deal ------------------------------------------------------------
+
+# The blank entry form is most of a sheet page's template work (~200 macro calls) and, for a
+# sheet, depends only on its players, house rules, language and who deals: rendered once per
+# such variant and kept with the per-page values cut out (deal number, CSRF token,
+# idempotency key), which are put in for each page. A few variants per sheet (one per
+# dealer), least recently used dropped first.
+_ENTRY_N, _ENTRY_CSRF, _ENTRY_IDEM = "\x00entry-n\x00", "\x00entry-csrf\x00", "\x00entry-idem\x00"
+_ENTRY_SPLIT = re.compile("(\x00entry-(?:n|csrf|idem)\x00)")
+_ENTRY = cache.ENTRY_FORMS  # kept in cache.py with every other process cache
+
+
+def entry_form_html(sheet: service.Sheet, spec: Any, proposed: str, n: int,
+                    ramsch_round: bool = False) -> Markup:  # fmt: skip
+    """The sheet page's form for deal ``n`` with ``proposed`` dealing, as
+    ``templates/deals/_form.html`` draws a fresh ``deal_form`` (the same HTML, with this
+    request's CSRF token and a new idempotency key); in a Bockramsch round it offers the
+    Ramsch first."""
+    key = (sheet["id"], sheet["share_token"], sheet["game"], tuple(sheet["players"]),
+           json.dumps(sheet["rules"], sort_keys=True), page_lang(), proposed,
+           request.script_root, ramsch_round)  # fmt: skip
+    pieces = _ENTRY.get(key)
+    if pieces is None:
+        pieces = _render_entry_form(sheet, spec, proposed, ramsch_round)
+        _ENTRY.put(key, pieces)
+    fill = {_ENTRY_N: str(n), _ENTRY_IDEM: secrets.token_urlsafe(12)}
+    if _ENTRY_CSRF in pieces:
+        fill[_ENTRY_CSRF] = generate_csrf()  # this client's session, as a render would
+    return Markup("".join([fill.get(p, p) for p in pieces]))
+
+
+def _render_entry_form(sheet: service.Sheet, spec: Any, proposed: str,
+                       ramsch_round: bool = False) -> list[str]:  # fmt: skip
+    form = deal_form(sheet)
+    if ramsch_round:
+        form.kind.data = "ramsch"
+    form.dealer.data = proposed
+    fresh = game_kind(spec.game).fresh_contract
+    if fresh is not None:
+        form.game.data = fresh
+    active = default_active(spec, proposed)
+    form.active.data = list(active)
+    form.n.data = _ENTRY_N
+    form.idem.data = _ENTRY_IDEM
+    html = render_template("deals/_form.html", form=form, sheet=sheet, data={"deals": ()},
+                           proposed=proposed, proposed_active=active)  # fmt: skip
+    if form.meta.csrf:
+        html = html.replace(generate_csrf(), _ENTRY_CSRF)
+    return _ENTRY_SPLIT.split(html)
+
+
+def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> dict[str, Any] | None:
+    """The deal a save just stored (``?saved=<n>`` after the redirect), for the one-line
+    confirmation with its undo; None when there is none or it is struck already."""
+    n = parse_int(request.args.get("saved", ""))
+    row = next((d for d in data["deals"] if d["n"] == n), None) if n else None
+    if row is None or row["struck"]:
+        return None
+    lang = page_lang()
+    typed = next((r for r in service.computed(service.get_db(), sheet).rows if r.n == n), None)
+    if typed is None:
+        return None
+    text = describe_row(sheet["game"], typed)
+    keeps_list = game_kind(sheet["game"]).keeps_list
+    who = row.get("declarer") if keeps_list and row.get("kind") == "game" else None
+    if keeps_list:  # the list entry, as on paper
+        amount = " ".join(num(v, True) for v in row["list"].values() if v)
+    elif row.get("kind") == "game" and row.get("party"):
+        # like Skat: who played and what it brought each of them, signed (Solo lost: C −60)
+        who = "+".join(row["party"])
+        amount = num(row["deltas"][row["party"][0]], True)
+    else:
+        amount = "" if text.value is None else str(text.value)
+    return {"n": row["n"], "who": who, "contract": translate(text.contract, lang),
+            "marks": [translate(m, lang) for m in text.marks], "amount": amount}  # fmt: skip
+
+
+def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
+                   ) -> dict[str, Any] | None:  # fmt: skip
+    """For a table's sheet at a club night: its event, series, table and deals left."""
+    from skatcalc.services.events import event_of_sheet
+
+    table = event_of_sheet(db, sheet["id"])
+    if table is None:
+        return None
+    played = sum(1 for d in data["deals"] if not d["struck"])
+    left = max(0, table.deals.get(len(sheet["players"]), 0) - played)
+    # one list and nothing to confirm yet: no need to compute the event's tables
+    quiet = not (table.list or left == 0 or table.confirmed or table.signed)
+    # the page's view: the table's record with what is left and its sign-off
+    return {**asdict(table), "id": table.event_id, "left": left,
+            "signoff": None if quiet else sign_off_view(db, table)}  # fmt: skip
+
+
+def ranks_by_seeger_fabian(db: Database, sheet: service.Sheet, at_event: bool) -> bool:
+    """Whether the sheet is kept as a tournament list: a club night's table, or a sheet in a
+    group whose standings rank by Seeger-Fabian (the game must have the figure, see
+    :func:`tournament_of`)."""
+    if at_event:
+        return True
+    gid = sheet.get("group_id")
+    if gid is None:
+        return False
+    try:
+        group = get_group(db, gid)
+    except service.NotFound:
+        return False
+    return bool(group.rules.get("rank_by") == RankBy.SEEGER_FABIAN.value)
+
+
+def tournament_of(db: Database, sheet: service.Sheet, at_event: bool) -> TournamentList | None:
+    """The official tournament list of a sheet ranked by Seeger-Fabian (Skat at three or
+    four), else None; once per revision of the sheet."""
+    if "seeger_fabian" not in game_kind(sheet["game"]).extra_figures:
+        return None
+    if not ranks_by_seeger_fabian(db, sheet, at_event):
+        return None
+    return service.derived(
+        sheet, "tournament-list",
+        lambda: tournament_list(service.spec_of(sheet), service.computed(db, sheet)),
+    )  # fmt: skip
+
+
+def tournament_of_sheet(db: Database, sheet: service.Sheet) -> TournamentList | None:
+    """:func:`tournament_of` for a sheet whose event is not looked up yet (the exports)."""
+    from skatcalc.services.events import event_of_sheet
+
+    return tournament_of(db, sheet, event_of_sheet(db, sheet["id"]) is not None)
+
+
+def sign_off_view(db: Database, table: TableOfSheet) -> dict[str, Any]:
+    """The table's double entry and sign-off for its sheet pages (templates/sheets/_signoff.html):
+    the differences between its lists, the deals not counted yet, who confirmed."""
+    from skatcalc.rules.double_entry import difference_msg
+    from skatcalc.services import events as event_service
+
+    full = event_service.get_event(db, table.event_id)
+    # this table alone: the event's snapshot is new after any table's deal, and computing
+    # every table for each page of one would make a club night's pages cost O(tables)
+    t = event_service.find_table(db, full, table.series, table.table_n)
+    entry = t["double_entry"]
+    cmp = entry["comparison"] if entry else None
+    return {
+        **event_service.sign_off_json(t),
+        "players": t["players"],
+        "messages": [translate(difference_msg(d), page_lang()) for d in cmp.differences]
+        if cmp
+        else [],
+        "pending": cmp.pending if cmp else 0,
+    }
+
+
+def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], share: bool
+                   ) -> dict[str, Any]:  # fmt: skip
+    """Everything on the sheet page that follows from the deals alone, rendered once per
+    revision of the sheet (the row loop is most of the page's work)."""
+    chart = None
+    if data["deals"]:
+        title = _("Verlauf der Stände")
+        chart = Markup(running_totals_svg(sheet["players"], data["deals"], title=title))
+    return {
+        "rows_html": table_rows_html(sheet, data, share),
+        "history_html": Markup(
+            render_template(
+                "sheets/_history.html",
+                history=history_rows(sheet, service.history(db, sheet)),
+            )
+        ),  # fmt: skip
+        "chart": chart,
+        "stats": statistics(sheet["game"], sheet["players"], service.computed(db, sheet).rows),
+    }
+
+
+def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool) -> Markup:
+    """The sheet's rows as HTML. This is the page's hot path (a row per deal), so each row is
+    drawn once (``table_row_html``) and kept as HTML, not drawn again in a template loop on
+    every view.
+
+    A row depends only on its deal and the deals before it (running totals, Bock), so while
+    the deals' ``(n, version, struck)`` are unchanged from the first on, the rows rendered for
+    an earlier revision are taken as they are: a save renders one new row, a correction of
+    deal 3 the rows from 3 on (the same reasoning as the computation's resume in the service)."""
+    lang = page_lang()
+    base = url_for("sheets.show", sheet_id=sheet["id"])
+    key = (sheet["share_token"], lang, share, base, tuple(sheet["players"]),
+           json.dumps(sheet["rules"], sort_keys=True), sheet["game"])  # fmt: skip
+    rows = data["deals"]
+    signature = tuple(row_signature(d) for d in rows)
+    held = _ROWS.get(key)
+    done: list[str] = []
+    if held is not None:
+        old_sig, old_html = held
+        same = 0
+        for a, b in zip(old_sig, signature, strict=False):
+            if a != b:
+                break
+            same += 1
+        done = old_html[:same]
+    if len(done) < len(rows):
+        ctx = RowContext(sheet, lang, base, share)
+        done = [*done, *(table_row_html(ctx, d) for d in rows[len(done) :])]
+    _keep_rows(key, signature, done)
+    return Markup("".join(done))
+
+
+def row_signature(d: Any) -> tuple[int, int, bool]:
+    """What identifies a computed row's deal as stored: number, version and struck flag."""
+    return (d["n"], d.get("version", 0), bool(d["struck"]))
+
+
+class RowContext:
+    """What every row of one sheet page shares (computed once per page, not per row)."""
+
+    def __init__(self, sheet: service.Sheet, lang: str, base: str, share: bool) -> None:
+        self.game = sheet["game"]
+        self.players = sheet["players"]
+        self.skat = game_kind(sheet["game"]).keeps_list  # the list column, the declarer named
+        # the typed rows (what marks.describe_row reads), by deal number
+        self.typed = {r.n: r for r in service.computed(service.get_db(), sheet).rows}
+        self.lang = lang
+        self.base = base
+        self.share = share
+        self.trig = _("löst Bock aus")
+        self.calc = _("Rechnung")
+        # where the house rules changed during the evening (the row of the first deal after)
+        self.changes = {c["from_n"] for c in service.stored_changes(sheet)}
+        self.new_rules = _("neue Regeln")
+        self.row = get_template_attribute("sheets/_row.html", "row")
+
+
+def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
+    """One deal's row of the sheet table (``d`` as the API shows it): its texts and numbers
+    here, its markup in the macro ``row`` of ``templates/sheets/_row.html``."""
+    lang = ctx.lang
+    n = d["n"]
+    text = describe_row(ctx.game, ctx.typed[n])
+    cells = []
+    for p in ctx.players:
+        tot, delta = d["totals"][p], d["deltas"][p]
+        cells.append((number(tot, lang, True), tot < 0,
+                      number(delta, lang, True) if delta else "", "m" if delta < 0 else "p"))  # fmt: skip
+    return str(
+        ctx.row(
+            n,
+            d["dealer"],
+            " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on),
+            d["declarer"] if ctx.skat and d.get("kind") == "game" and d.get("declarer") else "",
+            translate(text.contract, lang),
+            # the deal's own page: its calculation, correction and strike (not on a share view)
+            None if ctx.share else f"{ctx.base}/deals/{n}/edit",
+            [(translate(m, lang), MARK_CLASS.get(m, "")) for m in text.marks]
+            + ([(f"Stock {number(d['stock'], lang, True)}", "")] if d.get("stock") else [])
+            + ([(ctx.new_rules, " rules")] if n in ctx.changes else []),
+            ctx.trig if d.get("bock_trigger") else "",
+            (d.get("steps") or []) if ctx.share else [],
+            ctx.calc,
+            "" if text.value is None else text.value,
+            # the classic list: only the declarer's entry (Ramsch: the loser's)
+            " ".join(number(v, lang, True) for v in d["list"].values() if v) if ctx.skat else None,
+            cells,
+            sum(d["deltas"].values()) + d.get("stock", 0),  # with the Stock, every row sums to 0
+        )
+    )
+
+
+# The rows of each sheet page variant (sheet, language, share view, …) as last rendered, with
+# their deals' signatures: only the latest rendering is kept, since an older revision can no
+# longer be asked for. Bounded by bytes (a 1,000-deal sheet's rows are ~0.5 MB), least
+# recently used first.
+_ROWS = cache.PAGE_ROWS  # kept in cache.py with every other process cache
+
+
+def _keep_rows(key: tuple[Any, ...], signature: tuple[tuple[int, int, bool], ...],
+               rows: list[str]) -> None:  # fmt: skip
+    _ROWS.put(key, (signature, rows))
+
+
+# The marks that get their own colour in a row (lost, Bock, struck); the rest look alike.
+MARK_CLASS = {LOST: " lost", BOCK: " bock", STRUCK: " lost"}
+
+
+def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> list[dict[str, str]]:
+    """Newest first, in the server's local time (the laptop on the table), with the previous
+    version of a deal in words."""
+    words = {"add": _("eingetragen"), "correct": _("korrigiert"),
+             "strike": _("gestrichen"), "restore": _("wiederhergestellt"),
+             "close": _("Abend abgeschlossen"), "reopen": _("Abend wieder geöffnet"),
+             "rules": _("Hausregeln geändert ab")}  # fmt: skip
+    spec = service.spec_of(sheet)
+    keeps_list = game_kind(sheet["game"]).keeps_list
+    lang = page_lang()
+    out = []
+    for h in reversed(history):
+        try:
+            when = datetime.fromisoformat(h["at"]).astimezone().strftime("%d.%m. %H:%M")
+        except (ValueError, OverflowError):
+            when = h["at"][:16]
+        before = ""
+        b = h.get("before")
+        if b and h["action"] == "correct":
+            try:
+                o = evaluate_deal(spec.at(h["n"]), b["input"], tuple(b["active"]))
+                who = f"{o.declarer}: " if o.declarer and keeps_list else ""
+                before = f"{who}{translate(o.title, lang)}" + (
+                    f" ({o.value})" if o.kind == "game" else ""
+                )
+            except (InvalidDeal, KeyError, TypeError):
+                before = json.dumps(b.get("input"), ensure_ascii=False)[:200]
+        out.append({"when": when, "what": words.get(h["action"], h["action"]),
+                    "n": str(h["n"]) if h["n"] else "",
+                    "before": before})  # fmt: skip
+    return out
+
+
+def public_url(endpoint: str, **values: Any) -> str:
+    """A link other phones can open: on the network the server's address, not localhost."""
+    base = current_app.config.get("PUBLIC_URL")
+    path = url_for(endpoint, **values)
+    return f"{base.rstrip('/')}{path}" if base else url_for(endpoint, _external=True, **values)
+
+
+@lru_cache(maxsize=256)
+def qr_svg(url: str) -> Markup:
+    # ~5 ms a code, two on every page of a sheet on the network; a sheet's links never change
+    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b", light="#fff"))
+
+
+def taken_message(sheet: service.Sheet, taken: service.Taken) -> str:
+    """What the page says when another phone saved this deal's number first."""
+    if taken.n > taken.next_n:
+        return _("Das nächste Spiel ist Nummer %(next)s. Bitte noch einmal speichern.",
+                 next=taken.next_n)  # fmt: skip
+    row = service.computed(service.get_db(), sheet).rows[taken.n - 1]
+    there = service.describe_row(sheet["game"], row, page_lang())
+    return _(
+        "Spiel %(n)s ist schon eingetragen (von einem anderen Gerät?): %(deal)s. Nichts "
+        "gespeichert. Die Eingabe steht noch unten: War es ein anderes Spiel, bitte als "
+        "Spiel %(next)s speichern; sonst nichts tun.",
+        n=taken.n, deal=there, next=taken.next_n,
+    )  # fmt: skip
+
+
+def sheets_page(form: FlaskForm, general: list[str] | None = None,
+                import_errors: list[str] | None = None) -> str:  # fmt: skip
+    """The list of sheets with the new-sheet and the import form, each with its messages."""
+    return render_template("sheets/list.html", form=form, sheets=sheet_summaries(),
+                           general=general or [], import_errors=import_errors or [],
+                           schafkopf_bock=SCHAFKOPF_BOCK_TRIGGERS)  # fmt: skip
+
+
+def sheet_summaries() -> list[dict[str, Any]]:
+    """Each sheet with its deal count and leader. The figures come from the summary cache
+    (one row per sheet and revision, derived from the deals); only sheets changed since
+    their summary was made are computed again."""
+    db = service.get_db()
+
+    def summarize(s: service.Sheet) -> dict[str, Any]:
+        computed = service.computed_sheet(db, s, page_lang())
+        # a struck deal was never really played: counted apart ("14 Spiele (1 gestrichen)")
+        struck = sum(1 for d in computed["deals"] if d["struck"])
+        return {"balance": computed["totals"]["balance"],
+                "deals": len(computed["deals"]) - struck, "struck": struck}  # fmt: skip
+
+    out = []
+    for s, summary in service.sheet_summaries(db, summarize):
+        bal = summary["totals"]["balance"] if "totals" in summary else summary["balance"]
+        out.append({**s, **summary, "leader": leader(s["players"], bal)})
+    return out
+
+
+def render_deal(sheet: service.Sheet, deal: service.Deal, form: Any, general: list[str],
+                status: int = 200) -> Response:  # fmt: skip
+    """A deal's own page: its calculation step by step and the correction form."""
+    spec = service.spec_of(sheet)
+    computed = service.sheet_json(service.get_db(), sheet, page_lang(), full=False)
+    row = next((r for r in computed["deals"] if r["n"] == deal["n"]), None)
+    html = render_template(
+        "deals/edit.html", sheet=sheet, deal=deal, form=form, general=general, row=row,
+        proposed=deal["dealer"], proposed_active=default_active(spec, deal["dealer"]),
+    )  # fmt: skip
+    return make_response(html, status)
+
+
+def render_preview(sheet: service.Sheet, form: Any, body: dict[str, Any],
+                   errors: list[tuple[str, str]]) -> Response:  # fmt: skip
+    """The live preview of an entry or a correction (``body`` from ``deal_body``): the row it
+    would become (``service.preview_deal``), drawn by ``templates/deals/_preview.html``; the
+    messages if it is wrong; nothing while the form is not finished."""
+    ready = deal_ready(sheet, form, body)
+    messages = preview_messages(errors, ready)
+    if not ready or messages:
+        return preview_answer(messages)
+    lang = page_lang()
+    try:
+        row = service.preview_deal(service.get_db(), sheet, body, lang)
+    except InvalidDeal as exc:
+        return preview_answer(exc_messages(exc, lang))
+    players = [p for p in sheet["players"] if p in row["deltas"]]
+    # the line that matters at a glance: who pays (Durchmarsch: who gets) how much
+    who = row["party"] or [p for p in players if row["deltas"][p] > 0]
+    html = render_template("deals/_preview.html", row=row, players=players, who=who,
+                           keeps_list=game_kind(sheet["game"]).keeps_list)  # fmt: skip
+    return preview_answer([], html)

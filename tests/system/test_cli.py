@@ -1,0 +1,80 @@
+"""The ``skatcalc`` command: help for everything, init-db and backup on real files."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from skatcalc import store
+from skatcalc.server.cli import main
+from skatcalc.store import sheets as sheet_store
+
+COMMANDS = sorted(main.commands)
+
+
+def test_every_command_and_option_has_help() -> None:
+    assert main.help and {"serve", "init-db", "backup"} <= set(COMMANDS)
+    for name in COMMANDS:
+        cmd = main.commands[name]
+        assert cmd.help, f"{name} has no help text"
+        for param in cmd.params:
+            if isinstance(param, click.Option):
+                assert param.help, f"{name} {param.opts[0]} has no help text"
+            else:  # arguments have no help of their own: the command's text names them
+                assert (param.name or "").upper() in cmd.help, (
+                    f"{name} does not explain {param.name}"
+                )
+
+
+def test_top_level_help_lists_the_commands() -> None:
+    r = CliRunner().invoke(main, ["--help"])
+    assert r.exit_code == 0
+    for name in COMMANDS:
+        assert name in r.output
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_of_each_command(name: str) -> None:
+    r = CliRunner().invoke(main, [name, "--help"])
+    assert r.exit_code == 0, r.output
+    cmd = main.commands[name]
+    assert (cmd.help or "").split("\n")[0][:30] in " ".join(r.output.split())
+    for param in cmd.params:
+        if isinstance(param, click.Option):
+            assert param.opts[0] in r.output
+
+
+def test_init_db_creates_and_upgrades(tmp_path: Path) -> None:
+    path = tmp_path / "sub.sqlite"
+    for _ in range(2):  # a second run upgrades nothing and fails nothing
+        r = CliRunner().invoke(main, ["init-db", "--db", str(path)])
+        assert r.exit_code == 0, r.output
+        assert str(path) in r.output
+    db = store.connect(str(path))
+    assert {"sheets", "deals", "history"} <= set(db.table_names())
+    db.close()
+
+
+def test_backup_copies_the_live_database(tmp_path: Path) -> None:
+    src = tmp_path / "live.sqlite"
+    store.migrate(str(src))
+    db = store.connect(str(src))
+    sheet = sheet_store.create_sheet(db, "Freitag", "skat", ["A", "B", "C"], "A", {})
+    sheet_store.add_deal(db, sheet["id"], "A", ["B", "C", "A"], {"passed": True})
+    dst = tmp_path / "copy.sqlite"
+    # The source connection stays open, as a running server's would.
+    r = CliRunner().invoke(main, ["backup", str(dst), "--db", str(src)])
+    db.close()
+    assert r.exit_code == 0, r.output
+    assert str(dst) in r.output
+    copy = sqlite3.connect(dst)
+    try:
+        assert copy.execute("pragma integrity_check").fetchone()[0] == "ok"
+        assert copy.execute("select name from sheets").fetchall() == [("Freitag",)]
+        assert copy.execute("select count(*) from deals").fetchone()[0] == 1
+    finally:
+        copy.close()
