@@ -17,17 +17,10 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 import skatcalc
 
 PACKAGE = Path(skatcalc.__file__).resolve().parent
 
-# Cycles the restructuring (issue 19) removes; until then the cycle test is an expected
-# failure. Each is listed as the modules on it. To flip: when `pytest tests/system/test_layers.py
-# -rX` shows test_no_import_cycles as XPASS, delete KNOWN_CYCLES' entries and the xfail mark.
-KNOWN_CYCLES = [
-]  # fmt: skip
 IMPURE = ("flask", "flask_wtf", "flask_babel", "wtforms", "werkzeug", "sqlite3", "sqlite_utils",
           "fpdf", "waitress", "segno")  # fmt: skip
 
@@ -133,18 +126,10 @@ def test_cycles_are_found_with_a_path() -> None:
     assert path_through(edges, ["a", "b", "c"]) == "a -> b -> c -> a"
 
 
-@pytest.mark.xfail(strict=False, reason="known cycles, removed by issue 19: see KNOWN_CYCLES")
 def test_no_import_cycles() -> None:
     edges = graph()
     found = [path_through(edges, c) for c in cycles(edges)]
     assert not found, "import cycles:\n" + "\n".join(found)
-
-
-def test_no_import_cycle_beyond_the_known_ones() -> None:
-    edges = graph()
-    allowed = set().union(*KNOWN_CYCLES)
-    new = [path_through(edges, c) for c in cycles(edges) if not set(c) <= allowed]
-    assert not new, "new import cycles:\n" + "\n".join(new)
 
 
 def in_layer(name: str, layer: str) -> bool:
