@@ -15,7 +15,7 @@ from sqlite_utils import Database
 @dataclass(frozen=True)
 class Format:
     extension: str  # the address's ``export.<extension>`` and the file name's
-    mimetype: str
+    mimetype: str  # the bare type: Werkzeug adds "; charset=utf-8" to a text/ type itself
     label: str  # the link's text on the sheet page (a format's name: the same in every language)
     # (database, the sheet the request loaded, language) -> the file's bytes
     render: Callable[[Database, Any, str], bytes]
