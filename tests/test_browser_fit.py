@@ -439,3 +439,38 @@ def test_correction_is_one_screen(browser: Any, server: str) -> None:
     deal = ctx.request.get(f"{server}/api/v1/sheets/{sheet['id']}").json()["deals"][0]
     assert deal["result"]["won"] is False
     ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("size", "first", "more", "badge"),
+    [
+        # tall: Laufende 0, 2–7 and Kontra are on the first screen, set there they are in sight
+        ((375, 667), ["laufende=3", "kontra=1"], [], ""),
+        # a count only the second screen offers is counted
+        ((375, 667), ["kontra=1"], ["laufende=9"], "1"),
+        # short: both are on the second screen only
+        ((320, 568), [], ["laufende=3", "kontra=1"], "2"),
+    ],
+    ids=["tall-first-screen", "tall-second-screen-count", "short"],
+)
+def test_more_badge_counts_only_what_the_first_screen_does_not_show(
+    browser: Any, server: str, size: tuple[int, int], first: list[str], more: list[str], badge: str
+) -> None:
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
+    pg = ctx.new_page()
+    sheet = sheet_with_deals(ctx.request, server, "schafkopf")
+    pg.goto(f"{server}/sheets/{sheet['id']}")
+
+    def tap(choice: str) -> None:
+        name, value = choice.split("=")
+        pg.locator(f'#f-{name} label:has(> input[value="{value}"])').click()
+
+    for choice in first:
+        tap(choice)
+    pg.locator(".more-toggle").click()
+    for choice in more:
+        tap(choice)
+    pg.locator(".more-toggle").click()  # back to the first screen
+    mark = pg.locator(".more-toggle .set")
+    assert (mark.inner_text() if mark.is_visible() else "") == badge
+    ctx.close()
