@@ -339,6 +339,10 @@ def test_every_control_is_a_finger_wide_and_every_number_readable(
                     if c["under"]:
                         small.append(f"{game} {lang} {size} {screen}: {c['name']!r} under the "
                                      f"Save bar (its bottom at {c['bottom']:.0f})")  # fmt: skip
+                if screen != "typical":
+                    # the second screen's buttons say their whole word, as the first's do
+                    for clipped in pg.evaluate(CLIPPED_JS):
+                        small.append(f"{game} {lang} {size} {screen}: clipped {clipped}")
             pg.locator(".tabs a[data-pane=list]").click()
             for c in pg.evaluate(CONTROLS_JS, ["#list"]):
                 if c["w"] < 43.5 or c["h"] < 43.5:
