@@ -167,12 +167,19 @@ if ("serviceWorker" in navigator) {
     const button = form.querySelector(".more-toggle");
     if (!button) return null;
     button.hidden = false;
+    // On a phone of 375×667 or taller Schafkopf's Laufende (0, 2–7) and Kontra (.x1t) are on
+    // the first screen as well (style.css, the same media query): what is set there is in
+    // sight and not counted; a count only the second screen offers (1, 8–14) is.
+    const tall = window.matchMedia("(min-height: 640px) and (min-width: 360px)");
+    const inSight = (i) => tall.matches && i.closest(".x1t") !== null
+      && !(i.name === "laufende" && (i.value === "1" || parseInt(i.value, 10) > 7));
     const count = () => {
       let n = 0;
       form.querySelectorAll(".x2").forEach((box) => {
         box.querySelectorAll("input, select").forEach((i) => {
           // the seats and the kind have their own line; a choice's first value is "none"
           if (i.disabled || i.closest("[hidden]") || ["kind", "dealer", "active"].includes(i.name)) return;
+          if (inSight(i)) return;
           if (i.type === "checkbox" || i.type === "radio") n += i.checked && i.value !== "" && i.value !== "0" ? 1 : 0;
           else if (i.tagName === "SELECT") n += i.selectedIndex > 0 ? 1 : 0;
           else if (i.type !== "hidden") n += i.value.trim() ? 1 : 0;
@@ -188,6 +195,7 @@ if ("serviceWorker" in navigator) {
       count();
     };
     button.addEventListener("click", () => set(!form.classList.contains("more")));
+    tall.addEventListener("change", () => count());
     const wrong = Array.from(form.querySelectorAll(".x2 .err, .x2 [aria-invalid=true]")).length > 0;
     set(wrong || (val(form, "kind") || "game") !== "game");
     return count;

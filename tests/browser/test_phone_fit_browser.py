@@ -313,8 +313,15 @@ def test_every_control_is_a_finger_wide_and_every_number_readable(
             if pg.evaluate(cut):
                 small.append(f"{game} {lang} {size}: the confirmation line is cut")
             screens = ["typical", "more"]
+            if game == "schafkopf" and size[1] < 640:
+                # the second screen with a solo's four suits as well as the Sauspiel's three
+                screens.append("more, solo")
             for screen in screens:
                 if screen == "more":
+                    pg.locator(".more-toggle").click()
+                if screen == "more, solo":
+                    pg.locator(".more-toggle").click()  # back to the first screen
+                    pg.locator("#f-game label").filter(has_text="Solo").click()
                     pg.locator(".more-toggle").click()
                 if game == "schafkopf" and screen == "typical" and size[1] >= 640:
                     # a solo: Tout and Sie join Schneider and Schwarz, the widest first screen
@@ -329,12 +336,13 @@ def test_every_control_is_a_finger_wide_and_every_number_readable(
                             f"{game} {lang} {size} {screen}: {c['name']!r} {c['w']:.0f}×{c['h']:.0f}"
                         )
                     # nothing of either screen under the Save bar, not even partly
-                    # (not yet: Schafkopf's second screen at 320×568, its suit, 15 Laufende,
-                    # Kontra, kind and seats are more than fits above the bar)
-                    known_gap = game == "schafkopf" and screen == "more" and size[1] < 640
-                    if c["under"] and not known_gap:
+                    if c["under"]:
                         small.append(f"{game} {lang} {size} {screen}: {c['name']!r} under the "
                                      f"Save bar (its bottom at {c['bottom']:.0f})")  # fmt: skip
+                if screen != "typical":
+                    # the second screen's buttons say their whole word, as the first's do
+                    for clipped in pg.evaluate(CLIPPED_JS):
+                        small.append(f"{game} {lang} {size} {screen}: clipped {clipped}")
             pg.locator(".tabs a[data-pane=list]").click()
             for c in pg.evaluate(CONTROLS_JS, ["#list"]):
                 if c["w"] < 43.5 or c["h"] < 43.5:
@@ -434,4 +442,39 @@ def test_correction_is_one_screen(browser: Any, server: str) -> None:
         pg.locator("#entry .save button.primary").tap()
     deal = ctx.request.get(f"{server}/api/v1/sheets/{sheet['id']}").json()["deals"][0]
     assert deal["result"]["won"] is False
+    ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("size", "first", "more", "badge"),
+    [
+        # tall: Laufende 0, 2–7 and Kontra are on the first screen, set there they are in sight
+        ((375, 667), ["laufende=3", "kontra=1"], [], ""),
+        # a count only the second screen offers is counted
+        ((375, 667), ["kontra=1"], ["laufende=9"], "1"),
+        # short: both are on the second screen only
+        ((320, 568), [], ["laufende=3", "kontra=1"], "2"),
+    ],
+    ids=["tall-first-screen", "tall-second-screen-count", "short"],
+)
+def test_more_badge_counts_only_what_the_first_screen_does_not_show(
+    browser: Any, server: str, size: tuple[int, int], first: list[str], more: list[str], badge: str
+) -> None:
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
+    pg = ctx.new_page()
+    sheet = sheet_with_deals(ctx.request, server, "schafkopf")
+    pg.goto(f"{server}/sheets/{sheet['id']}")
+
+    def tap(choice: str) -> None:
+        name, value = choice.split("=")
+        pg.locator(f'#f-{name} label:has(> input[value="{value}"])').click()
+
+    for choice in first:
+        tap(choice)
+    pg.locator(".more-toggle").click()
+    for choice in more:
+        tap(choice)
+    pg.locator(".more-toggle").click()  # back to the first screen
+    mark = pg.locator(".more-toggle .set")
+    assert (mark.inner_text() if mark.is_visible() else "") == badge
     ctx.close()
