@@ -167,12 +167,12 @@ if ("serviceWorker" in navigator) {
     const button = form.querySelector(".more-toggle");
     if (!button) return null;
     button.hidden = false;
-    // On a phone of 375×667 or taller Schafkopf's Laufende (0, 2–7) and Kontra (.x1t) are on
-    // the first screen as well (style.css, the same media query): what is set there is in
-    // sight and not counted; a count only the second screen offers (1, 8–14) is.
+    // On a phone of 375×667 or taller Schafkopf's Laufende and Kontra (.x1t) are on the first
+    // screen as well (style.css, the same media query): what is set there is in sight and not
+    // counted; a choice only the second screen offers (its label marked "rare") is.
     const tall = window.matchMedia("(min-height: 640px) and (min-width: 360px)");
     const inSight = (i) => tall.matches && i.closest(".x1t") !== null
-      && !(i.name === "laufende" && (i.value === "1" || parseInt(i.value, 10) > 7));
+      && i.closest("label.rare") === null;
     const count = () => {
       let n = 0;
       form.querySelectorAll(".x2").forEach((box) => {

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from ..rules.contracts import ContractRow, StatColumn, script_data
+from ..rules.contracts import ContractRow, StatColumn, button_marks, script_data
 from ..rules.sheet.base import GAMES, GameKind, game
 
 # isort: off
@@ -56,6 +56,15 @@ def contract_rows() -> tuple[ContractRow, ...]:
 def stat_columns() -> tuple[StatColumn, ...]:
     """Every game's statistics columns, game by game."""
     return tuple(col for kind in GAMES.values() for col in kind.stat_columns)
+
+
+def contract_marks(key: str) -> dict[str, str]:
+    """The classes of this game's contract buttons on the entry form (rare, red …).
+
+    >>> contract_marks("skat")["hearts"], contract_marks("schafkopf")["geier"]
+    ('red', 'rare')
+    """
+    return button_marks(game(key).contract_table)
 
 
 def script_json(key: str) -> str:

@@ -50,6 +50,10 @@ class ContractRow:
     """The statistics column an own game of it counts in (None: none)."""
     shows: tuple[str, ...] = ()
     """The entry form's controls (CSS selectors) shown while it is chosen."""
+    rare: bool = False
+    """A rarer contract: its button waits on the entry's second screen ("Mehr") until chosen."""
+    red: bool = False
+    """Its button is drawn in the red of its suit (Herz, Karo)."""
 
     @property
     def laufende_min(self) -> int:
@@ -89,6 +93,34 @@ def by_key(table: Sequence[ContractRow]) -> dict[str, ContractRow]:
 def buttons(table: Sequence[ContractRow]) -> tuple[ContractRow, ...]:
     """The rows in the order of the entry form's buttons."""
     return tuple(sorted(table, key=lambda row: row.place))
+
+
+def button_marks(table: Sequence[ContractRow]) -> dict[str, str]:
+    """The classes of the entry form's contract buttons (``templates/_macros.html`` ``seg``):
+    ``red`` for a red suit; and, where some contracts are rare, ``rare`` for those and
+    ``common`` for the others, the last common button also ``yields`` (a rare contract once
+    chosen takes its place on the first screen; ``static/style.css``).
+
+    >>> rows = [ContractRow("a", Msg("A"), place=1), ContractRow("b", Msg("B"), place=2, red=True),
+    ...         ContractRow("c", Msg("C"), place=3, rare=True)]
+    >>> button_marks(rows)
+    {'a': 'common', 'b': 'red common yields', 'c': 'rare'}
+    >>> button_marks(rows[:2])
+    {'b': 'red'}
+    """
+    ordered = buttons(table)
+    any_rare = any(row.rare for row in ordered)
+    common = [row.key for row in ordered if not row.rare]
+    marks: dict[str, str] = {}
+    for row in ordered:
+        words = ["red"] if row.red else []
+        if any_rare:
+            words.append("rare" if row.rare else "common")
+            if common and row.key == common[-1]:
+                words.append("yields")
+        if words:
+            marks[row.key] = " ".join(words)
+    return marks
 
 
 def script_data(

@@ -30,7 +30,7 @@ from wtforms import (
 )
 from wtforms.validators import Optional
 
-from skatcalc.games import script_json
+from skatcalc.games import contract_marks, script_json
 from skatcalc.games.forms import GAME_FORMS
 from skatcalc.games.schafkopf.forms import TARIFF_KEYS, TariffFields, stock_taken_by_choices
 from skatcalc.games.skat import SKAT_BOCK_TRIGGERS
@@ -362,5 +362,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["games"] = GAMES
     # the entry forms' data-contracts: what app.js shows for each contract, from its table
     app.jinja_env.globals["contract_data"] = script_json
+    # the contract buttons' classes (rare ones on the second screen, red suits), from its table
+    app.jinja_env.globals["contract_marks"] = contract_marks
     app.jinja_env.globals["spitzen_choices"] = spitzen_choices
     app.jinja_env.globals["forehand"] = forehand_of

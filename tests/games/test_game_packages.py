@@ -26,6 +26,8 @@ SCHAFKOPF_WORDS = {row.tariff for row in games.game("schafkopf").contract_table}
 WORDS = CONTRACT_KEYS | SCHAFKOPF_WORDS
 _WORDS, _GAMES = "|".join(sorted(WORDS)), "|".join(sorted(GAME_KEYS))
 QUOTED = re.compile(rf"""(?<![\w-])['"]({_WORDS})['"]""")
+# a CSS attribute selector by value (input[value=hochzeit]): the button's class says it instead
+ATTR = re.compile(rf"""\[value=['"]?({_WORDS})['"]?\]""")
 COMPARED = re.compile(rf"""[=!]==?\s*['"]({_GAMES})['"]|['"]({_GAMES})['"]\s*[=!]==?""")
 
 
@@ -65,19 +67,22 @@ def test_the_code_outside_the_games_names_no_contract_and_compares_no_game_key()
     assert not hits, "ask the registry (skatcalc.games) or the GameKind:\n" + "\n".join(hits)
 
 
-@pytest.mark.parametrize("folder,pattern", [("templates", "*.html"), ("static", "*.js")])
+@pytest.mark.parametrize(
+    "folder,pattern", [("templates", "*.html"), ("static", "*.js"), ("static", "*.css")]
+)
 def test_templates_and_scripts_outside_the_games_name_no_contract(folder: str,
                                                                   pattern: str) -> None:  # fmt: skip
     hits = []
     for path in outside(folder, pattern):
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if QUOTED.search(line) or COMPARED.search(line):
+            if QUOTED.search(line) or COMPARED.search(line) or ATTR.search(line):
                 hits.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()[:100]}")
     assert not hits, "\n".join(hits)
 
 
 def test_the_grep_finds_what_it_looks_for(tmp_path: Path) -> None:
     assert QUOTED.search("""game === "null" """) and QUOTED.search("{'sauspiel': 1}")
+    assert ATTR.search("label:has(> input[value=geier])") and ATTR.search('[value="hearts"]')
     assert COMPARED.search("{% if sheet.game == 'skat' %}") and not QUOTED.search("'skatonly'")
     tree = "x = 1 if g == 'skat' else 2\nnames = {'wenz': 'Wenz'}\n"
     path = tmp_path / "probe.py"

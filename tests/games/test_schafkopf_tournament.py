@@ -108,7 +108,7 @@ def scale_deals(draw: st.DrawFn) -> tuple[SchafkopfDeal, PointScale]:
     else:
         declarers = (draw(st.sampled_from(SEATS)),)
     kw: dict[str, Any] = {"kontra": draw(st.integers(0, 4)), "gestellt": draw(st.integers(0, 2))}
-    if game is not SKGame.BETTEL:
+    if not game.bettel_class:
         kw["laufende"] = draw(st.integers(0, game.max_laufende))
         if draw(st.booleans()):
             kw["player_points"] = draw(st.integers(0, 120))

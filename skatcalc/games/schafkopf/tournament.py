@@ -193,7 +193,7 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
     label = game_name(g, deal.suit)
     lmin = dict(scale.laufende_min)
     laufende = deal.laufende if deal.laufende >= lmin.get(g.value, 3) else 0
-    if g is SKGame.BETTEL:
+    if g.bettel_class:
         value = scale.bettel
         parts = Msg("Bettel %(value)s", value=value)
     else:

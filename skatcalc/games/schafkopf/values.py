@@ -45,6 +45,12 @@ class SKGame(enum.Enum):
         return self.row.tariff
 
     @property
+    def bettel_class(self) -> bool:
+        """A Bettel: won/lost only, no Schneider, Schwarz, Laufende or Tout (a game of its
+        tariff class, so a new Bettel-like game in the contracts table is one too)."""
+        return self.row.tariff == "bettel"
+
+    @property
     def max_laufende(self) -> int:
         return LAUFENDE_MAX[self]
 
@@ -197,7 +203,7 @@ def validate(deal: SchafkopfDeal) -> None:
     if (deal.player_points is None) == (deal.won is None):
         e.add("_", "Bitte entweder die Augen der Spielerpartei oder gewonnen/verloren angeben.")
     if deal.player_points is not None:
-        if g is SKGame.BETTEL:
+        if g.bettel_class:
             e.add("player_points", "Beim Bettel zählen keine Augen: nur gewonnen oder verloren.")
         elif not 0 <= deal.player_points <= 120:
             e.add(
@@ -205,7 +211,7 @@ def validate(deal: SchafkopfDeal) -> None:
                 "%(player_points)s Augen gibt es nicht: es sind 0 bis 120.",
                 player_points=deal.player_points,
             )
-    if g is SKGame.BETTEL:
+    if g.bettel_class:
         for name, present in (
             ("schneider", deal.schneider),
             ("schwarz", deal.schwarz),
@@ -217,7 +223,7 @@ def validate(deal: SchafkopfDeal) -> None:
                 )
     if deal.laufende < 0:
         e.add("laufende", "Laufende können nicht negativ sein.")
-    elif g is not SKGame.BETTEL and deal.laufende > g.max_laufende:
+    elif not g.bettel_class and deal.laufende > g.max_laufende:
         e.add(
             "laufende",
             "Im %(label)s gibt es höchstens %(max_laufende)s Laufende.",
@@ -225,7 +231,7 @@ def validate(deal: SchafkopfDeal) -> None:
             max_laufende=g.max_laufende,
         )
     if deal.tout or deal.sie:
-        if g.partner_game or g is SKGame.BETTEL:
+        if g.partner_game or g.bettel_class:
             e.add(
                 "sie" if deal.sie and not deal.tout else "tout",
                 "Tout und Sie gibt es nur bei Soli, nicht im %(label)s.",
@@ -319,7 +325,7 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
         if tout and won:
             schwarz = True
             schneider = True
-    if g is SKGame.BETTEL:
+    if g.bettel_class:
         schneider = schwarz = False
     if tout and not deal.tout_counts_schneider_schwarz:
         if schneider or schwarz:
