@@ -266,3 +266,30 @@ def test_push_control_only_on_schieberamsch_sheets_and_it_saves(client: FlaskCli
     client.post(f"/sheets/{s['id']}/deals",
                 data={"kind": "ramsch", "r0": "70", "r1": "50", "r2": "0", "pushes": "0"})  # fmt: skip
     assert "pushes" not in client.get(f"{API}/{s['id']}").get_json()["deals"][1]["input"]["ramsch"]
+
+
+def test_the_rules_page_turns_the_house_rules_of_real_tables_off(client: FlaskClient) -> None:
+    # The page sends the rules whole and they merge into those in force: a rule the page
+    # left out when off stayed on (found by doing a new rule in a throwaway clone).
+    sheet = create(client, ramsch=True, schieberamsch=True, bockramsch=True, ramsch_cap=250,
+                   bierlachs=500, ramsch_loser="each")  # fmt: skip
+    r = client.post(f"/sheets/{sheet['id']}/rules", data={"ramsch": "y", "kontra_re": "y"})
+    assert r.status_code in (302, 303)
+    rules = client.get(f"{API}/{sheet['id']}").get_json()["rules"]
+    assert rules == {"bock": [], "kontra_re": True, "ramsch": True, "stake_cents": 0}
+    # and on again from the page, each as typed
+    r = client.post(f"/sheets/{sheet['id']}/rules", data={
+        "ramsch": "y", "schieberamsch": "y", "bockramsch": "y", "ramsch_cap": "300",
+        "bierlachs": "700", "ramsch_loser": "each"})  # fmt: skip
+    assert r.status_code in (302, 303)
+    rules = client.get(f"{API}/{sheet['id']}").get_json()["rules"]
+    assert {
+        k: rules.get(k)
+        for k in ("schieberamsch", "bockramsch", "ramsch_cap", "bierlachs", "ramsch_loser")
+    } == {  # fmt: skip
+        "schieberamsch": True,
+        "bockramsch": True,
+        "ramsch_cap": 300,
+        "bierlachs": 700,
+        "ramsch_loser": "each",
+    }

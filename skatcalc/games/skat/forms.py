@@ -157,17 +157,16 @@ class SkatForms(GameForms):
         return SkatDealForm(formdata, **kwargs).setup()
 
     def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        rules: dict[str, Any] = {"kontra_re": bool(form.kontra_re.data)}
-        if form.schieberamsch.data:
-            rules["schieberamsch"] = True
-        if form.ramsch_loser.data == "each":
-            rules["ramsch_loser"] = "each"
-        if form.bockramsch.data:
-            rules["bockramsch"] = True
-        for key in ("ramsch_cap", "bierlachs"):  # empty: the rule is off
-            value = field_int(getattr(form, key), errors)
-            if value is not None:
-                rules[key] = value
+        # every key, off ones too: the "Hausregeln" page sends the rules whole and they merge
+        # into those in force, so a rule left out there would stay on
+        rules: dict[str, Any] = {
+            "kontra_re": bool(form.kontra_re.data),
+            "schieberamsch": bool(form.schieberamsch.data),
+            "ramsch_loser": "each" if form.ramsch_loser.data == "each" else "most",
+            "bockramsch": bool(form.bockramsch.data),
+        }
+        for key in ("ramsch_cap", "bierlachs"):  # empty: the rule is off (null)
+            rules[key] = field_int(getattr(form, key), errors)
         return rules
 
     def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
