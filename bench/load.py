@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from club_night import Http, pct, start_server
+from club_night import Http, cpu_s, pct, rss_mb, server_pids, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -46,29 +46,6 @@ SHEETS = 10
 DEALS_BEFORE = 48
 PLAYERS = ["Anna", "Bernd", "Carla"]
 READS = ("poll", "revalidate", "full load")
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        for row in f:
-            if row.startswith("VmRSS:"):
-                return int(row.split()[1]) / 1024
-    return float("nan")
-
-
-def server_pids(pid: int) -> list[int]:
-    """The server process and its workers (``--processes`` > 1)."""
-    pids = [pid]
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        pids += [int(c) for c in (task / "children").read_text().split()]
-    return pids
-
-
-def cpu_s(pid: int) -> float:
-    """User + system CPU seconds of a process so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def deal(k: int) -> dict[str, object]:
