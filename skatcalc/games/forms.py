@@ -11,9 +11,14 @@ from __future__ import annotations
 from skatcalc.web.form_fields import GameForms
 
 from .schafkopf import SCHAFKOPF
-from .schafkopf.forms import SchafkopfForms
+from .schafkopf.forms import SchafkopfForms, TariffFields
 from .skat import SKAT
-from .skat.forms import SkatForms
+from .skat.forms import SkatForms, SkatRulesFields
 
 #: the pages' side of each game of the registry, by its key, in the registry's order
 GAME_FORMS: dict[str, GameForms] = {SKAT.key: SkatForms(), SCHAFKOPF.key: SchafkopfForms()}
+
+
+class GameRulesFields(SkatRulesFields, TariffFields):
+    """Every game's own house-rule fields, for the forms that make a sheet or a club night of
+    any game (``web.deal_forms.SheetRulesFields``)."""

@@ -31,8 +31,8 @@ from wtforms import (
 from wtforms.validators import Optional
 
 from skatcalc.games import contract_marks, script_json
-from skatcalc.games.forms import GAME_FORMS
-from skatcalc.games.schafkopf.forms import TARIFF_KEYS, TariffFields, stock_taken_by_choices
+from skatcalc.games.forms import GAME_FORMS, GameRulesFields
+from skatcalc.games.schafkopf.forms import TARIFF_KEYS, stock_taken_by_choices
 from skatcalc.games.skat import SKAT_BOCK_TRIGGERS
 from skatcalc.games.skat.forms import spitzen_choices
 from skatcalc.rules.common import InvalidDeal
@@ -122,22 +122,17 @@ def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[st
 # --- House rules of a new sheet (and of a club night's tables) --------------------------------
 
 
-class SheetRulesFields(TariffFields):
+class SheetRulesFields(GameRulesFields):
     """The house rules chosen when a sheet (or a club night, for all its tables) is made:
-    Skat's Kontra/Re, Ramsch for an all-pass deal, the Bock triggers, and Schafkopf's tariffs
-    and Tout setting. A new house rule is a field here, its line in ``rules_body`` and its
-    control in ``templates/sheets/list.html`` (and ``events/index.html``)."""
+    Kontra/Re, Ramsch for an all-pass deal, the Bock triggers and Schafkopf's Stock here, and
+    each game's own fields (``games.forms.GameRulesFields``: the game's ``forms.py`` declares,
+    sets up, reads and fills them). A rule shared by the games is a field here, its line in
+    ``rules_body`` and its control in ``templates/sheets/_rules_fields.html``."""
 
     kontra_re = BooleanField()
     ramsch = BooleanField()
     bock_on = BooleanField()  # the big Bock toggle: on with the usual triggers unless chosen
     bock = MultiCheckboxField(validators=[Optional()])
-    # Skat house rules of real tables (docs/rules.md 1.11), templates/sheets/_skat_more_rules.html
-    schieberamsch = BooleanField()
-    ramsch_loser = RadioField(validators=[Optional()], validate_choice=False, default="most")
-    ramsch_cap = StringField(default="")  # empty: no cap
-    bockramsch = BooleanField()
-    bierlachs = StringField(default="")  # empty: no Bierlachs
     # Schafkopf's Stock (docs/rules.md 2.7): cents per player when a deal is passed
     stock_cents = StringField(default="")
     stock_taken_by = RadioField(default="any", validate_choice=False)
@@ -146,11 +141,11 @@ class SheetRulesFields(TariffFields):
     def setup_rules(self) -> None:
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
         self.bock.choices = [(b, translate(BOCK_NAMES[b], page_lang())) for b in SKAT_BOCK_TRIGGERS]
-        self.ramsch_loser.choices = [("most", _("wer die meisten Augen hat")),
-                                     ("each", _("jeder seine Augen"))]  # fmt: skip
         self.stock_taken_by.choices = stock_taken_by_choices()
         self.stock_lost.choices = [("leave", _("Stock bleibt")),
                                    ("double", _("Stock wird verdoppelt"))]  # fmt: skip
+        for forms in GAME_FORMS.values():
+            forms.setup_rules(self)
 
     def fill_rules(self, rules: dict[str, Any]) -> None:
         """The fields from a sheet's stored rules (the "Hausregeln" page)."""
@@ -163,17 +158,13 @@ class SheetRulesFields(TariffFields):
             value = tariffs.get(key)
             getattr(self, f"t_{key}").data = "" if value is None else str(value)
         self.tout_counts.data = bool(rules.get("tout_counts_schneider_schwarz", True))
-        # Skat's house rules of real tables (docs/rules.md 1.11)
-        self.schieberamsch.data = bool(rules.get("schieberamsch"))
-        self.ramsch_loser.data = rules.get("ramsch_loser") or "most"
-        self.ramsch_cap.data = "" if rules.get("ramsch_cap") is None else str(rules["ramsch_cap"])
-        self.bockramsch.data = bool(rules.get("bockramsch"))
-        self.bierlachs.data = "" if rules.get("bierlachs") is None else str(rules["bierlachs"])
         stock = rules.get("stock")
         if isinstance(stock, dict):
             self.stock_cents.data = str(stock.get("cents", ""))
             self.stock_taken_by.data = stock.get("taken_by", "any")
             self.stock_lost.data = stock.get("lost", "leave")
+        for forms in GAME_FORMS.values():
+            forms.fill_rules(self, rules)
 
 
 #: the Bock triggers the big toggle turns on when none is chosen: the rule book's four

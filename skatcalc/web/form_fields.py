@@ -88,6 +88,12 @@ class GameForms:
         """The entry form of a sheet of this game, its game fields set up."""
         raise NotImplementedError
 
+    def setup_rules(self, form: Any) -> None:
+        """The choices of the game's own house-rule fields on a form with ``SheetRulesFields``."""
+
+    def fill_rules(self, form: Any, rules: dict[str, Any]) -> None:
+        """The game's own house-rule fields from a sheet's stored rules (the Hausregeln page)."""
+
     def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
         """The game's own house rules from a form with ``SheetRulesFields``."""
         raise NotImplementedError

@@ -152,9 +152,32 @@ class SkatDealForm(SkatForm, DealMeta):
     pass
 
 
+class SkatRulesFields:
+    """Skat's house rules of real tables (docs/rules.md 1.11) on the new-sheet, Hausregeln and
+    club-night forms (``templates/games/skat/_rules.html``); read by ``SkatForms.house_rules``,
+    filled by ``SkatForms.fill_rules``."""
+
+    schieberamsch = BooleanField()
+    ramsch_loser = RadioField(validators=[Optional()], validate_choice=False, default="most")
+    ramsch_cap = StringField(default="")  # empty: no cap
+    bockramsch = BooleanField()
+    bierlachs = StringField(default="")  # empty: no Bierlachs
+
+
 class SkatForms(GameForms):
     def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
         return SkatDealForm(formdata, **kwargs).setup()
+
+    def setup_rules(self, form: Any) -> None:
+        form.ramsch_loser.choices = [("most", _("wer die meisten Augen hat")),
+                                     ("each", _("jeder seine Augen"))]  # fmt: skip
+
+    def fill_rules(self, form: Any, rules: dict[str, Any]) -> None:
+        form.schieberamsch.data = bool(rules.get("schieberamsch"))
+        form.ramsch_loser.data = rules.get("ramsch_loser") or "most"
+        form.ramsch_cap.data = "" if rules.get("ramsch_cap") is None else str(rules["ramsch_cap"])
+        form.bockramsch.data = bool(rules.get("bockramsch"))
+        form.bierlachs.data = "" if rules.get("bierlachs") is None else str(rules["bierlachs"])
 
     def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
         # every key, off ones too: the "Hausregeln" page sends the rules whole and they merge
