@@ -220,7 +220,7 @@ def correct_name(db: Database, event_id: int, old: str, new: str) -> dict[str, A
             # another known player keeps the player list's spelling, as at registration
             new = people.get_player(db, known).name
         if new != was:
-            for sheet in (t.sheet for t in events._table_sheets(db, event_id)):
+            for sheet in (t.sheet for t in rows_of.table_sheets(db, event_id)):
                 if was in sheet["players"]:
                     _rename_in_sheet(db, sheet, was, new)
             rows_of.rename_registration(db, reg.id, new, key, people.find_player(db, new))

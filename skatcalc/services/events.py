@@ -57,7 +57,7 @@ from skatcalc.store import events as rows_of
 from skatcalc.store import players as player_rows
 from skatcalc.store import sheets as sheet_store
 from skatcalc.store.club_records import Event as Event  # the pages take the records from here
-from skatcalc.store.club_records import Registration, SeriesRow, TableRow
+from skatcalc.store.club_records import Registration, SeriesRow
 from skatcalc.store.club_records import TableOfSheet as TableOfSheet
 
 MAX_SEED = 999_999  # short enough to read out and type in again
@@ -491,18 +491,12 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
 # --- Derived views ----------------------------------------------------------------------------
 
 
-def _table_sheets(db: Database, event_id: int) -> list[TableRow]:
-    return rows_of.table_sheets(db, event_id)
-
-
 def tables_of(db: Database, event: Event,
               only: tuple[int, int] | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """Every table of every series with its sheet's totals and how far it has got; ``only``
     (series, table): that one table (a sheet page needs its own table, not the event's)."""
     out = []
-    for table in _table_sheets(db, event.id):
-        if only is not None and (table.series, table.n) != only:
-            continue
+    for table in rows_of.table_sheets(db, event.id, only):
         sheet = table.sheet
         computed = service.computed_sheet(db, sheet, "de")
         totals = computed["totals"]

@@ -28,7 +28,7 @@ from .club_records import (
     decode_series,
     encode_deals,
 )
-from .sheet_rows import decode_sheet
+from .records import sheet_of as decode_sheet
 
 # --- Events -----------------------------------------------------------------------------------
 
@@ -368,16 +368,22 @@ def seated_tables(db: Database, event_id: int) -> list[tuple[int, list[str], str
 _TABLE_COLS = ("t_series", "t_n", "t_series_deals", "t_sheet_b", "t_signed", "t_confirmed")
 
 
-def table_sheets(db: Database, event_id: int) -> list[TableRow]:
-    """Every table of every series with its list-A sheet, by series and table."""
+def table_sheets(db: Database, event_id: int,
+                 only: tuple[int, int] | None = None) -> list[TableRow]:  # fmt: skip
+    """Every table of every series with its list-A sheet, by series and table; ``only``
+    (series, table): that one table."""
+    where, params = "t.event_id = ?", [event_id]
+    if only is not None:
+        where += " and t.series = ? and t.n = ?"
+        params += list(only)
     out = []
     for r in db.query(
         "select t.series as t_series, t.n as t_n, es.deals as t_series_deals, "
         "t.sheet_b as t_sheet_b, t.signed as t_signed, t.confirmed as t_confirmed, s.* "
         "from event_tables t join sheets s on s.id = t.sheet_id left join event_series es "
-        "on es.event_id = t.event_id and es.n = t.series where t.event_id = ? "
+        f"on es.event_id = t.event_id and es.n = t.series where {where} "
         "order by t.series, t.n",
-        [event_id],
+        params,
     ):
         sheet_b = r["t_sheet_b"]
         out.append(

@@ -10,7 +10,7 @@ from sqlite_utils import Database
 
 from .club_records import Group, decode_group
 from .records import Sheet
-from .sheet_rows import decode_sheet
+from .records import sheet_of as decode_sheet
 
 
 def _rules_json(rules: dict[str, Any]) -> str:

@@ -14,7 +14,7 @@ from sqlite_utils import Database
 
 from .club_records import Player, PlayerLogEntry, PlayerSummary, decode_player, decode_player_log
 from .records import Sheet
-from .sheet_rows import decode_sheet
+from .records import sheet_of as decode_sheet
 
 
 def id_by_key(db: Database, key: str) -> int | None:
