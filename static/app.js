@@ -169,10 +169,10 @@ if ("serviceWorker" in navigator) {
     button.hidden = false;
     // On a phone of 375×667 or taller Schafkopf's Laufende and Kontra (.x1t) are on the first
     // screen as well (style.css, the same media query): what is set there is in sight and not
-    // counted; a choice only the second screen offers (its label marked "rare") is.
+    // counted; a choice only the second screen offers (its label marked "second") is.
     const tall = window.matchMedia("(min-height: 640px) and (min-width: 360px)");
     const inSight = (i) => tall.matches && i.closest(".x1t") !== null
-      && i.closest("label.rare") === null;
+      && i.closest("label.second") === null;
     const count = () => {
       let n = 0;
       form.querySelectorAll(".x2").forEach((box) => {

@@ -62,7 +62,7 @@ def contract_marks(key: str) -> dict[str, str]:
     """The classes of this game's contract buttons on the entry form (rare, red …).
 
     >>> contract_marks("skat")["hearts"], contract_marks("schafkopf")["geier"]
-    ('red', 'rare')
+    ('red', 'second')
     """
     return button_marks(game(key).contract_table)
 

@@ -97,14 +97,15 @@ def buttons(table: Sequence[ContractRow]) -> tuple[ContractRow, ...]:
 
 def button_marks(table: Sequence[ContractRow]) -> dict[str, str]:
     """The classes of the entry form's contract buttons (``templates/_macros.html`` ``seg``):
-    ``red`` for a red suit; and, where some contracts are rare, ``rare`` for those and
-    ``common`` for the others, the last common button also ``yields`` (a rare contract once
-    chosen takes its place on the first screen; ``static/style.css``).
+    ``red`` for a red suit; and, where some contracts are rare, ``second`` for those (their
+    buttons wait on the second screen) and ``first`` for the others, the last of them also
+    ``yields`` (a rare contract once chosen takes its place on the first screen;
+    ``static/style.css``). Not ``rare``: the entry's box of rarer choices has that class.
 
     >>> rows = [ContractRow("a", Msg("A"), place=1), ContractRow("b", Msg("B"), place=2, red=True),
     ...         ContractRow("c", Msg("C"), place=3, rare=True)]
     >>> button_marks(rows)
-    {'a': 'common', 'b': 'red common yields', 'c': 'rare'}
+    {'a': 'first', 'b': 'red first yields', 'c': 'second'}
     >>> button_marks(rows[:2])
     {'b': 'red'}
     """
@@ -115,7 +116,7 @@ def button_marks(table: Sequence[ContractRow]) -> dict[str, str]:
     for row in ordered:
         words = ["red"] if row.red else []
         if any_rare:
-            words.append("rare" if row.rare else "common")
+            words.append("second" if row.rare else "first")
             if common and row.key == common[-1]:
                 words.append("yields")
         if words:

@@ -295,6 +295,19 @@ def sheet_with_deals(req: Any, server: str, game: str) -> dict[str, Any]:
     return sheet
 
 
+# Each choice field's visible buttons of the entry: [value, row top, left] in document order.
+READING_ORDER_JS = """() => {
+  const out = {};
+  document.querySelectorAll('#entry fieldset.seg').forEach((fs) => {
+    const shown = [...fs.querySelectorAll('.opts > label')].filter((l) => l.offsetParent !== null)
+      .map((l) => { const r = l.getBoundingClientRect();
+                    return [l.querySelector('input').value, Math.round(r.top), Math.round(r.left)]; });
+    if (shown.length > 1) out[fs.id] = shown;
+  });
+  return out;
+}"""
+
+
 @pytest.mark.parametrize("size", [(375, 667), (320, 568), (414, 736)])
 def test_every_control_is_a_finger_wide_and_every_number_readable(
     browser: Any, server: str, size: tuple[int, int]
@@ -343,6 +356,11 @@ def test_every_control_is_a_finger_wide_and_every_number_readable(
                     # the second screen's buttons say their whole word, as the first's do
                     for clipped in pg.evaluate(CLIPPED_JS):
                         small.append(f"{game} {lang} {size} {screen}: clipped {clipped}")
+                    # and read in their order (Laufende 0, 1, 2 … 14), row by row
+                    for field, shown in pg.evaluate(READING_ORDER_JS).items():
+                        if shown != sorted(shown, key=lambda v: (v[1], v[2])):
+                            small.append(f"{game} {lang} {size} {screen}: {field} out of "
+                                         f"order: {[v[0] for v in shown]}")  # fmt: skip
             pg.locator(".tabs a[data-pane=list]").click()
             for c in pg.evaluate(CONTROLS_JS, ["#list"]):
                 if c["w"] < 43.5 or c["h"] < 43.5:
