@@ -47,7 +47,8 @@ from skatcalc.store import groups as group_rows
 from skatcalc.store import players as rows
 from skatcalc.store.club_records import Group as Group  # the pages take the record from here
 from skatcalc.store.club_records import Player, PlayerLogEntry, PlayerSummary
-from skatcalc.store.records import AnySheet, Sheet
+from skatcalc.store.records import AnySheet
+from skatcalc.store.records import Sheet as Sheet  # web/request_state.py takes it from here
 
 __all__ = ["NotFound", "clean_name", "name_key"]
 

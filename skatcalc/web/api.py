@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, g, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from skatcalc import exports
 from skatcalc.games.schafkopf import schafkopf_deal_from_input, schafkopf_value
@@ -19,6 +19,7 @@ from skatcalc.services import sheets as service
 from skatcalc.web import rights
 from skatcalc.web.http import BadJSON, can_change_rules, can_edit, parse_json
 from skatcalc.web.i18n import _, api_lang, field_errors
+from skatcalc.web.request_state import mark_private
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -124,7 +125,7 @@ def created(sheet: service.Sheet) -> Reply:
     out = service.sheet_json(service.get_db(), sheet, api_lang())
     out["edit_token"] = sheet["edit_token"]
     out["share_token"] = sheet["share_token"]
-    g.carries_edit_link = True  # private, no-store
+    mark_private()
     return jsonify(out), 201
 
 

@@ -20,7 +20,7 @@ import zlib
 from typing import Any
 
 from babel import support
-from flask import Flask, Response, current_app, g, request, session
+from flask import Flask, Response, current_app, request, session
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from wtforms.i18n import messages_path
@@ -29,6 +29,7 @@ from skatcalc.services import cache
 from skatcalc.services import sheets as service
 from skatcalc.web.http import can_edit
 from skatcalc.web.i18n import page_lang
+from skatcalc.web.request_state import csrf_token, keep_sheet, mark_private, private, state
 
 # Pages whose whole content follows from the sheet's revision (plus language and edit rights).
 REVISION_PAGES = frozenset({"sheets.show", "sheets.share", "sheets.revision"})
@@ -70,7 +71,7 @@ def revision_etag() -> str | None:
         sheet = service.load_sheet(service.get_db(), int(args["sheet_id"]))
     except (service.NotFound, KeyError, ValueError, OverflowError):
         return None
-    g.loaded_sheet = sheet  # the view reads it from here instead of loading it again
+    keep_sheet(sheet)  # the view reads it from there instead of loading it again
     if request.endpoint == "sheets.share":
         token = str(args.get("token", "")).encode("utf-8", "surrogatepass")
         if not hmac.compare_digest(token, sheet["share_token"].encode()):
@@ -88,7 +89,7 @@ def revision_etag() -> str | None:
         request.host_url,
         request.query_string,
     )
-    g.page_variant = variant
+    state().page_variant = variant
     parts = (current_app.extensions["skatcalc_build"], sheet["rev"], variant)
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
@@ -100,28 +101,32 @@ def _before() -> Response | None:
     etag = revision_etag()
     if etag is None:
         return None
-    g.revision_etag = etag
+    st = state()
+    st.revision_etag = etag
     if request.if_none_match.contains_weak(etag):
         resp = Response(status=304)
         _cache_headers(resp, etag)
         return resp
-    held = cached_page(g.page_variant, etag)
+    variant = st.page_variant
+    assert variant is not None  # revision_etag() set it with the tag
+    held = cached_page(variant, etag)
     if held is None and request.endpoint in RENDERED_PAGES:
         # One render per page and revision: after a save, the phones at the table ask for
         # the new page at about the same time; rendering it once each would only share one
         # CPU (and the GIL) between copies of the same work. The others wait for the first
         # and take its result (or render themselves if it kept none).
-        lock = _RENDER_LOCKS[hash(g.page_variant) % len(_RENDER_LOCKS)]
+        lock = _RENDER_LOCKS[hash(variant) % len(_RENDER_LOCKS)]
         if lock.acquire(timeout=RENDER_WAIT):
-            g.render_lock = lock
-            held = cached_page(g.page_variant, etag)
+            st.render_lock = lock
+            held = cached_page(variant, etag)
     if held is not None:
-        g.page_kept = True  # nothing to keep again after it
+        st.page_kept = True  # nothing to keep again after it
     return held
 
 
 def _release(_exc: BaseException | None = None) -> None:
-    lock = g.pop("render_lock", None)
+    st = state()
+    lock, st.render_lock = st.render_lock, None
     if lock is not None:
         lock.release()
 
@@ -135,11 +140,12 @@ def _cache_headers(resp: Response, etag: str) -> None:
 
 
 def _after(resp: Response) -> Response:
-    etag = g.pop("revision_etag", None)
+    st = state()
+    etag, st.revision_etag = st.revision_etag, None
     if etag is not None and resp.status_code == 200:
         _cache_headers(resp, etag)
-        if not g.get("page_kept"):
-            keep_page(g.get("page_variant"), etag, resp)
+        if not st.page_kept:
+            keep_page(st.page_variant, etag, resp)
     return compress(resp)
 
 
@@ -179,13 +185,13 @@ def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> Non
     ):
         return
     html = resp.get_data(as_text=True)
-    token = g.get("csrf_token")
+    token = csrf_token()
     if token:
         html = html.replace(token, CSRF)
     html = IDEM_FIELD.sub(lambda m: m.group(1) + IDEM + m.group(3), html)
     pieces = [p.encode() for p in TOKEN.split(html)]
     packed = [None if p in TOKENS else deflate_piece(p) for p in pieces]
-    _PAGES.put(variant, (etag, pieces, packed, bool(g.get("carries_edit_link"))))
+    _PAGES.put(variant, (etag, pieces, packed, private()))
 
 
 def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
@@ -194,7 +200,7 @@ def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
         return None
     _, pieces, packed, edit_link = held
     if edit_link:
-        g.carries_edit_link = True  # as the render that made it said
+        mark_private()  # as the render that made it said
     fresh = {TOKENS[1]: secrets.token_urlsafe(12).encode()}
     if TOKENS[0] in pieces:
         fresh[TOKENS[0]] = generate_csrf().encode()  # this client's session, as a render would
@@ -206,7 +212,7 @@ def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
     trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
     resp = Response(GZIP_HEAD + b"".join(deflated) + DEFLATE_END + trailer, mimetype="text/html")
     resp.headers["Content-Encoding"] = "gzip"
-    g.prepacked = True  # compress() adds what it adds to a packed answer, and packs nothing
+    state().prepacked = True  # compress() adds what it adds to a packed answer, and packs nothing
     return resp
 
 
@@ -231,7 +237,9 @@ _PACKED_LOCK = threading.Lock()
 def compress(resp: Response) -> Response:
     """gzip a text answer of 1 KB or more for a client that takes it; pub Wi-Fi is slow, and
     text shrinks five- to tenfold (waitress itself never compresses)."""
-    if g.pop("prepacked", False) and resp.status_code == 200:  # a kept page, packed already
+    st = state()
+    prepacked, st.prepacked = st.prepacked, False
+    if prepacked and resp.status_code == 200:  # a kept page, packed already
         resp.vary.add("Accept-Encoding")
         etag, weak = resp.get_etag()
         if etag is not None and not weak:

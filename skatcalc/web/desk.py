@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import Optional
@@ -19,6 +19,7 @@ from skatcalc.services import sheets as service
 from skatcalc.web.events import _filename, editable
 from skatcalc.web.form_fields import parse_int
 from skatcalc.web.i18n import _, field_errors, flash_errors, page_lang, translate
+from skatcalc.web.request_state import mark_private
 from skatcalc.web.sheet_view import public_url
 
 bp = Blueprint("desk", __name__, url_prefix="/events")
@@ -53,7 +54,7 @@ def cards(event_id: int, n: int) -> Response:
                                token=t["sheet_row"]["edit_token"])
         for t in tables
     }  # fmt: skip
-    g.carries_edit_link = True
+    mark_private()
     numbers = desk.start_numbers(events.registrations(db, event_id))
     data = render_cards(event, n, tables, numbers, links, page_lang())
     name = _filename(event, "pdf").replace(".pdf", f"_S{n}_Tischkarten.pdf")

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, g, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -21,6 +21,7 @@ from skatcalc import exports
 from skatcalc.services import sheets as service
 from skatcalc.web.http import IMPORT_BODY_MAX, IMPORT_PATHS, Refused, busy_text, refuse
 from skatcalc.web.i18n import _, api_lang
+from skatcalc.web.request_state import forget_sheet
 
 # endpoint -> the page of its form, as sent, with a message above it (None: no such page)
 FormAgain = Callable[[str, int], Response | None]
@@ -58,7 +59,7 @@ def settled(exc: service.Settled) -> Any:
     the API answers ``{"errors": {"_": [message]}, "sheet": {...}}`` with the sheet as it
     is; a page shows the sheet with the message and what was typed."""
     text = _(exc.msg)
-    g.pop("loaded_sheet", None)  # the request's sheet is read again: closed meanwhile?
+    forget_sheet()  # the request's sheet is read again: closed meanwhile?
     if request.path.startswith("/api/"):
         db = service.get_db()
         sheet = service.sheet_json(db, service.load_sheet(db, exc.sheet_id), api_lang())

@@ -13,7 +13,6 @@ from flask import (
     abort,
     current_app,
     flash,
-    g,
     jsonify,
     redirect,
     render_template,
@@ -65,6 +64,7 @@ from skatcalc.web.i18n import (
     pgettext,
     translate,
 )
+from skatcalc.web.request_state import mark_private
 from skatcalc.web.rights import token_matches
 from skatcalc.web.sheet_view import public_url, qr_svg
 
@@ -81,7 +81,7 @@ def can_edit_event(event: Event) -> bool:
 def remember_event_token(resp: Any, event: Event) -> Any:
     resp.set_cookie(f"event_{event.id}", event.edit_token, httponly=True, samesite="Lax",
                     max_age=3600 * 24 * 365)  # fmt: skip
-    g.carries_edit_link = True  # the event's token rides in the cookie: private, no-store
+    mark_private()  # the event's token rides in the cookie
     return resp
 
 
@@ -109,7 +109,7 @@ def organiser_link(event: Event) -> dict[str, Any]:
     one way back in from another browser, so the pages say to keep it."""
     if not can_edit_event(event) or not current_app.config.get("LAN"):
         return {}
-    g.carries_edit_link = True  # a key on the page: private, no-store
+    mark_private()  # a key on the page
     url = public_url("events.edit_link", event_id=event.id, token=event.edit_token)
     return {"organiser_url": url, "qr": qr_svg}
 
@@ -625,7 +625,7 @@ def series(event_id: int, n: int) -> Any:
                                     token=sheet["share_token"])  # fmt: skip
         add_sign_off(t, editor)
     if editor:
-        g.carries_edit_link = True  # the tables' edit links and QR codes: private, no-store
+        mark_private()  # the tables' edit links and QR codes
     planned = events.series_deals(event, row.deals)
     sizes = sorted({len(t["players"]) for t in tables}, reverse=True)
     entered = events.entered_counts(db, event_id, n)

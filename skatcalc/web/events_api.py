@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, g, jsonify
+from flask import Blueprint, jsonify
 
 from skatcalc.rules.common import Msg
 from skatcalc.rules.double_entry import difference_msg
@@ -25,6 +25,7 @@ from skatcalc.web.api import (
 )
 from skatcalc.web.http import can_edit, holds_token
 from skatcalc.web.i18n import _, api_lang, translate
+from skatcalc.web.request_state import mark_private
 
 bp = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
 
@@ -56,7 +57,7 @@ def create() -> Any:
     event = events.create_event(db, spec)
     out = events.event_json(db, event.id)
     out["edit_token"] = event.edit_token
-    g.carries_edit_link = True  # private, no-store
+    mark_private()
     return jsonify(out), 201
 
 

@@ -19,7 +19,6 @@ from flask import (
     Flask,
     Response,
     current_app,
-    g,
     has_request_context,
     jsonify,
     render_template,
@@ -30,6 +29,7 @@ from werkzeug.routing import IntegerConverter
 from werkzeug.wrappers import Response as BaseResponse
 
 from skatcalc.services.sheets import MAX_ID, AnySheet
+from skatcalc.web.request_state import give_back_write_slot, mark_private, private, take_write_slot
 from skatcalc.web.rights import bearer_token, holds_admin_token, token_matches
 
 R = TypeVar("R", bound=BaseResponse)  # Flask's own Response or a redirect's
@@ -142,7 +142,7 @@ def remember_edit_token(resp: R, sheet: AnySheet) -> R:
     """The edit link's cookie: this browser may change this sheet from now on."""
     resp.set_cookie(f"edit_{sheet['id']}", sheet["edit_token"], httponly=True, samesite="Lax",
                     secure=request.is_secure, max_age=3600 * 24 * 365)  # fmt: skip
-    g.carries_edit_link = True  # the token rides in the cookie
+    mark_private()  # the token rides in the cookie
     return resp
 
 
@@ -348,7 +348,7 @@ def init_app(app: Flask) -> None:
                 )
         if not slots.enter():
             raise Refused(503, busy_text(), 2)
-        g.write_slot = True
+        take_write_slot()
         return None
 
     # First of all hooks: a request for an unknown host is refused before CSRF and the rest.
@@ -356,7 +356,7 @@ def init_app(app: Flask) -> None:
 
     @app.teardown_request
     def release(_exc: BaseException | None = None) -> None:
-        if g.pop("write_slot", None):
+        if give_back_write_slot():
             slots.leave()
 
     @app.after_request
@@ -366,7 +366,7 @@ def init_app(app: Flask) -> None:
         h.setdefault("X-Content-Type-Options", "nosniff")
         h.setdefault("Referrer-Policy", "same-origin")
         h.setdefault("X-Frame-Options", "DENY")
-        if g.get("carries_edit_link"):
+        if private():
             # An edit link or token in the answer is a key: no cache may keep it, whoever
             # built the answer (a view, or the page cache in caching.py).
             h["Cache-Control"] = "private, no-store"

@@ -18,12 +18,13 @@ from urllib.parse import urlencode
 
 from babel.dates import format_date
 from babel.support import NullTranslations, Translations
-from flask import Flask, Response, flash, g, request
+from flask import Flask, Response, flash, request
 from flask_babel import Babel
 from markupsafe import Markup
 
 from skatcalc.rules.common import InvalidDeal, Msg, number
 from skatcalc.rules.common import money as common_money
+from skatcalc.web.request_state import state
 
 LANGS = ("de", "en")
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
@@ -45,10 +46,10 @@ def catalog(lang: str) -> NullTranslations:
 
 
 def current_lang() -> str:
-    lang = g.get("ui_lang")
-    if lang is None:
-        lang = g.ui_lang = select_locale()
-    return str(lang)
+    st = state()
+    if st.ui_lang is None:
+        st.ui_lang = select_locale()
+    return st.ui_lang
 
 
 def translate(text: str | Msg, lang: str, /, *, context: str | None = None, **params: Any) -> str:
@@ -105,11 +106,11 @@ def pgettext(context: str, text: str, **variables: Any) -> str:
 
 
 def page_lang() -> str:
-    lang = g.get("lang")  # one look into g: a page asks ~100 times (numbers, texts)
-    if lang is None:
+    st = state()  # decided once: a page asks ~100 times (numbers, texts)
+    if st.page_lang is None:
         chosen = request.args.get("lang") or request.cookies.get("lang") or "de"
-        lang = g.lang = chosen if chosen in LANGS else "de"
-    return str(lang)
+        st.page_lang = chosen if chosen in LANGS else "de"
+    return st.page_lang
 
 
 def api_lang() -> str:

@@ -6,7 +6,7 @@ from dataclasses import asdict
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, g, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from skatcalc.rules.common import parse_day
 from skatcalc.services import players, season
@@ -14,6 +14,7 @@ from skatcalc.services import sheets as service
 from skatcalc.services.events import player_events
 from skatcalc.web.api import BadBody, body, error, json_route
 from skatcalc.web.i18n import _
+from skatcalc.web.request_state import mark_private
 
 bp = Blueprint("players_api", __name__, url_prefix="/api/v1")
 
@@ -39,7 +40,7 @@ def create_group() -> Any:
     group = players.create_group(service.get_db(), name, game, rules)
     out = season.group_json(group)
     out["edit_token"] = group.edit_token  # this once: the group's right (docs/api.md)
-    g.carries_edit_link = True  # private, no-store
+    mark_private()
     return jsonify(out), 201
 
 

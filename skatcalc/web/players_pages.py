@@ -9,7 +9,6 @@ from flask import (
     Blueprint,
     abort,
     flash,
-    g,
     redirect,
     render_template,
     request,
@@ -34,6 +33,7 @@ from skatcalc.web.charts import running_totals_svg
 from skatcalc.web.form_fields import parse_int
 from skatcalc.web.http import refuse
 from skatcalc.web.i18n import _, field_errors, flash_errors, page_lang, translate
+from skatcalc.web.request_state import mark_private
 from skatcalc.web.rights import token_matches
 from skatcalc.web.sheet_view import public_url, qr_svg
 
@@ -303,7 +303,7 @@ def _standings_view(group_id: int) -> dict[str, Any]:
         view["group_url"] = public_url("groups.edit_link", group_id=group.id,
                                        token=group.edit_token)  # fmt: skip
         view["qr"] = qr_svg
-        g.carries_edit_link = True
+        mark_private()
     if view["manage"]:
         rules = group.rules
         edit = GroupForm(formdata=None, name=group.name, rank_by=rules["rank_by"],

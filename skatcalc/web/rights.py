@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import hmac
 
-from flask import current_app, g, request
+from flask import current_app, request
 from werkzeug.wrappers import Response
 
 from skatcalc.services import sheets as service
 from skatcalc.services.players import Group
+from skatcalc.web.request_state import mark_private
 
 ADMIN_COOKIE = "skatcalc_admin"
 KEY_COOKIE_AGE = 3600 * 24 * 365
@@ -96,7 +97,7 @@ def remember_key(resp: Response, name: str, token: str) -> Response:
     """A link's token in a cookie: this browser holds that right from now on."""
     resp.set_cookie(name, token, httponly=True, samesite="Lax", secure=request.is_secure,
                     max_age=KEY_COOKIE_AGE)  # fmt: skip
-    g.carries_edit_link = True  # the token rides in the answer: private, no-store
+    mark_private()  # the token rides in the answer: private, no-store
     return resp
 
 

@@ -16,7 +16,6 @@ from typing import Any
 import segno
 from flask import (
     current_app,
-    g,
     get_template_attribute,
     make_response,
     render_template,
@@ -52,6 +51,7 @@ from skatcalc.web.deal_forms import (
 )
 from skatcalc.web.form_fields import parse_int
 from skatcalc.web.i18n import _, num, page_lang, translate
+from skatcalc.web.request_state import mark_private
 
 
 def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | None = None,
@@ -99,7 +99,7 @@ def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | No
     if not share and current_app.config.get("LAN"):
         # This page carries the edit link, a key to the sheet: no cache may keep it.
         resp.headers["Cache-Control"] = "private, no-store"
-        g.carries_edit_link = True
+        mark_private()
     return resp
 
 

@@ -9,7 +9,6 @@ from flask import (
     Blueprint,
     abort,
     flash,
-    g,
     jsonify,
     make_response,
     redirect,
@@ -44,6 +43,7 @@ from skatcalc.web.errors import resend_form_on_fault, show_on_refusal
 from skatcalc.web.form_fields import field_int, parse_int
 from skatcalc.web.http import BadJSON, can_change_rules, can_edit, parse_json, remember_edit_token
 from skatcalc.web.i18n import _, field_errors, page_lang
+from skatcalc.web.request_state import keep_sheet, kept_sheet
 from skatcalc.web.rights import token_matches
 from skatcalc.web.sheet_view import (
     render_deal,
@@ -101,12 +101,10 @@ def require_edit(sheet: Sheet) -> None:
 
 
 def load_sheet(sheet_id: int) -> Sheet:
-    """The request's sheet, read once: kept in ``g`` for whatever else of the request asks
-    (caching.py reads it first for its ETag; the error handlers below ask again)."""
-    held = g.get("loaded_sheet")
-    if held is not None and held["id"] == sheet_id:
-        return held  # type: ignore[no-any-return]
-    return reload_sheet(sheet_id)
+    """The request's sheet, read once: kept in the request's state for whatever else of the
+    request asks (caching.py reads it first for its ETag; the error handlers below ask again)."""
+    held = kept_sheet(sheet_id)
+    return held if held is not None else reload_sheet(sheet_id)
 
 
 def reload_sheet(sheet_id: int) -> Sheet:
@@ -115,7 +113,7 @@ def reload_sheet(sheet_id: int) -> Sheet:
         sheet = service.load_sheet(service.get_db(), sheet_id)
     except service.NotFound:
         abort(404)
-    g.loaded_sheet = sheet
+    keep_sheet(sheet)
     return sheet
 
 
