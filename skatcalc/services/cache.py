@@ -14,9 +14,13 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from markupsafe import Markup
+
+from skatcalc.rules.sheet import SheetSpec
 from skatcalc.services.recent import Recent
 
 T = TypeVar("T")
@@ -162,11 +166,48 @@ SUMMARIES: dict[int, tuple[str, int, str, dict[str, Any]]] = {}
 SUMMARIES_LOCK = threading.Lock()
 
 
+# --- Keyed by what they are made from ----------------------------------------------------------
+# Their keys hold everything the value follows from, so no entry ever goes stale: bounded only.
+
+
+def kept(store: Recent[K, V], key: K, make: Callable[[], V]) -> V:
+    """``store``'s value for ``key``, made by ``make()`` the first time (two requests that
+    ask at once may both make it; either result is the same)."""
+    value = store.get(key)
+    if value is None:
+        value = make()
+        store.put(key, value)
+    return value
+
+
+# A sheet's rules spec per (game, players, first dealer, rules JSON, rule changes JSON): a
+# request asks for it several times (page, form, rows, history), and the house rules are read
+# from their JSON once, not each time (services/sheets.py ``spec_of``; a spec is frozen).
+SPECS: Recent[tuple[str, tuple[str, ...], str, str, str], SheetSpec] = Recent(1024)
+# A club night's tables, registrations and ranking per (event token, live token): the big
+# screen, the organiser's phone and the API read between two deals share one
+# (services/events.py ``snapshot``).
+EVENT_SNAPSHOTS: Recent[tuple[str, str], dict[str, Any]] = Recent(32)
+# A link's QR code as inline SVG per address (web/sheet_view.py ``qr_svg``): ~5 ms a code,
+# two on every page of a sheet on the network, and a sheet's links never change.
+QR_CODES: Recent[str, Markup] = Recent(256)
+# A date in a language's medium format per (date, language) (web/i18n.py ``day``): Babel
+# takes ~0.5 ms a date, and the list of sheets shows hundreds, mostly the same.
+DATES: Recent[tuple[date, str], str] = Recent(4096)
+# A static file gzipped, per path, with the ETag of the file version it was packed from
+# (web/caching.py ``compress``): the same bytes for every phone, packed once per version.
+STATIC_GZIP: dict[str, tuple[str, bytes]] = {}
+STATIC_GZIP_LOCK = threading.Lock()
+
+
 def clear() -> None:
     """Forget everything kept in this process (as a restart would)."""
     with _PER_REVISION_LOCK:
         PER_REVISION.clear()
-    for kept in (LATEST_COMPUTED, LATEST_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS):
-        kept.clear()
+    for held in (LATEST_COMPUTED, LATEST_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS, SPECS,
+                 EVENT_SNAPSHOTS, QR_CODES, DATES):  # fmt: skip
+        held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()
+    with STATIC_GZIP_LOCK:
+        STATIC_GZIP.clear()

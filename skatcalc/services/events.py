@@ -50,9 +50,9 @@ from skatcalc.rules.events import (
 from skatcalc.rules.ranking import rank_figure
 from skatcalc.rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from skatcalc.rules.sheet import game as game_kind
+from skatcalc.services import cache
 from skatcalc.services import players as people
 from skatcalc.services import sheets as service
-from skatcalc.services.recent import Recent
 from skatcalc.store import events as rows_of
 from skatcalc.store import players as player_rows
 from skatcalc.store import sheets as sheet_store
@@ -535,7 +535,7 @@ def ranking_rows(db: Database, event: Event) -> tuple[RankRow, ...]:
     return snapshot(db, event)["rows"]  # type: ignore[no-any-return]
 
 
-_SNAPSHOTS: Recent[tuple[str, str], dict[str, Any]] = Recent(32)
+_SNAPSHOTS = cache.EVENT_SNAPSHOTS  # kept in cache.py with every other process cache
 
 
 def snapshot(db: Database, event: Event) -> dict[str, Any]:

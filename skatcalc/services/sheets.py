@@ -16,7 +16,6 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
-from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar
 
 from sqlite_utils import Database
@@ -70,11 +69,16 @@ def stored_changes(sheet: AnySheet) -> list[dict[str, Any]]:
     return json.loads(raw) if isinstance(raw, str) else list(raw)
 
 
-@lru_cache(maxsize=1024)
 def _spec(game: str, players: tuple[str, ...], first_dealer: str, rules: str,
           changes: str = "") -> SheetSpec:  # fmt: skip
     # A request asks for its sheet's spec several times (page, form, rows, history): the
     # house rules are read from their JSON once per sheet, not each time (a spec is frozen).
+    return cache.kept(cache.SPECS, (game, players, first_dealer, rules, changes),
+                      lambda: _read_spec(game, players, first_dealer, rules, changes))  # fmt: skip
+
+
+def _read_spec(game: str, players: tuple[str, ...], first_dealer: str, rules: str,
+               changes: str) -> SheetSpec:  # fmt: skip
     cls = game_kind(game).rules_class
     now = cls.from_stored(json.loads(rules))
     stored = sorted(json.loads(changes) if changes else [], key=lambda c: c["from_n"])

@@ -17,7 +17,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 # a record class's field names, read once (``dataclasses.fields`` on every ``record["x"]`` made a
-# sheet page's render a tenth slower than with the dicts before)
+# sheet page's render a tenth slower than with the dicts before); not in services/cache.py: a
+# constant of the code, not derived data (and the store imports nothing above it)
 _NAMES: dict[type, tuple[str, ...]] = {}
 
 

@@ -216,6 +216,8 @@ def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
     return resp
 
 
+# Not in services/cache.py: WTForms' catalogue file read once per language (two), like an
+# import, not data derived from what is stored or asked.
 _WTF: dict[str, Any] = {}
 _WTF_LOCK = threading.Lock()
 
@@ -229,9 +231,10 @@ def _wtforms_catalog(locale: str) -> Any:
 
 # --- gzip -------------------------------------------------------------------------------------
 
-# Static files are the same bytes for every phone: packed once per file version (their ETag).
-_PACKED: dict[str, tuple[str, bytes]] = {}
-_PACKED_LOCK = threading.Lock()
+# Static files are the same bytes for every phone: packed once per file version (their ETag),
+# kept in cache.py with every other process cache.
+_PACKED = cache.STATIC_GZIP
+_PACKED_LOCK = cache.STATIC_GZIP_LOCK
 
 
 def compress(resp: Response) -> Response:

@@ -11,7 +11,6 @@ request's language (templates keep ``_()``).
 from __future__ import annotations
 
 from datetime import date, datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -24,6 +23,7 @@ from markupsafe import Markup
 
 from skatcalc.rules.common import InvalidDeal, Msg, number
 from skatcalc.rules.common import money as common_money
+from skatcalc.services import cache
 from skatcalc.web.request_state import state
 
 LANGS = ("de", "en")
@@ -33,6 +33,8 @@ __all__ = ["LANGS", "_", "api_lang", "day", "init_app", "money", "num", "page_la
 
 # One parsed catalogue per language for the life of the process (Flask-Babel would parse the
 # .mo file again on every request and look up its context on every one of ~250 calls a page).
+# Not in services/cache.py: a file of the installation read once per language (two), like an
+# import, not data derived from what is stored or asked.
 _CATALOGS: dict[str, NullTranslations] = {}
 
 
@@ -150,10 +152,11 @@ def when(value: str) -> str:
     return f"{day(moment)}, {moment:%H:%M}"
 
 
-@lru_cache(maxsize=4096)
 def _medium_date(value: date, lang: str) -> str:
-    # Babel takes ~0.5 ms a date; the list of sheets shows hundreds of them, mostly the same.
-    return format_date(value, format="medium", locale=lang)
+    # Babel takes ~0.5 ms a date; the list of sheets shows hundreds of them, mostly the same:
+    # kept in cache.py with every other process cache
+    return cache.kept(cache.DATES, (value, lang),
+                      lambda: format_date(value, format="medium", locale=lang))  # fmt: skip
 
 
 def lang_url(code: str) -> str:

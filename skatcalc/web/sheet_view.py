@@ -10,7 +10,6 @@ import re
 import secrets
 from dataclasses import asdict
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 import segno
@@ -424,10 +423,11 @@ def public_url(endpoint: str, **values: Any) -> str:
     return f"{base.rstrip('/')}{path}" if base else url_for(endpoint, _external=True, **values)
 
 
-@lru_cache(maxsize=256)
 def qr_svg(url: str) -> Markup:
-    # ~5 ms a code, two on every page of a sheet on the network; a sheet's links never change
-    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b", light="#fff"))
+    # ~5 ms a code, two on every page of a sheet on the network; a sheet's links never change:
+    # kept per address in cache.py with every other process cache
+    return cache.kept(cache.QR_CODES, url, lambda: Markup(
+        segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b", light="#fff")))  # fmt: skip
 
 
 def taken_message(sheet: service.Sheet, taken: service.Taken) -> str:
