@@ -7,11 +7,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape as _escape
 
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
+from markupsafe import Markup
+
 from skatcalc.rules.common import number
 
+# The templates' folder: at the project's top in a checkout, in the package once installed
+# (as skatcalc/__init__.py finds it for the app).
+TEMPLATES = [str(Path(__file__).resolve().parents[1] / "templates"),
+             str(Path(__file__).resolve().parents[2] / "templates")]  # fmt: skip
+# The compiled template, loaded on first use (a file of the installation, like an import; not
+# a cache of derived data).
+_TEMPLATE: Template | None = None
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 # Characters XML 1.0 does not allow at all (not even as &#...;). A name stored before names
 # were checked at the door may hold one; the PDF's SVG parser would fail on the whole chart.
@@ -38,7 +49,8 @@ def _nice_step(span: int) -> int:
 def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]],
                        width: int = 640, height: int = 260, title: str = "",
                        font: str = "DejaVu Sans, sans-serif", for_pdf: bool = False) -> str:  # fmt: skip
-    """A line per player from 0 through the total after each deal."""
+    """A line per player from 0 through the total after each deal (``templates/charts/line.svg``
+    draws it; here the axes and the points are worked out)."""
     series = {p: [0] + [int(d["totals"][p]) for d in deals] for p in players}
     values = [v for s in series.values() for v in s]
     lo, hi = min(values + [0]), max(values + [0])
@@ -57,35 +69,32 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
     def y(v: int) -> float:
         return top + ph * (hi - v) / (hi - lo)
 
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" class="chart" '
-        f'aria-label="{escape(title)}" font-family="{escape(font)}" font-size="11">',
+    y_ticks = [{"y": y(v), "zero": v == 0, "label": number(v)} for v in range(lo, hi + 1, step)]
+    x_ticks = [{"x": x(i), "label": i} for i in range(0, n + 1, _nice_step(n))]
+    lines = [
+        {
+            "name": p,
+            "colour": COLOURS[k % len(COLOURS)],
+            "points": " ".join(f"{x(i):.0f},{y(val):.0f}" for i, val in enumerate(series[p])),
+            "key_x": left + k * (pw / max(len(players), 1)),  # its colour's key under the chart
+        }
+        for k, p in enumerate(players)
     ]
-    if not for_pdf:  # fpdf2 has no use for <title> and warns about it
-        parts.append(f"<title>{escape(title)}</title>")
-    v = lo
-    while v <= hi:
-        colour = "#888" if v == 0 else "#ddd"
-        parts.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
-                     f'stroke="{colour}" stroke-width="{1.2 if v == 0 else 0.6}"/>')  # fmt: skip
-        label = number(v)
-        parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" '
-                     f'fill="#666">{label}</text>')  # fmt: skip
-        v += step
-    xstep = _nice_step(n)
-    for i in range(0, n + 1, xstep):
-        parts.append(f'<text x="{x(i):.1f}" y="{top + ph + 16}" text-anchor="middle" '
-                     f'fill="#666">{i}</text>')  # fmt: skip
-    for k, p in enumerate(players):
-        colour = COLOURS[k % len(COLOURS)]
-        pts = " ".join(f"{x(i):.0f},{y(val):.0f}" for i, val in enumerate(series[p]))
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
-                     f'stroke-linejoin="round" points="{pts}"/>')  # fmt: skip
-        lx = left + k * (pw / max(len(players), 1))
-        parts.append(
-            f'<rect x="{lx:.1f}" y="{height - 16}" width="12" height="4" fill="{colour}"/>'
-        )
-        parts.append(f'<text x="{lx + 16:.1f}" y="{height - 11}" fill="#333">{escape(p)}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+    return _template().render(
+        width=width, height=height, title=title, font=font, for_pdf=for_pdf, left=left,
+        right=left + pw, x_labels_y=top + ph + 16, y_ticks=y_ticks, x_ticks=x_ticks, lines=lines,
+    )  # fmt: skip
+
+
+def _template() -> Template:
+    """The chart's template, from an environment of its own: a PDF is drawn without an app or
+    a request too (a script, a test), and the app's environment brings nothing a chart uses
+    (its globals translate with the request's language). Autoescaped; text goes through the
+    ``xml`` filter, which also leaves out what XML forbids."""
+    global _TEMPLATE
+    if _TEMPLATE is None:
+        env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, auto_reload=False,
+                          undefined=StrictUndefined)  # fmt: skip
+        env.filters["xml"] = lambda text: Markup(escape(text))
+        _TEMPLATE = env.get_template("charts/line.svg")
+    return _TEMPLATE

@@ -113,7 +113,16 @@ def test_templates_sit_in_a_folder_per_feature() -> None:
         "pwa",
         "admin",
         "games",  # each game's parts of the pages: templates/games/<game>/
+        "charts",  # the SVG charts of the pages and the PDF
     } == folders
+
+
+def test_web_modules_draw_no_svg_in_python() -> None:
+    tag = re.compile(r"<(svg|line|polyline|polygon|path|rect|circle|text|title|g)[\s>/]")
+    for path in sorted((ROOT / "skatcalc" / "web").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                assert not tag.search(node.value), f"{path.name}: SVG {node.value[:60]!r}"
 
 
 def test_every_blueprint_is_registered(tmp_path: Path) -> None:
