@@ -1,6 +1,7 @@
 """The running totals of every player as an SVG line chart, drawn on the server.
 
-The same SVG goes onto the sheet page and into the PDF, so both show one picture.
+The same SVG goes onto the sheet page and into the PDF, so both show one picture. The
+markup is ``templates/charts/line.svg``; here the axes and the points are worked out.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def escape(text: str) -> str:
-    """Text for an SVG element or attribute: XML-escaped, characters XML forbids left out."""
+    """Text for an SVG element or attribute (the template's ``xml`` filter): XML-escaped,
+    characters XML forbids left out."""
     return _escape(_NOT_XML.sub("", text), {'"': "&quot;"})
 
 
