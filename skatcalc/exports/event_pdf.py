@@ -18,7 +18,7 @@ from skatcalc.rules.sheet import game as game_kind
 from skatcalc.services import events
 from skatcalc.services import sheets as service
 from skatcalc.services.event_desk import start_numbers
-from skatcalc.services.events import Event
+from skatcalc.services.events import Event, EventTable
 from skatcalc.web.i18n import ptranslate, translate, when
 from skatcalc.web.sheet_view import tournament_of
 
@@ -122,25 +122,26 @@ def render_event_pdf(
     write_more_prizes(pdf, prizes, lang)
     write_cash_check(pdf, prizes["cash"], lang)
     for t in events.tables_of(db, event):
-        sheet = {**service.sheet_json(db, t["sheet_row"], lang, full=False),
-                 "day": t["sheet_row"].get("day")}  # fmt: skip
-        spec = service.spec_of(t["sheet_row"])
-        typed = service.computed(db, t["sheet_row"]).rows
+        sheet = {**service.sheet_json(db, t.sheet_row, lang, full=False),
+                 "day": t.sheet_row.day}  # fmt: skip
+        spec = service.spec_of(t.sheet_row)
+        typed = service.computed(db, t.sheet_row).rows
         # a Skat table's page is the official tournament list (Seeger-Fabian's columns)
-        tlist = tournament_of(db, t["sheet_row"], at_event=True)
+        tlist = tournament_of(db, t.sheet_row, at_event=True)
         write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang, typed,
                     tlist)  # fmt: skip
-        if t["double_entry"] is not None:
+        if t.double_entry is not None:
             write_double_entry_note(pdf, event, t, lang)
     return bytes(pdf.output())
 
 
-def write_double_entry_note(pdf: SheetPDF, event: Event, t: dict[str, Any],
+def write_double_entry_note(pdf: SheetPDF, event: Event, t: EventTable,
                             lang: str) -> None:  # fmt: skip
     """Under a table that keeps two lists: its page is list A, the ranking counts only the
     deals both lists agree on (rules/double_entry.py). Where list B differs or lags, the
     page says which deals do not count and the figures the ranking took."""
-    cmp = t["double_entry"]["comparison"]
+    assert t.double_entry is not None
+    cmp = t.double_entry.comparison
     pdf.ln(2)
     pdf.set_font("DejaVu", size=9)
     if cmp.clean:
@@ -155,7 +156,7 @@ def write_double_entry_note(pdf: SheetPDF, event: Event, t: dict[str, Any],
         pdf.multi_cell(0, 5, translate(difference_msg(d), lang), new_x="LMARGIN", new_y="NEXT")
     figure = ("Seeger-Fabian" if rank_figure(event.game) == "seeger_fabian"
               else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
-    counted = " · ".join(f"{p} {_n(t['score'][p])}" for p in t["players"])
+    counted = " · ".join(f"{p} {_n(t.score[p])}" for p in t.players)
     pdf.multi_cell(0, 5, translate("In der Rangliste gezählt (%(figure)s): %(counted)s", lang,
                                    figure=figure, counted=counted),
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip

@@ -70,7 +70,7 @@ def _reseat(db: Database, sheet: AnySheet, players: list[str], first_dealer: str
         people.link_sheet_players(db, sheet["id"], players)
 
 
-def swap(db: Database, event_id: int, n: int, a: str, b: str) -> dict[str, Any]:
+def swap(db: Database, event_id: int, n: int, a: str, b: str) -> None:
     """Swap players ``a`` and ``b`` of series ``n`` (two tables, or two seats of one table):
     each takes the other's seat, and so the other's turn to deal first. Only while neither
     table has a deal entered (:class:`Locked`)."""
@@ -101,12 +101,12 @@ def swap(db: Database, event_id: int, n: int, a: str, b: str) -> dict[str, Any]:
             players = [swapped.get(p, p) for p in sheet["players"]]
             _reseat(db, sheet, players, swapped.get(sheet["first_dealer"], sheet["first_dealer"]))
         events.log_event(db, event_id, "swap", store.now(), {"series": n, "a": pa, "b": pb})
-    return events.series_json(db, event_id, n)
 
 
-def redraw(db: Database, event_id: int, n: int, seed: int | None = None) -> dict[str, Any]:
+def redraw(db: Database, event_id: int, n: int, seed: int | None = None) -> int:
     """Draw series ``n`` again (a new seed, or the one given) with the players seated in it,
-    at as many tables of the same sizes. Only while no table of the series has a deal."""
+    at as many tables of the same sizes; the seed it was drawn with. Only while no table of
+    the series has a deal."""
     if seed is None:
         import secrets
 
@@ -129,7 +129,7 @@ def redraw(db: Database, event_id: int, n: int, seed: int | None = None) -> dict
             _reseat(db, t.sheet, list(new.players), new.first_dealer)
         rows_of.set_series_drawn(db, event_id, n, seed)
         events.log_event(db, event_id, "redraw", store.now(), {"series": n, "seed": seed})
-    return events.series_json(db, event_id, n)
+    return seed
 
 
 # --- Correcting a registered name ------------------------------------------------------------
@@ -198,11 +198,12 @@ def check_new_name(raw: object, e: Errors, field: str = "to") -> str:
     return "" if inner.items else names[0]
 
 
-def correct_name(db: Database, event_id: int, old: str, new: str) -> dict[str, Any]:
+def correct_name(db: Database, event_id: int, old: str, new: str) -> str:
     """The organiser corrects a registered name (a typo at registration): the registration
-    and every table of the event that seats the player, deals included. The player list's
-    own entry is not renamed here (that is the admin's players page); the tables' seats
-    point at the player of the corrected name, a new one if nobody is called so yet."""
+    and every table of the event that seats the player, deals included; the name as now
+    written. The player list's own entry is not renamed here (that is the admin's players
+    page); the tables' seats point at the player of the corrected name, a new one if nobody
+    is called so yet (another known player keeps the player list's spelling)."""
     with db.atomic():
         _open_event(db, event_id)
         regs = events.registrations(db, event_id)
@@ -225,4 +226,4 @@ def correct_name(db: Database, event_id: int, old: str, new: str) -> dict[str, A
                     _rename_in_sheet(db, sheet, was, new)
             rows_of.rename_registration(db, reg.id, new, key, people.find_player(db, new))
             events.log_event(db, event_id, "rename", store.now(), {"from": was, "to": new})
-    return events.event_json(db, event_id)
+    return new

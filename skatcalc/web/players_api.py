@@ -11,7 +11,7 @@ from flask import Blueprint, g, jsonify, request
 from skatcalc.rules.common import parse_day
 from skatcalc.services import players, season
 from skatcalc.services import sheets as service
-from skatcalc.services.events import player_events
+from skatcalc.services.events import player_events, player_events_json
 from skatcalc.web.api import BadBody, body, error, json_route
 from skatcalc.web.i18n import _
 
@@ -29,7 +29,7 @@ def list_players() -> Any:
 def get_player(player_id: int) -> Any:
     db = service.get_db()
     out = season.public(season.player_stats(db, player_id))
-    return jsonify({**out, "events": player_events(db, out["id"])})
+    return jsonify({**out, "events": player_events_json(player_events(db, out["id"]))})
 
 
 @bp.post("/groups")
