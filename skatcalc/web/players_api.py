@@ -28,8 +28,9 @@ def list_players() -> Any:
 @json_route
 def get_player(player_id: int) -> Any:
     db = service.get_db()
-    out = season.public(season.player_stats(db, player_id))
-    return jsonify({**out, "events": player_events_json(player_events(db, out["id"]))})
+    stats = season.player_stats(db, player_id)
+    events = player_events_json(player_events(db, stats.id))
+    return jsonify({**season.player_stats_json(stats), "events": events})
 
 
 @bp.post("/groups")

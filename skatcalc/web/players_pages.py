@@ -63,11 +63,11 @@ def index() -> str:
     return render_template("players/list.html", players=players.list_players(service.get_db()))
 
 
-def _charts(stats: dict[str, Any]) -> dict[str, Markup]:
+def _charts(stats: season.PlayerStats) -> dict[str, Markup]:
     """Balance and money after each evening, per game, drawn like the sheet's chart."""
     out: dict[str, Markup] = {}
     for game in GAMES:
-        g = stats.get(game)
+        g = stats.games.get(game)
         if not g or not g["evenings"]:
             continue
         bal = cents = 0
@@ -99,10 +99,10 @@ def render_player(pid: int, rename: RenameForm | None = None, status: int = 200)
         order={key: kind.contracts for key, kind in GAMES.items()},
         aliases=players.aliases(db, pid),
         log=players.player_log(db, pid),
-        rename=rename or RenameForm(formdata=None, name=stats["name"]),
+        rename=rename or RenameForm(formdata=None, name=stats.name),
         merge=merge,
         manage=may_manage(),
-        club_nights=player_events(db, stats["id"]),
+        club_nights=player_events(db, stats.id),
     )
     return html, status
 
