@@ -714,13 +714,27 @@ def prizes_of(db: Database, event: Event, rows: tuple[RankRow, ...]) -> Prizes:
     return award(rows, plan_of(event), pot_of(event, rows), categories_of(regs))
 
 
+@dataclass(frozen=True, slots=True)
+class PrizeList:
+    """What a closing shows beside the ranking: every prize won, the teams with their
+    scores (best first) and the cash check."""
+
+    won: Prizes
+    teams: tuple[tuple[Team, int], ...]
+    cash: CashCheck
+
+
+def prize_list(db: Database, event: Event, rows: tuple[RankRow, ...]) -> PrizeList:
+    return PrizeList(prizes_of(db, event, rows), team_scores(rows, plan_of(event).teams),
+                     cash_of(db, event, rows))  # fmt: skip
+
+
 def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[str, Any]:
     """The prize list: ``rows`` the ranking with each player's own prize, ``prizes`` every
     prize with its kind (overall, series, category, team), ``teams`` the team ranking, and
     the cash check."""
-    won = prizes_of(db, event, rows)
-    plan = plan_of(event)
-    cash = cash_of(db, event, rows)
+    listed = prize_list(db, event, rows)
+    won, cash = listed.won, listed.cash
     return {
         "closed": event.closed,
         "pot_cents": won.pot_cents,
@@ -743,7 +757,7 @@ def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[s
         ],
         "teams": [
             {"team": t.name, "members": list(t.members), "score": score}
-            for t, score in team_scores(rows, plan.teams)
+            for t, score in listed.teams
         ],
         "cash": cash_json(cash),
     }  # fmt: skip

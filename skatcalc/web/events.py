@@ -796,7 +796,7 @@ def export_pdf(event_id: int) -> Response:
     def render() -> bytes:
         fresh = events.get_event(db, event_id)
         rows = events.ranking_rows(db, fresh)
-        return render_event_pdf(db, fresh, rows, events.prizes_json(db, fresh, rows), lang)
+        return render_event_pdf(db, fresh, rows, events.prize_list(db, fresh, rows), lang)
 
     # Seconds of CPU for a big Preisskat: rendered once per state of the event and its tables'
     # sheets (the live token changes with every write to either), one render at a time.
