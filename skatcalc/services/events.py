@@ -392,8 +392,9 @@ def _seated_tables(db: Database, event_id: int) -> list[Table]:
 def start_series(
     db: Database, event_id: int, seating: Seating, seed: int | None = None,
     expected: int | None = None, force: bool = False,
-) -> dict[str, Any]:  # fmt: skip
-    """Seat everybody present at the tables of the next series, each table with its sheet.
+) -> int:  # fmt: skip
+    """Seat everybody present at the tables of the next series, each table with its sheet;
+    the series' number.
 
     ``expected`` is the number of the series the caller means: seated already → SeriesTaken,
     beyond the next → InvalidDeal("n"). It is checked under the write lock, so two taps on the
@@ -455,7 +456,7 @@ def start_series(
         for reg in regs:  # the sheets have linked (or created) every seated player
             if reg.player_id is None and reg.name in present:
                 rows_of.set_registration_player(db, reg.id, people.find_player(db, reg.name))
-    return series_json(db, event_id, n)
+    return n
 
 
 def final_series(db: Database, event_id: int) -> int | None:

@@ -253,9 +253,20 @@ def default_period(today: date | None = None) -> tuple[date, date]:
     return date(today.year, 1, 1), date(today.year, 12, 31)
 
 
-def group_standings(
-    db: Database, group: Group, start: date, end: date
-) -> tuple[tuple[StandingRow, ...], list[PlayedSheet]]:
+@dataclass(frozen=True, slots=True)
+class GroupStandings:
+    """A group's standings from ``start`` to ``end`` (both days included): the rows, the
+    sheets they come from (each beside its club night) and the evenings those make."""
+
+    group: Group
+    start: date
+    end: date
+    rows: tuple[StandingRow, ...]
+    sheets: list[PlayedSheet]
+    evenings: list[Evening]
+
+
+def group_standings(db: Database, group: Group, start: date, end: date) -> GroupStandings:
     """The standings over the period and the sheets they come from."""
     found = players.group_sheets(db, group.id, start, end)
     ids = [s.id for s in found]
@@ -272,7 +283,8 @@ def group_standings(
         for pid, figs in figures.items():
             by_player.setdefault(pid, (names[pid], []))[1].append(figs)
     rules = ClubRules.from_json(group.rules)
-    return standings(by_player, rules), sheets
+    return GroupStandings(group, start, end, standings(by_player, rules), sheets,
+                          group_evenings(sheets))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -549,7 +549,7 @@ def teams(event_id: int) -> Response:
 
 @bp.post("/<int:event_id>/series")
 def new_series(event_id: int) -> Any:
-    editable(event_id)
+    event = editable(event_id)
     form = SeriesForm()
     if not form.validate_on_submit():
         flash(_("Das Formular ist abgelaufen; bitte noch einmal senden."), "error")
@@ -567,7 +567,7 @@ def new_series(event_id: int) -> Any:
     if offered is not None and offered < 1:
         offered = None
     try:
-        series = events.start_series(db, event_id, seating, seed, offered, bool(form.force.data))
+        n = events.start_series(db, event_id, seating, seed, offered, bool(form.force.data))
     except events.SeriesTaken as taken:  # a second tap on the same button
         flash(_("Serie %(n)s ist schon gesetzt.", n=taken.n))
         return redirect(url_for("events.series", event_id=event_id, n=taken.n))
@@ -578,13 +578,14 @@ def new_series(event_id: int) -> Any:
     except InvalidDeal as exc:
         flash_errors(exc)
         return redirect(url_for("events.players", event_id=event_id) + "#series")
-    flash(_("Serie %(n)s ist gesetzt.", n=series["n"]))
-    resp = redirect(url_for("events.series", event_id=event_id, n=series["n"]))
+    flash(_("Serie %(n)s ist gesetzt.", n=n))
+    resp = redirect(url_for("events.series", event_id=event_id, n=n))
     # The organiser may correct any table's list from this device.
-    for t in series["tables"]:
-        remember_edit_token(resp, service.load_sheet(db, t["sheet"]))
-        if "sheet_b" in t:  # and list B's, with double entry
-            remember_edit_token(resp, service.load_sheet(db, t["sheet_b"]))
+    for t in events.tables_of(db, event):
+        if t.series == n:
+            remember_edit_token(resp, t.sheet_row)
+            if t.double_entry is not None:  # and list B's, with double entry
+                remember_edit_token(resp, t.double_entry.sheet_b)
     return resp
 
 
@@ -769,8 +770,7 @@ def _filename(event: Event, ext: str) -> str:
 def export_csv(event_id: int) -> Response:
     event = load_event(event_id)
     rows = events.ranking_rows(service.get_db(), event)
-    prizes = {r["player"]: r["cents"]
-              for r in events.prizes_json(service.get_db(), event, rows)["rows"]}  # fmt: skip
+    won = events.prizes_of(service.get_db(), event, rows)
     out = io.StringIO()
     # the separator a spreadsheet of the language expects (German decimals take the comma)
     w = csv.writer(out, delimiter=";" if page_lang() != "en" else ",", lineterminator="\r\n")
@@ -781,7 +781,7 @@ def export_csv(event_id: int) -> Response:
     w.writerow(head)
     for r in rows:
         w.writerow([r.rank, cell(r.player), r.score, *r.series, r.won, r.lost, r.fees_cents,
-                    prizes.get(r.player, 0)])  # fmt: skip
+                    won.cents_of(r.player)])  # fmt: skip
     return attachment(out.getvalue().encode("utf-8-sig"), "text/csv", _filename(event, "csv"))
 
 

@@ -178,7 +178,7 @@ def series(event_id: int) -> Any:
     r.errors.raise_if_any()
     db = service.get_db()
     try:
-        return jsonify(events.start_series(db, event_id, seating, seed, n, force)), 201
+        seated = events.start_series(db, event_id, seating, seed, n, force)
     except events.SeriesTaken as taken:
         msg = _("Serie %(n)s ist schon gesetzt. Nichts geändert.", n=taken.n)
         return jsonify({"errors": {"n": [msg]}, "event": events.event_json(db, event_id)}), 409
@@ -186,6 +186,7 @@ def series(event_id: int) -> Any:
         msg = unfinished_message(unfinished)
         msg += " " + _("Trotzdem setzen: mit „force“: true.")
         return jsonify({"errors": {"_": [msg]}, "event": events.event_json(db, event_id)}), 409
+    return jsonify(events.series_json(db, event_id, seated)), 201
 
 
 def unfinished_message(unfinished: events.Unfinished) -> str:

@@ -83,13 +83,13 @@ def standings(group_id: int) -> Any:
     db = service.get_db()
     group = players.get_group(db, group_id)
     start, end = period()
-    rows, sheets = season.group_standings(db, group, start, end)
+    found = season.group_standings(db, group, start, end)
     return jsonify(
         {
             "group": season.group_json(group),
             "from": start.isoformat(),
             "to": end.isoformat(),
-            "rows": [season.row_json(r) for r in rows],
-            "evenings": [season.evening_json(e) for e in season.group_evenings(sheets)],
+            "rows": [season.row_json(r) for r in found.rows],
+            "evenings": [season.evening_json(e) for e in found.evenings],
         }
     )

@@ -292,11 +292,11 @@ def _standings_view(group_id: int) -> dict[str, Any]:
     group = _group_or_404(group_id)
     start, end, errors = _period()
     db = service.get_db()
-    rows, sheets = season.group_standings(db, group, start, end)
+    found = season.group_standings(db, group, start, end)
     view: dict[str, Any] = {"group": group, "start": start, "end": end, "errors": errors,
-                            "rows": rows, "sheets": sheets,
+                            "rows": found.rows, "sheets": found.sheets, "standings": found,
                             "manage": rights.may_change_group(group),
-                            "evenings": season.group_evenings(sheets),
+                            "evenings": found.evenings,
                             "rank_name": rank_name(group.rules["rank_by"])}  # fmt: skip
     if view["manage"] and rights.lan():
         # The group's link, a key to it: shown to its holders, in no cache.
@@ -312,7 +312,7 @@ def _standings_view(group_id: int) -> dict[str, Any]:
         add = GroupSheetForm(formdata=None)
         add.sheet.choices = [
             # short: the select must fit a phone; date and number tell equal names apart
-            (str(s["id"]), f"{players.sheet_day(s):%d.%m.%y} · {s['name']} (#{s['id']})")
+            (str(s.id), f"{players.sheet_day(s):%d.%m.%y} · {s.name} (#{s.id})")
             for s in players.ungrouped_sheets(db, group.game)
         ]  # fmt: skip
         view.update(edit_form=edit, add_form=add, action_form=GroupSheetForm(formdata=None))
@@ -416,7 +416,8 @@ def pdf(group_id: int) -> Response:
     db = service.get_db()
 
     def render() -> bytes:
-        return render_standings_pdf(_standings_view(group_id), lang)
+        view = _standings_view(group_id)
+        return render_standings_pdf(view["standings"], view["rank_name"], lang)
 
     # A tenth of a second of CPU for anyone who asks: rendered once per state of the group
     # (its sheets, their players, its rules), one render at a time, like every PDF.
