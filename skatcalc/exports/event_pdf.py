@@ -10,7 +10,7 @@ from sqlite_utils import Database
 from skatcalc.exports.pdf import GREY, SheetPDF, _n, write_sheet
 from skatcalc.rules.common import money
 from skatcalc.rules.double_entry import difference_msg
-from skatcalc.rules.events import CashCheck, PrizeKind, RankRow, fees_total
+from skatcalc.rules.events import CashCheck, PrizeKind, RankRow
 from skatcalc.rules.ranking import rank_figure
 from skatcalc.rules.sheet import describe_rules
 from skatcalc.rules.sheet import game as game_kind
@@ -110,7 +110,7 @@ def render_event_pdf(
     pdf.cell(0, 6, translate("Kasse", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
     lines = [
-        (translate("Gebühren laut Rangliste", lang), fees_total(rows)),
+        (translate("Gebühren laut Rangliste", lang), prizes.fees_total_cents),
         (translate("Topf", lang), prizes.won.pot_cents),
         (translate("ausgezahlt", lang), prizes.won.paid_cents),
         (translate("Rest", lang), prizes.won.rest_cents),

@@ -723,11 +723,12 @@ class PrizeList:
     won: Prizes
     teams: tuple[tuple[Team, int], ...]
     cash: CashCheck
+    fees_total_cents: int  # every fee the ranking's rows are due
 
 
 def prize_list(db: Database, event: Event, rows: tuple[RankRow, ...]) -> PrizeList:
     return PrizeList(prizes_of(db, event, rows), team_scores(rows, plan_of(event).teams),
-                     cash_of(db, event, rows))  # fmt: skip
+                     cash_of(db, event, rows), fees_total(rows))  # fmt: skip
 
 
 def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[str, Any]:
@@ -739,7 +740,7 @@ def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[s
     return {
         "closed": event.closed,
         "pot_cents": won.pot_cents,
-        "fees_total_cents": fees_total(rows),
+        "fees_total_cents": listed.fees_total_cents,
         "paid_cents": won.paid_cents,
         "rest_cents": won.rest_cents,
         "payout": event.payout,

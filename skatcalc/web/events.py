@@ -693,7 +693,7 @@ def close(event_id: int) -> Any:
                                 ("fixed", _("feste Beträge (€)"))]  # fmt: skip
     db = service.get_db()
     rows = events.ranking_rows(db, event)
-    prizes = events.prizes_json(db, event, rows)
+    prizes = events.prize_list(db, event, rows)
     html = render_template(
         "events/close.html", event=event, form=form, general=general, prizes=prizes,
         action_form=ActionForm(),
