@@ -48,7 +48,7 @@ from skatcalc.store import groups as group_rows
 from skatcalc.store import players as rows
 from skatcalc.store.club_records import Group as Group  # the pages take the record from here
 from skatcalc.store.club_records import Player, PlayerLogEntry, PlayerSummary
-from skatcalc.store.records import Sheet
+from skatcalc.store.records import AnySheet, Sheet
 
 __all__ = ["NotFound", "clean_name", "name_key"]
 
@@ -306,13 +306,13 @@ def ungrouped_sheets(db: Database, game: str) -> list[Sheet]:
     return group_rows.ungrouped_sheets(db, game)
 
 
-def sheet_day(sheet: Sheet) -> date:
+def sheet_day(sheet: AnySheet) -> date:
     """The day a sheet belongs to: its ``day`` when it has one (a club night's table: the
     event's date), else the day it was created (the server's local day)."""
     try:
-        if sheet.day:
-            return date.fromisoformat(sheet.day)
-        return datetime.fromisoformat(sheet.created).astimezone().date()
+        if sheet.get("day"):
+            return date.fromisoformat(sheet["day"])
+        return datetime.fromisoformat(sheet["created"]).astimezone().date()
     except (TypeError, ValueError):
         return date.min
 
