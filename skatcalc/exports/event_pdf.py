@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from fpdf.fonts import FontFace
 from sqlite_utils import Database
@@ -11,14 +10,14 @@ from sqlite_utils import Database
 from skatcalc.exports.pdf import GREY, SheetPDF, _n, write_sheet
 from skatcalc.rules.common import money
 from skatcalc.rules.double_entry import difference_msg
-from skatcalc.rules.events import RankRow
+from skatcalc.rules.events import CashCheck, PrizeKind, RankRow
 from skatcalc.rules.ranking import rank_figure
 from skatcalc.rules.sheet import describe_rules
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.services import events
 from skatcalc.services import sheets as service
 from skatcalc.services.event_desk import start_numbers
-from skatcalc.services.events import Event
+from skatcalc.services.events import Event, EventTable
 from skatcalc.web.i18n import ptranslate, translate, when
 from skatcalc.web.sheet_view import tournament_of
 
@@ -47,7 +46,7 @@ def _table(pdf: SheetPDF, given: Sequence[float], heads: list[str], rows: list[l
 
 
 def render_event_pdf(
-    db: Database, event: Event, rows: tuple[RankRow, ...], prizes: dict[str, Any],
+    db: Database, event: Event, rows: tuple[RankRow, ...], prizes: events.PrizeList,
     lang: str = "de",
 ) -> bytes:  # fmt: skip
     pdf = SheetPDF(event.name, lang, landscape=False)
@@ -77,7 +76,7 @@ def render_event_pdf(
                        new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     pdf.ln(2)
     n_series = len(rows[0].series) if rows else 0
-    prize_of = {r["player"]: r["cents"] for r in prizes["rows"]}
+    prize_of = {r.player: prizes.won.cents_of(r.player) for r in rows}
     numbers = start_numbers(events.registrations(db, event.id))
 
     def named(player: str) -> str:
@@ -111,36 +110,37 @@ def render_event_pdf(
     pdf.cell(0, 6, translate("Kasse", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
     lines = [
-        (translate("Gebühren laut Rangliste", lang), prizes["fees_total_cents"]),
-        (translate("Topf", lang), prizes["pot_cents"]),
-        (translate("ausgezahlt", lang), prizes["paid_cents"]),
-        (translate("Rest", lang), prizes["rest_cents"]),
+        (translate("Gebühren laut Rangliste", lang), prizes.fees_total_cents),
+        (translate("Topf", lang), prizes.won.pot_cents),
+        (translate("ausgezahlt", lang), prizes.won.paid_cents),
+        (translate("Rest", lang), prizes.won.rest_cents),
     ]
     for label, cents in lines:
         pdf.cell(0, 5, f"{label}: {money(cents, lang)}",
                  new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     write_more_prizes(pdf, prizes, lang)
-    write_cash_check(pdf, prizes["cash"], lang)
+    write_cash_check(pdf, prizes.cash, lang)
     for t in events.tables_of(db, event):
-        sheet = {**service.sheet_json(db, t["sheet_row"], lang, full=False),
-                 "day": t["sheet_row"].get("day")}  # fmt: skip
-        spec = service.spec_of(t["sheet_row"])
-        typed = service.computed(db, t["sheet_row"]).rows
+        sheet = {**service.sheet_json(db, t.sheet_row, lang, full=False),
+                 "day": t.sheet_row.day}  # fmt: skip
+        spec = service.spec_of(t.sheet_row)
+        typed = service.computed(db, t.sheet_row).rows
         # a Skat table's page is the official tournament list (Seeger-Fabian's columns)
-        tlist = tournament_of(db, t["sheet_row"], at_event=True)
+        tlist = tournament_of(db, t.sheet_row, at_event=True)
         write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang, typed,
                     tlist)  # fmt: skip
-        if t["double_entry"] is not None:
+        if t.double_entry is not None:
             write_double_entry_note(pdf, event, t, lang)
     return bytes(pdf.output())
 
 
-def write_double_entry_note(pdf: SheetPDF, event: Event, t: dict[str, Any],
+def write_double_entry_note(pdf: SheetPDF, event: Event, t: EventTable,
                             lang: str) -> None:  # fmt: skip
     """Under a table that keeps two lists: its page is list A, the ranking counts only the
     deals both lists agree on (rules/double_entry.py). Where list B differs or lags, the
     page says which deals do not count and the figures the ranking took."""
-    cmp = t["double_entry"]["comparison"]
+    assert t.double_entry is not None
+    cmp = t.double_entry.comparison
     pdf.ln(2)
     pdf.set_font("DejaVu", size=9)
     if cmp.clean:
@@ -155,7 +155,7 @@ def write_double_entry_note(pdf: SheetPDF, event: Event, t: dict[str, Any],
         pdf.multi_cell(0, 5, translate(difference_msg(d), lang), new_x="LMARGIN", new_y="NEXT")
     figure = ("Seeger-Fabian" if rank_figure(event.game) == "seeger_fabian"
               else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
-    counted = " · ".join(f"{p} {_n(t['score'][p])}" for p in t["players"])
+    counted = " · ".join(f"{p} {_n(t.score[p])}" for p in t.players)
     pdf.multi_cell(0, 5, translate("In der Rangliste gezählt (%(figure)s): %(counted)s", lang,
                                    figure=figure, counted=counted),
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip
@@ -182,46 +182,46 @@ def fees_line(event: Event, lang: str) -> str:
     return out
 
 
-def write_more_prizes(pdf: SheetPDF, prizes: dict[str, Any], lang: str) -> None:
+def write_more_prizes(pdf: SheetPDF, prizes: events.PrizeList, lang: str) -> None:
     """The series, category and team prizes, one line each, and the team ranking."""
-    others = [p for p in prizes["prizes"] if p["kind"] != "overall"]
+    others = [p for p in prizes.won.prizes if p.kind is not PrizeKind.OVERALL]
     if others:
         pdf.ln(2)
         pdf.set_font("DejaVu", "B", 10)
         pdf.cell(0, 6, translate("Weitere Preise", lang), new_x="LMARGIN", new_y="NEXT")
         pdf.set_font("DejaVu", size=9)
         for p in others:
-            if p["kind"] == "series":
-                what = translate("Serie %(n)s", lang, n=p["series"])
-            elif p["kind"] == "category":
-                what = p["category"]
+            if p.kind is PrizeKind.SERIES:
+                what = translate("Serie %(n)s", lang, n=p.series)
+            elif p.kind is PrizeKind.CATEGORY:
+                what = str(p.category)
             else:
                 what = translate("Mannschaft", lang)
-            who = p.get("team") or p["player"]
-            if p.get("members"):
-                who += f" ({', '.join(p['members'])})"
-            pdf.multi_cell(0, 5, f"{what}, {p['place']}.: {who} · {_n(p['score'])} · "
-                           f"{money(p['cents'], lang)}", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
-    if prizes["teams"]:
+            who = p.winner  # a player, or a team's name
+            if p.members:
+                who += f" ({', '.join(p.members)})"
+            pdf.multi_cell(0, 5, f"{what}, {p.place}.: {who} · {_n(p.score)} · "
+                           f"{money(p.cents, lang)}", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    if prizes.teams:
         pdf.ln(2)
         pdf.set_font("DejaVu", "B", 10)
         pdf.cell(0, 6, translate("Mannschaften", lang), new_x="LMARGIN", new_y="NEXT")
         pdf.set_font("DejaVu", size=9)
-        for i, t in enumerate(prizes["teams"], start=1):
-            pdf.multi_cell(0, 5, f"{i}. {t['team']} ({', '.join(t['members'])}): {_n(t['score'])}",
+        for i, (t, score) in enumerate(prizes.teams, start=1):
+            pdf.multi_cell(0, 5, f"{i}. {t.name} ({', '.join(t.members)}): {_n(score)}",
                            new_x="LMARGIN", new_y="NEXT")  # fmt: skip
 
 
-def write_cash_check(pdf: SheetPDF, cash: dict[str, Any], lang: str) -> None:
+def write_cash_check(pdf: SheetPDF, cash: CashCheck, lang: str) -> None:
     """Due, collected and open, in total and per player, with the items ticked as paid."""
     pdf.ln(2)
     pdf.set_font("DejaVu", "B", 10)
     pdf.cell(0, 6, translate("Kassenprüfung", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
     pdf.multi_cell(0, 5, " · ".join([
-        f"{translate('fällig', lang)} {money(cash['due_cents'], lang)}",
-        f"{translate('kassiert', lang)} {money(cash['collected_cents'], lang)}",
-        f"{translate('offen', lang)} {money(cash['open_cents'], lang)}",
+        f"{translate('fällig', lang)} {money(cash.due_cents, lang)}",
+        f"{translate('kassiert', lang)} {money(cash.paid_cents, lang)}",
+        f"{translate('offen', lang)} {money(cash.open_cents, lang)}",
     ]), new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
     pdf.set_font("DejaVu", size=8.5)
@@ -233,13 +233,13 @@ def write_cash_check(pdf: SheetPDF, cash: dict[str, Any], lang: str) -> None:
         row = table.row()
         for h in ("Name", "bezahlt", "fällig", "kassiert", "offen"):
             row.cell(translate(h, lang))
-        for c in cash["players"]:
+        for c in cash.rows:
             row = table.row()
-            row.cell(c["player"])
+            row.cell(c.player)
             row.cell(" ".join(
-                ("✓" if i["paid"] else "")
-                + (translate("Startgeld", lang) if i["series"] == 0 else f"S{i['series']}")
-                for i in c["items"]))  # fmt: skip
-            row.cell(money(c["due_cents"], lang))
-            row.cell(money(c["collected_cents"], lang))
-            row.cell(money(c["open_cents"], lang) if c["open_cents"] else "")
+                ("✓" if i.paid_cents is not None else "")
+                + (translate("Startgeld", lang) if i.series == 0 else f"S{i.series}")
+                for i in c.items))  # fmt: skip
+            row.cell(money(c.due_cents, lang))
+            row.cell(money(c.paid_cents, lang))
+            row.cell(money(c.open_cents, lang) if c.open_cents else "")

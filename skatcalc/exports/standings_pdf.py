@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fpdf.fonts import FontFace
 
 from skatcalc.exports.pdf import GREY, SheetPDF, _n
 from skatcalc.rules.common import money
 from skatcalc.rules.sheet import game as game_kind
+from skatcalc.services.season import GroupStandings
 from skatcalc.web.i18n import ptranslate, translate
 
 
-def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
-    """``view``: group, start, end, rows (StandingRow), sheets, evenings, rank_name."""
+def render_standings_pdf(standings: GroupStandings, rank_name: str, lang: str = "de") -> bytes:
+    """``rank_name``: what the group ranks by, as the page names it."""
     de = lang != "en"
-    group = view["group"]
+    group = standings.group
     title = translate("%(group)s · Tabelle", lang, group=group.name)
     pdf = SheetPDF(title, lang, landscape=False)
     pdf.set_title(title)
@@ -26,9 +25,9 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
     pdf.set_font("DejaVu", size=9)
     rules = group.rules
     game = game_kind(group.game).label.de
-    parts = [game, f"{view['start'].isoformat()} – {view['end'].isoformat()}",
-             translate("Wertung: %(rank_by)s", lang, rank_by=view["rank_name"]),
-             translate("%(n)s Abende", lang, n=len(view["evenings"]))]  # fmt: skip
+    parts = [game, f"{standings.start.isoformat()} – {standings.end.isoformat()}",
+             translate("Wertung: %(rank_by)s", lang, rank_by=rank_name),
+             translate("%(n)s Abende", lang, n=len(standings.evenings))]  # fmt: skip
     if rules.get("min_sheets"):
         parts.append(translate("mindestens %(n)s Abende für einen Platz", lang,
                                n=rules["min_sheets"]))  # fmt: skip
@@ -52,7 +51,7 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
         row = table.row()
         for h in heads:
             row.cell(h)
-        for r in view["rows"]:
+        for r in standings.rows:
             style = None if r.rank is not None else FontFace(color=GREY)
             row = table.row(style=style)
             row.cell("" if r.rank is None else f"{r.rank}.")
@@ -65,7 +64,7 @@ def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:
             row.cell(f"{r.won}/{r.lost}")
             row.cell(_n(r.balance, signed=True))
             row.cell(money(r.cents, lang))
-    if any(r.rank is None for r in view["rows"]):
+    if any(r.rank is None for r in standings.rows):
         pdf.ln(2)
         pdf.set_font("DejaVu", size=8)
         pdf.set_text_color(*GREY)

@@ -6,12 +6,11 @@ smaller, and wraps only when even the smallest size is too wide."""
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import segno
 
 from skatcalc.exports.pdf import GREY, SheetPDF
-from skatcalc.services.events import Event
+from skatcalc.services.events import Event, EventTable
 from skatcalc.web.i18n import translate
 
 CARD_H = 136.0  # two cards on the 297 mm page, within the margins
@@ -37,7 +36,7 @@ def fit_text(pdf: SheetPDF, text: str, width: float, size: float, smallest: floa
     return smallest
 
 
-def render_cards(event: Event, n: int, tables: list[dict[str, Any]],
+def render_cards(event: Event, n: int, tables: list[EventTable],
                  numbers: dict[str, int], links: dict[int, str], lang: str = "de") -> bytes:  # fmt: skip
     """``tables`` as ``event_service.tables_of`` gives them (series ``n``), ``links`` the
     table number → its list's link (the QR code)."""
@@ -50,11 +49,11 @@ def render_cards(event: Event, n: int, tables: list[dict[str, Any]],
         if i % 2 == 0:
             pdf.add_page()
         top = pdf.t_margin + (i % 2) * (CARD_H + 6)
-        _card(pdf, event, n, t, numbers, links.get(t["table"]), top, lang)
+        _card(pdf, event, n, t, numbers, links.get(t.table), top, lang)
     return bytes(pdf.output())
 
 
-def _card(pdf: SheetPDF, event: Event, n: int, t: dict[str, Any],
+def _card(pdf: SheetPDF, event: Event, n: int, t: EventTable,
           numbers: dict[str, int], link: str | None, top: float, lang: str) -> None:  # fmt: skip
     left, width = pdf.l_margin, pdf.epw
     pdf.set_draw_color(*GREY)
@@ -69,9 +68,9 @@ def _card(pdf: SheetPDF, event: Event, n: int, t: dict[str, Any],
     pdf.multi_cell(text_w, 4.5, f"{event.name} · {event.day}", new_x="LEFT", new_y="NEXT")
     pdf.set_text_color(0, 0, 0)
     pdf.set_font("DejaVu", "B", 26)
-    pdf.cell(text_w, 13, f"{translate('Tisch', lang)} {t['table']}", new_x="LEFT", new_y="NEXT")
+    pdf.cell(text_w, 13, f"{translate('Tisch', lang)} {t.table}", new_x="LEFT", new_y="NEXT")
     pdf.set_font("DejaVu", size=11)
-    planned = t.get("planned")
+    planned = t.planned
     line = translate("Serie %(n)s", lang, n=n)
     if planned:
         line += " · " + translate("%(n)s Spiele", lang, n=planned)
@@ -97,8 +96,8 @@ def _card(pdf: SheetPDF, event: Event, n: int, t: dict[str, Any],
     pdf.cell(name_w, 5, translate("Name", lang))
     pdf.cell(sign_w, 5, translate("Unterschrift", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(0, 0, 0)
-    row_h = (top + CARD_H - 6 - pdf.get_y()) / max(4, len(t["players"]))
-    for seat, name in enumerate(t["players"], start=1):
+    row_h = (top + CARD_H - 6 - pdf.get_y()) / max(4, len(t.players))
+    for seat, name in enumerate(t.players, start=1):
         y = pdf.get_y()
         pdf.set_xy(inner, y)
         pdf.set_font("DejaVu", "B", 14)
@@ -107,7 +106,7 @@ def _card(pdf: SheetPDF, event: Event, n: int, t: dict[str, Any],
         pdf.set_font("DejaVu", size=12)
         pdf.cell(14, row_h, str(no) if no is not None else "")
         label = name
-        mark = translate("gibt zuerst", lang) if name == t["first_dealer"] else ""
+        mark = translate("gibt zuerst", lang) if name == t.first_dealer else ""
         size = fit_text(pdf, label, name_w, 14, style="B")
         pdf.set_font("DejaVu", "B", size)
         x = pdf.get_x()

@@ -187,7 +187,7 @@ SPECS: Recent[tuple[str, tuple[str, ...], str, str, str], SheetSpec] = Recent(10
 # A club night's tables, registrations and ranking per (event token, live token): the big
 # screen, the organiser's phone and the API read between two deals share one
 # (services/events.py ``snapshot``).
-EVENT_SNAPSHOTS: Recent[tuple[str, str], dict[str, Any]] = Recent(32)
+EVENT_SNAPSHOTS: Recent[tuple[str, str], Any] = Recent(32)  # services.events.EventSnapshot
 # A link's QR code as inline SVG per address (web/sheet_view.py ``qr_svg``): ~5 ms a code,
 # two on every page of a sheet on the network, and a sheet's links never change.
 QR_CODES: Recent[str, Markup] = Recent(256)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -19,7 +20,7 @@ from sqlite_utils import Database
 
 from skatcalc import store
 from skatcalc.rules.common import Errors, Msg, clean_name
-from skatcalc.rules.double_entry import compare, counted
+from skatcalc.rules.double_entry import Comparison, Counted, compare, counted
 from skatcalc.rules.events import (
     MAX_EVENT_PLAYERS,
     MAX_SERIES_DEALS,
@@ -57,8 +58,9 @@ from skatcalc.store import events as rows_of
 from skatcalc.store import players as player_rows
 from skatcalc.store import sheets as sheet_store
 from skatcalc.store.club_records import Event as Event  # the pages take the records from here
-from skatcalc.store.club_records import Registration, SeriesRow
+from skatcalc.store.club_records import EventLogEntry, Registration, SeriesRow
 from skatcalc.store.club_records import TableOfSheet as TableOfSheet
+from skatcalc.store.records import Sheet
 
 MAX_SEED = 999_999  # short enough to read out and type in again
 
@@ -222,9 +224,14 @@ def log_event(db: Database, event_id: int, action: str, at: str, detail: Any = N
     rows_of.add_log(db, event_id, action, at, detail)
 
 
-def event_history(db: Database, event_id: int) -> list[dict[str, Any]]:
+def event_history(db: Database, event_id: int) -> list[EventLogEntry]:
     """The event's own changes, oldest first: closing, reopening, lengthening a series."""
     return rows_of.event_log(db, event_id)
+
+
+def history_json(history: list[EventLogEntry]) -> list[dict[str, Any]]:
+    """The event's history as the API lists it: ``at``, ``action`` and the detail's own keys."""
+    return [{"at": h.at, "action": h.action, **h.detail} for h in history]
 
 
 def series_deals(event: Event, own: Mapping[int, int] | None) -> dict[int, int]:
@@ -242,11 +249,11 @@ def lengthen_series(db: Database, event_id: int, n: int, deals: dict[int, int]) 
         row = rows_of.get_series(db, event_id, n)
         if row is None:
             raise NotFound(n)
-        tables = [t for t in tables_of(db, event) if t["series"] == n]
+        tables = [t for t in tables_of(db, event) if t.series == n]
         e = Errors()
         sizes = game_kind(event.game).event_tables
         for size, value in deals.items():
-            played = max((t["played"] for t in tables if len(t["players"]) == size), default=0)
+            played = max((t.played for t in tables if len(t.players) == size), default=0)
             if size not in sizes:
                 e.add(f"deals.{size}", "Tische zu %(size)s gibt es hier nicht.", size=size)
             elif not max(1, played) <= value <= MAX_SERIES_DEALS:
@@ -385,8 +392,9 @@ def _seated_tables(db: Database, event_id: int) -> list[Table]:
 def start_series(
     db: Database, event_id: int, seating: Seating, seed: int | None = None,
     expected: int | None = None, force: bool = False,
-) -> dict[str, Any]:  # fmt: skip
-    """Seat everybody present at the tables of the next series, each table with its sheet.
+) -> int:  # fmt: skip
+    """Seat everybody present at the tables of the next series, each table with its sheet;
+    the series' number.
 
     ``expected`` is the number of the series the caller means: seated already → SeriesTaken,
     beyond the next → InvalidDeal("n"). It is checked under the write lock, so two taps on the
@@ -410,8 +418,8 @@ def start_series(
             e.add("seating", "Nach dem Finale gibt es keine Serie mehr.")
             e.raise_if_any()
         if n > 1 and not force:
-            open_tables = [(t["table"], t["played"], t["planned"]) for t in tables_of(db, event)
-                           if t["series"] == n - 1 and t["left"] > 0]  # fmt: skip
+            open_tables = [(t.table, t.played, t.planned) for t in tables_of(db, event)
+                           if t.series == n - 1 and t.left > 0]  # fmt: skip
             if open_tables:
                 raise Unfinished(n - 1, open_tables)
         regs = registrations(db, event_id)
@@ -442,13 +450,13 @@ def start_series(
             sheet = service.create_sheet(db, name, event.game, list(t.players),
                                          t.first_dealer, event.rules, event.group_id,
                                          day=event.day)  # fmt: skip
-            rows_of.insert_table(db, event_id, n, t.number, sheet["id"])
+            rows_of.insert_table(db, event_id, n, t.number, sheet.id)
             if event.double_entry:
                 add_list_b(db, event, n, t.number, sheet)
         for reg in regs:  # the sheets have linked (or created) every seated player
             if reg.player_id is None and reg.name in present:
                 rows_of.set_registration_player(db, reg.id, people.find_player(db, reg.name))
-    return series_json(db, event_id, n)
+    return n
 
 
 def final_series(db: Database, event_id: int) -> int | None:
@@ -480,10 +488,10 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
     if row is None:
         raise NotFound(n)
     tables = [
-        {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
-         "first_dealer": t["first_dealer"],
-         **({"sheet_b": t["double_entry"]["sheet_b"]["id"]} if t["double_entry"] else {})}
-        for t in tables_of(db, get_event(db, event_id)) if t["series"] == n
+        {"table": t.table, "players": list(t.players), "sheet": t.sheet,
+         "first_dealer": t.first_dealer,
+         **({"sheet_b": t.double_entry.sheet_b.id} if t.double_entry else {})}
+        for t in tables_of(db, get_event(db, event_id)) if t.series == n
     ]  # fmt: skip
     return {"n": n, "seating": row.seating, "seed": row.seed, "tables": tables}
 
@@ -491,8 +499,43 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
 # --- Derived views ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class DoubleEntry:
+    """A table's two lists compared (``rules.double_entry``): list B's sheet, where the lists
+    stand, and list A's figures over the deals both agree on (what the ranking counts)."""
+
+    sheet_b: Sheet
+    comparison: Comparison
+    counted: Counted
+
+
+@dataclass(frozen=True, slots=True)
+class EventTable:
+    """A table of a series with its sheet's totals and how far it has got: ``sheet`` the id of
+    its sheet (list A), ``sheet_row`` that sheet; ``score``/``won``/``lost`` per player over
+    the deals that count (with double entry: those both lists agree on); ``signed`` who
+    confirmed the list, ``confirmed`` when the table was confirmed."""
+
+    series: int
+    table: int
+    players: tuple[str, ...]
+    first_dealer: str
+    sheet: int
+    sheet_row: Sheet
+    planned: int
+    played: int
+    left: int
+    next_dealer: str | None
+    score: Mapping[str, int]
+    won: Mapping[str, int]
+    lost: Mapping[str, int]
+    double_entry: DoubleEntry | None
+    signed: tuple[str, ...]
+    confirmed: str | None
+
+
 def tables_of(db: Database, event: Event,
-              only: tuple[int, int] | None = None) -> list[dict[str, Any]]:  # fmt: skip
+              only: tuple[int, int] | None = None) -> list[EventTable]:  # fmt: skip
     """Every table of every series with its sheet's totals and how far it has got; ``only``
     (series, table): that one table (a sheet page needs its own table, not the event's)."""
     out = []
@@ -501,28 +544,28 @@ def tables_of(db: Database, event: Event,
         computed = service.computed_sheet(db, sheet, "de")
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
-        planned = deals_for(len(sheet["players"]), series_deals(event, table.series_deals))
+        planned = deals_for(len(sheet.players), series_deals(event, table.series_deals))
         score_key = rank_figure(event.game)
         entry = double_entry_of(db, event, sheet, table.sheet_b) if table.sheet_b else None
         out.append(
-            {
-                "series": table.series,
-                "table": table.n,
-                "players": sheet["players"],
-                "first_dealer": sheet["first_dealer"],
-                "sheet": sheet["id"],
-                "sheet_row": sheet,
-                "planned": planned,
-                "played": played,
-                "left": max(0, planned - played),
-                "next_dealer": computed["next_dealer"],
-                "score": entry["counted"].score if entry else totals[score_key],
-                "won": entry["counted"].won if entry else totals["won"],
-                "lost": entry["counted"].lost if entry else totals["lost"],
-                "double_entry": entry,
-                "signed": list(table.signed),
-                "confirmed": table.confirmed,
-            }
+            EventTable(
+                series=table.series,
+                table=table.n,
+                players=tuple(sheet.players),
+                first_dealer=sheet.first_dealer,
+                sheet=sheet.id,
+                sheet_row=sheet,
+                planned=planned,
+                played=played,
+                left=max(0, planned - played),
+                next_dealer=computed["next_dealer"],
+                score=entry.counted.score if entry else totals[score_key],
+                won=entry.counted.won if entry else totals["won"],
+                lost=entry.counted.lost if entry else totals["lost"],
+                double_entry=entry,
+                signed=tuple(table.signed),
+                confirmed=table.confirmed,
+            )
         )
     return out
 
@@ -532,13 +575,25 @@ def series_count(db: Database, event_id: int) -> int:
 
 
 def ranking_rows(db: Database, event: Event) -> tuple[RankRow, ...]:
-    return snapshot(db, event)["rows"]  # type: ignore[no-any-return]
+    return snapshot(db, event).rows
+
+
+@dataclass(frozen=True, slots=True)
+class EventSnapshot:
+    """The event as of its live token ``token``: every table of every series, the
+    registrations, the number of series seated and the ranking."""
+
+    token: str
+    tables: tuple[EventTable, ...]
+    regs: list[Registration]
+    n_series: int
+    rows: tuple[RankRow, ...]
 
 
 _SNAPSHOTS = cache.EVENT_SNAPSHOTS  # kept in cache.py with every other process cache
 
 
-def snapshot(db: Database, event: Event) -> dict[str, Any]:
+def snapshot(db: Database, event: Event) -> EventSnapshot:
     """The event's tables, registrations and ranking as of its live token, computed once per
     token: the big screen, the organiser's phone and the API read between two deals share it.
     Derived data only (the sheets' deals stay the source); the key holds the event's random
@@ -546,18 +601,15 @@ def snapshot(db: Database, event: Event) -> dict[str, Any]:
     token = live_token(db, event.id)  # read first: a change after this shows next time
     key = (event.edit_token, token)
     held = _SNAPSHOTS.get(key)
-    if held is not None:
+    if isinstance(held, EventSnapshot):
         return held
     tables = tables_of(db, event)
     regs = registrations(db, event.id)
     n_series = series_count(db, event.id)
-    results = [
-        TableResult(t["series"], tuple(t["players"]), t["score"], t["won"], t["lost"])
-        for t in tables
-    ]
+    results = [TableResult(t.series, t.players, t.score, t.won, t.lost) for t in tables]
     rows = rank_event([r.name for r in regs], results, n_series, fees_of(event),
                       final_series(db, event.id))  # fmt: skip
-    snap = {"token": token, "tables": tables, "regs": regs, "n_series": n_series, "rows": rows}
+    snap = EventSnapshot(token, tuple(tables), regs, n_series, rows)
     _SNAPSHOTS.put(key, snap)
     return snap
 
@@ -614,10 +666,10 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
                 "seed": s.seed,
                 "deals": {str(k): v for k, v in series_deals(event, s.deals).items()},
                 "tables": [
-                    {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
-                     "first_dealer": t["first_dealer"], "deals": t["planned"],
-                     "played": t["played"], "left": t["left"], **sign_off_json(t)}
-                    for t in tables if t["series"] == s.n
+                    {"table": t.table, "players": list(t.players), "sheet": t.sheet,
+                     "first_dealer": t.first_dealer, "deals": t.planned,
+                     "played": t.played, "left": t.left, **sign_off_json(t)}
+                    for t in tables if t.series == s.n
                 ],
             }
         )  # fmt: skip
@@ -637,7 +689,7 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
         "double_entry": bool(event.double_entry),
         "created": event.created,
         "closed": event.closed,
-        "history": event_history(db, event_id),
+        "history": history_json(event_history(db, event_id)),
         "players": [r.name for r in regs],
         "registrations": [
             {
@@ -663,17 +715,32 @@ def prizes_of(db: Database, event: Event, rows: tuple[RankRow, ...]) -> Prizes:
     return award(rows, plan_of(event), pot_of(event, rows), categories_of(regs))
 
 
+@dataclass(frozen=True, slots=True)
+class PrizeList:
+    """What a closing shows beside the ranking: every prize won, the teams with their
+    scores (best first) and the cash check."""
+
+    won: Prizes
+    teams: tuple[tuple[Team, int], ...]
+    cash: CashCheck
+    fees_total_cents: int  # every fee the ranking's rows are due
+
+
+def prize_list(db: Database, event: Event, rows: tuple[RankRow, ...]) -> PrizeList:
+    return PrizeList(prizes_of(db, event, rows), team_scores(rows, plan_of(event).teams),
+                     cash_of(db, event, rows), fees_total(rows))  # fmt: skip
+
+
 def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[str, Any]:
     """The prize list: ``rows`` the ranking with each player's own prize, ``prizes`` every
     prize with its kind (overall, series, category, team), ``teams`` the team ranking, and
     the cash check."""
-    won = prizes_of(db, event, rows)
-    plan = plan_of(event)
-    cash = cash_of(db, event, rows)
+    listed = prize_list(db, event, rows)
+    won, cash = listed.won, listed.cash
     return {
         "closed": event.closed,
         "pot_cents": won.pot_cents,
-        "fees_total_cents": fees_total(rows),
+        "fees_total_cents": listed.fees_total_cents,
         "paid_cents": won.paid_cents,
         "rest_cents": won.rest_cents,
         "payout": event.payout,
@@ -692,7 +759,7 @@ def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[s
         ],
         "teams": [
             {"team": t.name, "members": list(t.members), "score": score}
-            for t, score in team_scores(rows, plan.teams)
+            for t, score in listed.teams
         ],
         "cash": cash_json(cash),
     }  # fmt: skip
@@ -796,7 +863,35 @@ def set_teams(db: Database, event_id: int, teams: tuple[Team, ...]) -> None:
         rows_of.set_prize_plan(db, event_id, plan)
 
 
-def player_events(db: Database, player_id: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class PlayerPrize:
+    """A prize a player won at a club night (``team``: won with that team, else alone)."""
+
+    kind: str
+    place: int
+    cents: int
+    team: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEvent:
+    """A club night as a player's page lists it: his place among ``players`` who played, his
+    score, his score per series (None: not played), his prize money and his prizes."""
+
+    event: int
+    name: str
+    date: str
+    game: str
+    closed: str | None
+    place: int
+    players: int
+    score: int
+    series: tuple[int | None, ...]
+    prize_cents: int
+    prizes: tuple[PlayerPrize, ...]
+
+
+def player_events(db: Database, player_id: int) -> list[PlayerEvent]:
     """The club nights a player sat at (also under a name merged into his), newest first:
     place, score, the field, his prize, his score per series (None: not played)."""
     out = []
@@ -807,18 +902,30 @@ def player_events(db: Database, player_id: int) -> list[dict[str, Any]]:
         if row is None or not any(row.played):
             continue
         won = prizes_of(db, event, rows)
-        out.append({
-            "event": event.id, "name": event.name, "date": event.day,
-            "game": event.game, "closed": event.closed, "place": row.rank,
-            "players": sum(1 for x in rows if any(x.played)), "score": row.score,
-            "series": [s if played else None for s, played in zip(row.series, row.played,
-                                                                  strict=True)],
-            "prize_cents": won.cents_of(row.player),
-            "prizes": [{"kind": p.kind.value, "place": p.place, "cents": p.cents,
-                        **({"team": p.winner} if p.members else {})}
-                       for p in won.prizes if p.winner == row.player or row.player in p.members],
-        })  # fmt: skip
+        out.append(PlayerEvent(
+            event=event.id, name=event.name, date=event.day,
+            game=event.game, closed=event.closed, place=row.rank,
+            players=sum(1 for x in rows if any(x.played)), score=row.score,
+            series=tuple(s if played else None for s, played in zip(row.series, row.played,
+                                                                    strict=True)),
+            prize_cents=won.cents_of(row.player),
+            prizes=tuple(PlayerPrize(p.kind.value, p.place, p.cents,
+                                     p.winner if p.members else None)
+                         for p in won.prizes if p.winner == row.player or row.player in p.members),
+        ))  # fmt: skip
     return out
+
+
+def player_events_json(lines: list[PlayerEvent]) -> list[dict[str, Any]]:
+    """A player's club nights as the API lists them."""
+    return [
+        {"event": e.event, "name": e.name, "date": e.date, "game": e.game, "closed": e.closed,
+         "place": e.place, "players": e.players, "score": e.score, "series": list(e.series),
+         "prize_cents": e.prize_cents,
+         "prizes": [{"kind": p.kind, "place": p.place, "cents": p.cents,
+                     **({"team": p.team} if p.team is not None else {})} for p in e.prizes]}
+        for e in lines
+    ]  # fmt: skip
 
 
 # --- Double entry and sign-off -----------------------------------------------------------------
@@ -838,19 +945,19 @@ def table_sheet_ids(db: Database, event_id: int) -> list[int]:
 
 
 def add_list_b(db: Database, event: Event, n: int, table: int,
-               sheet_a: service.AnySheet) -> None:  # fmt: skip
+               sheet_a: Sheet) -> None:  # fmt: skip
     """List B of a table: a sheet of its own (own edit link) with the same seats and rules.
     Its seats are not linked to players: the deals are the same as list A's, and a
     player's pages and standings count each deal once (from list A)."""
-    sheet_b = service.create_sheet(db, f"{sheet_a['name']} · Liste B", event.game,
-                                   list(sheet_a["players"]), sheet_a["first_dealer"],
+    sheet_b = service.create_sheet(db, f"{sheet_a.name} · Liste B", event.game,
+                                   list(sheet_a.players), sheet_a.first_dealer,
                                    event.rules, None, day=event.day)  # fmt: skip
-    player_rows.clear_seats(db, sheet_b["id"])
-    rows_of.set_list_b(db, event.id, n, table, sheet_b["id"])
+    player_rows.clear_seats(db, sheet_b.id)
+    rows_of.set_list_b(db, event.id, n, table, sheet_b.id)
 
 
-def double_entry_of(db: Database, event: Event, sheet_a: service.AnySheet,
-                    sheet_b_id: int) -> dict[str, Any]:  # fmt: skip
+def double_entry_of(db: Database, event: Event, sheet_a: Sheet,
+                    sheet_b_id: int) -> DoubleEntry:  # fmt: skip
     """Both lists of a table compared (rules/double_entry.py) and the figures that count.
 
     Once per revision of both lists (service.derived on list A, list B's revision in the
@@ -858,59 +965,60 @@ def double_entry_of(db: Database, event: Event, sheet_a: service.AnySheet,
     otherwise compare all the event's lists again. A deal on either list bumps both lists'
     revisions (service.sheet_write), so a kept comparison is never older than the deals."""
     sheet_b = service.load_sheet(db, sheet_b_id)
-    players = list(sheet_a["players"])
+    players = list(sheet_a.players)
 
-    def make() -> dict[str, Any]:
+    def make() -> tuple[Comparison, Counted]:
         rows_a = service.computed(db, sheet_a).rows
         rows_b = service.computed(db, sheet_b).rows
-        cmp = compare(players, rows_a, rows_b, sheet_b["players"])
-        return {"comparison": cmp, "counted": counted(event.game, players, rows_a, cmp.agreed)}
+        cmp = compare(players, rows_a, rows_b, sheet_b.players)
+        return cmp, counted(event.game, players, rows_a, cmp.agreed)
 
-    held = service.derived(sheet_a, "double-entry", make, sheet_b["share_token"], sheet_b["rev"],
-                           tuple(players), tuple(sheet_b["players"]), event.game)  # fmt: skip
-    return {"sheet_b": sheet_b, **held}
+    cmp, figures = service.derived(sheet_a, "double-entry", make, sheet_b.share_token,
+                                   sheet_b.rev, tuple(players), tuple(sheet_b.players),
+                                   event.game)  # fmt: skip
+    return DoubleEntry(sheet_b, cmp, figures)
 
 
 def pending_deals(db: Database, event: Event) -> int:
     """Deals the ranking does not count yet: on one list only, or differing."""
-    return sum(t["double_entry"]["comparison"].pending for t in snapshot(db, event)["tables"]
-               if t["double_entry"] is not None)  # fmt: skip
+    return sum(t.double_entry.comparison.pending for t in snapshot(db, event).tables
+               if t.double_entry is not None)  # fmt: skip
 
 
 def find_table(db: Database, event: Event, n: int, table: int,
-               shared: bool = False) -> dict[str, Any]:  # fmt: skip
+               shared: bool = False) -> EventTable:  # fmt: skip
     """Table ``table`` of series ``n`` with its sign-off; ``shared``: from the event's
     snapshot (pages read between two writes share it), else computed now (inside a write),
     that table alone."""
-    for t in snapshot(db, event)["tables"] if shared else tables_of(db, event, (n, table)):
-        if t["series"] == n and t["table"] == table:
+    for t in snapshot(db, event).tables if shared else tables_of(db, event, (n, table)):
+        if t.series == n and t.table == table:
             return t
     raise NotFound(table)
 
 
-def table_complete(t: dict[str, Any]) -> bool:
+def table_complete(t: EventTable) -> bool:
     """The table has played its series on every list it keeps, and the lists agree."""
-    entry = t["double_entry"]
-    if t["left"] > 0 or t["planned"] == 0:
+    entry = t.double_entry
+    if t.left > 0 or t.planned == 0:
         return False
     if entry is None:
         return True
-    cmp = entry["comparison"]
-    return bool(cmp.clean and cmp.played_b >= t["planned"])
+    cmp = entry.comparison
+    return bool(cmp.clean and cmp.played_b >= t.planned)
 
 
-def sign_off_json(t: dict[str, Any]) -> dict[str, Any]:
+def sign_off_json(t: EventTable) -> dict[str, Any]:
     """A table's double entry and sign-off, as the API and the pages read them."""
-    entry = t["double_entry"]
+    entry = t.double_entry
     out: dict[str, Any] = {
-        "signed": t["signed"],
-        "confirmed": t["confirmed"],
+        "signed": list(t.signed),
+        "confirmed": t.confirmed,
         "complete": table_complete(t),
     }
     if entry is not None:
-        cmp = entry["comparison"]
+        cmp = entry.comparison
         out["list_b"] = {
-            "sheet": entry["sheet_b"]["id"],
+            "sheet": entry.sheet_b.id,
             "played": cmp.played_b,
             "agreed": len(cmp.agreed),
             "pending": cmp.pending,
@@ -927,15 +1035,15 @@ def _lock_table(db: Database, event_id: int, n: int, table: int) -> Event:
     return event
 
 
-def _touch_lists(db: Database, t: dict[str, Any]) -> None:
+def _touch_lists(db: Database, t: EventTable) -> None:
     """Both lists' pages show the sign-off: new revisions."""
-    sheet_store.bump_sheet(db, int(t["sheet"]))
-    if t["double_entry"] is not None:
-        sheet_store.bump_sheet(db, int(t["double_entry"]["sheet_b"]["id"]))
+    sheet_store.bump_sheet(db, t.sheet)
+    if t.double_entry is not None:
+        sheet_store.bump_sheet(db, t.double_entry.sheet_b.id)
 
 
 def confirm_table(db: Database, event_id: int, n: int, table: int, player: str | None,
-                  captain: bool) -> dict[str, Any]:  # fmt: skip
+                  captain: bool) -> EventTable:  # fmt: skip
     """A player of the table confirms its list of series ``n`` (or the table captain for all
     of them). Once every player has (or the captain did), the table is confirmed: its lists
     take no writes (service.sheet_write) until the organiser unlocks it. Refused
@@ -946,27 +1054,27 @@ def confirm_table(db: Database, event_id: int, n: int, table: int, player: str |
         if event.closed:
             raise SignOffRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts bestätigt."))
         t = find_table(db, event, n, table)
-        if t["confirmed"]:
+        if t.confirmed:
             return t
         who = None
         if not captain:
-            who = next((p for p in t["players"]
+            who = next((p for p in t.players
                         if people.name_key(p) == people.name_key(player or "")), None)  # fmt: skip
             if who is None:
                 e = Errors()
                 e.add("player", "%(name)s sitzt nicht an diesem Tisch.", name=(player or "")[:50])
                 e.raise_if_any()
         if not table_complete(t):
-            if t["double_entry"] is not None and t["double_entry"]["comparison"].differences:
+            if t.double_entry is not None and t.double_entry.comparison.differences:
                 raise SignOffRefused(
                     Msg("Die Listen A und B weichen noch ab. Erst prüfen, dann bestätigen.")
                 )
             raise SignOffRefused(Msg("Die Serie ist an diesem Tisch noch nicht fertig."))
-        signed = list(t["signed"])
+        signed = list(t.signed)
         if who is not None and who not in signed:
             signed.append(who)
         at = store.now()
-        done = captain or all(p in signed for p in t["players"])
+        done = captain or all(p in signed for p in t.players)
         rows_of.set_sign_off(db, event_id, n, table, signed, at if done else None)
         log_event(db, event_id, "confirm" if done else "sign",
                   at, {"series": n, "table": table,
@@ -975,7 +1083,7 @@ def confirm_table(db: Database, event_id: int, n: int, table: int, player: str |
         return find_table(db, event, n, table)
 
 
-def unlock_table(db: Database, event_id: int, n: int, table: int) -> dict[str, Any]:
+def unlock_table(db: Database, event_id: int, n: int, table: int) -> EventTable:
     """The organiser takes a table's confirmation back: its lists take writes again and the
     players confirm anew. Refused while the event is closed."""
     with db.atomic():
@@ -984,7 +1092,7 @@ def unlock_table(db: Database, event_id: int, n: int, table: int) -> dict[str, A
             raise SignOffRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts geändert."))
         t = find_table(db, event, n, table)
         rows_of.set_sign_off(db, event_id, n, table, None, None)
-        if t["confirmed"] or t["signed"]:
+        if t.confirmed or t.signed:
             log_event(db, event_id, "unlock", store.now(), {"series": n, "table": table})
         _touch_lists(db, t)
         return find_table(db, event, n, table)

@@ -11,7 +11,7 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     list_players(db) -> list[PlayerSummary]   # id, name, sheets (merged entries hidden)
     link_sheet_players(db, sheet_id, names)   # seat i -> player of names[i]
     sheet_player_ids(db, sheet_id) -> list[int]           # by seat
-    sheets_of_player(db, player_id) -> list[dict]         # sheet rows + "seat", "typed"
+    sheets_of_player(db, player_id) -> list[SeatedSheet]  # sheet, seat, name typed there
     rename_player(db, player_id, name)        # InvalidDeal("name") if another has it
     merge_players(db, keep_id, drop_id)       # drop's seats move to keep; logged on both
     player_log(db, player_id) -> list[PlayerLogEntry]  # at, action, detail (dict)
@@ -34,8 +34,9 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -105,12 +106,20 @@ def sheet_player_ids(db: Database, sheet_id: int) -> list[int]:
     return rows.sheet_player_ids(db, sheet_id)
 
 
-def sheets_of_player(db: Database, player_id: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class SeatedSheet:
+    """A sheet a player sits at: the sheet, his seat, and his name as typed there."""
+
+    sheet: Sheet
+    seat: int
+    typed: str
+
+
+def sheets_of_player(db: Database, player_id: int) -> list[SeatedSheet]:
     """The player's sheets, oldest first, each with the seat and the name as typed there."""
-    out = []
-    for sheet, seat in rows.sheets_of_player(db, player_id):
-        out.append({**sheet, "seat": seat, "typed": sheet["players"][seat]})
-    return by_day(out)
+    seated = [SeatedSheet(sheet, seat, sheet.players[seat])
+              for sheet, seat in rows.sheets_of_player(db, player_id)]  # fmt: skip
+    return sorted(seated, key=lambda s: _day_order(s.sheet))
 
 
 def _log(db: Database, player_id: int, action: str, detail: dict[str, Any]) -> None:
@@ -298,9 +307,6 @@ def ungrouped_sheets(db: Database, game: str) -> list[Sheet]:
     return group_rows.ungrouped_sheets(db, game)
 
 
-S = TypeVar("S", Sheet, dict[str, Any])
-
-
 def sheet_day(sheet: AnySheet) -> date:
     """The day a sheet belongs to: its ``day`` when it has one (a club night's table: the
     event's date), else the day it was created (the server's local day)."""
@@ -312,9 +318,13 @@ def sheet_day(sheet: AnySheet) -> date:
         return date.min
 
 
-def by_day(sheets: list[S]) -> list[S]:
+def _day_order(sheet: Sheet) -> tuple[date, str, int]:
+    return sheet_day(sheet), sheet.created, sheet.id
+
+
+def by_day(sheets: list[Sheet]) -> list[Sheet]:
     """Sheets oldest first by the day they belong to (then as made)."""
-    return sorted(sheets, key=lambda s: (sheet_day(s), s["created"], s["id"]))
+    return sorted(sheets, key=_day_order)
 
 
 def group_sheets(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -38,6 +38,15 @@ from skatcalc.store import groups as group_rows
 from skatcalc.store import players as player_rows
 from skatcalc.store.club_records import EventRef, Group
 from skatcalc.store.figures import StoredFigures
+from skatcalc.store.records import Sheet
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedSheet:
+    """A sheet with the club night it is a table of (None: an evening of its own)."""
+
+    sheet: Sheet
+    event: EventRef | None
 
 
 def _seat_players(db: Database, sheet_ids: Sequence[int]) -> dict[int, list[tuple[int, str]]]:
@@ -81,7 +90,7 @@ def stored_figures(db: Database, sheet_ids: Sequence[int]) -> dict[int, StoredFi
 
 def figures_of_sheet(
     db: Database,
-    sheet: dict[str, Any],
+    sheet: Sheet,
     seats: list[tuple[int, str]],
     stored: StoredFigures | None = None,
 ) -> dict[int, SheetFigures]:
@@ -94,7 +103,7 @@ def figures_of_sheet(
     def make() -> dict[int, SheetFigures]:
         if (
             stored is not None
-            and stored.rev == sheet["rev"]
+            and stored.rev == sheet.rev
             and stored.seats == seats_key
             and stored.code == CODE_VERSION
         ):
@@ -103,15 +112,15 @@ def figures_of_sheet(
             except (ValueError, TypeError, KeyError):
                 pass  # an unreadable row is recomputed and replaced
         computed = service.computed(db, sheet)
-        typed = sheet["players"]
+        typed = sheet.players
         canonical = {typed[i]: name for i, (_pid, name) in enumerate(seats) if i < len(typed)}
-        stake = int(sheet["rules"].get("stake_cents") or 0)
+        stake = int(sheet.rules.get("stake_cents") or 0)
         day = players.sheet_day(sheet).isoformat()
         figs = {
             pid: sheet_figures(
-                sheet["id"],
+                sheet.id,
                 day,
-                sheet["game"],
+                sheet.game,
                 typed,
                 computed,
                 typed[i],
@@ -122,27 +131,27 @@ def figures_of_sheet(
             if i < len(typed)
         }
         # a busy or read-only database: the figures are still right, just not kept
-        figure_rows.keep_figures(db, sheet["id"], sheet["rev"], seats_key, CODE_VERSION,
+        figure_rows.keep_figures(db, sheet.id, sheet.rev, seats_key, CODE_VERSION,
                                  _encode(figs))  # fmt: skip
         return figs
 
     return service.derived(sheet, "player-figures", make, seats_key)
 
 
-def player_figures(db: Database, player_id: int) -> list[tuple[dict[str, Any], SheetFigures]]:
+def player_figures(db: Database, player_id: int) -> list[tuple[PlayedSheet, SheetFigures]]:
     """(sheet, figures) for every sheet of the player, oldest first."""
-    sheets = players.sheets_of_player(db, player_id)
-    ids = [s["id"] for s in sheets]
+    sheets = [s.sheet for s in players.sheets_of_player(db, player_id)]
+    ids = [s.id for s in sheets]
     seats = _seat_players(db, ids)
     stored = stored_figures(db, ids)
     events = events_of_sheets(db, ids)
     out = []
     for s in sheets:
-        s["event"] = events.get(s["id"])
-        figs = _in_event(figures_of_sheet(db, s, seats.get(s["id"], []), stored.get(s["id"])),
-                         s["event"])  # fmt: skip
+        played = PlayedSheet(s, events.get(s.id))
+        figs = _in_event(figures_of_sheet(db, s, seats.get(s.id, []), stored.get(s.id)),
+                         played.event)  # fmt: skip
         if player_id in figs:
-            out.append((s, figs[player_id]))
+            out.append((played, figs[player_id]))
     return out
 
 
@@ -150,24 +159,24 @@ def _tallies(m: Any) -> dict[str, dict[str, int]]:
     return {k: {"games": t.games, "won": t.won} for k, t in sorted(m.items())}
 
 
-def game_json(t: PlayerTotals, sheets: list[tuple[dict[str, Any], SheetFigures]]
+def game_json(t: PlayerTotals, sheets: list[tuple[PlayedSheet, SheetFigures]]
               ) -> dict[str, Any]:  # fmt: skip
     """A player's figures in one game, as the API answers them: ``sheets`` the player's
     sheets with their figures; a club night's tables are one evening."""
 
-    def evening(s: dict[str, Any], f: SheetFigures) -> dict[str, Any]:
-        e: dict[str, Any] = {"sheet": s["id"], "name": s["name"], "day": f.day,
+    def evening(s: PlayedSheet, f: SheetFigures) -> dict[str, Any]:
+        e: dict[str, Any] = {"sheet": s.sheet.id, "name": s.sheet.name, "day": f.day,
                              "table": f.table, "deals": f.deals, "played": f.played,
                              "balance": f.balance, "cents": f.cents, "won": f.won,
                              "lost": f.lost}  # fmt: skip
-        if f.event is not None and s.get("event"):
-            e.update(event=f.event, name=s["event"].name, sheets=list(f.sheet_ids))
+        if f.event is not None and s.event:
+            e.update(event=f.event, name=s.event.name, sheets=list(f.sheet_ids))
         if "list" in game_kind(f.game).extra_figures:  # Skat: the list and Seeger-Fabian
             e["list"] = f.list_points
             e["seeger_fabian"] = f.seeger_fabian
         return e
 
-    by_id = {s["id"]: s for s, _f in sheets}
+    by_id = {s.sheet.id: s for s, _f in sheets}
     evenings = [(by_id[f.sheet_id], f) for f in evenings_of([f for _s, f in sheets])]
     out: dict[str, Any] = {
         "sheets": t.sheets,
@@ -202,27 +211,38 @@ def game_json(t: PlayerTotals, sheets: list[tuple[dict[str, Any], SheetFigures]]
     return out
 
 
-def player_stats(db: Database, player_id: int) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's figures: per game (every game, in the registry's order) his figures as the
+    API answers them (``game_json``; None: never played it), and the totals they come from."""
+
+    id: int
+    name: str
+    games: dict[str, dict[str, Any] | None]
+    totals: dict[str, PlayerTotals]
+
+
+def player_stats(db: Database, player_id: int) -> PlayerStats:
     """The player's page and API answer: per game the totals (or None) and the evenings."""
     pid = players.resolve(db, player_id)
     player = players.get_player(db, pid)
     all_figs = player_figures(db, pid)
-    out: dict[str, Any] = {"id": pid, "name": player.name}
+    games: dict[str, dict[str, Any] | None] = {}
     totals: dict[str, PlayerTotals] = {}
     for game in GAMES:
         # a sheet without a deal was never played: no evening, no best or worst evening
         evenings = [(s, f) for s, f in all_figs if f.game == game and f.deals > 0]
         if not evenings:
-            out[game] = None
+            games[game] = None
             continue
         totals[game] = player_totals(game, [f for _s, f in evenings])
-        out[game] = game_json(totals[game], evenings)
-    out["_totals"] = totals
-    return out
+        games[game] = game_json(totals[game], evenings)
+    return PlayerStats(pid, player.name, games, totals)
 
 
-def public(stats: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in stats.items() if not k.startswith("_")}
+def player_stats_json(stats: PlayerStats) -> dict[str, Any]:
+    """The player as the API answers: id, name, and per game his figures (or None)."""
+    return {"id": stats.id, "name": stats.name, **stats.games}
 
 
 # --- Groups -----------------------------------------------------------------------------------
@@ -233,56 +253,84 @@ def default_period(today: date | None = None) -> tuple[date, date]:
     return date(today.year, 1, 1), date(today.year, 12, 31)
 
 
-def group_standings(
-    db: Database, group: Group, start: date, end: date
-) -> tuple[tuple[StandingRow, ...], list[dict[str, Any]]]:
+@dataclass(frozen=True, slots=True)
+class GroupStandings:
+    """A group's standings from ``start`` to ``end`` (both days included): the rows, the
+    sheets they come from (each beside its club night) and the evenings those make."""
+
+    group: Group
+    start: date
+    end: date
+    rows: tuple[StandingRow, ...]
+    sheets: list[PlayedSheet]
+    evenings: list[Evening]
+
+
+def group_standings(db: Database, group: Group, start: date, end: date) -> GroupStandings:
     """The standings over the period and the sheets they come from."""
-    # the sheets with their club night beside them (the records themselves are frozen)
-    sheets = [{**s} for s in players.group_sheets(db, group.id, start, end)]
-    ids = [s["id"] for s in sheets]
+    found = players.group_sheets(db, group.id, start, end)
+    ids = [s.id for s in found]
     seats = _seat_players(db, ids)
     stored = stored_figures(db, ids)
     events = events_of_sheets(db, ids)
+    # the sheets with their club night beside them
+    sheets = [PlayedSheet(s, events.get(s.id)) for s in found]
     by_player: dict[int, tuple[str, list[SheetFigures]]] = {}
     for s in sheets:
-        s["event"] = events.get(s["id"])
-        sp = seats.get(s["id"], [])
+        sp = seats.get(s.sheet.id, [])
         names = dict(sp)
-        figures = _in_event(figures_of_sheet(db, s, sp, stored.get(s["id"])), s["event"])
+        figures = _in_event(figures_of_sheet(db, s.sheet, sp, stored.get(s.sheet.id)), s.event)
         for pid, figs in figures.items():
             by_player.setdefault(pid, (names[pid], []))[1].append(figs)
     rules = ClubRules.from_json(group.rules)
-    return standings(by_player, rules), sheets
+    return GroupStandings(group, start, end, standings(by_player, rules), sheets,
+                          group_evenings(sheets))  # fmt: skip
 
 
-def group_evenings(sheets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class Evening:
+    """An evening of a group: one sheet (``sheet`` its id), or a club night with all its
+    tables (``event`` its id); named and dated as the sheet or the event, ``players`` everyone
+    who sat at its ``sheets`` in order of appearance."""
+
+    sheet: int | None
+    event: int | None
+    name: str
+    day: str
+    players: tuple[str, ...]
+    sheets: tuple[Sheet, ...]
+
+
+def group_evenings(sheets: list[PlayedSheet]) -> list[Evening]:
     """The evenings the group's sheets make (``group_standings``' sheets, oldest first): a
-    sheet, or a club night with all its tables (``"event"``, ``"sheets"``), dated with the
-    day it belongs to."""
-    out: list[dict[str, Any]] = []
-    by_event: dict[int, dict[str, Any]] = {}
+    sheet, or a club night with all its tables, dated with the day it belongs to."""
+    # in order of each evening's first sheet: a sheet alone, or an event id with its tables
+    order: list[Sheet | EventRef] = []
+    tables: dict[int, list[Sheet]] = {}
     for s in sheets:
-        event = s.get("event")
-        day = players.sheet_day(s).isoformat()
-        if event is None:
-            out.append({"sheet": s["id"], "name": s["name"], "day": day,
-                        "players": list(s["players"]), "sheets": [s]})  # fmt: skip
+        if s.event is None:
+            order.append(s.sheet)
             continue
-        held = by_event.get(event.id)
-        if held is None:
-            held = by_event[event.id] = {"event": event.id, "name": event.name,
-                                         "day": event.day, "players": [], "sheets": []}  # fmt: skip
-            out.append(held)
-        held["sheets"].append(s)
-        held["players"] += [p for p in s["players"] if p not in held["players"]]
+        if s.event.id not in tables:
+            order.append(s.event)
+        tables.setdefault(s.event.id, []).append(s.sheet)
+    out = []
+    for x in order:
+        if isinstance(x, EventRef):
+            seated = [p for t in tables[x.id] for p in t.players]
+            out.append(Evening(None, x.id, x.name, x.day, tuple(dict.fromkeys(seated)),
+                               tuple(tables[x.id])))  # fmt: skip
+        else:
+            out.append(Evening(x.id, None, x.name, players.sheet_day(x).isoformat(),
+                               tuple(x.players), (x,)))  # fmt: skip
     return out
 
 
-def evening_json(e: dict[str, Any]) -> dict[str, Any]:
+def evening_json(e: Evening) -> dict[str, Any]:
     """An evening as the standings API lists it."""
-    out = {k: v for k, v in e.items() if k != "sheets"}
-    out["sheets"] = [s["id"] for s in e["sheets"]]
-    return out
+    which = {"sheet": e.sheet} if e.event is None else {"event": e.event}
+    return {**which, "name": e.name, "day": e.day, "players": list(e.players),
+            "sheets": [s.id for s in e.sheets]}  # fmt: skip
 
 
 def group_version(db: Database, group_id: int) -> str:

@@ -78,6 +78,20 @@ def decode_group(row: Row) -> Group:
                  None if sheets is None else int(sheets))  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class EventLogEntry:
+    """A line of a club night's history: when, what (``action``) and the detail's own keys
+    (free JSON, as stored: the series, the table, the player, the cents …)."""
+
+    at: str
+    action: str
+    detail: dict[str, Any]
+
+
+def decode_event_log(row: Row) -> EventLogEntry:
+    return EventLogEntry(str(row["at"]), str(row["action"]), _json_or(row["detail"], {}))
+
+
 @dataclass(frozen=True)
 class Registration:
     """A player registered at a club night, under the name the event knows him by."""

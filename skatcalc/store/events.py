@@ -16,6 +16,7 @@ from sqlite_utils import Database
 
 from .club_records import (
     Event,
+    EventLogEntry,
     EventRef,
     Registration,
     SeriesRow,
@@ -24,6 +25,7 @@ from .club_records import (
     TableRow,
     decode_deals,
     decode_event,
+    decode_event_log,
     decode_registration,
     decode_series,
     encode_deals,
@@ -100,13 +102,12 @@ def add_log(db: Database, event_id: int, action: str, at: str, detail: Any = Non
     )
 
 
-def event_log(db: Database, event_id: int) -> list[dict[str, Any]]:
-    """The event's history, oldest first: ``at``, ``action`` and the detail's own keys."""
+def event_log(db: Database, event_id: int) -> list[EventLogEntry]:
+    """The event's history, oldest first."""
     return [
-        {"at": r["at"], "action": r["action"],
-         **(json.loads(r["detail"]) if r["detail"] else {})}
+        decode_event_log(r)
         for r in db.query("select * from event_log where event_id = ? order by id", [event_id])
-    ]  # fmt: skip
+    ]
 
 
 def delete_event(db: Database, event_id: int) -> None:

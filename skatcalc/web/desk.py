@@ -46,12 +46,12 @@ def cards(event_id: int, n: int) -> Response:
 
     event = editable(event_id)
     db = service.get_db()
-    tables = [t for t in events.tables_of(db, event) if t["series"] == n]
+    tables = [t for t in events.tables_of(db, event) if t.series == n]
     if not tables:
         abort(404)
     links = {
-        t["table"]: public_url("sheets.edit_link", sheet_id=t["sheet"],
-                               token=t["sheet_row"]["edit_token"])
+        t.table: public_url("sheets.edit_link", sheet_id=t.sheet,
+                            token=t.sheet_row.edit_token)
         for t in tables
     }  # fmt: skip
     mark_private()
@@ -103,13 +103,13 @@ def redraw(event_id: int, n: int) -> Any:
         flash(_("Der Startwert ist eine ganze Zahl ab 0."), "error")
         return _back(event_id, n)
     try:
-        series = desk.redraw(service.get_db(), event_id, n, seed)
+        drawn = desk.redraw(service.get_db(), event_id, n, seed)
     except service.NotFound:
         abort(404)
     except desk.Locked as exc:
         flash(translate(exc.msg, page_lang()), "error")
         return _back(event_id, n)
-    flash(_("Serie %(n)s neu ausgelost (Startwert %(seed)s).", n=n, seed=series["seed"]))
+    flash(_("Serie %(n)s neu ausgelost (Startwert %(seed)s).", n=n, seed=drawn))
     return _back(event_id, n)
 
 

@@ -40,9 +40,10 @@ def swap(event_id: int, n: int) -> Any:
     r.errors.raise_if_any()
     db = service.get_db()
     try:
-        return jsonify(desk.swap(db, event_id, n, names["a"], names["b"]))
+        desk.swap(db, event_id, n, names["a"], names["b"])
     except desk.Locked as exc:
         return locked(db, event_id, exc)
+    return jsonify(events.series_json(db, event_id, n))
 
 
 @bp.post("/<int:event_id>/series/<int:n>/redraw")
@@ -58,9 +59,10 @@ def redraw(event_id: int, n: int) -> Any:
     r.errors.raise_if_any()
     db = service.get_db()
     try:
-        return jsonify(desk.redraw(db, event_id, n, seed))
+        desk.redraw(db, event_id, n, seed)
     except desk.Locked as exc:
         return locked(db, event_id, exc)
+    return jsonify(events.series_json(db, event_id, n))
 
 
 @bp.post("/<int:event_id>/players/rename")
@@ -79,6 +81,7 @@ def rename(event_id: int) -> Any:
     r.errors.raise_if_any()
     db = service.get_db()
     try:
-        return jsonify(desk.correct_name(db, event_id, str(old), new))
+        desk.correct_name(db, event_id, str(old), new)
     except desk.Locked as exc:
         return locked(db, event_id, exc)
+    return jsonify(events.event_json(db, event_id))

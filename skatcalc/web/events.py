@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from dataclasses import dataclass, fields
 from typing import Any
 
 from flask import (
@@ -13,6 +14,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    get_template_attribute,
     jsonify,
     redirect,
     render_template,
@@ -20,7 +22,7 @@ from flask import (
     url_for,
 )
 from flask_wtf import FlaskForm
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, RadioField, StringField, TextAreaField
 from wtforms.validators import Optional
@@ -344,59 +346,38 @@ def edit_link(event_id: int, token: str) -> Any:
 
 def view_data(event: Event, screen: bool = False) -> dict[str, Any]:
     snap = events.snapshot(service.get_db(), event)
-    tables, rows, n_series = snap["tables"], snap["rows"], snap["n_series"]
-    current = [t for t in tables if t["series"] == n_series]
+    tables, rows, n_series = snap.tables, snap.rows, snap.n_series
+    current = [t for t in tables if t.series == n_series]
     return {
         "event": event,
         "tables": tables,
         "current": current,
-        "playing": [t for t in current if t["left"] > 0],
+        "playing": [t for t in current if t.left > 0],
         "rows": rows,
-        "rows_html": ranking_rows_html(rows, n_series, screen, start_numbers(snap["regs"])),
-        "numbers": start_numbers(snap["regs"]),
+        "rows_html": ranking_rows_html(rows, n_series, screen, start_numbers(snap.regs)),
+        "numbers": start_numbers(snap.regs),
         # the projector shows the newest seating until every table has started
-        "seating": [t for t in current if t["played"] == 0] and current,
+        "seating": [t for t in current if t.played == 0] and current,
         "n_series": n_series,
         "fees_total": sum(r.fees_cents for r in rows),
-        "regs": snap["regs"],
+        "regs": snap.regs,
         "editor": can_edit_event(event),
         "live": url_for("events.live", event_id=event.id),
-        "token": snap["token"],
+        "token": snap.token,
         # double entry: deals the ranking does not count yet, tables whose lists differ
-        "pending": sum(t["double_entry"]["comparison"].pending for t in tables
-                       if t["double_entry"] is not None),
-        "differing": [t["table"] for t in current if t["double_entry"] is not None
-                      and t["double_entry"]["comparison"].differences],
+        "pending": sum(t.double_entry.comparison.pending for t in tables
+                       if t.double_entry is not None),
+        "differing": [t.table for t in current if t.double_entry is not None
+                      and t.double_entry.comparison.differences],
     }  # fmt: skip
 
 
 def ranking_rows_html(rows: tuple[RankRow, ...], n_series: int, screen: bool,
                       numbers: dict[str, int] | None = None) -> Markup:  # fmt: skip
-    """The ranking's rows, built in one pass: a Preisskat has a hundred players and the
-    screens reload this after every deal. Names are escaped; the rest are numbers."""
-    out: list[str] = []
-    numbers = numbers or {}
-    for r in rows:
-        name = escape(r.player)
-        if r.player in numbers:
-            name = Markup(f'<span class="startno">{numbers[r.player]}</span> {name}')
-        if screen:
-            series = "".join(
-                f"<i>S{i} {num(s) if played else '–'}</i>"
-                for i, (s, played) in enumerate(zip(r.series, r.played, strict=True), 1)
-            ) if n_series > 1 else ""  # fmt: skip
-            out.append(f'<li><span class="rk">{r.rank}.</span><span class="nm">{name}</span>'
-                       f'<span class="sr">{series}</span><b>{num(r.score)}</b></li>\n')  # fmt: skip
-            continue
-        detail = ""
-        if n_series > 1:
-            parts = [f"S{i} {num(s) if played else '–'}"
-                     for i, (s, played) in enumerate(zip(r.series, r.played, strict=True), 1)]  # fmt: skip
-            detail = f'<br><small class="muted">{" · ".join(parts)}</small>'
-        out.append(f'<tr><td class="n">{r.rank}.</td><td><b>{name}</b>{detail}</td>'
-                   f'<td class="n"><b>{num(r.score)}</b><br><small class="muted">{r.won}/{r.lost}'
-                   f'</small></td><td class="n fee">{money(r.fees_cents)}</td></tr>\n')  # fmt: skip
-    return Markup("".join(out))
+    """The ranking's rows (templates/events/_ranking.html), drawn in one macro call: a
+    Preisskat has a hundred players and the screens reload this after every deal."""
+    draw_rows = get_template_attribute("events/_ranking.html", "rows")
+    return Markup(draw_rows(rows, n_series, screen, numbers or {}, num, money))
 
 
 @bp.get("/<int:event_id>")
@@ -486,9 +467,9 @@ def players(event_id: int) -> Any:
         refusal = None
     except InvalidDeal as exc:
         sizes, refusal = None, field_errors(exc, page_lang())["players"][0]
-    tables = events.snapshot(db, event)["tables"]
-    seated = {p for t in tables for p in t["players"]}
-    playing = [t for t in tables if t["series"] == n_series and t["left"] > 0]
+    tables = events.snapshot(db, event).tables
+    seated = {p for t in tables for p in t.players}
+    playing = [t for t in tables if t.series == n_series and t.left > 0]
     html = render_template(
         "events/players.html", event=event, form=form, general=general, regs=regs,
         known=[n for n in events.known_names(db)], n_series=n_series, sizes=sizes,
@@ -568,7 +549,7 @@ def teams(event_id: int) -> Response:
 
 @bp.post("/<int:event_id>/series")
 def new_series(event_id: int) -> Any:
-    editable(event_id)
+    event = editable(event_id)
     form = SeriesForm()
     if not form.validate_on_submit():
         flash(_("Das Formular ist abgelaufen; bitte noch einmal senden."), "error")
@@ -586,7 +567,7 @@ def new_series(event_id: int) -> Any:
     if offered is not None and offered < 1:
         offered = None
     try:
-        series = events.start_series(db, event_id, seating, seed, offered, bool(form.force.data))
+        n = events.start_series(db, event_id, seating, seed, offered, bool(form.force.data))
     except events.SeriesTaken as taken:  # a second tap on the same button
         flash(_("Serie %(n)s ist schon gesetzt.", n=taken.n))
         return redirect(url_for("events.series", event_id=event_id, n=taken.n))
@@ -597,13 +578,14 @@ def new_series(event_id: int) -> Any:
     except InvalidDeal as exc:
         flash_errors(exc)
         return redirect(url_for("events.players", event_id=event_id) + "#series")
-    flash(_("Serie %(n)s ist gesetzt.", n=series["n"]))
-    resp = redirect(url_for("events.series", event_id=event_id, n=series["n"]))
+    flash(_("Serie %(n)s ist gesetzt.", n=n))
+    resp = redirect(url_for("events.series", event_id=event_id, n=n))
     # The organiser may correct any table's list from this device.
-    for t in series["tables"]:
-        remember_edit_token(resp, service.load_sheet(db, t["sheet"]))
-        if "sheet_b" in t:  # and list B's, with double entry
-            remember_edit_token(resp, service.load_sheet(db, t["sheet_b"]))
+    for t in events.tables_of(db, event):
+        if t.series == n:
+            remember_edit_token(resp, t.sheet_row)
+            if t.double_entry is not None:  # and list B's, with double entry
+                remember_edit_token(resp, t.double_entry.sheet_b)
     return resp
 
 
@@ -616,21 +598,13 @@ def series(event_id: int, n: int) -> Any:
     except events.NotFound:
         abort(404)
     editor = can_edit_event(event)
-    tables = [t for t in events.tables_of(db, event) if t["series"] == n]
-    for t in tables:
-        sheet = t["sheet_row"]
-        t["edit_url"] = public_url("sheets.edit_link", sheet_id=sheet["id"],
-                                   token=sheet["edit_token"]) if editor else None  # fmt: skip
-        t["share_url"] = public_url("sheets.share", sheet_id=sheet["id"],
-                                    token=sheet["share_token"])  # fmt: skip
-        add_sign_off(t, editor)
+    entered = events.entered_counts(db, event_id, n)
+    tables = [table_card(t, editor, entered.get(t.sheet, 0))
+              for t in events.tables_of(db, event) if t.series == n]  # fmt: skip
     if editor:
         mark_private()  # the tables' edit links and QR codes
     planned = events.series_deals(event, row.deals)
-    sizes = sorted({len(t["players"]) for t in tables}, reverse=True)
-    entered = events.entered_counts(db, event_id, n)
-    for t in tables:
-        t["entered"] = entered.get(t["sheet"], 0)  # struck deals too: the desk's swap and re-draw
+    sizes = sorted({len(t.players) for t in tables}, reverse=True)
     return render_template(
         "events/series.html", event=event, s=row, tables=tables, editor=editor, qr=qr_svg,
         numbers=start_numbers(events.registrations(db, event_id)),
@@ -719,14 +693,14 @@ def close(event_id: int) -> Any:
                                 ("fixed", _("feste Beträge (€)"))]  # fmt: skip
     db = service.get_db()
     rows = events.ranking_rows(db, event)
-    prizes = events.prizes_json(db, event, rows)
+    prizes = events.prize_list(db, event, rows)
     html = render_template(
         "events/close.html", event=event, form=form, general=general, prizes=prizes,
         action_form=ActionForm(),
         history=events.event_history(db, event_id),
         editor=editor, rows=rows, n_series=events.series_count(db, event_id),
         playing=[t for t in events.tables_of(db, event)
-                                           if t["left"] > 0],
+                                           if t.left > 0],
     )  # fmt: skip
     return html, status
 
@@ -796,8 +770,7 @@ def _filename(event: Event, ext: str) -> str:
 def export_csv(event_id: int) -> Response:
     event = load_event(event_id)
     rows = events.ranking_rows(service.get_db(), event)
-    prizes = {r["player"]: r["cents"]
-              for r in events.prizes_json(service.get_db(), event, rows)["rows"]}  # fmt: skip
+    won = events.prizes_of(service.get_db(), event, rows)
     out = io.StringIO()
     # the separator a spreadsheet of the language expects (German decimals take the comma)
     w = csv.writer(out, delimiter=";" if page_lang() != "en" else ",", lineterminator="\r\n")
@@ -808,7 +781,7 @@ def export_csv(event_id: int) -> Response:
     w.writerow(head)
     for r in rows:
         w.writerow([r.rank, cell(r.player), r.score, *r.series, r.won, r.lost, r.fees_cents,
-                    prizes.get(r.player, 0)])  # fmt: skip
+                    won.cents_of(r.player)])  # fmt: skip
     return attachment(out.getvalue().encode("utf-8-sig"), "text/csv", _filename(event, "csv"))
 
 
@@ -823,7 +796,7 @@ def export_pdf(event_id: int) -> Response:
     def render() -> bytes:
         fresh = events.get_event(db, event_id)
         rows = events.ranking_rows(db, fresh)
-        return render_event_pdf(db, fresh, rows, events.prizes_json(db, fresh, rows), lang)
+        return render_event_pdf(db, fresh, rows, events.prize_list(db, fresh, rows), lang)
 
     # Seconds of CPU for a big Preisskat: rendered once per state of the event and its tables'
     # sheets (the live token changes with every write to either), one render at a time.
@@ -835,32 +808,52 @@ def export_pdf(event_id: int) -> Response:
 # --- Double entry and sign-off ------------------------------------------------------------------
 
 
-def add_sign_off(t: dict[str, Any], editor: bool) -> None:
-    """A table on the series page: list B's edit link, the lists' differences, pending deals."""
+@dataclass(frozen=True, slots=True)
+class TableCard(events.EventTable):
+    """A table on the series page: the table, its lists' links (the edit links for the
+    organiser only), the lists' differences as sentences, the deals not counted yet and the
+    deals entered (struck ones too: the desk's swap and re-draw wait for none)."""
+
+    edit_url: str | None
+    share_url: str
+    edit_url_b: str | None
+    messages: list[str]
+    pending: int
+    entered: int
+
+
+def table_card(t: events.EventTable, editor: bool, entered: int) -> TableCard:
     from skatcalc.rules.double_entry import difference_msg
 
-    entry = t["double_entry"]
-    t["edit_url_b"] = None
-    t["messages"] = []
-    t["pending"] = 0
-    if entry is None:
-        return
-    b = entry["sheet_b"]
-    if editor:
-        t["edit_url_b"] = public_url("sheets.edit_link", sheet_id=b["id"], token=b["edit_token"])
-    cmp = entry["comparison"]
-    t["messages"] = [translate(difference_msg(d), page_lang()) for d in cmp.differences]
-    t["pending"] = cmp.pending
+    sheet, entry = t.sheet_row, t.double_entry
+    edit_url_b, messages, pending = None, [], 0
+    if entry is not None:
+        b = entry.sheet_b
+        if editor:
+            edit_url_b = public_url("sheets.edit_link", sheet_id=b.id, token=b.edit_token)
+        messages = [translate(difference_msg(d), page_lang()) for d in entry.comparison.differences]
+        pending = entry.comparison.pending
+    return TableCard(
+        **{f.name: getattr(t, f.name) for f in fields(t)},
+        edit_url=public_url("sheets.edit_link", sheet_id=sheet.id, token=sheet.edit_token)
+        if editor
+        else None,
+        share_url=public_url("sheets.share", sheet_id=sheet.id, token=sheet.share_token),
+        edit_url_b=edit_url_b,
+        messages=messages,
+        pending=pending,
+        entered=entered,
+    )
 
 
-def _back_to(event: Event, t: dict[str, Any]) -> str:
+def _back_to(event: Event, t: events.EventTable) -> str:
     """The table's sheet page the tap came from (list A or B), else the series page."""
     back = parse_int(request.form.get("back", ""))
-    entry = t["double_entry"]
-    sheets = {t["sheet"], entry["sheet_b"]["id"] if entry else None}
+    entry = t.double_entry
+    sheets = {t.sheet, entry.sheet_b.id if entry else None}
     if back is not None and back in sheets:
         return url_for("sheets.show", sheet_id=back) + "#signoff"
-    return url_for("events.series", event_id=event.id, n=t["series"]) + f"#table-{t['table']}"
+    return url_for("events.series", event_id=event.id, n=t.series) + f"#table-{t.table}"
 
 
 @bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/confirm")

@@ -179,7 +179,7 @@ def series(event_id: int) -> Any:
     r.errors.raise_if_any()
     db = service.get_db()
     try:
-        return jsonify(events.start_series(db, event_id, seating, seed, n, force)), 201
+        seated = events.start_series(db, event_id, seating, seed, n, force)
     except events.SeriesTaken as taken:
         msg = _("Serie %(n)s ist schon gesetzt. Nichts geändert.", n=taken.n)
         return jsonify({"errors": {"n": [msg]}, "event": events.event_json(db, event_id)}), 409
@@ -187,6 +187,7 @@ def series(event_id: int) -> Any:
         msg = unfinished_message(unfinished)
         msg += " " + _("Trotzdem setzen: mit „force“: true.")
         return jsonify({"errors": {"_": [msg]}, "event": events.event_json(db, event_id)}), 409
+    return jsonify(events.series_json(db, event_id, seated)), 201
 
 
 def unfinished_message(unfinished: events.Unfinished) -> str:
@@ -323,22 +324,22 @@ def reopen(event_id: int) -> Any:
 # --- Double entry and sign-off ------------------------------------------------------------------
 
 
-def may_sign(event: Event, t: dict[str, Any]) -> bool:
+def may_sign(event: Event, t: events.EventTable) -> bool:
     """The table's own links (list A or B) or the organiser's."""
-    if can_edit_event(event) or can_edit(t["sheet_row"]):
+    if can_edit_event(event) or can_edit(t.sheet_row):
         return True
-    entry = t["double_entry"]
-    return entry is not None and can_edit(entry["sheet_b"])
+    entry = t.double_entry
+    return entry is not None and can_edit(entry.sheet_b)
 
 
-def table_json(event: Event, t: dict[str, Any], lang: str) -> dict[str, Any]:
-    out = {"series": t["series"], "table": t["table"], "players": t["players"],
-           "sheet": t["sheet"], "deals": t["planned"], "played": t["played"],
-           "left": t["left"], **events.sign_off_json(t)}  # fmt: skip
-    entry = t["double_entry"]
+def table_json(event: Event, t: events.EventTable, lang: str) -> dict[str, Any]:
+    out = {"series": t.series, "table": t.table, "players": list(t.players),
+           "sheet": t.sheet, "deals": t.planned, "played": t.played,
+           "left": t.left, **events.sign_off_json(t)}  # fmt: skip
+    entry = t.double_entry
     if entry is not None:
         out["list_b"]["messages"] = [
-            translate(difference_msg(d), lang) for d in entry["comparison"].differences
+            translate(difference_msg(d), lang) for d in entry.comparison.differences
         ]
     return out
 

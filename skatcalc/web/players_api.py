@@ -11,7 +11,7 @@ from flask import Blueprint, jsonify, request
 from skatcalc.rules.common import parse_day
 from skatcalc.services import players, season
 from skatcalc.services import sheets as service
-from skatcalc.services.events import player_events
+from skatcalc.services.events import player_events, player_events_json
 from skatcalc.web.api import BadBody, body, error, json_route
 from skatcalc.web.i18n import _
 from skatcalc.web.request_state import mark_private
@@ -29,8 +29,9 @@ def list_players() -> Any:
 @json_route
 def get_player(player_id: int) -> Any:
     db = service.get_db()
-    out = season.public(season.player_stats(db, player_id))
-    return jsonify({**out, "events": player_events(db, out["id"])})
+    stats = season.player_stats(db, player_id)
+    events = player_events_json(player_events(db, stats.id))
+    return jsonify({**season.player_stats_json(stats), "events": events})
 
 
 @bp.post("/groups")
@@ -83,13 +84,13 @@ def standings(group_id: int) -> Any:
     db = service.get_db()
     group = players.get_group(db, group_id)
     start, end = period()
-    rows, sheets = season.group_standings(db, group, start, end)
+    found = season.group_standings(db, group, start, end)
     return jsonify(
         {
             "group": season.group_json(group),
             "from": start.isoformat(),
             "to": end.isoformat(),
-            "rows": [season.row_json(r) for r in rows],
-            "evenings": [season.evening_json(e) for e in season.group_evenings(sheets)],
+            "rows": [season.row_json(r) for r in found.rows],
+            "evenings": [season.evening_json(e) for e in found.evenings],
         }
     )

@@ -63,11 +63,11 @@ def index() -> str:
     return render_template("players/list.html", players=players.list_players(service.get_db()))
 
 
-def _charts(stats: dict[str, Any]) -> dict[str, Markup]:
+def _charts(stats: season.PlayerStats) -> dict[str, Markup]:
     """Balance and money after each evening, per game, drawn like the sheet's chart."""
     out: dict[str, Markup] = {}
     for game in GAMES:
-        g = stats.get(game)
+        g = stats.games.get(game)
         if not g or not g["evenings"]:
             continue
         bal = cents = 0
@@ -99,10 +99,10 @@ def render_player(pid: int, rename: RenameForm | None = None, status: int = 200)
         order={key: kind.contracts for key, kind in GAMES.items()},
         aliases=players.aliases(db, pid),
         log=players.player_log(db, pid),
-        rename=rename or RenameForm(formdata=None, name=stats["name"]),
+        rename=rename or RenameForm(formdata=None, name=stats.name),
         merge=merge,
         manage=may_manage(),
-        club_nights=player_events(db, stats["id"]),
+        club_nights=player_events(db, stats.id),
     )
     return html, status
 
@@ -292,11 +292,11 @@ def _standings_view(group_id: int) -> dict[str, Any]:
     group = _group_or_404(group_id)
     start, end, errors = _period()
     db = service.get_db()
-    rows, sheets = season.group_standings(db, group, start, end)
+    found = season.group_standings(db, group, start, end)
     view: dict[str, Any] = {"group": group, "start": start, "end": end, "errors": errors,
-                            "rows": rows, "sheets": sheets,
+                            "rows": found.rows, "sheets": found.sheets, "standings": found,
                             "manage": rights.may_change_group(group),
-                            "evenings": season.group_evenings(sheets),
+                            "evenings": found.evenings,
                             "rank_name": rank_name(group.rules["rank_by"])}  # fmt: skip
     if view["manage"] and rights.lan():
         # The group's link, a key to it: shown to its holders, in no cache.
@@ -312,7 +312,7 @@ def _standings_view(group_id: int) -> dict[str, Any]:
         add = GroupSheetForm(formdata=None)
         add.sheet.choices = [
             # short: the select must fit a phone; date and number tell equal names apart
-            (str(s["id"]), f"{players.sheet_day(s):%d.%m.%y} · {s['name']} (#{s['id']})")
+            (str(s.id), f"{players.sheet_day(s):%d.%m.%y} · {s.name} (#{s.id})")
             for s in players.ungrouped_sheets(db, group.game)
         ]  # fmt: skip
         view.update(edit_form=edit, add_form=add, action_form=GroupSheetForm(formdata=None))
@@ -416,7 +416,8 @@ def pdf(group_id: int) -> Response:
     db = service.get_db()
 
     def render() -> bytes:
-        return render_standings_pdf(_standings_view(group_id), lang)
+        view = _standings_view(group_id)
+        return render_standings_pdf(view["standings"], view["rank_name"], lang)
 
     # A tenth of a second of CPU for anyone who asks: rendered once per state of the group
     # (its sheets, their players, its rules), one render at a time, like every PDF.

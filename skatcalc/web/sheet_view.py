@@ -242,11 +242,11 @@ def sign_off_view(db: Database, table: TableOfSheet) -> dict[str, Any]:
     # this table alone: the event's snapshot is new after any table's deal, and computing
     # every table for each page of one would make a club night's pages cost O(tables)
     t = event_service.find_table(db, full, table.series, table.table_n)
-    entry = t["double_entry"]
-    cmp = entry["comparison"] if entry else None
+    entry = t.double_entry
+    cmp = entry.comparison if entry else None
     return {
         **event_service.sign_off_json(t),
-        "players": t["players"],
+        "players": t.players,
         "messages": [translate(difference_msg(d), page_lang()) for d in cmp.differences]
         if cmp
         else [],

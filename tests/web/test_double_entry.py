@@ -184,7 +184,9 @@ def test_the_kept_comparison_follows_a_new_deal_on_either_list(
         with app.app_context():
             db = service.get_db()
             event = event_service.get_event(db, ev["id"])
-            return event_service.find_table(db, event, 1, 1)["double_entry"]["comparison"]
+            entry = event_service.find_table(db, event, 1, 1).double_entry
+            assert entry is not None
+            return entry.comparison
 
     first = comparison()
     assert comparison() is first  # kept: nothing changed
