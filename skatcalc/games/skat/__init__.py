@@ -12,8 +12,8 @@
 
 from .contracts import CONTRACTS, STATS
 from .inputs import read_skat, skat_deal_from_input, skat_outcome_conflict
-from .sheet import SKAT, ListFoot, Skat, SkatHouseRules, skat_title
-from .tournament import ListLine, TournamentList, tournament_list
+from .sheet import SKAT, Skat, SkatHouseRules, skat_title
+from .tournament import ListFoot, ListLine, TournamentList, tournament_list
 from .values import (
     LEGAL_BIDS,
     Game,
