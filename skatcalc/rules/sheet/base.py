@@ -727,7 +727,8 @@ class GameKind:
     stat_columns: ClassVar[tuple[StatColumn, ...]] = ()
     #: the entry form's controls shown while no contract is chosen yet
     none_shows: ClassVar[tuple[str, ...]] = ()
-    #: the game's own controls on a sheet's house rules form (``sheets/_rules_fields.html``)
+    #: the game's own controls on a sheet's house rules form (drawn by the game's
+    #: ``templates/games/<game>/_rules.html``; ``"stake"``: the Hausregeln page reads a stake)
     rule_controls: ClassVar[frozenset[str]] = frozenset()
     #: a club night's table sizes, largest first
     event_tables: ClassVar[tuple[int, ...]] = (4,)
