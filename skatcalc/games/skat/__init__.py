@@ -5,8 +5,9 @@
 * ``inputs.py`` — the JSON-shaped input read into a :class:`SkatDeal`;
 * ``sheet.py`` — its :class:`~skatcalc.rules.sheet.GameKind`: house rules, a deal's list entry,
   Bock triggers, Ramsch, Seeger-Fabian; registered as ``"skat"``;
-* ``marks.py`` — a row in words; ``tournament.py`` — the official tournament list;
-* ``forms.py`` — its entry and calculator forms (Flask, not pure), with
+* ``marks.py`` — a row in words; ``tournament.py`` — Seeger-Fabian column by column and the
+  official tournament list (the sheet's ``GameKind.tournament_list``);
+* ``forms.py`` — its entry, calculator and house-rule forms (Flask, not pure), with
   ``templates/games/skat/``.
 """
 
