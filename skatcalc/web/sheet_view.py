@@ -217,7 +217,7 @@ def tournament_of(db: Database, sheet: service.Sheet,
     """The official tournament list of a sheet ranked by Seeger-Fabian (its game's
     ``GameKind.tournament_list``: Skat at three or four), else None; once per revision of the
     sheet."""
-    kind = game_kind(sheet["game"])
+    kind = game_kind(sheet.game)
     if "seeger_fabian" not in kind.extra_figures:
         return None
     if not ranks_by_seeger_fabian(db, sheet, at_event):
