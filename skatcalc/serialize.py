@@ -12,8 +12,6 @@ from typing import Any
 
 from skatcalc.web.i18n import field_errors, translate
 
-from .games.schafkopf import SchafkopfResult
-from .games.skat import SkatResult
 from .rules.cite import Step
 from .rules.sheet import ComputedSheet, HouseRules, Row, Totals, Transfer
 from .rules.sheet.base import Result
@@ -21,30 +19,13 @@ from .rules.sheet.base import Result
 JSON = dict[str, Any]
 
 
-def skat_result_json(res: SkatResult, lang: str = "de") -> JSON:
-    """POST /api/v1/skat/value's answer, and a Skat row's ``result``."""
+def result_json(res: Result | None, lang: str = "de") -> JSON | None:
+    """A deal's result: ``POST /api/v1/<game>/value``'s answer, and a row's ``result``: the
+    game's figures (``json_fields``), then the explanation in ``lang``."""
+    if res is None:
+        return None
     return {
-        "won": res.won,
-        "overbid": res.overbid,
-        "base": res.base,
-        "matadors": res.matadors,
-        "with": res.with_,
-        "multiplier": res.multiplier,
-        "schneider": res.schneider,
-        "schwarz": res.schwarz,
-        "value": res.value,
-        "score": res.score,
-        "explanation": explanation_json(res.steps, lang),
-        "steps": steps_json(res.steps, lang),
-    }
-
-
-def schafkopf_result_json(res: SchafkopfResult, lang: str = "de") -> JSON:
-    """POST /api/v1/schafkopf/value's answer, and a Schafkopf row's ``result``."""
-    return {
-        "won": res.won,
-        "value": res.value,
-        "deltas": dict(res.deltas),
+        **res.json_fields(),
         "explanation": explanation_json(res.steps, lang),
         "steps": steps_json(res.steps, lang),
     }
@@ -59,14 +40,6 @@ def steps_json(steps: Sequence[Step], lang: str = "de") -> list[JSON]:
     """``steps``: each line of the explanation and the rule it rests on (docs/rules.md
     Part 4): the ISkO paragraph, the rule book's section, or the sheet's house rule."""
     return [{"text": translate(s.text, lang), "rule": translate(s.rule, lang)} for s in steps]
-
-
-def result_json(res: Result | None, lang: str = "de") -> JSON | None:
-    if isinstance(res, SkatResult):
-        return skat_result_json(res, lang)
-    if isinstance(res, SchafkopfResult):
-        return schafkopf_result_json(res, lang)
-    return None
 
 
 def rules_json(rules: HouseRules) -> JSON:

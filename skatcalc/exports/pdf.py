@@ -11,11 +11,11 @@ from typing import Any
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
-from skatcalc.games.skat import TournamentList
 from skatcalc.rules.common import money, number
 from skatcalc.rules.marks import describe_row
 from skatcalc.rules.sheet import Row
 from skatcalc.rules.sheet import game as game_kind
+from skatcalc.rules.sheet.base import TournamentListView
 from skatcalc.rules.stats import statistics
 from skatcalc.web.charts import running_totals_svg
 from skatcalc.web.i18n import ptranslate, translate
@@ -75,7 +75,7 @@ def name_font(pdf: FPDF, name: str, width: float, size: float,
 
 
 def render_pdf(sheet: dict[str, Any], rules: list[str], lang: str, rows: Sequence[Row],
-               tlist: TournamentList | None = None) -> bytes:  # fmt: skip
+               tlist: TournamentListView | None = None) -> bytes:  # fmt: skip
     """``sheet`` as the API shows it, with its typed ``rows`` (``service.computed``);
     ``rules`` the house rules in words; ``tlist``: the sheet is kept as a tournament list."""
     players: list[str] = sheet["players"]
@@ -110,7 +110,7 @@ def _dealer_width(pdf: SheetPDF, players: Sequence[str]) -> float:
 
 
 def write_tournament_list(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: str,
-                          rows: Sequence[Row], tlist: TournamentList) -> None:  # fmt: skip
+                          rows: Sequence[Row], tlist: TournamentListView) -> None:  # fmt: skip
     """The official list (DSkV Spielliste): per deal the declarer's value in his column over
     his new list total, and the foot's columns of Seeger-Fabian, all from ``tlist``."""
     _write_head(pdf, sheet, rules)
@@ -166,7 +166,7 @@ def write_tournament_list(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str]
 
 
 def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: str,
-                rows: Sequence[Row], tlist: TournamentList | None = None) -> None:  # fmt: skip
+                rows: Sequence[Row], tlist: TournamentListView | None = None) -> None:  # fmt: skip
     """One sheet from a new page on; an event's PDF puts every table's list after another.
     With ``tlist`` (a club night's table, a group ranked by Seeger-Fabian) the page is the
     official tournament list instead of the running balance and its chart."""

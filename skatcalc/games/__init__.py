@@ -58,6 +58,21 @@ def stat_columns() -> tuple[StatColumn, ...]:
     return tuple(col for kind in GAMES.values() for col in kind.stat_columns)
 
 
+def bock_triggers() -> dict[str, tuple[str, ...]]:
+    """Every game's Bock triggers (docs/rules.md 1.10, 1.11, 2.6), the first game's first,
+    each with the keys of the games that know it (the house rules' checkboxes).
+
+    >>> triggers = bock_triggers()
+    >>> triggers["60-60"], triggers["re"]
+    (('skat', 'schafkopf'), ('skat',))
+    """
+    out: dict[str, tuple[str, ...]] = {}
+    for kind in GAMES.values():
+        for trigger in kind.bock_triggers:
+            out[trigger.value] = (*out.get(trigger.value, ()), kind.key)
+    return out
+
+
 def contract_marks(key: str) -> dict[str, str]:
     """The classes of this game's contract buttons on the entry form (rare, red …).
 
@@ -82,6 +97,7 @@ def script_json(key: str) -> str:
 __all__ = [
     "GAMES",
     "GameKind",
+    "bock_triggers",
     "choices",
     "contract_rows",
     "first",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from skatcalc.web.form_fields import GameForms
 
 from .schafkopf import SCHAFKOPF
-from .schafkopf.forms import SchafkopfForms, TariffFields
+from .schafkopf.forms import SchafkopfForms, SchafkopfRulesFields
 from .skat import SKAT
 from .skat.forms import SkatForms, SkatRulesFields
 
@@ -19,6 +19,6 @@ from .skat.forms import SkatForms, SkatRulesFields
 GAME_FORMS: dict[str, GameForms] = {SKAT.key: SkatForms(), SCHAFKOPF.key: SchafkopfForms()}
 
 
-class GameRulesFields(SkatRulesFields, TariffFields):
+class GameRulesFields(SkatRulesFields, SchafkopfRulesFields):
     """Every game's own house-rule fields, for the forms that make a sheet or a club night of
     any game (``web.deal_forms.SheetRulesFields``)."""

@@ -8,12 +8,10 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from skatcalc import exports
-from skatcalc.games.schafkopf import schafkopf_deal_from_input, schafkopf_value
-from skatcalc.games.skat import skat_deal_from_input, skat_value
+from skatcalc import exports, games
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.sheet import normalize_sheet
-from skatcalc.serialize import schafkopf_result_json, skat_result_json
+from skatcalc.serialize import result_json
 from skatcalc.services import players
 from skatcalc.services import sheets as service
 from skatcalc.web import rights
@@ -89,21 +87,19 @@ def json_route(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-@bp.post("/skat/value")
-@json_route
-def skat_value_route() -> Any:
-    deal = skat_deal_from_input(body())
-    return jsonify(skat_result_json(skat_value(deal), api_lang()))
+def value_route(key: str) -> Callable[[], Any]:
+    """``POST /api/v1/<game>/value`` of a registered game: one deal's value (its
+    ``GameKind.deal_value``)."""
+
+    def route() -> Any:
+        return jsonify(result_json(games.game(key).deal_value(body()), api_lang()))
+
+    route.__name__ = f"{key}_value_route"
+    return route
 
 
-@bp.post("/schafkopf/value")
-@json_route
-def schafkopf_value_route() -> Any:
-    deal = schafkopf_deal_from_input(body())
-    return jsonify(schafkopf_result_json(schafkopf_value(deal), api_lang()))
-
-
-# --- Sheets -----------------------------------------------------------------------------------
+for _key in games.keys():
+    bp.post(f"/{_key}/value")(json_route(value_route(_key)))
 
 
 def forbidden() -> Reply:

@@ -1,4 +1,7 @@
-"""The start page, the two calculators and the bid table (templates in ``calculators/``)."""
+"""The start page, the two calculators and the bid table (templates in ``calculators/``).
+
+Each calculator is its game's (``GameForms`` in ``skatcalc/games/<game>/forms.py``: the form,
+the body read from it, when it is worth a preview; the value is ``GameKind.deal_value``)."""
 
 from __future__ import annotations
 
@@ -7,10 +10,8 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from werkzeug.wrappers import Response
 
-from skatcalc.games.schafkopf import schafkopf_deal_from_input, schafkopf_value
-from skatcalc.games.schafkopf.forms import SchafkopfCalcForm, schafkopf_input, schafkopf_ready
-from skatcalc.games.skat import LEGAL_BIDS, games_with_value, skat_deal_from_input, skat_value
-from skatcalc.games.skat.forms import SkatForm, skat_input, skat_ready
+from skatcalc.games import game
+from skatcalc.games.forms import GAME_FORMS
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.services import sheets as service
 from skatcalc.web.deal_forms import attach_errors, exc_messages, preview_answer, preview_messages
@@ -25,40 +26,44 @@ def index() -> str:
     return render_template("calculators/index.html", sheets=sheets)
 
 
+SKAT, SCHAFKOPF = "skat", "schafkopf"  # the calculators' games (and addresses) by key
+
+
 @bp.get("/skat")
 def skat() -> Any:
-    form = SkatForm(request.args, meta={"csrf": False}).setup()
+    calc = GAME_FORMS[SKAT]
+    form = calc.calculator_form(request.args)
     if request.args.get("part") == "result":
         return skat_part(form)
     result = None
     general: list[str] = []
     if "game" in request.args:
         errors: list[tuple[str, str]] = []
-        data = skat_input(form, errors)
+        data = calc.calculator_body(form, errors)
         exc: InvalidDeal | None = None
         if not errors:
             try:
-                result = skat_value(skat_deal_from_input(data))
+                result = game(SKAT).deal_value(data)
             except InvalidDeal as e:
                 exc = e
         general = attach_errors(form, exc, errors, page_lang())
-        if result is not None and result.matadors is not None:
-            form.spitzen.data = f"{'w' if result.with_ else 'o'}{result.matadors}"
+        if result is not None:
+            calc.calculator_shown(form, result)
     else:
         form.bid.data = "18"
     return render_template("calculators/skat.html", form=form, result=result, general=general)
 
 
-def skat_part(form: SkatForm) -> Response:
+def skat_part(form: Any) -> Response:
     """``/skat?…&part=result``: the result alone, as the page below the form would show it,
     for the live preview (an unfinished form: an empty answer)."""
     errors: list[tuple[str, str]] = []
-    data = skat_input(form, errors)
-    ready = skat_ready(data)
+    data = GAME_FORMS[SKAT].calculator_body(form, errors)
+    ready = GAME_FORMS[SKAT].calculator_ready(data)
     messages = preview_messages(errors, ready)
     if not messages and ready:
         try:
-            result = skat_value(skat_deal_from_input(data))
+            result = game(SKAT).deal_value(data)
         except InvalidDeal as e:
             messages = exc_messages(e, page_lang())
         else:
@@ -70,26 +75,21 @@ def skat_part(form: SkatForm) -> Response:
 
 @bp.get("/schafkopf")
 def schafkopf() -> Any:
-    form = SchafkopfCalcForm(request.args, meta={"csrf": False})
+    calc = GAME_FORMS[SCHAFKOPF]
+    form = calc.calculator_form(request.args)
     submitted = "submitted" in request.args
-    if not submitted:
-        form.tout_counts.data = True
     names = form.player_names()
-    form.setup([n or "?" for n in names])
     result = None
     general: list[str] = []
     ready = False
     if submitted:
         errors: list[tuple[str, str]] = []
-        data = schafkopf_input(form, errors)
-        data["players"] = names
-        data["tariffs"] = form.tariff_values(errors)
-        data["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
-        ready = schafkopf_ready(data)
+        data = calc.calculator_body(form, errors)
+        ready = calc.calculator_ready(data)
         exc: InvalidDeal | None = None
         if not errors:
             try:
-                result = schafkopf_value(schafkopf_deal_from_input(data))
+                result = game(SCHAFKOPF).deal_value(data)
             except InvalidDeal as e:
                 exc = e
         if request.args.get("part") == "result":
@@ -108,5 +108,5 @@ def schafkopf() -> Any:
 
 @bp.get("/bids")
 def bids() -> str:
-    rows = [(b, games_with_value(b)) for b in LEGAL_BIDS]
+    rows = [row for forms in GAME_FORMS.values() for row in forms.bid_table()]
     return render_template("calculators/bids.html", rows=rows)

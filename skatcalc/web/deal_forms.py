@@ -22,19 +22,11 @@ from typing import Any
 from flask import Flask, make_response, render_template
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
-from wtforms import (
-    BooleanField,
-    Field,
-    RadioField,
-    StringField,
-)
+from wtforms import BooleanField, Field
 from wtforms.validators import Optional
 
-from skatcalc.games import contract_marks, script_json
+from skatcalc.games import bock_triggers, contract_marks, script_json
 from skatcalc.games.forms import GAME_FORMS, GameRulesFields
-from skatcalc.games.schafkopf.forms import TARIFF_KEYS, stock_taken_by_choices
-from skatcalc.games.skat import SKAT_BOCK_TRIGGERS
-from skatcalc.games.skat.forms import spitzen_choices
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.sheet import BOCK_NAMES, GAMES, SheetSpec, default_active, forehand, seat_after
 from skatcalc.rules.sheet import game as game_kind
@@ -124,45 +116,29 @@ def attach_errors(form: FlaskForm, exc: InvalidDeal | None, extra: list[tuple[st
 
 class SheetRulesFields(GameRulesFields):
     """The house rules chosen when a sheet (or a club night, for all its tables) is made:
-    Kontra/Re, Ramsch for an all-pass deal, the Bock triggers and Schafkopf's Stock here, and
-    each game's own fields (``games.forms.GameRulesFields``: the game's ``forms.py`` declares,
-    sets up, reads and fills them). A rule shared by the games is a field here, its line in
-    ``rules_body`` and its control in ``templates/sheets/_rules_fields.html``."""
+    here those every game has, Ramsch for an all-pass deal and the Bock triggers (each game's
+    own from its ``GameKind.bock_triggers``); each game's own fields (Skat's Kontra/Re,
+    Schafkopf's tariffs and Stock …) are in ``games.forms.GameRulesFields``: the game's
+    ``forms.py`` declares, sets up, reads and fills them, its
+    ``templates/games/<game>/_rules.html`` draws them. A rule every game shares is a field
+    here, its line in ``rules_body`` and its control in ``templates/sheets/_rules_fields.html``."""
 
-    kontra_re = BooleanField()
     ramsch = BooleanField()
     bock_on = BooleanField()  # the big Bock toggle: on with the usual triggers unless chosen
     bock = MultiCheckboxField(validators=[Optional()])
-    # Schafkopf's Stock (docs/rules.md 2.7): cents per player when a deal is passed
-    stock_cents = StringField(default="")
-    stock_taken_by = RadioField(default="any", validate_choice=False)
-    stock_lost = RadioField(default="leave", validate_choice=False)
 
     def setup_rules(self) -> None:
         # Choices are set on the bound fields: WTForms 3.3 deprecates tuples in declarations.
-        self.bock.choices = [(b, translate(BOCK_NAMES[b], page_lang())) for b in SKAT_BOCK_TRIGGERS]
-        self.stock_taken_by.choices = stock_taken_by_choices()
-        self.stock_lost.choices = [("leave", _("Stock bleibt")),
-                                   ("double", _("Stock wird verdoppelt"))]  # fmt: skip
+        lang = page_lang()
+        self.bock.choices = [(b, translate(BOCK_NAMES[b], lang)) for b in bock_triggers()]
         for forms in GAME_FORMS.values():
             forms.setup_rules(self)
 
     def fill_rules(self, rules: dict[str, Any]) -> None:
         """The fields from a sheet's stored rules (the "Hausregeln" page)."""
-        self.kontra_re.data = bool(rules.get("kontra_re"))
         self.ramsch.data = bool(rules.get("ramsch"))
         self.bock_on.data = bool(rules.get("bock"))
         self.bock.data = list(rules.get("bock") or [])
-        tariffs = rules.get("tariffs") or {}
-        for key in TARIFF_KEYS:
-            value = tariffs.get(key)
-            getattr(self, f"t_{key}").data = "" if value is None else str(value)
-        self.tout_counts.data = bool(rules.get("tout_counts_schneider_schwarz", True))
-        stock = rules.get("stock")
-        if isinstance(stock, dict):
-            self.stock_cents.data = str(stock.get("cents", ""))
-            self.stock_taken_by.data = stock.get("taken_by", "any")
-            self.stock_lost.data = stock.get("lost", "leave")
         for forms in GAME_FORMS.values():
             forms.fill_rules(self, rules)
 
@@ -355,5 +331,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["contract_data"] = script_json
     # the contract buttons' classes (rare ones on the second screen, red suits), from its table
     app.jinja_env.globals["contract_marks"] = contract_marks
-    app.jinja_env.globals["spitzen_choices"] = spitzen_choices
+    # which games know each Bock trigger: a trigger of some games only is shown for those
+    app.jinja_env.globals["bock_games"] = bock_triggers()
+    for forms in GAME_FORMS.values():  # what a game's own templates call (Skat's Spitzen)
+        app.jinja_env.globals.update(forms.template_globals())
     app.jinja_env.globals["forehand"] = forehand_of

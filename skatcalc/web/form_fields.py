@@ -6,6 +6,7 @@ fields of a sheet's entry around the game (:class:`DealMeta`) and the pages' sid
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -109,3 +110,31 @@ class GameForms:
     def game_ready(self, body: dict[str, Any]) -> bool:
         """A game's body (``game_body``) complete enough for the live preview."""
         raise NotImplementedError
+
+    # The game's calculator page (``/<game>``, ``web/calculators.py``): its form, the body
+    # read from it, when a half-filled one is worth a preview; the value is the game's
+    # ``GameKind.deal_value``.
+
+    def calculator_form(self, args: Any) -> Any:
+        """The calculator's form from the address's query (no CSRF: a GET), set up."""
+        raise NotImplementedError
+
+    def calculator_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        """The API body of ``POST /api/v1/<game>/value`` from the calculator's form."""
+        raise NotImplementedError
+
+    def calculator_ready(self, body: dict[str, Any]) -> bool:
+        """A calculator's body complete enough to be valued (the live preview)."""
+        raise NotImplementedError
+
+    def calculator_shown(self, form: Any, result: Any) -> None:
+        """The calculator's form after a result: what the result settled, shown as such."""
+
+    def bid_table(self) -> list[tuple[int, list[Any]]]:
+        """The bid table (``/bids``): each bid and the games of exactly that value; none for
+        a game without bidding."""
+        return []
+
+    def template_globals(self) -> dict[str, Callable[..., Any]]:
+        """What the game's own templates (``templates/games/<game>/``) call, by name."""
+        return {}

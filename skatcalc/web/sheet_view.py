@@ -27,13 +27,12 @@ from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
-from skatcalc.games.schafkopf import SCHAFKOPF_BOCK_TRIGGERS
-from skatcalc.games.skat import TournamentList, tournament_list
 from skatcalc.rules.common import InvalidDeal, number
 from skatcalc.rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from skatcalc.rules.ranking import leader, leaders
 from skatcalc.rules.sheet import default_active, describe_rules, evaluate_deal
 from skatcalc.rules.sheet import game as game_kind
+from skatcalc.rules.sheet.base import TournamentListView
 from skatcalc.rules.standings import RankBy
 from skatcalc.rules.stats import statistics
 from skatcalc.services import cache
@@ -212,20 +211,23 @@ def ranks_by_seeger_fabian(db: Database, sheet: service.Sheet, at_event: bool) -
     return bool(group.rules.get("rank_by") == RankBy.SEEGER_FABIAN.value)
 
 
-def tournament_of(db: Database, sheet: service.Sheet, at_event: bool) -> TournamentList | None:
-    """The official tournament list of a sheet ranked by Seeger-Fabian (Skat at three or
-    four), else None; once per revision of the sheet."""
-    if "seeger_fabian" not in game_kind(sheet["game"]).extra_figures:
+def tournament_of(db: Database, sheet: service.Sheet,
+                  at_event: bool) -> TournamentListView | None:  # fmt: skip
+    """The official tournament list of a sheet ranked by Seeger-Fabian (its game's
+    ``GameKind.tournament_list``: Skat at three or four), else None; once per revision of the
+    sheet."""
+    kind = game_kind(sheet.game)
+    if "seeger_fabian" not in kind.extra_figures:
         return None
     if not ranks_by_seeger_fabian(db, sheet, at_event):
         return None
     return service.derived(
         sheet, "tournament-list",
-        lambda: tournament_list(service.spec_of(sheet), service.computed(db, sheet)),
+        lambda: kind.tournament_list(service.spec_of(sheet), service.computed(db, sheet)),
     )  # fmt: skip
 
 
-def tournament_of_sheet(db: Database, sheet: service.Sheet) -> TournamentList | None:
+def tournament_of_sheet(db: Database, sheet: service.Sheet) -> TournamentListView | None:
     """:func:`tournament_of` for a sheet whose event is not looked up yet (the exports)."""
     from skatcalc.services.events import event_of_sheet
 
@@ -449,8 +451,7 @@ def sheets_page(form: FlaskForm, general: list[str] | None = None,
                 import_errors: list[str] | None = None) -> str:  # fmt: skip
     """The list of sheets with the new-sheet and the import form, each with its messages."""
     return render_template("sheets/list.html", form=form, sheets=sheet_summaries(),
-                           general=general or [], import_errors=import_errors or [],
-                           schafkopf_bock=SCHAFKOPF_BOCK_TRIGGERS)  # fmt: skip
+                           general=general or [], import_errors=import_errors or [])  # fmt: skip
 
 
 def sheet_summaries() -> list[dict[str, Any]]:

@@ -22,7 +22,6 @@ from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
 from skatcalc import exports, games
-from skatcalc.games.schafkopf import SCHAFKOPF_BOCK_TRIGGERS
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.sheet import normalize_sheet
 from skatcalc.services import players
@@ -406,8 +405,7 @@ def rules_page(sheet: Sheet, form: RulesForm, general: list[str],
                status: int = 200) -> Any:  # fmt: skip
     n = len(service.computed(service.get_db(), sheet).rows) + 1
     html = render_template("sheets/rules.html", sheet=sheet, form=form, general=general,
-                           from_n=n, changes=service.rule_changes_json(sheet),
-                           schafkopf_bock=SCHAFKOPF_BOCK_TRIGGERS)  # fmt: skip
+                           from_n=n, changes=service.rule_changes_json(sheet))  # fmt: skip
     return html, status
 
 

@@ -162,3 +162,21 @@ def test_layers_import_only_what_they_may() -> None:
                 if in_layer(m, "store") or m in ("skatcalc.db", "skatcalc.migrations")
             ]
     assert not wrong, "\n".join(wrong)
+
+
+def test_outside_the_games_only_the_registry_is_imported() -> None:
+    """A game's knowledge reaches the rest of the package through the registry
+    (``skatcalc.games``: ``game(key)``, its ``GameKind``'s hooks) and the pages' side of it
+    (``skatcalc.games.forms``: ``GAME_FORMS``), never from a game's own package: a new game or
+    house rule then touches its package, not the pages or the exports."""
+    mods = modules()
+    known = set(mods)
+    allowed = {"skatcalc.games", "skatcalc.games.forms"}
+    wrong = [
+        f"{name} imports {m}"
+        for name, path in mods.items()
+        if not in_layer(name, "games")
+        for m in sorted(set(imports(name, path, known)))
+        if in_layer(m, "games") and m not in allowed
+    ]
+    assert not wrong, "ask the registry (skatcalc.games) instead:\n" + "\n".join(wrong)

@@ -57,7 +57,8 @@ def own_fields(cls: type) -> set[str]:
 
 def deal_field_names() -> set[str]:
     forms = (skat_forms.SkatForm, schafkopf_forms.SchafkopfGameForm, form_fields.DealMeta,
-             schafkopf_forms.TariffFields, deal_forms.SheetRulesFields)  # fmt: skip
+             schafkopf_forms.TariffFields, deal_forms.SheetRulesFields,
+             skat_forms.SkatRulesFields, schafkopf_forms.SchafkopfRulesFields)  # fmt: skip
     return set().union(*(own_fields(f) for f in forms)) - SHARED_NAMES
 
 

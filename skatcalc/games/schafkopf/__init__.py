@@ -7,7 +7,7 @@
 * ``sheet.py`` — its :class:`~skatcalc.rules.sheet.GameKind`: house rules, the Stock, Bock
   triggers at a table of four or five; registered as ``"schafkopf"``;
 * ``marks.py`` — a row in words;
-* ``forms.py`` — its entry and calculator forms (Flask, not pure), with
+* ``forms.py`` — its entry, calculator and house-rule forms (Flask, not pure), with
   ``templates/games/schafkopf/``.
 """
 

@@ -124,6 +124,17 @@ class TariffFields:
         return out
 
 
+class SchafkopfRulesFields(TariffFields):
+    """Schafkopf's own house rules on the new-sheet, Hausregeln and club-night forms
+    (``templates/games/schafkopf/_rules.html``): the tariffs and the Tout setting, and the
+    Stock (docs/rules.md 2.7: cents per player when a deal is passed); read by
+    ``SchafkopfForms.house_rules``, filled by ``SchafkopfForms.fill_rules``."""
+
+    stock_cents = StringField(default="")
+    stock_taken_by = RadioField(default="any", validate_choice=False)
+    stock_lost = RadioField(default="leave", validate_choice=False)
+
+
 class SchafkopfCalcForm(SchafkopfGameForm, TariffFields):
     p1 = StringField(default="A")
     p2 = StringField(default="B")
@@ -155,6 +166,23 @@ class SchafkopfForms(GameForms):
     def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
         return SchafkopfDealForm(formdata, **kwargs).setup(players)
 
+    def setup_rules(self, form: Any) -> None:
+        form.stock_taken_by.choices = stock_taken_by_choices()
+        form.stock_lost.choices = [("leave", _("Stock bleibt")),
+                                   ("double", _("Stock wird verdoppelt"))]  # fmt: skip
+
+    def fill_rules(self, form: Any, rules: dict[str, Any]) -> None:
+        tariffs = rules.get("tariffs") or {}
+        for key in TARIFF_KEYS:
+            value = tariffs.get(key)
+            getattr(form, f"t_{key}").data = "" if value is None else str(value)
+        form.tout_counts.data = bool(rules.get("tout_counts_schneider_schwarz", True))
+        stock = rules.get("stock")
+        if isinstance(stock, dict):
+            form.stock_cents.data = str(stock.get("cents", ""))
+            form.stock_taken_by.data = stock.get("taken_by", "any")
+            form.stock_lost.data = stock.get("lost", "leave")
+
     def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
         rules: dict[str, Any] = {
             "tariffs": form.tariff_values(errors),
@@ -169,6 +197,23 @@ class SchafkopfForms(GameForms):
 
     def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
         return schafkopf_input(form, errors)
+
+    def calculator_form(self, args: Any) -> SchafkopfCalcForm:
+        form = SchafkopfCalcForm(args, meta={"csrf": False})
+        if "submitted" not in args:
+            form.tout_counts.data = True
+        form.setup([n or "?" for n in form.player_names()])
+        return form
+
+    def calculator_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        data = schafkopf_input(form, errors)
+        data["players"] = form.player_names()
+        data["tariffs"] = form.tariff_values(errors)
+        data["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
+        return data
+
+    def calculator_ready(self, body: dict[str, Any]) -> bool:
+        return schafkopf_ready(body)
 
     def game_ready(self, body: dict[str, Any]) -> bool:
         return schafkopf_ready(body)

@@ -25,7 +25,7 @@ from ...rules.sheet.base import (
     register,
 )
 from .contracts import CONTRACTS, NONE_SHOWS, STATS
-from .inputs import read_schafkopf
+from .inputs import read_schafkopf, schafkopf_deal_from_input
 from .marks import SCHAFKOPF_MARKS, schafkopf_contract
 from .tournament import PointScale, read_scale, scale_value
 from .values import (
@@ -290,6 +290,9 @@ class Schafkopf(GameKind):
     def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, Any] | None:
         scale = read_scale(data, e, field)
         return None if scale is None else scale.to_json()
+
+    def deal_value(self, body: Any) -> SchafkopfResult:
+        return schafkopf_value(schafkopf_deal_from_input(body))
 
     def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
         return body if body.get("game") == "ramsch" else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ...rules import cite
 from ...rules.cite import Step
@@ -120,6 +121,10 @@ class SchafkopfResult:
     deltas: dict[str, int]
     steps: tuple[Step, ...]
     game: SKGame | None = None  # which game it was (a sheet's Stock asks)
+
+    def json_fields(self) -> dict[str, Any]:
+        """POST /api/v1/schafkopf/value's figures, and a Schafkopf row's ``result``."""
+        return {"won": self.won, "value": self.value, "deltas": dict(self.deltas)}
 
 
 def full_tariffs(overrides: Mapping[str, int] | None = None) -> dict[str, int]:

@@ -5,15 +5,16 @@
 * ``inputs.py`` — the JSON-shaped input read into a :class:`SkatDeal`;
 * ``sheet.py`` — its :class:`~skatcalc.rules.sheet.GameKind`: house rules, a deal's list entry,
   Bock triggers, Ramsch, Seeger-Fabian; registered as ``"skat"``;
-* ``marks.py`` — a row in words; ``tournament.py`` — the official tournament list;
-* ``forms.py`` — its entry and calculator forms (Flask, not pure), with
+* ``marks.py`` — a row in words; ``tournament.py`` — Seeger-Fabian column by column and the
+  official tournament list (the sheet's ``GameKind.tournament_list``);
+* ``forms.py`` — its entry, calculator and house-rule forms (Flask, not pure), with
   ``templates/games/skat/``.
 """
 
 from .contracts import CONTRACTS, STATS
 from .inputs import read_skat, skat_deal_from_input, skat_outcome_conflict
-from .sheet import SKAT, ListFoot, Skat, SkatHouseRules, skat_title
-from .tournament import ListLine, TournamentList, tournament_list
+from .sheet import SKAT, Skat, SkatHouseRules, skat_title
+from .tournament import ListFoot, ListLine, TournamentList, tournament_list
 from .values import (
     LEGAL_BIDS,
     Game,

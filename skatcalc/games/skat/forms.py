@@ -5,6 +5,7 @@ the pages' side of the game (:class:`SkatForms`). Flask, not pure."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -17,7 +18,7 @@ from skatcalc.web.i18n import _, page_lang, translate
 from ...rules.contracts import buttons
 from .contracts import CONTRACTS
 from .inputs import skat_outcome_conflict
-from .values import LEGAL_BIDS, SUITS
+from .values import LEGAL_BIDS, SUITS, games_with_value
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 RANK_LABEL = {"T": "10", "J": "B", "Q": "D", "K": "K", "A": "A"}
@@ -153,10 +154,11 @@ class SkatDealForm(SkatForm, DealMeta):
 
 
 class SkatRulesFields:
-    """Skat's house rules of real tables (docs/rules.md 1.11) on the new-sheet, Hausregeln and
-    club-night forms (``templates/games/skat/_rules.html``); read by ``SkatForms.house_rules``,
-    filled by ``SkatForms.fill_rules``."""
+    """Skat's own house rules (docs/rules.md 1.10 Kontra/Re, 1.11 those of real tables) on the
+    new-sheet, Hausregeln and club-night forms (``templates/games/skat/_rules.html``); read by
+    ``SkatForms.house_rules``, filled by ``SkatForms.fill_rules``."""
 
+    kontra_re = BooleanField()
     schieberamsch = BooleanField()
     ramsch_loser = RadioField(validators=[Optional()], validate_choice=False, default="most")
     ramsch_cap = StringField(default="")  # empty: no cap
@@ -173,6 +175,7 @@ class SkatForms(GameForms):
                                      ("each", _("jeder seine Augen"))]  # fmt: skip
 
     def fill_rules(self, form: Any, rules: dict[str, Any]) -> None:
+        form.kontra_re.data = bool(rules.get("kontra_re"))
         form.schieberamsch.data = bool(rules.get("schieberamsch"))
         form.ramsch_loser.data = rules.get("ramsch_loser") or "most"
         form.ramsch_cap.data = "" if rules.get("ramsch_cap") is None else str(rules["ramsch_cap"])
@@ -200,6 +203,25 @@ class SkatForms(GameForms):
 
     def game_ready(self, body: dict[str, Any]) -> bool:
         return "declarer" in body and skat_ready(body)
+
+    def calculator_form(self, args: Any) -> SkatForm:
+        return SkatForm(args, meta={"csrf": False}).setup()
+
+    def calculator_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        return skat_input(form, errors)
+
+    def calculator_ready(self, body: dict[str, Any]) -> bool:
+        return skat_ready(body)
+
+    def calculator_shown(self, form: Any, result: Any) -> None:
+        if result.matadors is not None:  # the Spitzen the cards gave, as their button
+            form.spitzen.data = f"{'w' if result.with_ else 'o'}{result.matadors}"
+
+    def bid_table(self) -> list[tuple[int, list[Any]]]:
+        return [(b, list(games_with_value(b))) for b in LEGAL_BIDS]
+
+    def template_globals(self) -> dict[str, Callable[..., Any]]:
+        return {"spitzen_choices": spitzen_choices}  # the Spitzen buttons of _fields.html
 
     def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
         form.game.data = inp.get("game")

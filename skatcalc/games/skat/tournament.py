@@ -6,11 +6,51 @@ rows and final tallies), so the figures are the sheet's own: the foot's ``total`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...rules.sheet.base import ComputedSheet, DealKind, SheetSpec, Tallies, game
-from .sheet import ListFoot, seeger_fabian_feet
+
+
+@dataclass(frozen=True)
+class ListFoot:
+    """One player's foot of the official tournament list (DSkV Spielliste, SkWO §5): the
+    columns a table checks at the end of a series, ``total`` being his Seeger-Fabian."""
+
+    list_points: int
+    won: int
+    lost: int
+    #: +50 per own game won
+    won_points: int
+    #: −50 per own game lost (a negative number)
+    lost_points: int
+    #: games the others at the table lost (the dealer who sat out counts them too)
+    others_lost: int
+    #: 40 (at 3) or 30 (at 4) per game the others lost
+    others_points: int
+    total: int
+
+
+def seeger_fabian_feet(players: Sequence[str], tallies: Tallies) -> dict[str, ListFoot] | None:
+    """Seeger-Fabian column by column, per player; None where the table has no such list
+    (five players). The one computation of Seeger-Fabian: the totals take its ``total``.
+
+    >>> t = Tallies({"A": 24, "B": -96, "C": 0}, {"A": 1, "B": 0, "C": 0},
+    ...             {"A": 0, "B": 1, "C": 0}, {"A": 1, "B": 0, "C": 1})
+    >>> f = seeger_fabian_feet(("A", "B", "C"), t)
+    >>> f["A"].total, f["B"].total, f["C"].total, f["B"].lost_points
+    (114, -146, 40, -50)
+    """
+    n = len(players)
+    if n not in (3, 4):
+        return None
+    bonus = 40 if n == 3 else 30
+    out: dict[str, ListFoot] = {}
+    for p in players:
+        won, lost, others = tallies.won[p], tallies.lost[p], tallies.lost_by_others[p]
+        out[p] = ListFoot(tallies.list[p], won, lost, 50 * won, -50 * lost, others,
+                          bonus * others, tallies.list[p] + 50 * (won - lost) + bonus * others)  # fmt: skip
+    return out
 
 
 @dataclass(frozen=True)

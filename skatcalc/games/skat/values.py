@@ -14,6 +14,7 @@ import enum
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...rules import cite
 from ...rules.cite import Step
@@ -134,6 +135,21 @@ class SkatResult:
     levels: tuple[Level, ...]
     steps: tuple[Step, ...]  # each line and the rule it rests on (docs/rules.md Part 4)
     lost_reason: Msg | None
+
+    def json_fields(self) -> dict[str, Any]:
+        """POST /api/v1/skat/value's figures, and a Skat row's ``result`` (``serialize``)."""
+        return {
+            "won": self.won,
+            "overbid": self.overbid,
+            "base": self.base,
+            "matadors": self.matadors,
+            "with": self.with_,
+            "multiplier": self.multiplier,
+            "schneider": self.schneider,
+            "schwarz": self.schwarz,
+            "value": self.value,
+            "score": self.score,
+        }
 
 
 def validate(deal: SkatDeal) -> None:

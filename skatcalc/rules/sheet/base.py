@@ -318,6 +318,71 @@ class Result(Protocol):
     @property
     def steps(self) -> tuple[Step, ...]: ...
 
+    def json_fields(self) -> dict[str, Any]:
+        """The result's figures as the API shows them (docs/api.md), in their order; the
+        explanation's texts are put after them in the language asked for (``serialize``)."""
+        ...
+
+
+# What a page and the PDF read of a game's official tournament list
+# (:meth:`GameKind.tournament_list`; Skat's: ``games/skat/tournament.py``).
+
+
+class ListFootView(Protocol):
+    """One player's foot of the list: the columns a table checks, ``total`` the ranking's."""
+
+    @property
+    def list_points(self) -> int: ...
+    @property
+    def won(self) -> int: ...
+    @property
+    def lost(self) -> int: ...
+    @property
+    def won_points(self) -> int: ...
+    @property
+    def lost_points(self) -> int: ...
+    @property
+    def others_lost(self) -> int: ...
+    @property
+    def others_points(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+
+
+class ListLineView(Protocol):
+    """One deal on the list: what it writes in each column and the running list points."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def dealer(self) -> str: ...
+    @property
+    def declarer(self) -> str | None: ...
+    @property
+    def won(self) -> bool | None: ...
+    @property
+    def counts(self) -> bool: ...
+    @property
+    def passed(self) -> bool: ...
+    @property
+    def entries(self) -> Mapping[str, int]: ...
+    @property
+    def running(self) -> Mapping[str, int]: ...
+
+
+class TournamentListView(Protocol):
+    """The whole list: players in seat order, the points per game the others lost, the
+    lines and each player's foot."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def others_bonus(self) -> int: ...
+    @property
+    def lines(self) -> Sequence[ListLineView]: ...
+    @property
+    def foot(self) -> Mapping[str, ListFootView]: ...
+
 
 @dataclass(frozen=True)
 class DealOutcome:
@@ -662,7 +727,8 @@ class GameKind:
     stat_columns: ClassVar[tuple[StatColumn, ...]] = ()
     #: the entry form's controls shown while no contract is chosen yet
     none_shows: ClassVar[tuple[str, ...]] = ()
-    #: the game's own controls on a sheet's house rules form (``sheets/_rules_fields.html``)
+    #: the game's own controls on a sheet's house rules form (drawn by the game's
+    #: ``templates/games/<game>/_rules.html``; ``"stake"``: the Hausregeln page reads a stake)
     rule_controls: ClassVar[frozenset[str]] = frozenset()
     #: a club night's table sizes, largest first
     event_tables: ClassVar[tuple[int, ...]] = (4,)
@@ -705,6 +771,19 @@ class GameKind:
         """Score a deal of a Bockramsch round (docs/rules.md 1.11), where the game's house
         rules have one; InvalidDeal like :meth:`evaluate`."""
         raise NotImplementedError
+
+    def deal_value(self, body: Any) -> Result:
+        """One deal's value from a JSON body (the calculators and ``POST /api/v1/<game>/value``),
+        raising InvalidDeal with every reason."""
+        raise NotImplementedError
+
+    def tournament_list(
+        self, spec: SheetSpec, computed: ComputedSheet
+    ) -> TournamentListView | None:
+        """The official tournament list kept beside the sheet (Skat's Spielliste with the
+        columns of Seeger-Fabian), None where the game keeps none or the table has none; a
+        sheet's page and its PDF show it when the sheet is ranked by it."""
+        return None
 
     def feed_pot(
         self, rules: HouseRules, out: DealOutcome, active: tuple[str, ...], pot: Pot | None
