@@ -182,6 +182,25 @@ def test_bierlachs_through_the_api(client: FlaskClient) -> None:
     assert "Bierlachs: A" in page  # the row where the round ended
 
 
+def test_bierlachs_turned_off_mid_evening_keeps_the_page_and_the_rounds_lost(
+    client: FlaskClient,
+) -> None:
+    s = create(client, bierlachs=96, stake_cents=100)
+    sid = s["id"]
+    add(client, sid, {"game": "grand", "matadors": 2, "with": True, "declarer_points": 70,
+                      "declarer": "B"})  # fmt: skip
+    add(client, sid, {**CLUBS, "declarer_points": 70, "declarer": "C"})  # A is Bierlachs
+    r = client.patch(f"{API}/{sid}", json={"rules": {"bierlachs": None, "stake_cents": 100}})
+    assert r.status_code == 200, r.get_json()
+    sheet = add(client, sid, {**CLUBS, "declarer_points": 50, "declarer": "A"})
+    assert sheet["rules"].get("bierlachs") is None
+    assert sheet["totals"]["bierlachs"]["lost"] == {"A": 1, "B": 0, "C": 0}  # it stays lost
+    page = client.get(f"/sheets/{sid}")
+    assert page.status_code == 200
+    strip = page.get_data(as_text=True).split('id="standings"', 1)[1].split("</div>\n<p", 1)[0]
+    assert "Bierlachs </span>0</span>" in strip and "noch" not in strip  # no target any more
+
+
 def test_json_export_import_keeps_every_new_rule(client: FlaskClient) -> None:
     rules = {"ramsch": True, "schieberamsch": True, "ramsch_cap": 250, "ramsch_loser": "each",
              "bockramsch": True, "bierlachs": 100, "stake_cents": 20, "kontra_re": True,
