@@ -123,7 +123,7 @@ def render_event_pdf(
     write_cash_check(pdf, prizes["cash"], lang)
     for t in events.tables_of(db, event):
         sheet = {**service.sheet_json(db, t["sheet_row"], lang, full=False),
-                 "day": t["sheet_row"].get("day")}  # fmt: skip
+                 "day": t["sheet_row"].day}  # fmt: skip
         spec = service.spec_of(t["sheet_row"])
         typed = service.computed(db, t["sheet_row"]).rows
         # a Skat table's page is the official tournament list (Seeger-Fabian's columns)

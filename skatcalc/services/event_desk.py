@@ -23,7 +23,7 @@ from skatcalc.services import players as people
 from skatcalc.services import sheets as service
 from skatcalc.store import events as rows_of
 from skatcalc.store.club_records import Event, Registration, SeriesTable
-from skatcalc.store.records import AnySheet
+from skatcalc.store.records import Sheet
 
 
 class Locked(Exception):
@@ -63,11 +63,11 @@ def _series_tables(db: Database, event_id: int, n: int) -> list[SeriesTable]:
     return out
 
 
-def _reseat(db: Database, sheet: AnySheet, players: list[str], first_dealer: str) -> None:
+def _reseat(db: Database, sheet: Sheet, players: list[str], first_dealer: str) -> None:
     """A table's sheet with new seats (it has no deals): same id, links and tokens."""
     with service.sheet_write(db, sheet):
-        rows_of.reseat_sheet(db, sheet["id"], players, first_dealer, store.now())
-        people.link_sheet_players(db, sheet["id"], players)
+        rows_of.reseat_sheet(db, sheet.id, players, first_dealer, store.now())
+        people.link_sheet_players(db, sheet.id, players)
 
 
 def swap(db: Database, event_id: int, n: int, a: str, b: str) -> dict[str, Any]:
@@ -82,7 +82,7 @@ def swap(db: Database, event_id: int, n: int, a: str, b: str) -> dict[str, Any]:
         for field, name in (("a", a), ("b", b)):
             key = people.name_key(name)
             for t in tables:
-                for seat, p in enumerate(t.sheet["players"]):
+                for seat, p in enumerate(t.sheet.players):
                     if people.name_key(p) == key:
                         where[field] = (t, seat)
             if field not in where:
@@ -95,11 +95,11 @@ def swap(db: Database, event_id: int, n: int, a: str, b: str) -> dict[str, Any]:
         if started:
             raise Locked(Msg("An Tisch %(t)s ist schon ein Spiel eingetragen: die Plätze "
                              "bleiben, wie sie sind.", t=started[0]))  # fmt: skip
-        pa, pb = ta.sheet["players"][sa], tb.sheet["players"][sb]
+        pa, pb = ta.sheet.players[sa], tb.sheet.players[sb]
         swapped = {pa: pb, pb: pa}
-        for sheet in {ta.sheet["id"]: ta.sheet, tb.sheet["id"]: tb.sheet}.values():
-            players = [swapped.get(p, p) for p in sheet["players"]]
-            _reseat(db, sheet, players, swapped.get(sheet["first_dealer"], sheet["first_dealer"]))
+        for sheet in {ta.sheet.id: ta.sheet, tb.sheet.id: tb.sheet}.values():
+            players = [swapped.get(p, p) for p in sheet.players]
+            _reseat(db, sheet, players, swapped.get(sheet.first_dealer, sheet.first_dealer))
         events.log_event(db, event_id, "swap", store.now(), {"series": n, "a": pa, "b": pb})
     return events.series_json(db, event_id, n)
 
@@ -121,7 +121,7 @@ def redraw(db: Database, event_id: int, n: int, seed: int | None = None) -> dict
         if events.final_series(db, event_id) == n:  # seated from the ranking: nothing to draw
             raise Locked(Msg("Das Finale ist nach der Rangliste gesetzt und wird nicht "
                              "ausgelost."))  # fmt: skip
-        seated = {p for t in tables for p in t.sheet["players"]}
+        seated = {p for t in tables for p in t.sheet.players}
         # in registration order, as the first draw took them: the same seed draws the same
         order = [r.name for r in events.registrations(db, event_id) if r.name in seated]
         drawn = draw(event.game, order, seed)
@@ -166,24 +166,24 @@ def renamed(body: Any, old: str, new: str) -> Any:
     return out
 
 
-def _rename_in_sheet(db: Database, sheet: AnySheet, old: str, new: str) -> None:
+def _rename_in_sheet(db: Database, sheet: Sheet, old: str, new: str) -> None:
     """Every mention of ``old`` in a table's sheet: its seats, first dealer, deals (each a new
     version: a phone holding the old one is told it changed) and history."""
     with service.sheet_write(db, sheet):
         at = store.now()
-        players = [new if p == old else p for p in sheet["players"]]
-        first = new if sheet["first_dealer"] == old else sheet["first_dealer"]
-        rows_of.reseat_sheet(db, sheet["id"], players, first, at)
-        for d in rows_of.deal_rows(db, sheet["id"]):
+        players = [new if p == old else p for p in sheet.players]
+        first = new if sheet.first_dealer == old else sheet.first_dealer
+        rows_of.reseat_sheet(db, sheet.id, players, first, at)
+        for d in rows_of.deal_rows(db, sheet.id):
             body = renamed(json.loads(d["input"]), old, new)
             active = [new if p == old else p for p in json.loads(d["active"])]
             rows_of.rewrite_deal(db, int(d["id"]), new if d["dealer"] == old else d["dealer"],
                                  active, body, store.body_hash(body) if d["idem_key"] else None)  # fmt: skip
-        for history_id, before in rows_of.history_befores(db, sheet["id"]):
+        for history_id, before in rows_of.history_befores(db, sheet.id):
             if isinstance(before, dict):
                 before = renamed(before, old, new)
             rows_of.set_history_before(db, history_id, before)
-        people.link_sheet_players(db, sheet["id"], players)
+        people.link_sheet_players(db, sheet.id, players)
 
 
 def check_new_name(raw: object, e: Errors, field: str = "to") -> str:
@@ -221,7 +221,7 @@ def correct_name(db: Database, event_id: int, old: str, new: str) -> dict[str, A
             new = people.get_player(db, known).name
         if new != was:
             for sheet in (t.sheet for t in rows_of.table_sheets(db, event_id)):
-                if was in sheet["players"]:
+                if was in sheet.players:
                     _rename_in_sheet(db, sheet, was, new)
             rows_of.rename_registration(db, reg.id, new, key, people.find_player(db, new))
             events.log_event(db, event_id, "rename", store.now(), {"from": was, "to": new})

@@ -442,7 +442,7 @@ def start_series(
             sheet = service.create_sheet(db, name, event.game, list(t.players),
                                          t.first_dealer, event.rules, event.group_id,
                                          day=event.day)  # fmt: skip
-            rows_of.insert_table(db, event_id, n, t.number, sheet["id"])
+            rows_of.insert_table(db, event_id, n, t.number, sheet.id)
             if event.double_entry:
                 add_list_b(db, event, n, t.number, sheet)
         for reg in regs:  # the sheets have linked (or created) every seated player
@@ -482,7 +482,7 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
     tables = [
         {"table": t["table"], "players": t["players"], "sheet": t["sheet"],
          "first_dealer": t["first_dealer"],
-         **({"sheet_b": t["double_entry"]["sheet_b"]["id"]} if t["double_entry"] else {})}
+         **({"sheet_b": t["double_entry"]["sheet_b"].id} if t["double_entry"] else {})}
         for t in tables_of(db, get_event(db, event_id)) if t["series"] == n
     ]  # fmt: skip
     return {"n": n, "seating": row.seating, "seed": row.seed, "tables": tables}
@@ -501,16 +501,16 @@ def tables_of(db: Database, event: Event,
         computed = service.computed_sheet(db, sheet, "de")
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
-        planned = deals_for(len(sheet["players"]), series_deals(event, table.series_deals))
+        planned = deals_for(len(sheet.players), series_deals(event, table.series_deals))
         score_key = rank_figure(event.game)
         entry = double_entry_of(db, event, sheet, table.sheet_b) if table.sheet_b else None
         out.append(
             {
                 "series": table.series,
                 "table": table.n,
-                "players": sheet["players"],
-                "first_dealer": sheet["first_dealer"],
-                "sheet": sheet["id"],
+                "players": sheet.players,
+                "first_dealer": sheet.first_dealer,
+                "sheet": sheet.id,
                 "sheet_row": sheet,
                 "planned": planned,
                 "played": played,
@@ -838,18 +838,18 @@ def table_sheet_ids(db: Database, event_id: int) -> list[int]:
 
 
 def add_list_b(db: Database, event: Event, n: int, table: int,
-               sheet_a: service.AnySheet) -> None:  # fmt: skip
+               sheet_a: service.Sheet) -> None:  # fmt: skip
     """List B of a table: a sheet of its own (own edit link) with the same seats and rules.
     Its seats are not linked to players: the deals are the same as list A's, and a
     player's pages and standings count each deal once (from list A)."""
-    sheet_b = service.create_sheet(db, f"{sheet_a['name']} · Liste B", event.game,
-                                   list(sheet_a["players"]), sheet_a["first_dealer"],
+    sheet_b = service.create_sheet(db, f"{sheet_a.name} · Liste B", event.game,
+                                   list(sheet_a.players), sheet_a.first_dealer,
                                    event.rules, None, day=event.day)  # fmt: skip
-    player_rows.clear_seats(db, sheet_b["id"])
-    rows_of.set_list_b(db, event.id, n, table, sheet_b["id"])
+    player_rows.clear_seats(db, sheet_b.id)
+    rows_of.set_list_b(db, event.id, n, table, sheet_b.id)
 
 
-def double_entry_of(db: Database, event: Event, sheet_a: service.AnySheet,
+def double_entry_of(db: Database, event: Event, sheet_a: service.Sheet,
                     sheet_b_id: int) -> dict[str, Any]:  # fmt: skip
     """Both lists of a table compared (rules/double_entry.py) and the figures that count.
 
@@ -858,16 +858,16 @@ def double_entry_of(db: Database, event: Event, sheet_a: service.AnySheet,
     otherwise compare all the event's lists again. A deal on either list bumps both lists'
     revisions (service.sheet_write), so a kept comparison is never older than the deals."""
     sheet_b = service.load_sheet(db, sheet_b_id)
-    players = list(sheet_a["players"])
+    players = list(sheet_a.players)
 
     def make() -> dict[str, Any]:
         rows_a = service.computed(db, sheet_a).rows
         rows_b = service.computed(db, sheet_b).rows
-        cmp = compare(players, rows_a, rows_b, sheet_b["players"])
+        cmp = compare(players, rows_a, rows_b, sheet_b.players)
         return {"comparison": cmp, "counted": counted(event.game, players, rows_a, cmp.agreed)}
 
-    held = service.derived(sheet_a, "double-entry", make, sheet_b["share_token"], sheet_b["rev"],
-                           tuple(players), tuple(sheet_b["players"]), event.game)  # fmt: skip
+    held = service.derived(sheet_a, "double-entry", make, sheet_b.share_token, sheet_b.rev,
+                           tuple(players), tuple(sheet_b.players), event.game)  # fmt: skip
     return {"sheet_b": sheet_b, **held}
 
 
@@ -910,7 +910,7 @@ def sign_off_json(t: dict[str, Any]) -> dict[str, Any]:
     if entry is not None:
         cmp = entry["comparison"]
         out["list_b"] = {
-            "sheet": entry["sheet_b"]["id"],
+            "sheet": entry["sheet_b"].id,
             "played": cmp.played_b,
             "agreed": len(cmp.agreed),
             "pending": cmp.pending,
@@ -931,7 +931,7 @@ def _touch_lists(db: Database, t: dict[str, Any]) -> None:
     """Both lists' pages show the sign-off: new revisions."""
     sheet_store.bump_sheet(db, int(t["sheet"]))
     if t["double_entry"] is not None:
-        sheet_store.bump_sheet(db, int(t["double_entry"]["sheet_b"]["id"]))
+        sheet_store.bump_sheet(db, int(t["double_entry"]["sheet_b"].id))
 
 
 def confirm_table(db: Database, event_id: int, n: int, table: int, player: str | None,

@@ -11,7 +11,7 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     list_players(db) -> list[PlayerSummary]   # id, name, sheets (merged entries hidden)
     link_sheet_players(db, sheet_id, names)   # seat i -> player of names[i]
     sheet_player_ids(db, sheet_id) -> list[int]           # by seat
-    sheets_of_player(db, player_id) -> list[dict]         # sheet rows + "seat", "typed"
+    sheets_of_player(db, player_id) -> list[SeatedSheet]  # sheet, seat, name typed there
     rename_player(db, player_id, name)        # InvalidDeal("name") if another has it
     merge_players(db, keep_id, drop_id)       # drop's seats move to keep; logged on both
     player_log(db, player_id) -> list[PlayerLogEntry]  # at, action, detail (dict)
@@ -24,8 +24,8 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     form_group(db, raw, game) -> int | None   # the new-sheet form's group select
     preselect_group(db, form, raw)            # /sheets?group=<id> preselects it
     update_group(db, group_id, name, rules)   # after normalize_group
-    ungrouped_sheets(db, game) -> list[dict]  # sheets of a game in no group
-    group_sheets(db, group_id, start, end) -> list[dict]  # sheet rows by their day
+    ungrouped_sheets(db, game) -> list[Sheet]  # sheets of a game in no group
+    group_sheets(db, group_id, start, end) -> list[Sheet]  # sheets by their day
     sheet_day(sheet) -> date                  # the day a sheet belongs to (a club night's)
 
 ``service.create_sheet(..., group_id=...)`` links the players itself; callers need not.
@@ -34,8 +34,9 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -47,7 +48,7 @@ from skatcalc.store import groups as group_rows
 from skatcalc.store import players as rows
 from skatcalc.store.club_records import Group as Group  # the pages take the record from here
 from skatcalc.store.club_records import Player, PlayerLogEntry, PlayerSummary
-from skatcalc.store.records import AnySheet, Sheet
+from skatcalc.store.records import Sheet
 
 __all__ = ["NotFound", "clean_name", "name_key"]
 
@@ -104,12 +105,19 @@ def sheet_player_ids(db: Database, sheet_id: int) -> list[int]:
     return rows.sheet_player_ids(db, sheet_id)
 
 
-def sheets_of_player(db: Database, player_id: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class SeatedSheet:
+    """A sheet a player sits at: the seat and the name as typed there."""
+
+    sheet: Sheet
+    seat: int
+    typed: str
+
+
+def sheets_of_player(db: Database, player_id: int) -> list[SeatedSheet]:
     """The player's sheets, oldest first, each with the seat and the name as typed there."""
-    out = []
-    for sheet, seat in rows.sheets_of_player(db, player_id):
-        out.append({**sheet, "seat": seat, "typed": sheet["players"][seat]})
-    return by_day(out)
+    seats = sorted(rows.sheets_of_player(db, player_id), key=lambda row: _day_order(row[0]))
+    return [SeatedSheet(sheet, seat, sheet.players[seat]) for sheet, seat in seats]
 
 
 def _log(db: Database, player_id: int, action: str, detail: dict[str, Any]) -> None:
@@ -297,23 +305,24 @@ def ungrouped_sheets(db: Database, game: str) -> list[Sheet]:
     return group_rows.ungrouped_sheets(db, game)
 
 
-S = TypeVar("S", Sheet, dict[str, Any])
-
-
-def sheet_day(sheet: AnySheet) -> date:
+def sheet_day(sheet: Sheet) -> date:
     """The day a sheet belongs to: its ``day`` when it has one (a club night's table: the
     event's date), else the day it was created (the server's local day)."""
     try:
-        if sheet.get("day"):
-            return date.fromisoformat(sheet["day"])
-        return datetime.fromisoformat(sheet["created"]).astimezone().date()
+        if sheet.day:
+            return date.fromisoformat(sheet.day)
+        return datetime.fromisoformat(sheet.created).astimezone().date()
     except (TypeError, ValueError):
         return date.min
 
 
-def by_day(sheets: list[S]) -> list[S]:
+def _day_order(sheet: Sheet) -> tuple[date, str, int]:
+    return sheet_day(sheet), sheet.created, sheet.id
+
+
+def by_day(sheets: list[Sheet]) -> list[Sheet]:
     """Sheets oldest first by the day they belong to (then as made)."""
-    return sorted(sheets, key=lambda s: (sheet_day(s), s["created"], s["id"]))
+    return sorted(sheets, key=_day_order)
 
 
 def group_sheets(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -38,6 +38,15 @@ from skatcalc.store import groups as group_rows
 from skatcalc.store import players as player_rows
 from skatcalc.store.club_records import EventRef, Group
 from skatcalc.store.figures import StoredFigures
+from skatcalc.store.records import Sheet
+
+
+@dataclass(frozen=True, slots=True)
+class EveningSheet:
+    """A sheet with the club night it is a table of (None: an evening of its own)."""
+
+    sheet: Sheet
+    event: EventRef | None
 
 
 def _seat_players(db: Database, sheet_ids: Sequence[int]) -> dict[int, list[tuple[int, str]]]:
@@ -81,7 +90,7 @@ def stored_figures(db: Database, sheet_ids: Sequence[int]) -> dict[int, StoredFi
 
 def figures_of_sheet(
     db: Database,
-    sheet: dict[str, Any],
+    sheet: Sheet,
     seats: list[tuple[int, str]],
     stored: StoredFigures | None = None,
 ) -> dict[int, SheetFigures]:
@@ -94,7 +103,7 @@ def figures_of_sheet(
     def make() -> dict[int, SheetFigures]:
         if (
             stored is not None
-            and stored.rev == sheet["rev"]
+            and stored.rev == sheet.rev
             and stored.seats == seats_key
             and stored.code == CODE_VERSION
         ):
@@ -103,15 +112,15 @@ def figures_of_sheet(
             except (ValueError, TypeError, KeyError):
                 pass  # an unreadable row is recomputed and replaced
         computed = service.computed(db, sheet)
-        typed = sheet["players"]
+        typed = sheet.players
         canonical = {typed[i]: name for i, (_pid, name) in enumerate(seats) if i < len(typed)}
-        stake = int(sheet["rules"].get("stake_cents") or 0)
+        stake = int(sheet.rules.get("stake_cents") or 0)
         day = players.sheet_day(sheet).isoformat()
         figs = {
             pid: sheet_figures(
-                sheet["id"],
+                sheet.id,
                 day,
-                sheet["game"],
+                sheet.game,
                 typed,
                 computed,
                 typed[i],
@@ -122,25 +131,25 @@ def figures_of_sheet(
             if i < len(typed)
         }
         # a busy or read-only database: the figures are still right, just not kept
-        figure_rows.keep_figures(db, sheet["id"], sheet["rev"], seats_key, CODE_VERSION,
+        figure_rows.keep_figures(db, sheet.id, sheet.rev, seats_key, CODE_VERSION,
                                  _encode(figs))  # fmt: skip
         return figs
 
     return service.derived(sheet, "player-figures", make, seats_key)
 
 
-def player_figures(db: Database, player_id: int) -> list[tuple[dict[str, Any], SheetFigures]]:
+def player_figures(db: Database, player_id: int) -> list[tuple[EveningSheet, SheetFigures]]:
     """(sheet, figures) for every sheet of the player, oldest first."""
-    sheets = players.sheets_of_player(db, player_id)
-    ids = [s["id"] for s in sheets]
+    sheets = [seated.sheet for seated in players.sheets_of_player(db, player_id)]
+    ids = [s.id for s in sheets]
     seats = _seat_players(db, ids)
     stored = stored_figures(db, ids)
     events = events_of_sheets(db, ids)
     out = []
-    for s in sheets:
-        s["event"] = events.get(s["id"])
-        figs = _in_event(figures_of_sheet(db, s, seats.get(s["id"], []), stored.get(s["id"])),
-                         s["event"])  # fmt: skip
+    for sheet in sheets:
+        s = EveningSheet(sheet, events.get(sheet.id))
+        figs = _in_event(figures_of_sheet(db, sheet, seats.get(sheet.id, []), stored.get(sheet.id)),
+                         s.event)  # fmt: skip
         if player_id in figs:
             out.append((s, figs[player_id]))
     return out
@@ -150,24 +159,24 @@ def _tallies(m: Any) -> dict[str, dict[str, int]]:
     return {k: {"games": t.games, "won": t.won} for k, t in sorted(m.items())}
 
 
-def game_json(t: PlayerTotals, sheets: list[tuple[dict[str, Any], SheetFigures]]
+def game_json(t: PlayerTotals, sheets: list[tuple[EveningSheet, SheetFigures]]
               ) -> dict[str, Any]:  # fmt: skip
     """A player's figures in one game, as the API answers them: ``sheets`` the player's
     sheets with their figures; a club night's tables are one evening."""
 
-    def evening(s: dict[str, Any], f: SheetFigures) -> dict[str, Any]:
-        e: dict[str, Any] = {"sheet": s["id"], "name": s["name"], "day": f.day,
+    def evening(s: EveningSheet, f: SheetFigures) -> dict[str, Any]:
+        e: dict[str, Any] = {"sheet": s.sheet.id, "name": s.sheet.name, "day": f.day,
                              "table": f.table, "deals": f.deals, "played": f.played,
                              "balance": f.balance, "cents": f.cents, "won": f.won,
                              "lost": f.lost}  # fmt: skip
-        if f.event is not None and s.get("event"):
-            e.update(event=f.event, name=s["event"].name, sheets=list(f.sheet_ids))
+        if f.event is not None and s.event:
+            e.update(event=f.event, name=s.event.name, sheets=list(f.sheet_ids))
         if "list" in game_kind(f.game).extra_figures:  # Skat: the list and Seeger-Fabian
             e["list"] = f.list_points
             e["seeger_fabian"] = f.seeger_fabian
         return e
 
-    by_id = {s["id"]: s for s, _f in sheets}
+    by_id = {s.sheet.id: s for s, _f in sheets}
     evenings = [(by_id[f.sheet_id], f) for f in evenings_of([f for _s, f in sheets])]
     out: dict[str, Any] = {
         "sheets": t.sheets,
@@ -235,38 +244,38 @@ def default_period(today: date | None = None) -> tuple[date, date]:
 
 def group_standings(
     db: Database, group: Group, start: date, end: date
-) -> tuple[tuple[StandingRow, ...], list[dict[str, Any]]]:
+) -> tuple[tuple[StandingRow, ...], list[EveningSheet]]:
     """The standings over the period and the sheets they come from."""
-    # the sheets with their club night beside them (the records themselves are frozen)
-    sheets = [{**s} for s in players.group_sheets(db, group.id, start, end)]
-    ids = [s["id"] for s in sheets]
+    group_sheets = players.group_sheets(db, group.id, start, end)
+    ids = [s.id for s in group_sheets]
     seats = _seat_players(db, ids)
     stored = stored_figures(db, ids)
     events = events_of_sheets(db, ids)
+    # the sheets with their club night beside them
+    sheets = [EveningSheet(s, events.get(s.id)) for s in group_sheets]
     by_player: dict[int, tuple[str, list[SheetFigures]]] = {}
     for s in sheets:
-        s["event"] = events.get(s["id"])
-        sp = seats.get(s["id"], [])
+        sp = seats.get(s.sheet.id, [])
         names = dict(sp)
-        figures = _in_event(figures_of_sheet(db, s, sp, stored.get(s["id"])), s["event"])
+        figures = _in_event(figures_of_sheet(db, s.sheet, sp, stored.get(s.sheet.id)), s.event)
         for pid, figs in figures.items():
             by_player.setdefault(pid, (names[pid], []))[1].append(figs)
     rules = ClubRules.from_json(group.rules)
     return standings(by_player, rules), sheets
 
 
-def group_evenings(sheets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def group_evenings(sheets: list[EveningSheet]) -> list[dict[str, Any]]:
     """The evenings the group's sheets make (``group_standings``' sheets, oldest first): a
     sheet, or a club night with all its tables (``"event"``, ``"sheets"``), dated with the
     day it belongs to."""
     out: list[dict[str, Any]] = []
     by_event: dict[int, dict[str, Any]] = {}
-    for s in sheets:
-        event = s.get("event")
+    for evening in sheets:
+        s, event = evening.sheet, evening.event
         day = players.sheet_day(s).isoformat()
         if event is None:
-            out.append({"sheet": s["id"], "name": s["name"], "day": day,
-                        "players": list(s["players"]), "sheets": [s]})  # fmt: skip
+            out.append({"sheet": s.id, "name": s.name, "day": day,
+                        "players": list(s.players), "sheets": [s]})  # fmt: skip
             continue
         held = by_event.get(event.id)
         if held is None:
@@ -274,14 +283,14 @@ def group_evenings(sheets: list[dict[str, Any]]) -> list[dict[str, Any]]:
                                          "day": event.day, "players": [], "sheets": []}  # fmt: skip
             out.append(held)
         held["sheets"].append(s)
-        held["players"] += [p for p in s["players"] if p not in held["players"]]
+        held["players"] += [p for p in s.players if p not in held["players"]]
     return out
 
 
 def evening_json(e: dict[str, Any]) -> dict[str, Any]:
     """An evening as the standings API lists it."""
     out = {k: v for k, v in e.items() if k != "sheets"}
-    out["sheets"] = [s["id"] for s in e["sheets"]]
+    out["sheets"] = [s.id for s in e["sheets"]]
     return out
 
 

@@ -50,7 +50,7 @@ def cards(event_id: int, n: int) -> Response:
         abort(404)
     links = {
         t["table"]: public_url("sheets.edit_link", sheet_id=t["sheet"],
-                               token=t["sheet_row"]["edit_token"])
+                               token=t["sheet_row"].edit_token)
         for t in tables
     }  # fmt: skip
     g.carries_edit_link = True

@@ -619,10 +619,10 @@ def series(event_id: int, n: int) -> Any:
     tables = [t for t in events.tables_of(db, event) if t["series"] == n]
     for t in tables:
         sheet = t["sheet_row"]
-        t["edit_url"] = public_url("sheets.edit_link", sheet_id=sheet["id"],
-                                   token=sheet["edit_token"]) if editor else None  # fmt: skip
-        t["share_url"] = public_url("sheets.share", sheet_id=sheet["id"],
-                                    token=sheet["share_token"])  # fmt: skip
+        t["edit_url"] = public_url("sheets.edit_link", sheet_id=sheet.id,
+                                   token=sheet.edit_token) if editor else None  # fmt: skip
+        t["share_url"] = public_url("sheets.share", sheet_id=sheet.id,
+                                    token=sheet.share_token)  # fmt: skip
         add_sign_off(t, editor)
     if editor:
         g.carries_edit_link = True  # the tables' edit links and QR codes: private, no-store
@@ -847,7 +847,7 @@ def add_sign_off(t: dict[str, Any], editor: bool) -> None:
         return
     b = entry["sheet_b"]
     if editor:
-        t["edit_url_b"] = public_url("sheets.edit_link", sheet_id=b["id"], token=b["edit_token"])
+        t["edit_url_b"] = public_url("sheets.edit_link", sheet_id=b.id, token=b.edit_token)
     cmp = entry["comparison"]
     t["messages"] = [translate(difference_msg(d), page_lang()) for d in cmp.differences]
     t["pending"] = cmp.pending
@@ -857,7 +857,7 @@ def _back_to(event: Event, t: dict[str, Any]) -> str:
     """The table's sheet page the tap came from (list A or B), else the series page."""
     back = parse_int(request.form.get("back", ""))
     entry = t["double_entry"]
-    sheets = {t["sheet"], entry["sheet_b"]["id"] if entry else None}
+    sheets = {t["sheet"], entry["sheet_b"].id if entry else None}
     if back is not None and back in sheets:
         return url_for("sheets.show", sheet_id=back) + "#signoff"
     return url_for("events.series", event_id=event.id, n=t["series"]) + f"#table-{t['table']}"

@@ -312,7 +312,7 @@ def _standings_view(group_id: int) -> dict[str, Any]:
         add = GroupSheetForm(formdata=None)
         add.sheet.choices = [
             # short: the select must fit a phone; date and number tell equal names apart
-            (str(s["id"]), f"{players.sheet_day(s):%d.%m.%y} · {s['name']} (#{s['id']})")
+            (str(s.id), f"{players.sheet_day(s):%d.%m.%y} · {s.name} (#{s.id})")
             for s in players.ungrouped_sheets(db, group.game)
         ]  # fmt: skip
         view.update(edit_form=edit, add_form=add, action_form=GroupSheetForm(formdata=None))
@@ -375,10 +375,10 @@ def remove_sheet(group_id: int, sheet_id: int) -> Response:
         sheet = service.load_sheet(db, sheet_id)
     except service.NotFound:
         abort(404)
-    if sheet.get("group_id") != group_id:
+    if sheet.group_id != group_id:
         abort(404)
     players.join_group(db, sheet_id, None)
-    flash(_("Blatt „%(name)s“ aus der Gruppe genommen.", name=sheet["name"]))
+    flash(_("Blatt „%(name)s“ aus der Gruppe genommen.", name=sheet.name))
     return redirect(url_for("groups.show", group_id=group_id))
 
 
