@@ -43,9 +43,9 @@ def fill(path: str, sheets: int, deals: int) -> None:
                 db.conn.executemany(
                     "insert into deals (sheet_id, n, dealer, active, input, struck, version, "
                     "created, updated) values (?, ?, ?, ?, ?, 0, 1, '', '')",
-                    [(sheet["id"], *r) for r in rows],
+                    [(sheet.id, *r) for r in rows],
                 )
-                db.execute("update sheets set rev = rev + 1 where id = ?", [sheet["id"]])
+                db.execute("update sheets set rev = rev + 1 where id = ?", [sheet.id])
     finally:
         db.close()
 

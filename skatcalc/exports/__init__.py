@@ -20,7 +20,7 @@ from sqlite_utils import Database
 
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
-from skatcalc.services.sheets import AnySheet
+from skatcalc.services.sheets import Sheet
 from skatcalc.web.i18n import ptranslate, translate
 
 from ..rules.common import Errors, InvalidDeal, money
@@ -49,9 +49,9 @@ def safe_name(text: str, fallback: str) -> str:
     return re.sub(r"[^\w-]+", "_", text)[:60].strip("_") or fallback
 
 
-def filename(sheet: AnySheet, ext: str) -> str:
-    day = sheet.get("day") or sheet["created"][:10]  # a club night's table: its date
-    return f"{sheet['game']}_{day}_{safe_name('-'.join(sheet['players']), 'sheet')}.{ext}"
+def filename(sheet: Sheet, ext: str) -> str:
+    day = sheet.day or sheet.created[:10]  # a club night's table: its date
+    return f"{sheet.game}_{day}_{safe_name('-'.join(sheet.players), 'sheet')}.{ext}"
 
 
 def attachment(data: bytes, mimetype: str, name: str) -> Response:
@@ -126,18 +126,18 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
 
     from ..rules.sheet import describe_rules
 
-    key = ("sheet", loaded["share_token"], lang)  # the share token is random per sheet
+    key = ("sheet", loaded.share_token, lang)  # the share token is random per sheet
     current, asked = loaded, False
 
     def version() -> int:
         nonlocal current, asked
         if asked:  # again, after waiting for another render: the sheet may have moved on
-            current = service.load_sheet(db, loaded["id"])
+            current = service.load_sheet(db, loaded.id)
         asked = True
-        return int(current["rev"])
+        return int(current.rev)
 
     def render() -> bytes:
-        sheet = {**service.sheet_json(db, current, lang), "day": current.get("day")}
+        sheet = {**service.sheet_json(db, current, lang), "day": current.day}
         rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
         tlist = tournament_of_sheet(db, current)
         return render_pdf(sheet, rules, lang, service.computed(db, current).rows, tlist)

@@ -282,7 +282,7 @@ def _print_share_links(app: Flask, url: str) -> None:
     finally:
         conn.close()
     for s in sheets:
-        click.echo(f"  {s['name']}: {url}/sheets/{s['id']}/share/{s['share_token']}")
+        click.echo(f"  {s.name}: {url}/sheets/{s.id}/share/{s.share_token}")
     if sheets:
         click.echo("  (QR-Codes auf der Seite des Blatts / QR codes on the sheet's page)")
 

@@ -24,8 +24,8 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     form_group(db, raw, game) -> int | None   # the new-sheet form's group select
     preselect_group(db, form, raw)            # /sheets?group=<id> preselects it
     update_group(db, group_id, name, rules)   # after normalize_group
-    ungrouped_sheets(db, game) -> list[dict]  # sheets of a game in no group
-    group_sheets(db, group_id, start, end) -> list[dict]  # sheet rows by their day
+    ungrouped_sheets(db, game) -> list[Sheet]  # sheets of a game in no group
+    group_sheets(db, group_id, start, end) -> list[Sheet]  # sheets by their day
     sheet_day(sheet) -> date                  # the day a sheet belongs to (a club night's)
 
 ``service.create_sheet(..., group_id=...)`` links the players itself; callers need not.
@@ -48,7 +48,6 @@ from skatcalc.store import groups as group_rows
 from skatcalc.store import players as rows
 from skatcalc.store.club_records import Group as Group  # the pages take the record from here
 from skatcalc.store.club_records import Player, PlayerLogEntry, PlayerSummary
-from skatcalc.store.records import AnySheet
 from skatcalc.store.records import Sheet as Sheet  # web/request_state.py takes it from here
 
 __all__ = ["NotFound", "clean_name", "name_key"]
@@ -307,13 +306,13 @@ def ungrouped_sheets(db: Database, game: str) -> list[Sheet]:
     return group_rows.ungrouped_sheets(db, game)
 
 
-def sheet_day(sheet: AnySheet) -> date:
+def sheet_day(sheet: Sheet) -> date:
     """The day a sheet belongs to: its ``day`` when it has one (a club night's table: the
     event's date), else the day it was created (the server's local day)."""
     try:
-        if sheet.get("day"):
-            return date.fromisoformat(sheet["day"])
-        return datetime.fromisoformat(sheet["created"]).astimezone().date()
+        if sheet.day:
+            return date.fromisoformat(sheet.day)
+        return datetime.fromisoformat(sheet.created).astimezone().date()
     except (TypeError, ValueError):
         return date.min
 

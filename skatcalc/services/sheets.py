@@ -46,26 +46,34 @@ from skatcalc.services import players as people
 from skatcalc.services.recent import Recent
 from skatcalc.store import MAX_ID, NotFound, fault_of, get_db, is_id, settings
 from skatcalc.store import sheets as store
-from skatcalc.store.records import AnySheet, Deal, DealHead, HistoryEntry, Sheet
+from skatcalc.store.records import (
+    Deal,
+    DealHead,
+    HistoryEntry,
+    Sheet,
+    SheetLock,
+    TableEvent,
+    TableLock,
+)
 from skatcalc.store.sheets import Conflict, KeyReused, Taken
 from skatcalc.web.i18n import translate
 
 T = TypeVar("T")
 
 
-def spec_of(sheet: AnySheet) -> SheetSpec:
+def spec_of(sheet: Sheet) -> SheetSpec:
     """The sheet's rules engine spec: the rules in force now, and the changes of the rules
     during the evening (each deal is computed under the rules it was played under)."""
     changes = stored_changes(sheet)
-    return _spec(sheet["game"], tuple(sheet["players"]), sheet["first_dealer"],
-                 json.dumps(sheet["rules"], sort_keys=True),
+    return _spec(sheet.game, tuple(sheet.players), sheet.first_dealer,
+                 json.dumps(sheet.rules, sort_keys=True),
                  json.dumps(changes, sort_keys=True) if changes else "")  # fmt: skip
 
 
-def stored_changes(sheet: AnySheet) -> list[dict[str, Any]]:
+def stored_changes(sheet: Sheet) -> list[dict[str, Any]]:
     """The sheet's stored rule changes (``{"from_n", "before"}``, oldest first), whether the
     sheet came through ``db`` (a list) or as a bare row of another query (JSON text)."""
-    raw = sheet.get("rule_changes") or []
+    raw = sheet.rule_changes or []
     return json.loads(raw) if isinstance(raw, str) else list(raw)
 
 
@@ -91,7 +99,7 @@ def _read_spec(game: str, players: tuple[str, ...], first_dealer: str, rules: st
     return SheetSpec(game, players, first_dealer, now, typed)
 
 
-def rule_changes_json(sheet: AnySheet) -> list[dict[str, Any]]:
+def rule_changes_json(sheet: Sheet) -> list[dict[str, Any]]:
     """The sheet's ``rule_changes`` (docs/api.md): from which deal on, the rules from there,
     and the rules before it."""
     return [
@@ -127,16 +135,16 @@ _LATEST_JSON: Recent[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]
 )
 
 
-def derived(sheet: AnySheet, what: str, make: Callable[[], T], *key: Any) -> T:
+def derived(sheet: Sheet, what: str, make: Callable[[], T], *key: Any) -> T:
     """``make()`` once per revision of the sheet: views derived from its deals.
 
     Derived data only: the deals stay the one source of truth, and every write bumps the
     revision, so a cached result is never older than the deals it came from. Results are
     shared between requests: callers read them and never change them (``cache.derived``)."""
-    return cache.derived(sheet["share_token"], sheet["rev"], (what, *key), make)
+    return cache.derived(sheet.share_token, sheet.rev, (what, *key), make)
 
 
-def computed(db: Database, sheet: AnySheet) -> ComputedSheet:
+def computed(db: Database, sheet: Sheet) -> ComputedSheet:
     """compute_sheet for the sheet's current revision, once for both languages.
 
     After deals were only appended (the usual save), the pass goes on from the last result
@@ -144,21 +152,21 @@ def computed(db: Database, sheet: AnySheet) -> ComputedSheet:
     Which it is comes from the stored deals themselves: number, version and struck flag."""
 
     def make() -> ComputedSheet:
-        token = sheet["share_token"]
-        heads = store.deal_heads(db, sheet["id"])
+        token = sheet.share_token
+        heads = store.deal_heads(db, sheet.id)
         signature = tuple((h.n, h.version, h.struck) for h in heads)
         resume = None
         latest = _LATEST.get(token)
         if latest is not None:
             old_sig, old = latest
             # the seats count too: the organiser may re-seat a table (event_desk.py)
-            same_seats = tuple(old.state.balance) == tuple(sheet["players"])
+            same_seats = tuple(old.state.balance) == tuple(sheet.players)
             if same_seats and signature[: len(old_sig)] == old_sig:
                 resume = old.state
         done = resume.count if resume is not None else 0
         # Only the deals after the resume point are read in full and evaluated; of the others
         # only the dealer and struck flag still count (who deals next).
-        tail = store.get_deals(db, sheet["id"], after=heads[done - 1].n if done else 0)
+        tail = store.get_deals(db, sheet.id, after=heads[done - 1].n if done else 0)
         deals = [*head_records(heads[:done]), *records(tail, versions=True)]
         signature = signature[:done] + tuple((d.n, d.version, d.struck) for d in tail)
         result = compute_sheet(spec_of(sheet), deals, resume)
@@ -168,13 +176,13 @@ def computed(db: Database, sheet: AnySheet) -> ComputedSheet:
     return derived(sheet, "computed", make)
 
 
-def computed_sheet(db: Database, sheet: AnySheet, lang: str) -> dict[str, Any]:
+def computed_sheet(db: Database, sheet: Sheet, lang: str) -> dict[str, Any]:
     """The computed sheet as JSON in ``lang`` (serialize.computed_json), once per revision and
     language: deals, totals, bock_pending, next_dealer."""
 
     def make() -> dict[str, Any]:
         result = computed(db, sheet)
-        key = (sheet["share_token"], lang)
+        key = (sheet.share_token, lang)
         out = serialize.computed_json(result, lang, _LATEST_JSON.get(key))
         _LATEST_JSON.put(key, (result.rows, out["deals"]))
         return out
@@ -186,18 +194,18 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
     """The sheet exactly as docs/api.md shapes it (plus a few extra keys the pages use)."""
     data = computed_sheet(db, sheet, lang)
     out: dict[str, Any] = {
-        "id": sheet["id"],
-        "name": sheet["name"],
-        "game": sheet["game"],
-        "players": sheet["players"],
-        "first_dealer": sheet["first_dealer"],
-        "rules": sheet["rules"],
+        "id": sheet.id,
+        "name": sheet.name,
+        "game": sheet.game,
+        "players": sheet.players,
+        "first_dealer": sheet.first_dealer,
+        "rules": sheet.rules,
         "rule_changes": rule_changes_json(sheet),
-        "created": sheet["created"],
-        "updated": sheet["updated"],
-        "group": sheet.get("group_id"),
-        "closed": bool(sheet.get("closed")),
-        "closed_at": sheet.get("closed"),
+        "created": sheet.created,
+        "updated": sheet.updated,
+        "group": sheet.group_id,
+        "closed": bool(sheet.closed),
+        "closed_at": sheet.closed,
         "deals": data["deals"],
         "totals": data["totals"],
         "next_dealer": data["next_dealer"],
@@ -216,9 +224,9 @@ def default_name(game: str) -> str:
     return f"{game_kind(game).label.de} {date.today():%d.%m.%Y}"
 
 
-def proposed_dealer(db: Database, sheet: AnySheet) -> str:
+def proposed_dealer(db: Database, sheet: Sheet) -> str:
     """Who deals next, from one row rather than the whole sheet."""
-    last = store.last_counting_deal(db, sheet["id"])
+    last = store.last_counting_deal(db, sheet.id)
     return dealer_after(spec_of(sheet), last.dealer if last else None)
 
 
@@ -251,7 +259,7 @@ def add_deal(
     """Validate and store the next deal: its number, whether it was stored now (False for a
     re-sent save) and the sheet after it. ``proposed`` is who deals next when the caller
     already worked it out (the entry form does, to read its dealer field)."""
-    sheet_id = sheet["id"]
+    sheet_id = sheet.id
     spec = spec_of(sheet)
     with sheet_write(db, sheet) as state:
         if store.deal_count(db, sheet_id) >= MAX_DEALS:
@@ -279,7 +287,7 @@ def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dic
     """The row a deal body would become, Bock included, without storing anything: the entry
     form's live preview (Ramsch has no value route). As the sheet's next deal, or, with
     ``"n"`` of a stored deal, as the correction of that deal."""
-    sheet_id = sheet["id"]
+    sheet_id = sheet.id
     spec = spec_of(sheet)
     n, body = deal_number(body)
     body = seat_names(spec.players, body)
@@ -375,7 +383,7 @@ def correct_deal(
     """Validate and store a correction of deal ``n``; the sheet after it. ``current`` is the
     deal as the caller already read it (its dealer and players stay unless the body names
     them); ``expected_version`` makes a change made meanwhile a :class:`Conflict`."""
-    sheet_id = sheet["id"]
+    sheet_id = sheet.id
     spec = spec_of(sheet)
     with sheet_write(db, sheet):
         if current is None:
@@ -415,12 +423,12 @@ def sheet_summaries(
 
 def history(db: Database, sheet: Sheet) -> list[HistoryEntry]:
     """The sheet's changes, oldest first: add, correct, strike, restore (with the deal before)."""
-    return store.get_history(db, sheet["id"])
+    return store.get_history(db, sheet.id)
 
 
 def get_deal(db: Database, sheet: Sheet, n: int) -> Deal:
     """Deal ``n`` of the sheet as stored; :class:`NotFound` when there is none."""
-    return store.get_deal(db, sheet["id"], n)
+    return store.get_deal(db, sheet.id, n)
 
 
 # --- The one door: the sheet's name -----------------------------------------------------------
@@ -470,7 +478,7 @@ class Changed(NamedTuple):
 def _written(db: Database, sheet: Sheet, **fields: Any) -> Sheet:
     """The loaded sheet as a write just left it, inside the write's transaction: the new
     revision and time (and ``fields`` the write set), without loading the sheet again."""
-    rev, updated = store.sheet_revision(db, sheet["id"])
+    rev, updated = store.sheet_revision(db, sheet.id)
     return dataclasses.replace(sheet, **fields, rev=rev, updated=updated)
 
 
@@ -489,7 +497,7 @@ class Settled(Exception):
 
 
 @contextmanager
-def sheet_write(db: Database, sheet: AnySheet) -> Iterator[dict[str, Any]]:
+def sheet_write(db: Database, sheet: Sheet) -> Iterator[SheetLock]:
     """The one write path to a stored sheet, the central guard of settled results: every
     write (add, correct, strike, restore, undo, rename, and any later one such as a change of
     the rules) runs its storing inside ``with sheet_write(db, sheet) as state:``. One
@@ -497,64 +505,64 @@ def sheet_write(db: Database, sheet: AnySheet) -> Iterator[dict[str, Any]]:
     raises :class:`Settled` before anything is written. ``state`` (db.lock_sheet) tells the
     write more that may refuse it: the deals played, the table's event and planned deals."""
     with db.atomic():
-        state = store.lock_sheet(db, sheet["id"])
+        state = store.lock_sheet(db, sheet.id)
         refuse_if_closed(sheet, state)
         refuse_if_confirmed(sheet, state)
         yield state
-        partner = state["event"]["partner"] if state["event"] is not None else None
+        partner = state.event.partner if state.event is not None else None
         if partner is not None:  # double entry: the other list's page compares with this one
             store.bump_sheet(db, partner)
 
 
-def refuse_if_confirmed(sheet: AnySheet, state: dict[str, Any]) -> None:
+def refuse_if_confirmed(sheet: Sheet, state: SheetLock) -> None:
     """A club night's table that confirmed its list of the series takes no writes (either
     list) until the organiser unlocks it (event_service.unlock_table)."""
-    event = state["event"]
-    if event is not None and event.get("confirmed"):
-        raise Settled(sheet["id"], Msg(
+    event = state.event
+    if event is not None and event.confirmed:
+        raise Settled(sheet.id, Msg(
             "Tisch bestätigt: die Liste dieser Serie ist abgezeichnet. Nichts gespeichert; "
             "die Turnierleitung kann sie wieder freigeben."))  # fmt: skip
 
 
-def refuse_if_closed(sheet: AnySheet, state: dict[str, Any]) -> None:
-    event = state["event"]
-    if event is not None and (event["closed"] or state["closed"]):
-        raise Settled(sheet["id"], Msg(
+def refuse_if_closed(sheet: Sheet, state: SheetLock) -> None:
+    event = state.event
+    if event is not None and (event.closed or state.closed):
+        raise Settled(sheet.id, Msg(
             "Das Turnier ist abgeschlossen. Nichts gespeichert; die Turnierleitung kann es "
             "wieder öffnen."))  # fmt: skip
-    if state["closed"]:
-        raise Settled(sheet["id"], Msg(
+    if state.closed:
+        raise Settled(sheet.id, Msg(
             "Der Abend ist abgeschlossen. Nichts gespeichert; wer das Blatt ändern darf, kann "
             "ihn wieder öffnen."))  # fmt: skip
 
 
-def planned_deals(state: dict[str, Any]) -> int | None:
+def planned_deals(state: SheetLock) -> int | None:
     """Deals a club night's table plays in its series (the series' own length if the
     organiser lengthened it); None for any other sheet, or a table size without a plan."""
-    event = state["event"]
+    event = state.event
     if event is None:
         return None
-    planned = int(event["deals"].get(str(state["players"]), 0))
+    planned = int(event.deals.get(str(state.players), 0))
     return planned or None
 
 
-def refuse_if_finished(sheet: AnySheet, state: dict[str, Any]) -> None:
+def refuse_if_finished(sheet: Sheet, state: SheetLock) -> None:
     """A club night's table takes no deal beyond its series' planned length (struck deals
     do not count: they were never dealt)."""
     planned = planned_deals(state)
-    if planned is not None and state["played"] >= planned:
-        raise Settled(sheet["id"], Msg(
+    if planned is not None and state.played >= planned:
+        raise Settled(sheet.id, Msg(
             "Serie fertig: %(played)s von %(planned)s Spielen. Nichts gespeichert; die "
             "Turnierleitung kann die Serie verlängern.",
-            played=state["played"], planned=planned,
+            played=state.played, planned=planned,
         ))  # fmt: skip
 
 
 class TableOfEvent(Exception):
     """A club night's table closes and reopens only with its event."""
 
-    def __init__(self, event: dict[str, Any]) -> None:
-        super().__init__(event["name"])
+    def __init__(self, event: TableLock) -> None:
+        super().__init__(event.name)
         self.event = event
 
 
@@ -562,12 +570,12 @@ def close_sheet(db: Database, sheet: Sheet, closed: bool = True) -> Changed:
     """Close the sheet ("Abend abschließen": every later write is refused) or reopen it;
     ``changed`` False when it already was so. A club night's table: :class:`TableOfEvent`."""
     with db.atomic():
-        state = store.lock_sheet(db, sheet["id"])
-        if state["event"] is not None:
-            raise TableOfEvent(state["event"])
-        changed = store.set_sheet_closed(db, sheet["id"], closed)
-        rev, updated = store.sheet_revision(db, sheet["id"])
-        row = store.get_sheet(db, sheet["id"])
+        state = store.lock_sheet(db, sheet.id)
+        if state.event is not None:
+            raise TableOfEvent(state.event)
+        changed = store.set_sheet_closed(db, sheet.id, closed)
+        rev, updated = store.sheet_revision(db, sheet.id)
+        row = store.get_sheet(db, sheet.id)
         return Changed(
             changed, dataclasses.replace(sheet, closed=row.closed, rev=rev, updated=updated)
         )
@@ -592,7 +600,7 @@ def create_sheet(
     with db.atomic():
         sheet = store.create_sheet(db, title, game, players, first_dealer, rules, group_id, day)
         # its seats linked to players by name (found or created)
-        people.link_sheet_players(db, sheet["id"], players)
+        people.link_sheet_players(db, sheet.id, players)
     return sheet
 
 
@@ -614,9 +622,9 @@ def import_sheet(
     with db.atomic():
         sheet = create_sheet(db, name, game, players, first_dealer, rules,
                              suffix=suffix, fallback=IMPORT_NAME)  # fmt: skip
-        store.fill_sheet(db, sheet["id"], deals, history)
+        store.fill_sheet(db, sheet.id, deals, history)
         if rule_changes:
-            store.set_rule_changes(db, sheet["id"], rule_changes)
+            store.set_rule_changes(db, sheet.id, rule_changes)
             sheet = dataclasses.replace(sheet, rule_changes=rule_changes)
     return sheet
 
@@ -625,14 +633,14 @@ def strike_deal(db: Database, sheet: Sheet, n: int) -> Changed:
     """Strike deal ``n`` (it stays on the sheet, counting nothing); :class:`NotFound` when the
     sheet has no such deal."""
     with sheet_write(db, sheet):
-        changed = store.set_struck(db, sheet["id"], n, True)
+        changed = store.set_struck(db, sheet.id, n, True)
         return Changed(changed, _written(db, sheet))
 
 
 def restore_deal(db: Database, sheet: Sheet, n: int) -> Changed:
     """Take back the strike of deal ``n``."""
     with sheet_write(db, sheet):
-        changed = store.set_struck(db, sheet["id"], n, False)
+        changed = store.set_struck(db, sheet.id, n, False)
         return Changed(changed, _written(db, sheet))
 
 
@@ -665,15 +673,15 @@ def change_rules(db: Database, sheet: Sheet, data: Any, whole: bool = False) -> 
         e.add("_", "Unbekannte Felder: %(fields)s.", fields=unknown)
     e.raise_if_any()
     assert isinstance(patch, dict)
-    game = sheet["game"]
-    current = read_rules(game, sheet["rules"], Errors()).to_json()
+    game = sheet.game
+    current = read_rules(game, sheet.rules, Errors()).to_json()
     merged = {**current, **patch} if whole else merge_rules(current, patch)
     new = read_rules(game, merged, e).to_json()
     e.raise_if_any()
     if new == current:
         return Changed(False, sheet)
     with sheet_write(db, sheet):  # a closed sheet (or club night) keeps its rules
-        from_n = store.deal_count(db, sheet["id"]) + 1
+        from_n = store.deal_count(db, sheet.id) + 1
         changes = [dict(c) for c in stored_changes(sheet)]
         if from_n > 1 and play_rules(new) != play_rules(current):
             if changes and changes[-1]["from_n"] == from_n:
@@ -682,21 +690,21 @@ def change_rules(db: Database, sheet: Sheet, data: Any, whole: bool = False) -> 
                     changes.pop()  # taken back
             else:
                 changes.append({"from_n": from_n, "before": current})
-        store.set_rules(db, sheet["id"], new, changes, from_n, current)
+        store.set_rules(db, sheet.id, new, changes, from_n, current)
         return Changed(True, _written(db, sheet, rules=new, rule_changes=changes))
 
 
-def rules_event(db: Database, sheet: Sheet) -> dict[str, Any] | None:
+def rules_event(db: Database, sheet: Sheet) -> TableEvent | None:
     """The club night a sheet is a table of (its id and the organiser's edit token), or
     None: on a table only the organiser may change the rules."""
-    return store.event_of_table(db, sheet["id"])
+    return store.event_of_table(db, sheet.id)
 
 
 def rename_sheet(db: Database, sheet: Sheet, name: str | None) -> Sheet:
     """Rename the sheet (:func:`new_name`: :class:`BadName` for an empty or too long name)."""
     title = new_name(name)
     with sheet_write(db, sheet):
-        store.rename_sheet(db, sheet["id"], title)
+        store.rename_sheet(db, sheet.id, title)
         return _written(db, sheet, name=title)
 
 
@@ -708,9 +716,11 @@ def delete_sheet(db: Database, sheet_id: int) -> None:
 
 __all__ = [
     "MAX_ID",
-    "AnySheet",
     "Deal",
     "HistoryEntry",
+    "SheetLock",
+    "TableEvent",
+    "TableLock",
     "Sheet",
     "Conflict",
     "InvalidDeal",

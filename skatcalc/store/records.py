@@ -4,68 +4,19 @@
 The JSON inside a row (a sheet's players, rules and rule changes, a deal's input) is decoded
 here; the rules and deal bodies stay dicts (JSON edges: the API's bodies, the stored rules).
 
-Records also answer ``record["field"]``, ``record.get("field")``, ``{**record}`` and compare
-equal to the dict of their fields, so that code written for the dicts they replace (the club
-night's and the players' modules, tests, templates) reads them unchanged while it moves to
-attributes."""
+Plain frozen dataclasses: read by attribute, equal to a record of their kind with the same
+fields (``dataclasses.asdict`` where a dict is wanted, at a JSON edge)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-# a record class's field names, read once (``dataclasses.fields`` on every ``record["x"]`` made a
-# sheet page's render a tenth slower than with the dicts before); not in services/cache.py: a
-# constant of the code, not derived data (and the store imports nothing above it)
-_NAMES: dict[type, tuple[str, ...]] = {}
 
-
-def _names_of(cls: type) -> tuple[str, ...]:
-    names = _NAMES[cls] = tuple(f.name for f in fields(cls))
-    return names
-
-
-class _Fields:
-    """Read access by name, as the dicts before the records had it."""
-
-    __slots__ = ()
-
-    def __getitem__(self, key: str) -> Any:
-        if key not in self._names():
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return getattr(self, key) if key in self._names() else default
-
-    def keys(self) -> Iterator[str]:
-        return iter(self._names())
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._names()
-
-    def as_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self._names()}
-
-    def __eq__(self, other: object) -> bool:
-        # equal to a record of its kind with the same fields, and to the dict it replaces
-        if isinstance(other, Mapping):
-            return self.as_dict() == dict(other)
-        if type(other) is type(self):
-            return self.as_dict() == other.as_dict()
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    @classmethod
-    def _names(cls) -> tuple[str, ...]:
-        return _NAMES.get(cls) or _names_of(cls)
-
-
-@dataclass(frozen=True, eq=False)
-class Sheet(_Fields):
+@dataclass(frozen=True, slots=True)
+class Sheet:
     """A sheet as stored: its seats' names as typed, the rules in force now (JSON object) and
     the rules' changes during the evening (``{"from_n", "before"}``, oldest first)."""
 
@@ -87,8 +38,8 @@ class Sheet(_Fields):
     deal_count: int | None = None  # only where a listing counted them
 
 
-@dataclass(frozen=True, eq=False)
-class Deal(_Fields):
+@dataclass(frozen=True, slots=True)
+class Deal:
     """A stored deal: its body exactly as entered (the source of every total)."""
 
     n: int
@@ -101,8 +52,8 @@ class Deal(_Fields):
     updated: str
 
 
-@dataclass(frozen=True, eq=False)
-class DealHead(_Fields):
+@dataclass(frozen=True, slots=True)
+class DealHead:
     """What tells whether an earlier computation still holds, and who deals next."""
 
     n: int
@@ -111,8 +62,8 @@ class DealHead(_Fields):
     dealer: str
 
 
-@dataclass(frozen=True, eq=False)
-class HistoryEntry(_Fields):
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
     """One change of a sheet: add, correct, strike, restore, rules, close, reopen; ``before``
     the deal (or the rules) before it, None for an add."""
 
@@ -120,6 +71,43 @@ class HistoryEntry(_Fields):
     action: str
     n: int
     before: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableLock:
+    """A club night's table as a write to one of its sheets sees it under the write lock:
+    its event (id, name, when closed), series and table number, the deals planned per table
+    size (the series' own length over the event's), when the table confirmed its list, and
+    the other list's sheet under double entry."""
+
+    id: int
+    name: str
+    closed: str | None
+    series: int
+    table_n: int
+    deals: dict[str, int]
+    confirmed: str | None
+    partner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLock:
+    """What may refuse a write to a sheet, read under SQLite's write lock: when it was
+    closed, its number of seats, the deals played (struck ones not counted) and, for a club
+    night's table, the table."""
+
+    closed: str | None
+    players: int
+    played: int
+    event: TableLock | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    """The club night whose table a sheet is: its id and edit token (its rights)."""
+
+    id: int
+    edit_token: str
 
 
 def _json_list(raw: Any) -> list[Any]:
@@ -174,8 +162,3 @@ def history_of(row: Mapping[str, Any]) -> HistoryEntry:
         n=int(row["n"]),
         before=json.loads(row["before"]) if row["before"] else None,
     )
-
-
-# What the computations read of a sheet by name: the stored record, or such a record copied
-# into a dict with a page's own fields beside it (a player's seat, a club night's table).
-AnySheet = Sheet | dict[str, Any]

@@ -13,7 +13,18 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import NotFound, body_hash, cache_write, now
-from .records import Deal, DealHead, HistoryEntry, Sheet, deal_of, history_of, sheet_of
+from .records import (
+    Deal,
+    DealHead,
+    HistoryEntry,
+    Sheet,
+    SheetLock,
+    TableEvent,
+    TableLock,
+    deal_of,
+    history_of,
+    sheet_of,
+)
 
 
 class Taken(Exception):
@@ -122,11 +133,11 @@ def sheet_summaries(
     for s in sheets:
         key = (s.share_token, s.rev, code)
         with guard:
-            hit = memo.get(s["id"])
+            hit = memo.get(s.id)
         if hit is not None and hit[:3] == key:
             out.append((s, hit[3]))
             continue
-        row = stored.get(s["id"])
+        row = stored.get(s.id)
         summary: dict[str, Any] | None = None
         if row is not None and row[0] == s.rev:
             kept = json.loads(row[1])
@@ -137,7 +148,7 @@ def sheet_summaries(
             kept = {**summary, _CODE: code}
             fresh.append((s.id, s.rev, json.dumps(kept, ensure_ascii=False)))
         with guard:
-            memo[s["id"]] = (*key, summary)
+            memo[s.id] = (*key, summary)
         out.append((s, summary))
     if fresh:
         _store_summaries(db, fresh)
@@ -177,14 +188,14 @@ def set_rules(
         _log(db, sheet_id, from_n, "rules", at, before)
 
 
-def event_of_table(db: Database, sheet_id: int) -> dict[str, Any] | None:
+def event_of_table(db: Database, sheet_id: int) -> TableEvent | None:
     """The event whose table the sheet is: its id and edit token, or None."""
     row = db.execute(
         "select e.id, e.edit_token from event_tables t join events e on e.id = t.event_id "
         "where t.sheet_id = ?",
         [sheet_id],
     ).fetchone()
-    return None if row is None else {"id": int(row[0]), "edit_token": str(row[1])}
+    return None if row is None else TableEvent(id=int(row[0]), edit_token=str(row[1]))
 
 
 def set_rule_changes(db: Database, sheet_id: int, changes: list[dict[str, Any]]) -> None:
@@ -357,7 +368,8 @@ def get_deal(db: Database, sheet_id: int, n: int) -> Deal:
 
 
 def _snapshot(deal: Deal) -> dict[str, Any]:
-    return {k: deal[k] for k in ("dealer", "active", "input", "struck", "version")}
+    return {"dealer": deal.dealer, "active": deal.active, "input": deal.input,
+            "struck": deal.struck, "version": deal.version}  # fmt: skip
 
 
 def correct_deal(
@@ -373,7 +385,7 @@ def correct_deal(
     with db.atomic():
         _touch(db, sheet_id, at)
         cur = get_deal(db, sheet_id, n)
-        if expected_version is not None and cur["version"] != expected_version:
+        if expected_version is not None and cur.version != expected_version:
             raise Conflict(cur)
         db.execute(
             "update deals set dealer = ?, active = ?, input = ?, version = version + 1, "
@@ -396,7 +408,7 @@ def set_struck(db: Database, sheet_id: int, n: int, struck: bool) -> bool:
     with db.atomic():
         _touch(db, sheet_id, at)
         cur = get_deal(db, sheet_id, n)
-        if cur["struck"] == struck:
+        if cur.struck == struck:
             return False
         db.execute(
             "update deals set struck = ?, version = version + 1, updated = ? "
@@ -420,8 +432,8 @@ def import_sheet(
     """A whole sheet in one transaction: either all of it is stored or nothing."""
     with db.atomic():
         sheet = create_sheet(db, name, game, players, first_dealer, rules)
-        fill_sheet(db, sheet["id"], deals, history)
-    return int(sheet["id"])
+        fill_sheet(db, sheet.id, deals, history)
+    return int(sheet.id)
 
 
 def fill_sheet(
@@ -453,7 +465,7 @@ def sheet_revision(db: Database, sheet_id: int) -> tuple[int, str]:
     return int(row[0]), str(row[1])
 
 
-def lock_sheet(db: Database, sheet_id: int) -> dict[str, Any]:
+def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
     """Take SQLite's write lock for a write to the sheet (inside the caller's transaction)
     and read what may refuse that write: whether the sheet is closed, and for a club night's
     table its event, series and planned deals. Read under the lock, so a close or a deal
@@ -473,17 +485,17 @@ def lock_sheet(db: Database, sheet_id: int) -> dict[str, Any]:
     ).fetchone()
     (closed, players, played, event_id, name, event_closed, deals, series_deals, series, n,
      confirmed, partner) = row  # fmt: skip
-    out: dict[str, Any] = {"closed": closed, "players": len(json.loads(players)),
-                           "played": int(played), "event": None}  # fmt: skip
+    table = None
     if event_id is not None:
-        out["event"] = {
-            "id": int(event_id), "name": name, "closed": event_closed, "series": int(series),
-            "table_n": int(n), "deals": {**json.loads(deals), **json.loads(series_deals or "{}")},
+        table = TableLock(
+            id=int(event_id), name=name, closed=event_closed, series=int(series),
+            table_n=int(n), deals={**json.loads(deals), **json.loads(series_deals or "{}")},
             # double entry: the table's confirmation locks both lists; the other list's
             # page shows this one's figures, so it changes with every write here
-            "confirmed": confirmed, "partner": None if partner is None else int(partner),
-        }  # fmt: skip
-    return out
+            confirmed=confirmed, partner=None if partner is None else int(partner),
+        )  # fmt: skip
+    return SheetLock(closed=closed, players=len(json.loads(players)), played=int(played),
+                     event=table)  # fmt: skip
 
 
 def set_sheet_closed(db: Database, sheet_id: int, closed: bool, at: str | None = None) -> bool:

@@ -25,10 +25,10 @@ bp = Blueprint("admin", __name__, url_prefix="/admin")
 def _page() -> Response:
     db = service.get_db()
     sheets = [
-        {"name": s["name"], "created": s["created"], "game": s["game"],
-         "url": public_url("sheets.show", sheet_id=s["id"]),
-         "edit_url": public_url("sheets.edit_link", sheet_id=s["id"], token=s["edit_token"]),
-         "share_url": public_url("sheets.share", sheet_id=s["id"], token=s["share_token"])}
+        {"name": s.name, "created": s.created, "game": s.game,
+         "url": public_url("sheets.show", sheet_id=s.id),
+         "edit_url": public_url("sheets.edit_link", sheet_id=s.id, token=s.edit_token),
+         "share_url": public_url("sheets.share", sheet_id=s.id, token=s.share_token)}
         for s in service.list_sheets(db)
     ]  # fmt: skip
     events = [

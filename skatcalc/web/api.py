@@ -119,8 +119,8 @@ def load(sheet_id: int) -> service.Sheet:
 def created(sheet: service.Sheet) -> Reply:
     """201 with the new sheet and, this once, its edit token (docs/api.md)."""
     out = service.sheet_json(service.get_db(), sheet, api_lang())
-    out["edit_token"] = sheet["edit_token"]
-    out["share_token"] = sheet["share_token"]
+    out["edit_token"] = sheet.edit_token
+    out["share_token"] = sheet.share_token
     mark_private()
     return jsonify(out), 201
 
@@ -228,7 +228,7 @@ def deal_number_taken(loaded: service.Sheet, taken: service.Taken) -> Reply:
                                  next_n=taken.next_n, n=taken.n))  # fmt: skip
     sheet = service.sheet_json(service.get_db(), loaded, lang)
     row = service.computed(service.get_db(), loaded).rows[taken.n - 1]
-    there = service.describe_row(loaded["game"], row, lang)
+    there = service.describe_row(loaded.game, row, lang)
     msg = _(
         "Spiel %(n)s ist schon eingetragen: %(there)s. Nichts gespeichert; das nächste Spiel ist Nummer %(next_n)s.",
         n=taken.n,
@@ -308,7 +308,7 @@ def _set_closed(sheet_id: int, closed: bool) -> Reply:
     try:
         changed = service.close_sheet(service.get_db(), sheet, closed)
     except service.TableOfEvent as table:
-        name = table.event["name"]
+        name = table.event.name
         msg = (
             _(
                 "Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr abgeschlossen.",

@@ -74,13 +74,13 @@ def revision_etag() -> str | None:
     keep_sheet(sheet)  # the view reads it from there instead of loading it again
     if request.endpoint == "sheets.share":
         token = str(args.get("token", "")).encode("utf-8", "surrogatepass")
-        if not hmac.compare_digest(token, sheet["share_token"].encode()):
+        if not hmac.compare_digest(token, sheet.share_token.encode()):
             return None
     mode = "edit" if request.endpoint == "sheets.show" and can_edit(sheet) else "view"
     # Everything besides the revision that the page depends on; links other phones open are
     # built from the Host the request came by.
     variant = (
-        sheet["share_token"],  # random per sheet: a reused id is another sheet
+        sheet.share_token,  # random per sheet: a reused id is another sheet
         request.endpoint,
         mode,
         page_lang(),
@@ -90,7 +90,7 @@ def revision_etag() -> str | None:
         request.query_string,
     )
     state().page_variant = variant
-    parts = (current_app.extensions["skatcalc_build"], sheet["rev"], variant)
+    parts = (current_app.extensions["skatcalc_build"], sheet.rev, variant)
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
 

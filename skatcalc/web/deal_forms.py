@@ -31,7 +31,7 @@ from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.sheet import BOCK_NAMES, GAMES, SheetSpec, default_active, forehand, seat_after
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.services import sheets as service
-from skatcalc.services.sheets import AnySheet, Deal
+from skatcalc.services.sheets import Deal, Sheet
 
 # parse_int and field_int: the whole-number reading every page's forms share
 from skatcalc.web.form_fields import MultiCheckboxField, not_a_number, parse_int
@@ -42,13 +42,13 @@ from skatcalc.web.i18n import _, field_errors, page_lang, translate
 # message, only an empty preview; letters in a number field are told at once.
 
 
-def deal_ready(sheet: AnySheet, form: Any, body: dict[str, Any]) -> bool:
+def deal_ready(sheet: Sheet, form: Any, body: dict[str, Any]) -> bool:
     """A sheet's entry (``deal_body``) complete enough for the preview row."""
     if form.kind.data == "passed":
         return False  # nothing to show: an all-pass deal counts nothing
     if form.kind.data == "ramsch":
         return bool((body.get("ramsch") or body).get("points"))
-    return GAME_FORMS[sheet["game"]].game_ready(body)
+    return GAME_FORMS[sheet.game].game_ready(body)
 
 
 def preview_messages(errors: list[tuple[str, str]], ready: bool) -> list[str]:
@@ -166,15 +166,15 @@ def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> di
 # --- A sheet's entry and correction forms -----------------------------------------------------
 
 
-def deal_form(sheet: AnySheet, formdata: Any = None, **kwargs: Any) -> Any:
-    players = sheet["players"]
-    form: Any = GAME_FORMS[sheet["game"]].deal_form(players, formdata, **kwargs)
+def deal_form(sheet: Sheet, formdata: Any = None, **kwargs: Any) -> Any:
+    players = sheet.players
+    form: Any = GAME_FORMS[sheet.game].deal_form(players, formdata, **kwargs)
     # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
-    if sheet["rules"].get("ramsch"):
+    if sheet.rules.get("ramsch"):
         kinds = [("game", _("Spiel")), ("ramsch", "Ramsch")]
-        if sheet["rules"].get("stock"):  # a table with a Stock may still pass a deal into it
+        if sheet.rules.get("stock"):  # a table with a Stock may still pass a deal into it
             kinds.append(("passed", _("eingepasst")))
-    elif sheet["rules"].get("bockramsch"):  # Ramsch only in a Bockramsch round
+    elif sheet.rules.get("bockramsch"):  # Ramsch only in a Bockramsch round
         kinds = [("game", _("Spiel")), ("ramsch", "Ramsch"), ("passed", _("eingepasst"))]
     else:
         kinds = [("game", _("Spiel")), ("passed", _("eingepasst"))]
@@ -192,10 +192,10 @@ def deal_form(sheet: AnySheet, formdata: Any = None, **kwargs: Any) -> Any:
     return form
 
 
-def deal_body(sheet: AnySheet, form: Any, proposed_dealer: str,
+def deal_body(sheet: Sheet, form: Any, proposed_dealer: str,
               errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
     """The API deal body from the sheet's entry form."""
-    players = sheet["players"]
+    players = sheet.players
     spec = service.spec_of(sheet)
     dealer, active = form_placement(spec, form, proposed_dealer)
     body: dict[str, Any]
@@ -224,9 +224,9 @@ def deal_body(sheet: AnySheet, form: Any, proposed_dealer: str,
             errors.append(("pushes", not_a_number()))
         elif pushes:  # a push on a sheet without Schieberamsch is refused by the rules
             ramsch["pushes"] = pushes
-        body = game_kind(sheet["game"]).ramsch_deal(ramsch)
+        body = game_kind(sheet.game).ramsch_deal(ramsch)
     else:
-        body = GAME_FORMS[sheet["game"]].game_body(form, errors)
+        body = GAME_FORMS[sheet.game].game_body(form, errors)
     if dealer != proposed_dealer:
         body["dealer"] = dealer
     if active is not None:
@@ -263,33 +263,33 @@ def forehand_of(players: list[str], dealer: str, active: list[str]) -> str | Non
     return forehand(players, dealer, active)
 
 
-def form_from_deal(sheet: AnySheet, deal: Deal) -> Any:
+def form_from_deal(sheet: Sheet, deal: Deal) -> Any:
     """The entry form filled in with a stored deal, for a correction."""
-    inp = deal["input"]
+    inp = deal.input
     form = deal_form(sheet)
-    form.dealer.data = deal["dealer"]
-    form.active.data = list(deal["active"])
-    form.version.data = str(deal["version"])
+    form.dealer.data = deal.dealer
+    form.active.data = list(deal.active)
+    form.version.data = str(deal.version)
     if inp.get("passed"):
         if not any(k == "passed" for k, _label in form.kind.choices):
             form.kind.choices.append(("passed", _("eingepasst")))  # an old or imported deal
         form.kind.data = "passed"
         return form
-    ramsch = game_kind(sheet["game"]).ramsch_body(inp)
+    ramsch = game_kind(sheet.game).ramsch_body(inp)
     if ramsch:
         form.kind.data = "ramsch"
-        for i, p in enumerate(sheet["players"]):
+        for i, p in enumerate(sheet.players):
             getattr(form, f"r{i}").data = str(ramsch.get("points", {}).get(p, ""))
         form.jungfrau.data = list(ramsch.get("jungfrau") or [])
         form.durchmarsch.data = ramsch.get("durchmarsch") or ""
         form.pushes.data = str(ramsch.get("pushes") or 0)
         return form
     form.kind.data = "game"
-    GAME_FORMS[sheet["game"]].fill_game(form, inp)
+    GAME_FORMS[sheet.game].fill_game(form, inp)
     return form
 
 
-def deal_taken(sheet: AnySheet, form: Any) -> Any:
+def deal_taken(sheet: Sheet, form: Any) -> Any:
     """The ``service.Taken`` of an entry whose deal number another phone has saved since
     (None if its number is still the next one, or it names none)."""
     try:
@@ -300,7 +300,7 @@ def deal_taken(sheet: AnySheet, form: Any) -> Any:
     return service.Taken(n, count + 1) if 0 < n <= count else None
 
 
-def refresh_entry(sheet: AnySheet, form: Any, proposed: str) -> None:
+def refresh_entry(sheet: Sheet, form: Any, proposed: str) -> None:
     """A kept entry after another phone's save: it now means the next free number, and an
     untouched dealer follows the rotation as it is now; a declarer who does not play the
     next deal (he deals it) is taken off, so the page shows the next deal's players."""

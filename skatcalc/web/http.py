@@ -28,7 +28,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.routing import IntegerConverter
 from werkzeug.wrappers import Response as BaseResponse
 
-from skatcalc.services.sheets import MAX_ID, AnySheet
+from skatcalc.services.sheets import MAX_ID, Sheet, TableEvent
 from skatcalc.web.request_state import give_back_write_slot, mark_private, private, take_write_slot
 from skatcalc.web.rights import bearer_token, holds_admin_token, token_matches
 
@@ -115,18 +115,18 @@ def parse_json(raw: bytes) -> Any:
 # --- Edit rights ------------------------------------------------------------------------------
 
 
-def can_edit(sheet: AnySheet) -> bool:
+def can_edit(sheet: Sheet) -> bool:
     """Without ``LAN`` everyone at the machine may edit; on the network only holders of the
     sheet's edit token, from the edit link's cookie or as ``Authorization: Bearer`` (or of
     the admin link; rights.py). Never by the client's address."""
-    return holds_token(f"edit_{sheet['id']}", sheet["edit_token"])
+    return holds_token(f"edit_{sheet.id}", sheet.edit_token)
 
 
-def can_change_rules(sheet: AnySheet, event: dict[str, Any] | None) -> bool:
+def can_change_rules(sheet: Sheet, event: TableEvent | None) -> bool:
     """The house rules of a sheet change with its edit right; on a club night's table
     (``event``: the event it is a table of) only with the organiser's."""
     if event is not None:
-        return holds_token(f"event_{event['id']}", event["edit_token"])
+        return holds_token(f"event_{event.id}", event.edit_token)
     return can_edit(sheet)
 
 
@@ -138,9 +138,9 @@ def holds_token(cookie: str, edit_token: str) -> bool:
     return token_matches(token, edit_token) or holds_admin_token()
 
 
-def remember_edit_token(resp: R, sheet: AnySheet) -> R:
+def remember_edit_token(resp: R, sheet: Sheet) -> R:
     """The edit link's cookie: this browser may change this sheet from now on."""
-    resp.set_cookie(f"edit_{sheet['id']}", sheet["edit_token"], httponly=True, samesite="Lax",
+    resp.set_cookie(f"edit_{sheet.id}", sheet.edit_token, httponly=True, samesite="Lax",
                     secure=request.is_secure, max_age=3600 * 24 * 365)  # fmt: skip
     mark_private()  # the token rides in the cookie
     return resp

@@ -375,10 +375,10 @@ def remove_sheet(group_id: int, sheet_id: int) -> Response:
         sheet = service.load_sheet(db, sheet_id)
     except service.NotFound:
         abort(404)
-    if sheet.get("group_id") != group_id:
+    if sheet.group_id != group_id:
         abort(404)
     players.join_group(db, sheet_id, None)
-    flash(_("Blatt „%(name)s“ aus der Gruppe genommen.", name=sheet["name"]))
+    flash(_("Blatt „%(name)s“ aus der Gruppe genommen.", name=sheet.name))
     return redirect(url_for("groups.show", group_id=group_id))
 
 

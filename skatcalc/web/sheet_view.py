@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
@@ -72,7 +72,7 @@ def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | No
     html = render_template(
         "sheets/show.html",
         saved=None if share else saved_line(sheet, data),
-        legend=legend(sheet["game"], _),
+        legend=legend(sheet.game, _),
         sheet=sheet,
         data=data,
         form=form,
@@ -81,12 +81,12 @@ def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | No
         rules=rules,
         share=share,
         lan=bool(current_app.config.get("LAN")),
-        share_url=public_url("sheets.share", sheet_id=sheet["id"], token=sheet["share_token"]),
-        edit_url=public_url("sheets.edit_link", sheet_id=sheet["id"], token=sheet["edit_token"]),
+        share_url=public_url("sheets.share", sheet_id=sheet.id, token=sheet.share_token),
+        edit_url=public_url("sheets.edit_link", sheet_id=sheet.id, token=sheet.edit_token),
         qr=qr_svg,
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
-        leaders=leaders(sheet["players"], data["totals"]["balance"]),
+        leaders=leaders(sheet.players, data["totals"]["balance"]),
         event=event,
         tlist=tournament_of(db, sheet, event is not None),
         **service.derived(
@@ -119,8 +119,8 @@ def entry_form_html(sheet: service.Sheet, spec: Any, proposed: str, n: int,
     ``templates/deals/_form.html`` draws a fresh ``deal_form`` (the same HTML, with this
     request's CSRF token and a new idempotency key); in a Bockramsch round it offers the
     Ramsch first."""
-    key = (sheet["id"], sheet["share_token"], sheet["game"], tuple(sheet["players"]),
-           json.dumps(sheet["rules"], sort_keys=True), page_lang(), proposed,
+    key = (sheet.id, sheet.share_token, sheet.game, tuple(sheet.players),
+           json.dumps(sheet.rules, sort_keys=True), page_lang(), proposed,
            request.script_root, ramsch_round)  # fmt: skip
     pieces = _ENTRY.get(key)
     if pieces is None:
@@ -163,8 +163,8 @@ def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> dict[str, Any] | N
     typed = next((r for r in service.computed(service.get_db(), sheet).rows if r.n == n), None)
     if typed is None:
         return None
-    text = describe_row(sheet["game"], typed)
-    keeps_list = game_kind(sheet["game"]).keeps_list
+    text = describe_row(sheet.game, typed)
+    keeps_list = game_kind(sheet.game).keeps_list
     who = row.get("declarer") if keeps_list and row.get("kind") == "game" else None
     if keeps_list:  # the list entry, as on paper
         amount = " ".join(num(v, True) for v in row["list"].values() if v)
@@ -183,11 +183,11 @@ def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
     """For a table's sheet at a club night: its event, series, table and deals left."""
     from skatcalc.services.events import event_of_sheet
 
-    table = event_of_sheet(db, sheet["id"])
+    table = event_of_sheet(db, sheet.id)
     if table is None:
         return None
     played = sum(1 for d in data["deals"] if not d["struck"])
-    left = max(0, table.deals.get(len(sheet["players"]), 0) - played)
+    left = max(0, table.deals.get(len(sheet.players), 0) - played)
     # one list and nothing to confirm yet: no need to compute the event's tables
     quiet = not (table.list or left == 0 or table.confirmed or table.signed)
     # the page's view: the table's record with what is left and its sign-off
@@ -201,7 +201,7 @@ def ranks_by_seeger_fabian(db: Database, sheet: service.Sheet, at_event: bool) -
     :func:`tournament_of`)."""
     if at_event:
         return True
-    gid = sheet.get("group_id")
+    gid = sheet.group_id
     if gid is None:
         return False
     try:
@@ -231,7 +231,7 @@ def tournament_of_sheet(db: Database, sheet: service.Sheet) -> TournamentListVie
     """:func:`tournament_of` for a sheet whose event is not looked up yet (the exports)."""
     from skatcalc.services.events import event_of_sheet
 
-    return tournament_of(db, sheet, event_of_sheet(db, sheet["id"]) is not None)
+    return tournament_of(db, sheet, event_of_sheet(db, sheet.id) is not None)
 
 
 def sign_off_view(db: Database, table: TableOfSheet) -> dict[str, Any]:
@@ -263,7 +263,7 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
     chart = None
     if data["deals"]:
         title = _("Verlauf der Stände")
-        chart = Markup(running_totals_svg(sheet["players"], data["deals"], title=title))
+        chart = Markup(running_totals_svg(sheet.players, data["deals"], title=title))
     return {
         "rows_html": table_rows_html(sheet, data, share),
         "history_html": Markup(
@@ -273,7 +273,7 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
             )
         ),  # fmt: skip
         "chart": chart,
-        "stats": statistics(sheet["game"], sheet["players"], service.computed(db, sheet).rows),
+        "stats": statistics(sheet.game, sheet.players, service.computed(db, sheet).rows),
     }
 
 
@@ -287,9 +287,9 @@ def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool) -> 
     an earlier revision are taken as they are: a save renders one new row, a correction of
     deal 3 the rows from 3 on (the same reasoning as the computation's resume in the service)."""
     lang = page_lang()
-    base = url_for("sheets.show", sheet_id=sheet["id"])
-    key = (sheet["share_token"], lang, share, base, tuple(sheet["players"]),
-           json.dumps(sheet["rules"], sort_keys=True), sheet["game"])  # fmt: skip
+    base = url_for("sheets.show", sheet_id=sheet.id)
+    key = (sheet.share_token, lang, share, base, tuple(sheet.players),
+           json.dumps(sheet.rules, sort_keys=True), sheet.game)  # fmt: skip
     rows = data["deals"]
     signature = tuple(row_signature(d) for d in rows)
     held = _ROWS.get(key)
@@ -318,9 +318,9 @@ class RowContext:
     """What every row of one sheet page shares (computed once per page, not per row)."""
 
     def __init__(self, sheet: service.Sheet, lang: str, base: str, share: bool) -> None:
-        self.game = sheet["game"]
-        self.players = sheet["players"]
-        self.skat = game_kind(sheet["game"]).keeps_list  # the list column, the declarer named
+        self.game = sheet.game
+        self.players = sheet.players
+        self.skat = game_kind(sheet.game).keeps_list  # the list column, the declarer named
         # the typed rows (what marks.describe_row reads), by deal number
         self.typed = {r.n: r for r in service.computed(service.get_db(), sheet).rows}
         self.lang = lang
@@ -393,27 +393,27 @@ def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> l
              "close": _("Abend abgeschlossen"), "reopen": _("Abend wieder geöffnet"),
              "rules": _("Hausregeln geändert ab")}  # fmt: skip
     spec = service.spec_of(sheet)
-    keeps_list = game_kind(sheet["game"]).keeps_list
+    keeps_list = game_kind(sheet.game).keeps_list
     lang = page_lang()
     out = []
     for h in reversed(history):
         try:
-            when = datetime.fromisoformat(h["at"]).astimezone().strftime("%d.%m. %H:%M")
+            when = datetime.fromisoformat(h.at).astimezone().strftime("%d.%m. %H:%M")
         except (ValueError, OverflowError):
-            when = h["at"][:16]
+            when = h.at[:16]
         before = ""
-        b = h.get("before")
-        if b and h["action"] == "correct":
+        b = h.before
+        if b and h.action == "correct":
             try:
-                o = evaluate_deal(spec.at(h["n"]), b["input"], tuple(b["active"]))
+                o = evaluate_deal(spec.at(h.n), b["input"], tuple(b["active"]))
                 who = f"{o.declarer}: " if o.declarer and keeps_list else ""
                 before = f"{who}{translate(o.title, lang)}" + (
                     f" ({o.value})" if o.kind == "game" else ""
                 )
             except (InvalidDeal, KeyError, TypeError):
                 before = json.dumps(b.get("input"), ensure_ascii=False)[:200]
-        out.append({"when": when, "what": words.get(h["action"], h["action"]),
-                    "n": str(h["n"]) if h["n"] else "",
+        out.append({"when": when, "what": words.get(h.action, h.action),
+                    "n": str(h.n) if h.n else "",
                     "before": before})  # fmt: skip
     return out
 
@@ -438,7 +438,7 @@ def taken_message(sheet: service.Sheet, taken: service.Taken) -> str:
         return _("Das nächste Spiel ist Nummer %(next)s. Bitte noch einmal speichern.",
                  next=taken.next_n)  # fmt: skip
     row = service.computed(service.get_db(), sheet).rows[taken.n - 1]
-    there = service.describe_row(sheet["game"], row, page_lang())
+    there = service.describe_row(sheet.game, row, page_lang())
     return _(
         "Spiel %(n)s ist schon eingetragen (von einem anderen Gerät?): %(deal)s. Nichts "
         "gespeichert. Die Eingabe steht noch unten: War es ein anderes Spiel, bitte als "
@@ -454,7 +454,19 @@ def sheets_page(form: FlaskForm, general: list[str] | None = None,
                            general=general or [], import_errors=import_errors or [])  # fmt: skip
 
 
-def sheet_summaries() -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class SheetSummary:
+    """A line of the list of sheets: the sheet, its deals played and struck apart, the
+    balance and who leads."""
+
+    sheet: service.Sheet
+    deals: int
+    struck: int
+    balance: dict[str, int]
+    leader: str | None
+
+
+def sheet_summaries() -> list[SheetSummary]:
     """Each sheet with its deal count and leader. The figures come from the summary cache
     (one row per sheet and revision, derived from the deals); only sheets changed since
     their summary was made are computed again."""
@@ -470,7 +482,8 @@ def sheet_summaries() -> list[dict[str, Any]]:
     out = []
     for s, summary in service.sheet_summaries(db, summarize):
         bal = summary["totals"]["balance"] if "totals" in summary else summary["balance"]
-        out.append({**s, **summary, "leader": leader(s["players"], bal)})
+        out.append(SheetSummary(s, int(summary.get("deals", 0)), int(summary.get("struck", 0)),
+                                bal, leader(s.players, bal)))  # fmt: skip
     return out
 
 
@@ -479,10 +492,10 @@ def render_deal(sheet: service.Sheet, deal: service.Deal, form: Any, general: li
     """A deal's own page: its calculation step by step and the correction form."""
     spec = service.spec_of(sheet)
     computed = service.sheet_json(service.get_db(), sheet, page_lang(), full=False)
-    row = next((r for r in computed["deals"] if r["n"] == deal["n"]), None)
+    row = next((r for r in computed["deals"] if r["n"] == deal.n), None)
     html = render_template(
         "deals/edit.html", sheet=sheet, deal=deal, form=form, general=general, row=row,
-        proposed=deal["dealer"], proposed_active=default_active(spec, deal["dealer"]),
+        proposed=deal.dealer, proposed_active=default_active(spec, deal.dealer),
     )  # fmt: skip
     return make_response(html, status)
 
@@ -501,9 +514,9 @@ def render_preview(sheet: service.Sheet, form: Any, body: dict[str, Any],
         row = service.preview_deal(service.get_db(), sheet, body, lang)
     except InvalidDeal as exc:
         return preview_answer(exc_messages(exc, lang))
-    players = [p for p in sheet["players"] if p in row["deltas"]]
+    players = [p for p in sheet.players if p in row["deltas"]]
     # the line that matters at a glance: who pays (Durchmarsch: who gets) how much
     who = row["party"] or [p for p in players if row["deltas"][p] > 0]
     html = render_template("deals/_preview.html", row=row, players=players, who=who,
-                           keeps_list=game_kind(sheet["game"]).keeps_list)  # fmt: skip
+                           keeps_list=game_kind(sheet.game).keeps_list)  # fmt: skip
     return preview_answer([], html)

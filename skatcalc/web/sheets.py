@@ -176,7 +176,7 @@ def create() -> Any:
                     spec.rules.to_json(), group_id,
                 )  # fmt: skip
                 return remember_edit_token(
-                    redirect(url_for("sheets.show", sheet_id=sheet["id"])), sheet
+                    redirect(url_for("sheets.show", sheet_id=sheet.id)), sheet
                 )
     return sheets_page(form, general), 422
 
@@ -191,7 +191,7 @@ def show(sheet_id: int) -> Any:
 def revision(sheet_id: int) -> Any:
     """The sheet's revision, polled by open pages to notice new deals (cheap: one row)."""
     sheet = load_sheet(sheet_id)
-    resp = jsonify({"rev": sheet["rev"]})
+    resp = jsonify({"rev": sheet.rev})
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
@@ -199,7 +199,7 @@ def revision(sheet_id: int) -> Any:
 @bp.get("/<int:sheet_id>/edit/<token>")
 def edit_link(sheet_id: int, token: str) -> Response:
     sheet = load_sheet(sheet_id)
-    if not token_matches(token, sheet["edit_token"]):
+    if not token_matches(token, sheet.edit_token):
         abort(403)
     return remember_edit_token(redirect(url_for("sheets.show", sheet_id=sheet_id)), sheet)
 
@@ -207,7 +207,7 @@ def edit_link(sheet_id: int, token: str) -> Response:
 @bp.get("/<int:sheet_id>/share/<token>")
 def share(sheet_id: int, token: str) -> Any:
     sheet = load_sheet(sheet_id)
-    if not token_matches(token, sheet["share_token"]):
+    if not token_matches(token, sheet.share_token):
         abort(404)
     return render_sheet(sheet, share=True)
 
@@ -283,8 +283,8 @@ def preview_correction(sheet_id: int, n: int) -> Response:
     deal = find_deal(sheet, n)
     form = deal_form(sheet, request.form)
     errors: list[tuple[str, str]] = []
-    body = deal_body(sheet, form, deal["dealer"], errors)
-    body.setdefault("dealer", deal["dealer"])  # as saving the correction does
+    body = deal_body(sheet, form, deal.dealer, errors)
+    body.setdefault("dealer", deal.dealer)  # as saving the correction does
     body["n"] = n
     return render_preview(sheet, form, body, errors)
 
@@ -309,9 +309,9 @@ def edit_deal(sheet_id: int, n: int) -> Any:
         require_edit(sheet)
         form = deal_form(sheet, request.form)
         errors: list[tuple[str, str]] = []
-        body = deal_body(sheet, form, deal["dealer"], errors)
+        body = deal_body(sheet, form, deal.dealer, errors)
         if "dealer" not in body:
-            body["dealer"] = deal["dealer"]
+            body["dealer"] = deal.dealer
         version = form.version.data
         expected = parse_int(version or "")
         exc: InvalidDeal | None = None
@@ -419,14 +419,14 @@ def house_rules(sheet_id: int) -> Any:
     form = RulesForm()
     form.setup_rules()
     if request.method == "GET":
-        form.fill_rules(sheet["rules"])
-        form.stake_cents.data = str(sheet["rules"].get("stake_cents", 0))
+        form.fill_rules(sheet.rules)
+        form.stake_cents.data = str(sheet.rules.get("stake_cents", 0))
         return rules_page(sheet, form, [])
     if not form.validate_on_submit():
         return rules_page(sheet, form, [_("Das Formular ist abgelaufen; bitte noch einmal senden.")], 400)  # fmt: skip
     errors: list[tuple[str, str]] = []
-    rules = rules_body(form, sheet["game"], errors)
-    if "stake" in games.game(sheet["game"]).rule_controls:
+    rules = rules_body(form, sheet.game, errors)
+    if "stake" in games.game(sheet.game).rule_controls:
         stake = field_int(form.stake_cents, errors)
         if stake is not None:
             rules["stake_cents"] = stake
@@ -493,7 +493,7 @@ def _set_closed(sheet_id: int, closed: bool) -> Any:
 
 
 def table_of_event_message(table: service.TableOfEvent, closed: bool) -> str:
-    name = table.event["name"]
+    name = table.event.name
     if closed:
         return _("Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr abgeschlossen.", name=name)  # fmt: skip
     return _("Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr wieder geöffnet.", name=name)  # fmt: skip
@@ -510,13 +510,13 @@ def delete(sheet_id: int) -> Any:
         flash(_("Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr gelöscht.",
                 name=event.name), "error")  # fmt: skip
         return redirect(url_for("sheets.show", sheet_id=sheet_id))
-    if sheet.get("closed"):  # a settled evening goes only after it was reopened
+    if sheet.closed:  # a settled evening goes only after it was reopened
         flash(_("Der Abend ist abgeschlossen; zum Löschen erst wieder öffnen."), "error")
         return redirect(url_for("sheets.show", sheet_id=sheet_id))
     if request.method == "POST":
         _checked_post(sheet)
         service.delete_sheet(service.get_db(), sheet_id)
-        flash(_("Blatt „%(name)s“ gelöscht.", name=sheet["name"]))
+        flash(_("Blatt „%(name)s“ gelöscht.", name=sheet.name))
         return redirect(url_for("sheets.index"))
     return render_template("sheets/delete.html", sheet=sheet)
 
@@ -555,7 +555,7 @@ def import_file() -> Any:
         else:
             flash(_("Blatt importiert."))
             # Whoever imports the evening may keep it, on the network too (the edit cookie).
-            url = url_for("sheets.show", sheet_id=sheet["id"])
+            url = url_for("sheets.show", sheet_id=sheet.id)
             return remember_edit_token(redirect(url), sheet)
     form = NewSheetForm(formdata=None).setup()
     return make_response(sheets_page(form, import_errors=general), 422)

@@ -145,8 +145,8 @@ def test_form_post_works_out_the_dealer_once(
     calls: list[int] = []
     real = service.proposed_dealer
 
-    def counting(db: Any, sheet: dict[str, Any]) -> str:
-        calls.append(sheet["id"])
+    def counting(db: Any, sheet: service.Sheet) -> str:
+        calls.append(sheet.id)
         return real(db, sheet)
 
     monkeypatch.setattr(service, "proposed_dealer", counting)
@@ -216,13 +216,13 @@ def test_a_write_hands_back_the_sheet_as_it_left_it(app: Flask, client: FlaskCli
         saved = service.add_deal(db, sheet, {"passed": True})
         assert (saved.n, saved.stored) == (1, True)
         assert saved.sheet == service.load_sheet(db, sid)
-        assert saved.sheet["rev"] == sheet["rev"] + 1
+        assert saved.sheet.rev == sheet.rev + 1
         struck = service.strike_deal(db, saved.sheet, 1)
         assert struck.changed and struck.sheet == service.load_sheet(db, sid)
         again = service.undo_save(db, struck.sheet, 1)  # the undo strikes deal 1, only it
         assert not again.changed
         renamed = service.rename_sheet(db, again.sheet, "  Freitag  ")
-        assert renamed == service.load_sheet(db, sid) and renamed["name"] == "Freitag"
+        assert renamed == service.load_sheet(db, sid) and renamed.name == "Freitag"
         with pytest.raises(service.BadName):
             service.rename_sheet(db, renamed, " ")
         with pytest.raises(service.BadName):
@@ -230,7 +230,7 @@ def test_a_write_hands_back_the_sheet_as_it_left_it(app: Flask, client: FlaskCli
         assert service.load_sheet(db, sid) == renamed  # a refused name changes nothing
         with pytest.raises(service.NotFound):
             service.strike_deal(db, renamed, 7)
-        assert [h["action"] for h in service.history(db, renamed)] == ["add", "strike"]
+        assert [h.action for h in service.history(db, renamed)] == ["add", "strike"]
 
 
 # --- One name policy --------------------------------------------------------------------------

@@ -161,7 +161,7 @@ def test_the_store_reads_what_the_service_wrote(client: FlaskClient) -> None:
         assert len(event_rows.table_sheet_ids(db, event_id)) == len(tables)
         stored = event_rows.table_sheets(db, event_id)
         assert all(isinstance(t, TableRow) for t in stored)
-        assert [(t.series, t.n, t.sheet["id"], t.sheet["players"]) for t in stored] == [
+        assert [(t.series, t.n, t.sheet.id, t.sheet.players) for t in stored] == [
             (1, t["table"], t["sheet"], t["players"]) for t in tables
         ]
         # a table's sheet is the sheet as the sheets' store reads it: no table columns in it

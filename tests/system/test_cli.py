@@ -64,7 +64,7 @@ def test_backup_copies_the_live_database(tmp_path: Path) -> None:
     store.migrate(str(src))
     db = store.connect(str(src))
     sheet = sheet_store.create_sheet(db, "Freitag", "skat", ["A", "B", "C"], "A", {})
-    sheet_store.add_deal(db, sheet["id"], "A", ["B", "C", "A"], {"passed": True})
+    sheet_store.add_deal(db, sheet.id, "A", ["B", "C", "A"], {"passed": True})
     dst = tmp_path / "copy.sqlite"
     # The source connection stays open, as a running server's would.
     r = CliRunner().invoke(main, ["backup", str(dst), "--db", str(src)])

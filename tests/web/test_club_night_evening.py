@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from skatcalc import store
 from skatcalc.services import players
 from skatcalc.store import migrations as schema
+from skatcalc.store.records import sheet_of
 
 EVENT_DAY = "2026-11-27"  # not the day the test runs: the sheets must carry it
 TODAY = date.today().isoformat()
@@ -201,7 +202,7 @@ def test_existing_club_night_sheets_take_their_event_date(tmp_path: Path) -> Non
     schema.migrations.apply(db)
     days = {int(r["id"]): r["day"] for r in db.query("select id, day from sheets")}
     assert days == {1: EVENT_DAY, 2: EVENT_DAY, 3: None}
-    sheets = {int(r["id"]): dict(r) for r in db.query("select * from sheets")}
+    sheets = {int(r["id"]): sheet_of(r) for r in db.query("select * from sheets")}
     assert players.sheet_day(sheets[1]) == date(2026, 11, 27)
     assert players.sheet_day(sheets[3]) == date(2026, 11, 25)
     db.close()

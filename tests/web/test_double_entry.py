@@ -348,9 +348,9 @@ def test_rights_come_from_the_tables_links(lan: Flask) -> None:
         from skatcalc.services import sheets as service
 
         db = service.get_db()
-        tok_a = service.load_sheet(db, t["sheet"])["edit_token"]
+        tok_a = service.load_sheet(db, t["sheet"]).edit_token
         b = client.get(f"/api/v1/events/{ev_id}/series/1/tables/1").json["list_b"]["sheet"]
-        tok_b = service.load_sheet(db, b)["edit_token"]
+        tok_b = service.load_sheet(db, b).edit_token
     for sheet, tok in ((t["sheet"], tok_a), (b, tok_b)):
         for body in bodies(t["players"], DEALS):
             r = client.post(f"/api/v1/sheets/{sheet}/deals", json=body,

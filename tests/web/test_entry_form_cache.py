@@ -35,7 +35,7 @@ def pages(app: Flask, sid: int, lang: str) -> tuple[str, str, str]:
         proposed = service.computed_sheet(service.get_db(), sheet, lang)["next_dealer"]
         form: Any = deal_form(sheet)
         form.dealer.data = proposed
-        if sheet["game"] == "schafkopf":
+        if sheet.game == "schafkopf":
             form.game.data = "sauspiel"  # a fresh Schafkopf entry offers the Sauspiel chosen
         form.active.data = list(default_active(service.spec_of(sheet), proposed))
         fresh = sheet_view.render_sheet(sheet, form).get_data(as_text=True)

@@ -18,7 +18,7 @@ DOCS_API = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 
 def _plain_text(db: Any, loaded: Any, lang: str) -> bytes:
-    return f"{loaded['name']} ({lang})\n".encode()
+    return f"{loaded.name} ({lang})\n".encode()
 
 
 @pytest.fixture

@@ -298,7 +298,7 @@ def test_old_sheets_with_spaced_seats_still_take_deals(app: Flask, client: Flask
         db = store.get_db()
         sheet = sheet_store.create_sheet(db, "old", "skat", ["Dora  Lena", "Bernd", "Carla"],
                                    "Bernd", {})  # fmt: skip
-        sid = sheet["id"]
+        sid = sheet.id
     body = {"game": "grand", "matadors": 1, "with": True, "declarer_points": 80}
     r = client.post(f"/api/v1/sheets/{sid}/deals", json={**body, "declarer": "Dora  Lena"})
     assert r.status_code == 201, r.json

@@ -46,7 +46,7 @@ def test_sheets_link_their_seats_to_players(app: Flask, client: FlaskClient) -> 
         assert ids2[1] == ids1[0] and ids2[0] == ids1[2]
         assert len({*ids1, *ids2}) == 4
         # The sheet keeps the names as typed.
-        assert sheet_store.get_sheet(db, s2["id"])["players"] == ["carla", "anna", "Dieter"]
+        assert sheet_store.get_sheet(db, s2["id"]).players == ["carla", "anna", "Dieter"]
         names = {p.name: p.sheets for p in players.list_players(db)}
         assert names == {"Anna": 2, "Bernd": 1, "Carla": 2, "Dieter": 1}
 
@@ -126,8 +126,8 @@ def test_new_sheet_form_offers_groups_and_known_players(app: Flask, client: Flas
     with app.app_context():
         db = store.get_db()
         sheet = sheet_store.list_sheets(db)[0]
-        assert sheet["group_id"] == g.id
-        assert players.find_player(db, "ANNA") == players.sheet_player_ids(db, sheet["id"])[0]
+        assert sheet.group_id == g.id
+        assert players.find_player(db, "ANNA") == players.sheet_player_ids(db, sheet.id)[0]
 
 
 def test_group_rules_are_checked(app: Flask) -> None:
@@ -398,7 +398,7 @@ def test_figures_are_kept_per_revision_and_recomputed_when_stale(
     with app.app_context():
         db = store.get_db()
         (row,) = db.query("select * from sheet_figures_cache")
-        assert row["rev"] == sheet_store.get_sheet(db, sheet["id"])["rev"]
+        assert row["rev"] == sheet_store.get_sheet(db, sheet["id"]).rev
         # A damaged row is not trusted: recomputed from the deals.
         with db.atomic():
             db.execute("update sheet_figures_cache set data = '{\"1\": {}}'")

@@ -240,7 +240,7 @@ def test_on_a_club_nights_table_only_the_organiser_changes_rules(tmp_path: Any) 
         )
         conn.execute("insert into event_tables (event_id, series, n, sheet_id) values (7, 1, 1, ?)",
                      [sid])  # fmt: skip
-        assert service.rules_event(conn, service.load_sheet(conn, sid))["id"] == 7
+        assert service.rules_event(conn, service.load_sheet(conn, sid)).id == 7
     c.delete_cookie(f"edit_{sid}")
     r = c.patch(f"/api/v1/sheets/{sid}", json={"rules": {"kontra_re": True}},
                 headers={"Authorization": f"Bearer {token}"})  # fmt: skip

@@ -339,7 +339,7 @@ def test_every_service_write_goes_through_the_closed_guard(app: Flask) -> None:
         for what, write in writes.items():
             with pytest.raises(service.Settled):
                 write()
-            assert service.load_sheet(db, sheet["id"])["rev"] == sheet["rev"], what
+            assert service.load_sheet(db, sheet.id).rev == sheet.rev, what
 
 
 def test_a_closed_sheet_exports_and_imports_with_its_history(client: FlaskClient) -> None:
@@ -416,8 +416,8 @@ def test_tables_of_events_closed_before_the_upgrade_are_closed(tmp_path: Path) -
     db.execute("insert into event_tables (event_id, series, n, sheet_id) values (1, 1, 1, 1)")
     db.conn.commit()
     schema.migrations.apply(db)
-    assert sheet_store.get_sheet(db, 1)["closed"] == at  # the closed event's table
-    assert sheet_store.get_sheet(db, 2)["closed"] is None  # any other sheet stays open
+    assert sheet_store.get_sheet(db, 1).closed == at  # the closed event's table
+    assert sheet_store.get_sheet(db, 2).closed is None  # any other sheet stays open
     db.close()
 
 

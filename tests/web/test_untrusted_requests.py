@@ -361,15 +361,15 @@ def test_autoincrement_migration_keeps_old_data_and_foreign_keys(tmp_path: Path)
     schema.migrations.apply(db, stop_before="m009_sheet_ids_never_reused")
     assert upto > 0
     old = sheet_store.create_sheet(db, "Alt", "skat", ["A", "B", "C"], "A", {"ramsch": False})
-    sheet_store.add_deal(db, old["id"], "A", ["B", "C", "A"], {"passed": True})
+    sheet_store.add_deal(db, old.id, "A", ["B", "C", "A"], {"passed": True})
     gone = sheet_store.create_sheet(db, "Weg", "skat", ["A", "B", "C"], "A", {})
     with db.atomic():  # as the code of that time deleted a sheet
-        db.execute("delete from history where sheet_id = ?", [gone["id"]])
-        db.execute("delete from sheets where id = ?", [gone["id"]])
+        db.execute("delete from history where sheet_id = ?", [gone.id])
+        db.execute("delete from sheets where id = ?", [gone.id])
     db.close()
     app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "x"})
     c = app.test_client()
-    s = c.get(f"{API}/{old['id']}").get_json()
+    s = c.get(f"{API}/{old.id}").get_json()
     assert s["name"] == "Alt" and len(s["deals"]) == 1 and s["history"]
     con = sqlite3.connect(path)
     try:
@@ -382,7 +382,7 @@ def test_autoincrement_migration_keeps_old_data_and_foreign_keys(tmp_path: Path)
     finally:
         con.close()
     fresh = new_sheet(c)["id"]
-    assert fresh > old["id"]
+    assert fresh > old.id
 
 
 # --- 12. Small ones ---------------------------------------------------------------------------
@@ -445,8 +445,8 @@ def test_sheet_list_computes_each_sheet_once_per_revision(
     calls: list[int] = []
     real = service.computed_sheet
 
-    def counting(db: Any, sheet: dict[str, Any], lang: str) -> Any:
-        calls.append(sheet["id"])
+    def counting(db: Any, sheet: service.Sheet, lang: str) -> Any:
+        calls.append(sheet.id)
         return real(db, sheet, lang)
 
     monkeypatch.setattr(sheets.service, "computed_sheet", counting)
