@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from skatcalc.web.i18n import field_errors, translate
+from skatcalc.text import field_errors, translate
 
 from .games.schafkopf import SchafkopfResult
 from .games.skat import SkatResult

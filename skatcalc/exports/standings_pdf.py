@@ -9,7 +9,7 @@ from fpdf.fonts import FontFace
 from skatcalc.exports.pdf import GREY, SheetPDF, _n
 from skatcalc.rules.common import money
 from skatcalc.rules.sheet import game as game_kind
-from skatcalc.web.i18n import ptranslate, translate
+from skatcalc.text import ptranslate, translate
 
 
 def render_standings_pdf(view: dict[str, Any], lang: str = "de") -> bytes:

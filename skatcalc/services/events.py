@@ -18,6 +18,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from skatcalc import store
+from skatcalc.games.skat import TournamentList, tournament_list
 from skatcalc.rules.common import Errors, Msg, clean_name
 from skatcalc.rules.double_entry import compare, counted
 from skatcalc.rules.events import (
@@ -50,6 +51,7 @@ from skatcalc.rules.events import (
 from skatcalc.rules.ranking import rank_figure
 from skatcalc.rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from skatcalc.rules.sheet import game as game_kind
+from skatcalc.rules.standings import RankBy
 from skatcalc.services import cache
 from skatcalc.services import players as people
 from skatcalc.services import sheets as service
@@ -278,6 +280,40 @@ def delete_event(db: Database, event_id: int) -> None:
 def event_of_sheet(db: Database, sheet_id: int) -> TableOfSheet | None:
     """The event a sheet is a table of, with its series and table number, or None."""
     return rows_of.table_of_sheet(db, sheet_id)
+
+
+def ranks_by_seeger_fabian(db: Database, sheet: service.Sheet, at_event: bool) -> bool:
+    """Whether the sheet is kept as a tournament list: a club night's table, or a sheet in a
+    group whose standings rank by Seeger-Fabian (the game must have the figure, see
+    :func:`tournament_of`)."""
+    if at_event:
+        return True
+    gid = sheet.get("group_id")
+    if gid is None:
+        return False
+    try:
+        group = people.get_group(db, gid)
+    except service.NotFound:
+        return False
+    return bool(group.rules.get("rank_by") == RankBy.SEEGER_FABIAN.value)
+
+
+def tournament_of(db: Database, sheet: service.Sheet, at_event: bool) -> TournamentList | None:
+    """The official tournament list of a sheet ranked by Seeger-Fabian (Skat at three or
+    four), else None; once per revision of the sheet."""
+    if "seeger_fabian" not in game_kind(sheet["game"]).extra_figures:
+        return None
+    if not ranks_by_seeger_fabian(db, sheet, at_event):
+        return None
+    return service.derived(
+        sheet, "tournament-list",
+        lambda: tournament_list(service.spec_of(sheet), service.computed(db, sheet)),
+    )  # fmt: skip
+
+
+def tournament_of_sheet(db: Database, sheet: service.Sheet) -> TournamentList | None:
+    """:func:`tournament_of` for a sheet whose event is not looked up yet (the exports)."""
+    return tournament_of(db, sheet, event_of_sheet(db, sheet["id"]) is not None)
 
 
 # --- Players ----------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from skatcalc.store import MAX_ID, NotFound, fault_of, get_db, is_id, settings
 from skatcalc.store import sheets as store
 from skatcalc.store.records import AnySheet, Deal, DealHead, HistoryEntry, Sheet
 from skatcalc.store.sheets import Conflict, KeyReused, Taken
-from skatcalc.web.i18n import translate
+from skatcalc.text import translate
 
 T = TypeVar("T")
 
