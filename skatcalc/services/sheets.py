@@ -480,7 +480,7 @@ def _written(db: Database, sheet: Sheet, **fields: Any) -> Sheet:
 class Settled(Exception):
     """A write refused because what it would change is settled: the sheet is closed, its
     club night is closed, or its series is finished. Answered 409 with the sheet as it is
-    (errors.py); nothing was stored. ``msg`` is language-free (``i18n.translate``)."""
+    (errors.py); nothing was stored. ``msg`` is language-free (``text.translate``)."""
 
     def __init__(self, sheet_id: int, msg: Msg) -> None:
         super().__init__(msg.de)
