@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[1]
 PO = ROOT / "skatcalc" / "translations" / "en" / "LC_MESSAGES" / "messages.po"
-# skatcalc/web/i18n.py's translation functions and the rules' messages (rules/common.py: Msg,
+# skatcalc/text.py's translation functions and the rules' messages (rules/common.py: Msg,
 # pmsg, Errors.add): the text (and a context) pybabel collects
 KEYWORDS = ["-k", "_", "-k", "pgettext:1c,2", "-k", "translate", "-k", "ptranslate:1c,2",
             "-k", "Msg", "-k", "pmsg:1c,2", "-k", "add:2"]  # fmt: skip

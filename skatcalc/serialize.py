@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from skatcalc.web.i18n import field_errors, translate
+from skatcalc.text import field_errors, translate
 
 from .rules.cite import Step
 from .rules.sheet import ComputedSheet, HouseRules, Row, Totals, Transfer

@@ -40,7 +40,7 @@ def live_server(app: Flask) -> Iterator[str]:
 
 def explanation(result: Any, lang: str = "de") -> list[str]:
     """A result's steps as the API writes them in ``lang`` (through the one translation path)."""
-    from skatcalc.web.i18n import translate
+    from skatcalc.text import translate
 
     return [translate(s.text, lang) for s in result.steps]
 

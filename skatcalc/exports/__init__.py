@@ -21,7 +21,7 @@ from sqlite_utils import Database
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
 from skatcalc.services.sheets import Sheet
-from skatcalc.web.i18n import ptranslate, translate
+from skatcalc.text import ptranslate, translate
 
 from ..rules.common import Errors, InvalidDeal, money
 from ..rules.marks import describe_row
@@ -122,7 +122,7 @@ def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
 
 def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
     from skatcalc.exports.pdf import render_pdf
-    from skatcalc.web.sheet_view import tournament_of_sheet
+    from skatcalc.services.events import tournament_of_sheet
 
     from ..rules.sheet import describe_rules
 

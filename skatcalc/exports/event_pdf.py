@@ -16,10 +16,10 @@ from skatcalc.rules.sheet import describe_rules
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.services import events
 from skatcalc.services import sheets as service
+from skatcalc.services.dates import when
 from skatcalc.services.event_desk import start_numbers
-from skatcalc.services.events import Event, EventTable
-from skatcalc.web.i18n import ptranslate, translate, when
-from skatcalc.web.sheet_view import tournament_of
+from skatcalc.services.events import Event, EventTable, tournament_of
+from skatcalc.text import ptranslate, translate
 
 NAME_MIN = 36  # mm the name column keeps, whatever the number of series
 SERIES_W = 11  # mm per series column
@@ -72,7 +72,7 @@ def render_event_pdf(
                        new_x="LMARGIN", new_y="NEXT")  # fmt: skip
         pdf.set_text_color(0, 0, 0)
     else:
-        pdf.multi_cell(0, 5, translate("Abgeschlossen am %(when)s.", lang, when=when(event.closed)),
+        pdf.multi_cell(0, 5, translate("Abgeschlossen am %(when)s.", lang, when=when(event.closed, lang)),
                        new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     pdf.ln(2)
     n_series = len(rows[0].series) if rows else 0

@@ -11,14 +11,14 @@ from typing import Any
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
+from skatcalc.exports.charts import running_totals_svg
 from skatcalc.rules.common import money, number
 from skatcalc.rules.marks import describe_row
 from skatcalc.rules.sheet import Row
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.rules.sheet.base import TournamentListView
 from skatcalc.rules.stats import statistics
-from skatcalc.web.charts import running_totals_svg
-from skatcalc.web.i18n import ptranslate, translate
+from skatcalc.text import ptranslate, translate
 
 FONTS = Path(__file__).resolve().parents[1] / "fonts"
 GREY = (120, 120, 120)

@@ -8,7 +8,7 @@ from skatcalc.exports.pdf import GREY, SheetPDF, _n
 from skatcalc.rules.common import money
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.services.season import GroupStandings
-from skatcalc.web.i18n import ptranslate, translate
+from skatcalc.text import ptranslate, translate
 
 
 def render_standings_pdf(standings: GroupStandings, rank_name: str, lang: str = "de") -> bytes:

@@ -11,7 +11,7 @@ import segno
 
 from skatcalc.exports.pdf import GREY, SheetPDF
 from skatcalc.services.events import Event, EventTable
-from skatcalc.web.i18n import translate
+from skatcalc.text import translate
 
 CARD_H = 136.0  # two cards on the 297 mm page, within the margins
 QR_W = 46.0

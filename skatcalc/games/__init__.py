@@ -7,7 +7,7 @@ templates' parts in ``templates/games/<game>/``. Importing this package register
 in the order forms and messages list them; code outside the games asks the registry (and the
 game's ``GameKind``) instead of naming a game or a contract.
 
->>> from skatcalc.web.i18n import translate
+>>> from skatcalc.text import translate
 >>> keys(), game("skat").players_per_deal, translate(game("schafkopf").label, "en")
 (('skat', 'schafkopf'), 3, 'Schafkopf')
 >>> [row.key for row in contract_rows() if row.partner]

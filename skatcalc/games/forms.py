@@ -1,4 +1,4 @@
-"""The pages' side of every registered game (its :class:`~skatcalc.web.form_fields.GameForms`),
+"""The pages' side of every registered game (its :class:`~skatcalc.games.form_fields.GameForms`),
 by the registry's key: Flask forms, kept apart from the pure registry in ``__init__.py``.
 
 >>> from skatcalc.games import keys
@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from skatcalc.web.form_fields import GameForms
+from skatcalc.games.form_fields import GameForms
 
 from .schafkopf import SCHAFKOPF
 from .schafkopf.forms import SchafkopfForms, SchafkopfRulesFields

@@ -6,7 +6,7 @@ A rule is cited as the user's rule book (docs/rules.md) cites it: the ISkO parag
 or for Schafkopf ("1.5 Verlorene Spiele"), and a house rule by the name the sheet gives it
 ("Hausregel: Bock"). Citations are texts like any other: translated at the edges.
 
->>> from skatcalc.web.i18n import translate
+>>> from skatcalc.text import translate
 >>> translate(ISKO_OVERBID, "en"), translate(house(BOCK), "en"), translate(LOST, "en")
 ('ISkO 5.4', 'House rule: Bock', '1.5 Lost games')
 """

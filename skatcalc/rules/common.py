@@ -39,7 +39,7 @@ class Msg:
     """A text for a person, as data: the German msgid (German is the source language; its
     ``%(name)s`` placeholders filled from ``params``) and, where the same German reads
     differently in English, a ``context``. The rules never translate: the edges (API, pages,
-    CSV, PDF) hand a Msg to ``skatcalc.web.i18n.translate``, which looks it up in the catalogue.
+    CSV, PDF) hand a Msg to ``skatcalc.text.translate``, which looks it up in the catalogue.
 
     >>> Msg("Zusammen %(n)s Augen", n=110).de
     'Zusammen 110 Augen'
@@ -120,7 +120,7 @@ class FieldError:
 @dataclass
 class InvalidDeal(Exception):
     """Raised with every problem of an input at once, keyed by field name ("_" = whole input);
-    ``skatcalc.web.i18n.field_errors`` gives the texts in a language."""
+    ``skatcalc.text.field_errors`` gives the texts in a language."""
 
     errors: list[FieldError] = field(default_factory=list)
 

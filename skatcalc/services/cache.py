@@ -191,7 +191,7 @@ EVENT_SNAPSHOTS: Recent[tuple[str, str], Any] = Recent(32)  # services.events.Ev
 # A link's QR code as inline SVG per address (web/sheet_view.py ``qr_svg``): ~5 ms a code,
 # two on every page of a sheet on the network, and a sheet's links never change.
 QR_CODES: Recent[str, Markup] = Recent(256)
-# A date in a language's medium format per (date, language) (web/i18n.py ``day``): Babel
+# A date in a language's medium format per (date, language) (services/dates.py ``day``): Babel
 # takes ~0.5 ms a date, and the list of sheets shows hundreds, mostly the same.
 DATES: Recent[tuple[date, str], str] = Recent(4096)
 # A static file gzipped, per path, with the ETag of the file version it was packed from

@@ -51,6 +51,8 @@ from skatcalc.rules.events import (
 from skatcalc.rules.ranking import rank_figure
 from skatcalc.rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from skatcalc.rules.sheet import game as game_kind
+from skatcalc.rules.sheet.base import TournamentListView
+from skatcalc.rules.standings import RankBy
 from skatcalc.services import cache
 from skatcalc.services import players as people
 from skatcalc.services import sheets as service
@@ -285,6 +287,42 @@ def delete_event(db: Database, event_id: int) -> None:
 def event_of_sheet(db: Database, sheet_id: int) -> TableOfSheet | None:
     """The event a sheet is a table of, with its series and table number, or None."""
     return rows_of.table_of_sheet(db, sheet_id)
+
+
+def ranks_by_seeger_fabian(db: Database, sheet: Sheet, at_event: bool) -> bool:
+    """Whether the sheet is kept as a tournament list: a club night's table, or a sheet in a
+    group whose standings rank by Seeger-Fabian (the game must have the figure, see
+    :func:`tournament_of`)."""
+    if at_event:
+        return True
+    gid = sheet.group_id
+    if gid is None:
+        return False
+    try:
+        group = people.get_group(db, gid)
+    except service.NotFound:
+        return False
+    return bool(group.rules.get("rank_by") == RankBy.SEEGER_FABIAN.value)
+
+
+def tournament_of(db: Database, sheet: Sheet, at_event: bool) -> TournamentListView | None:
+    """The official tournament list of a sheet ranked by Seeger-Fabian (its game's
+    ``GameKind.tournament_list``: Skat at three or four), else None; once per revision of the
+    sheet."""
+    kind = game_kind(sheet.game)
+    if "seeger_fabian" not in kind.extra_figures:
+        return None
+    if not ranks_by_seeger_fabian(db, sheet, at_event):
+        return None
+    return service.derived(
+        sheet, "tournament-list",
+        lambda: kind.tournament_list(service.spec_of(sheet), service.computed(db, sheet)),
+    )  # fmt: skip
+
+
+def tournament_of_sheet(db: Database, sheet: Sheet) -> TournamentListView | None:
+    """:func:`tournament_of` for a sheet whose event is not looked up yet (the exports)."""
+    return tournament_of(db, sheet, event_of_sheet(db, sheet.id) is not None)
 
 
 # --- Players ----------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ from skatcalc.store.records import (
     TableLock,
 )
 from skatcalc.store.sheets import Conflict, KeyReused, Taken
-from skatcalc.web.i18n import translate
+from skatcalc.text import translate
 
 T = TypeVar("T")
 
@@ -488,7 +488,7 @@ def _written(db: Database, sheet: Sheet, **fields: Any) -> Sheet:
 class Settled(Exception):
     """A write refused because what it would change is settled: the sheet is closed, its
     club night is closed, or its series is finished. Answered 409 with the sheet as it is
-    (errors.py); nothing was stored. ``msg`` is language-free (``i18n.translate``)."""
+    (errors.py); nothing was stored. ``msg`` is language-free (``text.translate``)."""
 
     def __init__(self, sheet_id: int, msg: Msg) -> None:
         super().__init__(msg.de)

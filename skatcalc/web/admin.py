@@ -13,9 +13,9 @@ from werkzeug.wrappers import Response
 from skatcalc.services import events as event_service
 from skatcalc.services import players
 from skatcalc.services import sheets as service
+from skatcalc.text import _
 from skatcalc.web import rights
 from skatcalc.web.http import refuse
-from skatcalc.web.i18n import _
 from skatcalc.web.rights import token_matches
 from skatcalc.web.sheet_view import public_url
 

@@ -14,9 +14,10 @@ from skatcalc.rules.sheet import normalize_sheet
 from skatcalc.serialize import result_json
 from skatcalc.services import players
 from skatcalc.services import sheets as service
+from skatcalc.text import _, field_errors
 from skatcalc.web import rights
 from skatcalc.web.http import BadJSON, can_change_rules, can_edit, parse_json
-from skatcalc.web.i18n import _, api_lang, field_errors
+from skatcalc.web.i18n import api_lang
 from skatcalc.web.request_state import mark_private
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

@@ -26,16 +26,17 @@ from wtforms import BooleanField, Field
 from wtforms.validators import Optional
 
 from skatcalc.games import bock_triggers, contract_marks, script_json
+
+# parse_int and field_int: the whole-number reading every page's forms share
+from skatcalc.games.form_fields import MultiCheckboxField, not_a_number, parse_int
 from skatcalc.games.forms import GAME_FORMS, GameRulesFields
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.sheet import BOCK_NAMES, GAMES, SheetSpec, default_active, forehand, seat_after
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.services import sheets as service
 from skatcalc.services.sheets import Deal, Sheet
-
-# parse_int and field_int: the whole-number reading every page's forms share
-from skatcalc.web.form_fields import MultiCheckboxField, not_a_number, parse_int
-from skatcalc.web.i18n import _, field_errors, page_lang, translate
+from skatcalc.text import _, field_errors, translate
+from skatcalc.web.i18n import page_lang
 
 # --- Live previews: when a half-filled form is worth asking about --------------------------
 # A form tapped half-way (no game, no Spitzen, no outcome yet) is no error and gets no

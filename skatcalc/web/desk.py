@@ -12,13 +12,14 @@ from wtforms import StringField
 from wtforms.validators import Optional
 
 from skatcalc.exports import attachment
+from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import Errors, InvalidDeal
 from skatcalc.services import event_desk as desk
 from skatcalc.services import events
 from skatcalc.services import sheets as service
+from skatcalc.text import _, field_errors, translate
 from skatcalc.web.events import _filename, editable
-from skatcalc.web.form_fields import parse_int
-from skatcalc.web.i18n import _, field_errors, flash_errors, page_lang, translate
+from skatcalc.web.i18n import flash_errors, page_lang
 from skatcalc.web.request_state import mark_private
 from skatcalc.web.sheet_view import public_url
 

@@ -11,9 +11,10 @@ from skatcalc.rules.inputs import Reader
 from skatcalc.services import event_desk as desk
 from skatcalc.services import events
 from skatcalc.services import sheets as service
+from skatcalc.text import translate
 from skatcalc.web.api import body, json_route
 from skatcalc.web.events_api import _editable
-from skatcalc.web.i18n import api_lang, translate
+from skatcalc.web.i18n import api_lang
 
 bp = Blueprint("desk_api", __name__, url_prefix="/api/v1/events")
 

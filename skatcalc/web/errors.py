@@ -19,8 +19,9 @@ from werkzeug.wrappers import Response
 
 from skatcalc import exports
 from skatcalc.services import sheets as service
+from skatcalc.text import _
 from skatcalc.web.http import IMPORT_BODY_MAX, IMPORT_PATHS, Refused, busy_text, refuse
-from skatcalc.web.i18n import _, api_lang
+from skatcalc.web.i18n import api_lang
 from skatcalc.web.request_state import forget_sheet
 
 # endpoint -> the page of its form, as sent, with a message above it (None: no such page)

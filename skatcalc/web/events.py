@@ -29,6 +29,7 @@ from wtforms.validators import Optional
 
 from skatcalc import exports, games
 from skatcalc.exports import attachment, cell, safe_name
+from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import Errors, InvalidDeal
 from skatcalc.rules.events import (
     MAX_SERIES_DEALS,
@@ -51,21 +52,12 @@ from skatcalc.services import sheets as service
 from skatcalc.services.event_desk import start_numbers
 from skatcalc.services.events import Event
 from skatcalc.services.players import Group
+from skatcalc.text import _, field_errors, pgettext, translate
 from skatcalc.web import rights
 from skatcalc.web.deal_forms import SheetRulesFields, attach_errors, rules_body
 from skatcalc.web.events_api import unfinished_message
-from skatcalc.web.form_fields import parse_int
 from skatcalc.web.http import holds_token, refuse, remember_edit_token
-from skatcalc.web.i18n import (
-    _,
-    field_errors,
-    flash_errors,
-    money,
-    num,
-    page_lang,
-    pgettext,
-    translate,
-)
+from skatcalc.web.i18n import flash_errors, money, num, page_lang
 from skatcalc.web.request_state import mark_private
 from skatcalc.web.rights import token_matches
 from skatcalc.web.sheet_view import public_url, qr_svg

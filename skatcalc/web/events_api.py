@@ -14,6 +14,7 @@ from skatcalc.services import events
 from skatcalc.services import players as people
 from skatcalc.services import sheets as service
 from skatcalc.services.events import Event
+from skatcalc.text import _, translate
 from skatcalc.web.api import (
     BadBody,
     body,
@@ -24,7 +25,7 @@ from skatcalc.web.api import (
     require_group_right,
 )
 from skatcalc.web.http import can_edit, holds_token
-from skatcalc.web.i18n import _, api_lang, translate
+from skatcalc.web.i18n import api_lang
 from skatcalc.web.request_state import mark_private
 
 bp = Blueprint("events_api", __name__, url_prefix="/api/v1/events")

@@ -286,7 +286,7 @@ class Refused(Exception):
 
 
 def busy_text() -> str:
-    from skatcalc.web.i18n import _
+    from skatcalc.text import _
 
     return _("Die Liste ist gerade belegt – bitte gleich noch einmal speichern.")
 
@@ -315,7 +315,7 @@ def init_app(app: Flask) -> None:
     app.extensions["skatcalc_write_slots"] = slots
 
     def check_request() -> Response | None:
-        from skatcalc.web.i18n import _
+        from skatcalc.text import _
 
         if not host_allowed(request.headers.get("Host", ""), app):
             # Plain text: no page of ours, no link, is built for a host we do not know.

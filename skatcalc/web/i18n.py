@@ -1,50 +1,30 @@
-"""German first, English second, through Flask-Babel message catalogues.
+"""German first, English second: the request's side of it.
 
-The msgids are the German texts (the default language); ``translations/en`` holds English.
-Pages take the language from ?lang=, then a cookie; the API from Accept-Language.
-
-Every text a person reads goes through ``translate(text, lang, **params)``: pages, API answers,
-CSV, PDF and the command line. ``_()`` and ``pgettext()`` are that function with the current
-request's language (templates keep ``_()``).
+Pages take the language from ?lang=, then a cookie; the API from Accept-Language. The
+catalogues and the one translation path, ``translate(text, lang, **params)``, are in
+``skatcalc/text.py``; ``_()`` and ``pgettext()`` there are that function with the language
+found here (:func:`current_lang`, named to it by :func:`init_app`); templates keep ``_()``.
+Numbers, money and dates here are in the page's language.
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from babel.dates import format_date
-from babel.support import NullTranslations, Translations
 from flask import Flask, Response, flash, request
 from flask_babel import Babel
 from markupsafe import Markup
 
-from skatcalc.rules.common import InvalidDeal, Msg, number
+from skatcalc.rules.common import InvalidDeal, number
 from skatcalc.rules.common import money as common_money
-from skatcalc.services import cache
+from skatcalc.services import dates
+from skatcalc.text import LANGS, catalog, field_errors, translate, use_request_lang
 from skatcalc.web.request_state import state
 
-LANGS = ("de", "en")
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
-__all__ = ["LANGS", "_", "api_lang", "day", "init_app", "money", "num", "page_lang", "pgettext",
-           "ptranslate", "translate", "field_errors"]  # fmt: skip
-
-# One parsed catalogue per language for the life of the process (Flask-Babel would parse the
-# .mo file again on every request and look up its context on every one of ~250 calls a page).
-# Not in services/cache.py: a file of the installation read once per language (two), like an
-# import, not data derived from what is stored or asked.
-_CATALOGS: dict[str, NullTranslations] = {}
-
-
-def catalog(lang: str) -> NullTranslations:
-    if lang not in _CATALOGS:
-        # German is the source language: its texts are the message ids themselves.
-        _CATALOGS[lang] = (
-            NullTranslations() if lang == "de" else Translations.load(str(TRANSLATIONS), [lang])
-        )
-    return _CATALOGS[lang]
+__all__ = ["api_lang", "current_lang", "day", "flash_errors", "init_app", "lang_url", "money",
+           "num", "page_lang", "select_locale", "when"]  # fmt: skip
 
 
 def current_lang() -> str:
@@ -54,57 +34,12 @@ def current_lang() -> str:
     return st.ui_lang
 
 
-def translate(text: str | Msg, lang: str, /, *, context: str | None = None, **params: Any) -> str:
-    """The one translation path: ``text`` is the German msgid, looked up in ``lang``'s
-    catalogue (German: the msgid itself) and its ``%(name)s`` placeholders filled from
-    ``params`` (a text without params is taken as it is, so a lone "%" needs no escaping).
-    ``context`` tells msgids apart that read alike in German but not in English (written
-    ``ptranslate(context, text, lang)`` so that pybabel finds it). A rules message
-    (``rules.common.Msg``) brings its msgid, context and params along; messages among its
-    params are translated the same way.
-
-    >>> translate("Liste", "en"), translate("Spiel %(n)s", "de", n=3)
-    ('List', 'Spiel 3')
-    >>> translate(Msg("%(what)s: %(n)s", what=Msg("verloren"), n="−54"), "en")
-    'lost: −54'
-    """
-    cat = catalog(lang)
-    if isinstance(text, Msg):
-        return text.render(lambda m: _lookup(cat, m.id, m.context))
-    out = _lookup(cat, text, context)
-    return out % params if params else out
-
-
-def _lookup(cat: NullTranslations, text: str, context: str | None) -> str:
-    return cat.ugettext(text) if context is None else cat.upgettext(context, text)
-
-
-def field_errors(exc: InvalidDeal, lang: str) -> dict[str, list[str]]:
-    """Every problem of an input, by field, in ``lang`` (the 422 answer's ``errors``)."""
-    out: dict[str, list[str]] = {}
-    for err in exc.errors:
-        out.setdefault(err.field, []).append(translate(err.msg, lang))
-    return out
-
-
 def flash_errors(exc: InvalidDeal) -> None:
     """A refused page action's messages, in the page's language, for the page it goes back to
     (a form that redirects shows them at the top)."""
     for msgs in field_errors(exc, page_lang()).values():
         for m in msgs:
             flash(m, "error")
-
-
-def ptranslate(context: str, text: str, lang: str, /, **params: Any) -> str:
-    return translate(text, lang, context=context, **params)
-
-
-def _(text: str | Msg, **variables: Any) -> str:
-    return translate(text, current_lang(), **variables)
-
-
-def pgettext(context: str, text: str, **variables: Any) -> str:
-    return translate(text, current_lang(), context=context, **variables)
 
 
 def page_lang() -> str:
@@ -134,29 +69,13 @@ def money(cents: int) -> str:
 
 
 def day(value: str | date | datetime) -> str:
-    """A date in the page's locale: 22.11.2026 / Nov 22, 2026."""
-    if isinstance(value, str):
-        # stored in UTC; the table lives in the server's local time
-        value = (
-            datetime.fromisoformat(value).astimezone()
-            if len(value) > 10
-            else date.fromisoformat(value)
-        )
-    return _medium_date(value if isinstance(value, date) and not isinstance(value, datetime)
-                        else value.date(), page_lang())  # fmt: skip
+    """A date in the page's locale (``services.dates.day``)."""
+    return dates.day(value, page_lang())
 
 
 def when(value: str) -> str:
-    """A stored time (UTC) as date and the server's local time: 22.11.2026, 21:03."""
-    moment = datetime.fromisoformat(value).astimezone()
-    return f"{day(moment)}, {moment:%H:%M}"
-
-
-def _medium_date(value: date, lang: str) -> str:
-    # Babel takes ~0.5 ms a date; the list of sheets shows hundreds of them, mostly the same:
-    # kept in cache.py with every other process cache
-    return cache.kept(cache.DATES, (value, lang),
-                      lambda: format_date(value, format="medium", locale=lang))  # fmt: skip
+    """A stored time in the page's locale (``services.dates.when``)."""
+    return dates.when(value, page_lang())
 
 
 def lang_url(code: str) -> str:
@@ -190,6 +109,7 @@ def _jinja_npgettext(context: str, singular: str, plural: str, n: int, **variabl
 
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale, default_translation_directories="translations")
+    use_request_lang(current_lang)  # skatcalc.text's _() and pgettext(): the request's language
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda s: catalog(current_lang()).ugettext(s),
         ngettext=lambda s, p, n: catalog(current_lang()).ungettext(s, p, n),

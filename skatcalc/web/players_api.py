@@ -12,8 +12,8 @@ from skatcalc.rules.common import parse_day
 from skatcalc.services import players, season
 from skatcalc.services import sheets as service
 from skatcalc.services.events import player_events, player_events_json
+from skatcalc.text import _
 from skatcalc.web.api import BadBody, body, error, json_route
-from skatcalc.web.i18n import _
 from skatcalc.web.request_state import mark_private
 
 bp = Blueprint("players_api", __name__, url_prefix="/api/v1")

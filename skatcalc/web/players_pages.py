@@ -22,17 +22,18 @@ from wtforms.validators import Optional
 
 from skatcalc import exports, games
 from skatcalc.exports import attachment, safe_name
+from skatcalc.exports.charts import running_totals_svg
+from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import InvalidDeal, decimal, parse_day
 from skatcalc.rules.sheet import GAMES
 from skatcalc.services import players, season
 from skatcalc.services import sheets as service
 from skatcalc.services.events import player_events
 from skatcalc.services.players import Group
+from skatcalc.text import _, field_errors, translate
 from skatcalc.web import rights
-from skatcalc.web.charts import running_totals_svg
-from skatcalc.web.form_fields import parse_int
 from skatcalc.web.http import refuse
-from skatcalc.web.i18n import _, field_errors, flash_errors, page_lang, translate
+from skatcalc.web.i18n import flash_errors, page_lang
 from skatcalc.web.request_state import mark_private
 from skatcalc.web.rights import token_matches
 from skatcalc.web.sheet_view import public_url, qr_svg

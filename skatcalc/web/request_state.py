@@ -16,8 +16,7 @@ from typing import Any
 
 from flask import g
 
-# The record through services.players: services.sheets imports web.i18n, which keeps its
-# language here, so importing the sheets' service would close an import cycle.
+# The record through a service: web/ never imports store/.
 from skatcalc.services.players import Sheet
 
 _KEY = "_skatcalc_request"  # the one name on flask.g

@@ -27,19 +27,18 @@ from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
+from skatcalc.exports.charts import running_totals_svg
+from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import InvalidDeal, number
 from skatcalc.rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from skatcalc.rules.ranking import leader, leaders
 from skatcalc.rules.sheet import default_active, describe_rules, evaluate_deal
 from skatcalc.rules.sheet import game as game_kind
-from skatcalc.rules.sheet.base import TournamentListView
-from skatcalc.rules.standings import RankBy
 from skatcalc.rules.stats import statistics
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
-from skatcalc.services.events import TableOfSheet
-from skatcalc.services.players import get_group
-from skatcalc.web.charts import running_totals_svg
+from skatcalc.services.events import TableOfSheet, tournament_of
+from skatcalc.text import _, translate
 from skatcalc.web.deal_forms import (
     deal_form,
     deal_ready,
@@ -47,8 +46,7 @@ from skatcalc.web.deal_forms import (
     preview_answer,
     preview_messages,
 )
-from skatcalc.web.form_fields import parse_int
-from skatcalc.web.i18n import _, num, page_lang, translate
+from skatcalc.web.i18n import num, page_lang
 from skatcalc.web.request_state import mark_private
 
 
@@ -193,45 +191,6 @@ def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
     # the page's view: the table's record with what is left and its sign-off
     return {**asdict(table), "id": table.event_id, "left": left,
             "signoff": None if quiet else sign_off_view(db, table)}  # fmt: skip
-
-
-def ranks_by_seeger_fabian(db: Database, sheet: service.Sheet, at_event: bool) -> bool:
-    """Whether the sheet is kept as a tournament list: a club night's table, or a sheet in a
-    group whose standings rank by Seeger-Fabian (the game must have the figure, see
-    :func:`tournament_of`)."""
-    if at_event:
-        return True
-    gid = sheet.group_id
-    if gid is None:
-        return False
-    try:
-        group = get_group(db, gid)
-    except service.NotFound:
-        return False
-    return bool(group.rules.get("rank_by") == RankBy.SEEGER_FABIAN.value)
-
-
-def tournament_of(db: Database, sheet: service.Sheet,
-                  at_event: bool) -> TournamentListView | None:  # fmt: skip
-    """The official tournament list of a sheet ranked by Seeger-Fabian (its game's
-    ``GameKind.tournament_list``: Skat at three or four), else None; once per revision of the
-    sheet."""
-    kind = game_kind(sheet.game)
-    if "seeger_fabian" not in kind.extra_figures:
-        return None
-    if not ranks_by_seeger_fabian(db, sheet, at_event):
-        return None
-    return service.derived(
-        sheet, "tournament-list",
-        lambda: kind.tournament_list(service.spec_of(sheet), service.computed(db, sheet)),
-    )  # fmt: skip
-
-
-def tournament_of_sheet(db: Database, sheet: service.Sheet) -> TournamentListView | None:
-    """:func:`tournament_of` for a sheet whose event is not looked up yet (the exports)."""
-    from skatcalc.services.events import event_of_sheet
-
-    return tournament_of(db, sheet, event_of_sheet(db, sheet.id) is not None)
 
 
 def sign_off_view(db: Database, table: TableOfSheet) -> dict[str, Any]:

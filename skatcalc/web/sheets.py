@@ -22,11 +22,13 @@ from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
 from skatcalc import exports, games
+from skatcalc.games.form_fields import field_int, parse_int
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.sheet import normalize_sheet
 from skatcalc.services import players
 from skatcalc.services import sheets as service
 from skatcalc.services.sheets import Deal, Sheet
+from skatcalc.text import _, field_errors
 from skatcalc.web import rights
 from skatcalc.web.deal_forms import (
     SheetRulesFields,
@@ -39,9 +41,8 @@ from skatcalc.web.deal_forms import (
     rules_body,
 )
 from skatcalc.web.errors import resend_form_on_fault, show_on_refusal
-from skatcalc.web.form_fields import field_int, parse_int
 from skatcalc.web.http import BadJSON, can_change_rules, can_edit, parse_json, remember_edit_token
-from skatcalc.web.i18n import _, field_errors, page_lang
+from skatcalc.web.i18n import page_lang
 from skatcalc.web.request_state import keep_sheet, kept_sheet
 from skatcalc.web.rights import token_matches
 from skatcalc.web.sheet_view import (

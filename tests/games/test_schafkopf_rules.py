@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from skatcalc.games.schafkopf.values import SchafkopfDeal, SKGame, schafkopf_ramsch, schafkopf_value
 from skatcalc.rules import InvalidDeal
-from skatcalc.web.i18n import field_errors
+from skatcalc.text import field_errors
 from tests.known_good import evening
 from tests.support import explanation
 

@@ -267,7 +267,7 @@ def test_a_bockramsch_round_takes_ramsch_or_grand_hand_only(
         evaluate_deal(spec, {**body, "declarer": "B"} if "game" in body else body,
                       ("B", "C", "A"), ramsch_round=True)  # fmt: skip
     assert [e.field for e in exc.value.errors] == [field]
-    from skatcalc.web.i18n import translate
+    from skatcalc.text import translate
 
     assert "Bockramsch" in translate(exc.value.errors[0].msg, "de")
     ok = evaluate_deal(spec, {**GRAND_HAND, "ouvert": True, "declarer_points": 120,

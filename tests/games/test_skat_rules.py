@@ -14,7 +14,7 @@ from skatcalc.games.skat.values import (
     matadors_from_cards,
 )
 from skatcalc.rules import InvalidDeal
-from skatcalc.web.i18n import field_errors
+from skatcalc.text import field_errors
 from tests.support import explanation
 
 D, H, S, C, G, N = Game.DIAMONDS, Game.HEARTS, Game.SPADES, Game.CLUBS, Game.GRAND, Game.NULL

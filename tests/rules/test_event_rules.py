@@ -20,7 +20,7 @@ from skatcalc.rules.events import (
     ranking_order,
     table_sizes,
 )
-from skatcalc.web.i18n import field_errors
+from skatcalc.text import field_errors
 
 
 def names(n: int) -> list[str]:

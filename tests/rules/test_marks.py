@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from skatcalc.rules.marks import describe_row
 from skatcalc.rules.sheet import DealRecord, Row, SheetSpec, compute_sheet, default_active
-from skatcalc.web.i18n import translate
+from skatcalc.text import translate
 
 SKAT = SheetSpec("skat", ("A", "B", "C", "D"), "A",
                  {"kontra_re": True, "ramsch": True, "bock": ["kontra-lost"], "stake_cents": 0})  # fmt: skip

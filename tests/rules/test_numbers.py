@@ -6,9 +6,9 @@ import pytest
 from flask import Flask
 
 from skatcalc.exports import pdf
+from skatcalc.exports.charts import running_totals_svg
 from skatcalc.rules.common import number, signed
 from skatcalc.web import i18n
-from skatcalc.web.charts import running_totals_svg
 
 CASES = [  # (n, signed, German, English)
     (0, False, "0", "0"),

@@ -37,7 +37,7 @@ from skatcalc.rules.sheet import (
     register,
 )
 from skatcalc.rules.sheet.base import zero_sum
-from skatcalc.web.i18n import catalog, field_errors, translate
+from skatcalc.text import catalog, field_errors, translate
 from tests.known_good import EVENINGS, evening
 
 # --- The registry -----------------------------------------------------------------------------

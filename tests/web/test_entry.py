@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from skatcalc.games.skat import LEGAL_BIDS, Game, Party, SkatDeal, skat_value
 from skatcalc.games.skat.values import won_in_play
 from skatcalc.rules import InvalidDeal
-from skatcalc.web.i18n import field_errors
+from skatcalc.text import field_errors
 from tests.support import explanation
 
 G, H, S, C, D = Game.GRAND, Game.HEARTS, Game.SPADES, Game.CLUBS, Game.DIAMONDS

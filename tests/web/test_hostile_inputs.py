@@ -73,7 +73,7 @@ def test_stored_name_with_control_character_still_prints(app: Flask, client: Fla
 def test_chart_svg_leaves_out_what_xml_forbids() -> None:
     from xml.etree import ElementTree
 
-    from skatcalc.web.charts import running_totals_svg
+    from skatcalc.exports.charts import running_totals_svg
 
     names = ["A\u0000B", 'x\u001f<&"', "q\uffff"]
     deals = [{"totals": {n: 10 * i for i, n in enumerate(names)}}]

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "skatcalc" / "translations" / "en" / "LC_MESSAGES"
 METHODS = [("skatcalc/**.py", "python"), ("templates/**.html", "jinja2")]
-# the translation functions of skatcalc/web/i18n.py and the rules' messages (Msg, pmsg,
+# the translation functions of skatcalc/text.py and the rules' messages (Msg, pmsg,
 # Errors.add), as in scripts/translate.py and the README
 KEYWORDS = {"_": None, "gettext": None, "pgettext": ((1, "c"), 2), "ngettext": (1, 2),
             "translate": None, "ptranslate": ((1, "c"), 2), "Msg": None,

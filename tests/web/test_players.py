@@ -14,7 +14,7 @@ from skatcalc.rules.common import InvalidDeal
 from skatcalc.services import players
 from skatcalc.store import migrations as schema
 from skatcalc.store import sheets as sheet_store
-from skatcalc.web.i18n import field_errors
+from skatcalc.text import field_errors
 from tests.support import admin_token
 
 SKAT = {"game": "skat", "players": ["Anna", "Bernd", "Carla"]}

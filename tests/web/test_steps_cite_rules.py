@@ -20,7 +20,7 @@ from skatcalc.rules.sheet import (
     default_active,
     normalize_sheet,
 )
-from skatcalc.web.i18n import translate
+from skatcalc.text import translate
 from tests.games.test_skat_rules import valid_deals
 from tests.known_good import EVENINGS, evening
 from tests.support import live_server

@@ -11,8 +11,14 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, StringField
 from wtforms.validators import Optional
 
-from skatcalc.web.form_fields import DealMeta, GameForms, MultiCheckboxField, field_int, known_game
-from skatcalc.web.i18n import _, page_lang, translate
+from skatcalc.games.form_fields import (
+    DealMeta,
+    GameForms,
+    MultiCheckboxField,
+    field_int,
+    known_game,
+)
+from skatcalc.text import _, request_lang, translate
 
 from ...rules.contracts import buttons
 from .contracts import BY_KEY, CONTRACTS
@@ -24,7 +30,7 @@ from .values import SUITS as SK_SUITS
 
 def schafkopf_game_choices() -> list[tuple[str, str]]:
     """The entry form's game buttons, from the contracts table."""
-    lang = page_lang()
+    lang = request_lang()
     return [(row.key, translate(row.button, lang)) for row in buttons(CONTRACTS) if row.button]
 
 

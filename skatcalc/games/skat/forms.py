@@ -12,8 +12,14 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
-from skatcalc.web.form_fields import DealMeta, GameForms, MultiCheckboxField, field_int, known_game
-from skatcalc.web.i18n import _, page_lang, translate
+from skatcalc.games.form_fields import (
+    DealMeta,
+    GameForms,
+    MultiCheckboxField,
+    field_int,
+    known_game,
+)
+from skatcalc.text import _, request_lang, translate
 
 from ...rules.contracts import buttons
 from .contracts import CONTRACTS
@@ -31,7 +37,7 @@ def card_choices() -> list[tuple[str, str]]:
 
 def skat_game_choices() -> list[tuple[str, str]]:
     """The entry form's game buttons, from the contracts table."""
-    lang = page_lang()
+    lang = request_lang()
     return [(row.key, translate(row.button, lang)) for row in buttons(CONTRACTS) if row.button]
 
 
@@ -131,7 +137,7 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
     if game != "null" and "declarer_points" in data and (won is not None or form.schneider.data):
         conflict = skat_outcome_conflict(data, won, bool(form.schneider.data))
         if conflict is not None:
-            errors.append(("declarer_points", translate(conflict, page_lang())))
+            errors.append(("declarer_points", translate(conflict, request_lang())))
     return data
 
 

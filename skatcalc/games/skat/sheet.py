@@ -58,7 +58,7 @@ class SkatHouseRules(HouseRules):
     >>> r = SkatHouseRules.from_json({"kontra_re": True, "bock": ["60-60"]}, e)
     >>> r.to_json(), e.items
     ({'kontra_re': True, 'ramsch': False, 'bock': ['60-60'], 'stake_cents': 0}, [])
-    >>> from skatcalc.web.i18n import translate
+    >>> from skatcalc.text import translate
     >>> [translate(m, "en") for m in r.describe()][:2]
     ['Kontra/Re: yes', 'all-pass deals score 0']
     >>> SkatHouseRules.from_json({"ramsch": True, "schieberamsch": True, "ramsch_cap": 250}, e

@@ -278,7 +278,7 @@ def skat_value(deal: SkatDeal) -> SkatResult:
     (False, True, 27, -54)
     >>> skat_value(SkatDeal(Game.NULL, hand=True, ouvert=True, won=False)).score
     -118
-    >>> from skatcalc.web.i18n import field_errors  # the messages are translated at the edges
+    >>> from skatcalc.text import field_errors  # the messages are translated at the edges
     >>> from skatcalc.rules.common import InvalidDeal
     >>> try:
     ...     skat_value(SkatDeal(Game.NULL, bid=24, won=True))
@@ -585,7 +585,7 @@ class GameWithValue:
 def games_with_value(value: int) -> list[GameWithValue]:
     """Every game whose value is exactly ``value`` — the reference table of bids.
 
-    >>> from skatcalc.web.i18n import translate  # the texts are messages; the edges translate
+    >>> from skatcalc.text import translate  # the texts are messages; the edges translate
     >>> [g.name.de for g in games_with_value(23)]
     ['Null']
     >>> [translate(g.name, "en") for g in games_with_value(48)]

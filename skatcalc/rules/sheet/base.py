@@ -100,7 +100,7 @@ class BockTrigger(enum.StrEnum):
     """What starts a Bock round (docs/rules.md 1.10, 2.6); the values are the stored and API
     strings, so a trigger compares equal to its string.
 
-    >>> from skatcalc.web.i18n import translate
+    >>> from skatcalc.text import translate
     >>> BockTrigger("60-60") == "60-60", translate(BockTrigger.VALUE_100.label, "en")
     (True, 'a game value of 100 or more')
     """

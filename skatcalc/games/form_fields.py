@@ -14,7 +14,7 @@ from wtforms import Field, HiddenField, RadioField, SelectField, SelectMultipleF
 from wtforms.validators import Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from skatcalc.web.i18n import _
+from skatcalc.text import _
 
 
 class MultiCheckboxField(SelectMultipleField):
