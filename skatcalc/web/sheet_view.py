@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -150,7 +150,47 @@ def _render_entry_form(sheet: service.Sheet, spec: Any, proposed: str,
     return _ENTRY_SPLIT.split(html)
 
 
-def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> dict[str, Any] | None:
+@dataclass(frozen=True, slots=True)
+class SavedLine:
+    """The one-line confirmation of the deal a save just stored, with its undo: the deal's
+    number, who played it, what and its amount, in the page's language."""
+
+    n: int
+    who: str | None
+    contract: str
+    marks: tuple[str, ...]
+    amount: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignOff:
+    """A club-night table's double entry and sign-off as its sheet pages show it
+    (``templates/sheets/_signoff.html``): who confirmed, whether the series is complete, the
+    lists' differences in words and the deals not counted yet."""
+
+    signed: tuple[str, ...]
+    confirmed: str | None
+    complete: bool
+    players: tuple[str, ...]
+    messages: tuple[str, ...]
+    pending: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableLine:
+    """A table's sheet at a club night, as its page's line says it: the event (``id``,
+    ``name``), the series and table, the list it keeps, the deals left and the sign-off."""
+
+    id: int
+    name: str
+    series: int
+    table_n: int
+    list: str | None
+    left: int
+    signoff: SignOff | None
+
+
+def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> SavedLine | None:
     """The deal a save just stored (``?saved=<n>`` after the redirect), for the one-line
     confirmation with its undo; None when there is none or it is struck already."""
     n = parse_int(request.args.get("saved", ""))
@@ -172,12 +212,12 @@ def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> dict[str, Any] | N
         amount = num(row["deltas"][row["party"][0]], True)
     else:
         amount = "" if text.value is None else str(text.value)
-    return {"n": row["n"], "who": who, "contract": translate(text.contract, lang),
-            "marks": [translate(m, lang) for m in text.marks], "amount": amount}  # fmt: skip
+    return SavedLine(row["n"], who, translate(text.contract, lang),
+                     tuple(translate(m, lang) for m in text.marks), amount)  # fmt: skip
 
 
 def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
-                   ) -> dict[str, Any] | None:  # fmt: skip
+                   ) -> TableLine | None:  # fmt: skip
     """For a table's sheet at a club night: its event, series, table and deals left."""
     from skatcalc.services.events import event_of_sheet
 
@@ -188,12 +228,11 @@ def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
     left = max(0, table.deals.get(len(sheet.players), 0) - played)
     # one list and nothing to confirm yet: no need to compute the event's tables
     quiet = not (table.list or left == 0 or table.confirmed or table.signed)
-    # the page's view: the table's record with what is left and its sign-off
-    return {**asdict(table), "id": table.event_id, "left": left,
-            "signoff": None if quiet else sign_off_view(db, table)}  # fmt: skip
+    return TableLine(table.event_id, table.name, table.series, table.table_n, table.list, left,
+                     None if quiet else sign_off_view(db, table))  # fmt: skip
 
 
-def sign_off_view(db: Database, table: TableOfSheet) -> dict[str, Any]:
+def sign_off_view(db: Database, table: TableOfSheet) -> SignOff:
     """The table's double entry and sign-off for its sheet pages (templates/sheets/_signoff.html):
     the differences between its lists, the deals not counted yet, who confirmed."""
     from skatcalc.rules.double_entry import difference_msg
@@ -205,14 +244,9 @@ def sign_off_view(db: Database, table: TableOfSheet) -> dict[str, Any]:
     t = event_service.find_table(db, full, table.series, table.table_n)
     entry = t.double_entry
     cmp = entry.comparison if entry else None
-    return {
-        **event_service.sign_off_json(t),
-        "players": t.players,
-        "messages": [translate(difference_msg(d), page_lang()) for d in cmp.differences]
-        if cmp
-        else [],
-        "pending": cmp.pending if cmp else 0,
-    }
+    messages = [translate(difference_msg(d), page_lang()) for d in cmp.differences] if cmp else []
+    return SignOff(tuple(t.signed), t.confirmed, event_service.table_complete(t),
+                   tuple(t.players), tuple(messages), cmp.pending if cmp else 0)  # fmt: skip
 
 
 def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], share: bool
