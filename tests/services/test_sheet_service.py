@@ -15,6 +15,7 @@ from flask import Flask, current_app
 from flask.testing import FlaskClient
 
 from skatcalc import store
+from skatcalc.exports import formats
 from skatcalc.services import sheets as service
 from skatcalc.store import sheets as sheet_store
 
@@ -185,7 +186,7 @@ def test_api_writes_and_reads_read_the_sheet_once(
     assert reads == [sid]
 
 
-@pytest.mark.parametrize("fmt", ["json", "csv", "pdf"])
+@pytest.mark.parametrize("fmt", [f.extension for f in formats()])
 def test_download_reads_the_sheet_once(client: FlaskClient, reads: list[int], fmt: str) -> None:
     sid = _sheet(client)
     for url in (f"/sheets/{sid}/export.{fmt}", f"{API}/{sid}/export.{fmt}"):

@@ -11,6 +11,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from skatcalc.exports import formats
+
 
 def _seat(client: FlaskClient, event_id: int, seed: int) -> None:
     """The next series; seating over an unfinished series asks for the organiser's "force"."""
@@ -60,7 +62,7 @@ def test_every_download_names_its_file_in_any_script(client: FlaskClient, name: 
         assert '"' not in plain and "\\" not in plain
     seats = [name[:3] + "a", name[:3] + "b", name[:3] + "c"]
     sheet = client.post("/api/v1/sheets", json={"game": "skat", "players": seats}).json["id"]
-    for ext in ("json", "csv", "pdf"):
+    for ext in [f.extension for f in formats()]:
         plain, full = _disposition(client.get(f"/sheets/{sheet}/export.{ext}"))
         assert plain.endswith("." + ext) and full.endswith("." + ext)
 
