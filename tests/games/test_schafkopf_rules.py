@@ -146,10 +146,10 @@ def valid(draw: st.DrawFn) -> SchafkopfDeal:
     players = ("A", "B", "C", "D")
     n = 2 if game.partner_game else 1
     decl = tuple(draw(st.permutations(players))[:n])
-    solo_like = not game.partner_game and game is not BETTEL
+    solo_like = not game.partner_game and not game.bettel_class
     tout = solo_like and draw(st.booleans())
     sie = game is SOLO and draw(st.booleans())
-    if game is BETTEL or draw(st.booleans()):
+    if game.bettel_class or draw(st.booleans()):
         kw: dict[str, object] = {"won": draw(st.booleans())}
         if game is not BETTEL:
             kw["schneider"] = draw(st.booleans())

@@ -93,7 +93,8 @@ def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> d
                 ),
             )
         )
-    bettel = form.game.data == "bettel"
+    row = BY_KEY.get(form.game.data or "")
+    bettel = row is not None and row.tariff == "bettel"  # the Bettel class: no Augen levels
     for flag in ("schneider", "schwarz", "tout", "sie"):
         if getattr(form, flag).data and not (bettel and flag in ("schneider", "schwarz")):
             data[flag] = True
