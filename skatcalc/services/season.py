@@ -159,25 +159,65 @@ def _tallies(m: Any) -> dict[str, dict[str, int]]:
     return {k: {"games": t.games, "won": t.won} for k, t in sorted(m.items())}
 
 
-def game_json(t: PlayerTotals, sheets: list[tuple[PlayedSheet, SheetFigures]]
-              ) -> dict[str, Any]:  # fmt: skip
-    """A player's figures in one game, as the API answers them: ``sheets`` the player's
-    sheets with their figures; a club night's tables are one evening."""
+@dataclass(frozen=True, slots=True)
+class PlayerEvening:
+    """One evening in a player's figures: a sheet, or a club night's tables together
+    (``event`` its id, ``sheets`` the tables' sheets), named as the sheet or the event."""
 
-    def evening(s: PlayedSheet, f: SheetFigures) -> dict[str, Any]:
-        e: dict[str, Any] = {"sheet": s.sheet.id, "name": s.sheet.name, "day": f.day,
-                             "table": f.table, "deals": f.deals, "played": f.played,
-                             "balance": f.balance, "cents": f.cents, "won": f.won,
-                             "lost": f.lost}  # fmt: skip
-        if f.event is not None and s.event:
-            e.update(event=f.event, name=s.event.name, sheets=list(f.sheet_ids))
-        if "list" in game_kind(f.game).extra_figures:  # Skat: the list and Seeger-Fabian
-            e["list"] = f.list_points
-            e["seeger_fabian"] = f.seeger_fabian
-        return e
+    sheet: int
+    name: str
+    figures: SheetFigures
+    event: int | None = None
+    sheets: tuple[int, ...] = ()
 
+
+@dataclass(frozen=True, slots=True)
+class GameFigures:
+    """A player's figures in one game: the totals, his evenings oldest first, and the best
+    and the worst of them by balance."""
+
+    totals: PlayerTotals
+    evenings: tuple[PlayerEvening, ...]
+    best: PlayerEvening | None
+    worst: PlayerEvening | None
+
+
+def game_figures(t: PlayerTotals, sheets: list[tuple[PlayedSheet, SheetFigures]]) -> GameFigures:
+    """``t`` with the player's evenings, from his sheets with their figures (a club night's
+    tables are one evening)."""
     by_id = {s.sheet.id: s for s, _f in sheets}
-    evenings = [(by_id[f.sheet_id], f) for f in evenings_of([f for _s, f in sheets])]
+
+    def evening(f: SheetFigures) -> PlayerEvening:
+        s = by_id[f.sheet_id]
+        if f.event is not None and s.event:
+            return PlayerEvening(s.sheet.id, s.event.name, f, f.event, tuple(f.sheet_ids))
+        return PlayerEvening(s.sheet.id, s.sheet.name, f)
+
+    return GameFigures(
+        t,
+        tuple(evening(f) for f in evenings_of([f for _s, f in sheets])),
+        None if t.best is None else evening(t.best),
+        None if t.worst is None else evening(t.worst),
+    )
+
+
+def evening_figures_json(e: PlayerEvening) -> dict[str, Any]:
+    """One evening of a player's figures, as the API answers it."""
+    f = e.figures
+    out: dict[str, Any] = {"sheet": e.sheet, "name": e.name, "day": f.day, "table": f.table,
+                           "deals": f.deals, "played": f.played, "balance": f.balance,
+                           "cents": f.cents, "won": f.won, "lost": f.lost}  # fmt: skip
+    if e.event is not None:
+        out.update(event=e.event, sheets=list(e.sheets))
+    if "list" in game_kind(f.game).extra_figures:  # Skat: the list and Seeger-Fabian
+        out["list"] = f.list_points
+        out["seeger_fabian"] = f.seeger_fabian
+    return out
+
+
+def game_json(g: GameFigures) -> dict[str, Any]:
+    """A player's figures in one game, as the API answers them."""
+    t = g.totals
     out: dict[str, Any] = {
         "sheets": t.sheets,
         "deals": t.deals,
@@ -192,9 +232,9 @@ def game_json(t: PlayerTotals, sheets: list[tuple[PlayedSheet, SheetFigures]]
             for k, v in t.declared.items()
         },
         "ramsch": {"played": t.ramsch.games, "won": t.ramsch.won},
-        "best": None if t.best is None else evening(by_id[t.best.sheet_id], t.best),
-        "worst": None if t.worst is None else evening(by_id[t.worst.sheet_id], t.worst),
-        "evenings": [evening(s, f) for s, f in evenings],
+        "best": None if g.best is None else evening_figures_json(g.best),
+        "worst": None if g.worst is None else evening_figures_json(g.worst),
+        "evenings": [evening_figures_json(e) for e in g.evenings],
     }
     kind = game_kind(t.game)
     if "list" in kind.extra_figures:
@@ -213,13 +253,17 @@ def game_json(t: PlayerTotals, sheets: list[tuple[PlayedSheet, SheetFigures]]
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """A player's figures: per game (every game, in the registry's order) his figures as the
-    API answers them (``game_json``; None: never played it), and the totals they come from."""
+    """A player's figures: per game (every game, in the registry's order) his figures (None:
+    never played it)."""
 
     id: int
     name: str
-    games: dict[str, dict[str, Any] | None]
-    totals: dict[str, PlayerTotals]
+    games: dict[str, GameFigures | None]
+
+    @property
+    def played(self) -> bool:
+        """Whether he has played any evening."""
+        return any(g is not None for g in self.games.values())
 
 
 def player_stats(db: Database, player_id: int) -> PlayerStats:
@@ -227,22 +271,19 @@ def player_stats(db: Database, player_id: int) -> PlayerStats:
     pid = players.resolve(db, player_id)
     player = players.get_player(db, pid)
     all_figs = player_figures(db, pid)
-    games: dict[str, dict[str, Any] | None] = {}
-    totals: dict[str, PlayerTotals] = {}
+    games: dict[str, GameFigures | None] = {}
     for game in GAMES:
         # a sheet without a deal was never played: no evening, no best or worst evening
         evenings = [(s, f) for s, f in all_figs if f.game == game and f.deals > 0]
-        if not evenings:
-            games[game] = None
-            continue
-        totals[game] = player_totals(game, [f for _s, f in evenings])
-        games[game] = game_json(totals[game], evenings)
-    return PlayerStats(pid, player.name, games, totals)
+        games[game] = (game_figures(player_totals(game, [f for _s, f in evenings]), evenings)
+                       if evenings else None)  # fmt: skip
+    return PlayerStats(pid, player.name, games)
 
 
 def player_stats_json(stats: PlayerStats) -> dict[str, Any]:
     """The player as the API answers: id, name, and per game his figures (or None)."""
-    return {"id": stats.id, "name": stats.name, **stats.games}
+    return {"id": stats.id, "name": stats.name,
+            **{k: None if g is None else game_json(g) for k, g in stats.games.items()}}  # fmt: skip
 
 
 # --- Groups -----------------------------------------------------------------------------------

@@ -69,14 +69,14 @@ def _charts(stats: season.PlayerStats) -> dict[str, Markup]:
     out: dict[str, Markup] = {}
     for game in GAMES:
         g = stats.games.get(game)
-        if not g or not g["evenings"]:
+        if not g or not g.evenings:
             continue
         bal = cents = 0
         rows = []
         points, money = _("Punkte (Bilanz)"), _("Geld in Cent")
-        for e in g["evenings"]:
-            bal += e["balance"]
-            cents += e["cents"]
+        for e in g.evenings:
+            bal += e.figures.balance
+            cents += e.figures.cents
             rows.append({"totals": {points: bal, money: cents}})
         title = _("Bilanz und Geld nach jedem Abend")
         # Drawn narrower than the sheet's chart: on a phone its labels stay readable.
