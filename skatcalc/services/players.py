@@ -40,6 +40,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from skatcalc.games import first as first_game
 from skatcalc.rules.common import Errors, clean_name, name_key
 from skatcalc.rules.sheet import BAD_NAME_MSG, GAMES, MAX_NAME, bad_name_char
 from skatcalc.rules.standings import normalize_group_rules
@@ -210,7 +211,7 @@ def normalize_group(data: object) -> tuple[str, str, dict[str, Any]]:
     if not isinstance(game, str) or game not in GAMES:  # (a dict or list is no key)
         e.add("game", "Bitte „skat“ oder „schafkopf“.")
         game = None
-    rules = normalize_group_rules(game or "skat", data.get("rules"), e)
+    rules = normalize_group_rules(game or first_game(), data.get("rules"), e)
     e.raise_if_any()
     assert isinstance(game, str)
     return clean_name(name), game, rules
