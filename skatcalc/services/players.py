@@ -209,7 +209,7 @@ def normalize_group(data: object) -> tuple[str, str, dict[str, Any]]:
         e.add("name", "Höchstens 80 Zeichen.")
     game = data.get("game")
     if not isinstance(game, str) or game not in GAMES:  # (a dict or list is no key)
-        e.add("game", "Bitte „skat“ oder „schafkopf“.")
+        e.add("game", "Erlaubt sind: %(allowed)s.", allowed=", ".join(GAMES))  # as for a sheet
         game = None
     rules = normalize_group_rules(game or first_game(), data.get("rules"), e)
     e.raise_if_any()

@@ -533,3 +533,13 @@ def test_an_empty_sheet_is_no_evening_and_per_series_needs_a_series(client: Flas
     page = client.get(f"/players/{pid}").get_data(as_text=True)
     assert "Listenpunkte je Serie</dt><dd>—</dd>" in page
     assert "Je Serie erst ab einer ganzen Serie." in page
+
+
+def test_a_group_of_an_unknown_game_is_told_every_game(client: FlaskClient) -> None:
+    from skatcalc.games import keys
+
+    for lang, words in (("de", "Erlaubt sind"), ("en", "Allowed values")):
+        resp = client.post("/api/v1/groups", json={"name": "X", "game": "doko"},
+                           headers={"Accept-Language": lang})  # fmt: skip
+        assert resp.status_code == 422
+        assert resp.get_json()["errors"]["game"] == [f"{words}: {', '.join(keys())}."]
