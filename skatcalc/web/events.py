@@ -56,7 +56,7 @@ from skatcalc.text import _, field_errors, pgettext, translate
 from skatcalc.web import rights
 from skatcalc.web.deal_forms import SheetRulesFields, attach_errors, rules_body
 from skatcalc.web.events_api import unfinished_message
-from skatcalc.web.http import holds_token, refuse, remember_edit_token
+from skatcalc.web.http import can_edit_event, refuse, remember_edit_token
 from skatcalc.web.i18n import flash_errors, money, num, page_lang
 from skatcalc.web.request_state import mark_private
 from skatcalc.web.rights import token_matches
@@ -68,15 +68,8 @@ bp = Blueprint("events", __name__, url_prefix="/events")
 # --- Edit rights ------------------------------------------------------------------------------
 
 
-def can_edit_event(event: Event) -> bool:
-    return holds_token(f"event_{event.id}", event.edit_token)
-
-
 def remember_event_token(resp: Any, event: Event) -> Any:
-    resp.set_cookie(f"event_{event.id}", event.edit_token, httponly=True, samesite="Lax",
-                    max_age=3600 * 24 * 365)  # fmt: skip
-    mark_private()  # the event's token rides in the cookie
-    return resp
+    return rights.remember_key(resp, f"event_{event.id}", event.edit_token)
 
 
 def load_event(event_id: int) -> Event:

@@ -24,15 +24,11 @@ from skatcalc.web.api import (
     pop_group_token,
     require_group_right,
 )
-from skatcalc.web.http import can_edit, holds_token
+from skatcalc.web.http import can_edit, can_edit_event
 from skatcalc.web.i18n import api_lang
 from skatcalc.web.request_state import mark_private
 
 bp = Blueprint("events_api", __name__, url_prefix="/api/v1/events")
-
-
-def can_edit_event(event: Event) -> bool:
-    return holds_token(f"event_{event.id}", event.edit_token)
 
 
 def _editable(event_id: int) -> Event:

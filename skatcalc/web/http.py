@@ -28,9 +28,10 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.routing import IntegerConverter
 from werkzeug.wrappers import Response as BaseResponse
 
+from skatcalc.services.events import Event
 from skatcalc.services.sheets import MAX_ID, Sheet, TableEvent
-from skatcalc.web.request_state import give_back_write_slot, mark_private, private, take_write_slot
-from skatcalc.web.rights import bearer_token, holds_admin_token, token_matches
+from skatcalc.web.request_state import give_back_write_slot, private, take_write_slot
+from skatcalc.web.rights import bearer_token, holds_admin_token, remember_key, token_matches
 
 R = TypeVar("R", bound=BaseResponse)  # Flask's own Response or a redirect's
 
@@ -126,8 +127,13 @@ def can_change_rules(sheet: Sheet, event: TableEvent | None) -> bool:
     """The house rules of a sheet change with its edit right; on a club night's table
     (``event``: the event it is a table of) only with the organiser's."""
     if event is not None:
-        return holds_token(f"event_{event.id}", event.edit_token)
+        return can_edit_event(event)
     return can_edit(sheet)
+
+
+def can_edit_event(event: Event | TableEvent) -> bool:
+    """A club night's organiser right: its link's cookie, its token as Bearer, or the admin's."""
+    return holds_token(f"event_{event.id}", event.edit_token)
 
 
 def holds_token(cookie: str, edit_token: str) -> bool:
@@ -140,10 +146,7 @@ def holds_token(cookie: str, edit_token: str) -> bool:
 
 def remember_edit_token(resp: R, sheet: Sheet) -> R:
     """The edit link's cookie: this browser may change this sheet from now on."""
-    resp.set_cookie(f"edit_{sheet.id}", sheet.edit_token, httponly=True, samesite="Lax",
-                    secure=request.is_secure, max_age=3600 * 24 * 365)  # fmt: skip
-    mark_private()  # the token rides in the cookie
-    return resp
+    return remember_key(resp, f"edit_{sheet.id}", sheet.edit_token)
 
 
 # --- Hosts ------------------------------------------------------------------------------------

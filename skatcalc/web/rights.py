@@ -18,6 +18,7 @@ survives restarts and travels with a backup; ``skatcalc admin-link`` prints it a
 from __future__ import annotations
 
 import hmac
+from typing import TypeVar
 
 from flask import current_app, request
 from werkzeug.wrappers import Response
@@ -28,6 +29,7 @@ from skatcalc.web.request_state import mark_private
 
 ADMIN_COOKIE = "skatcalc_admin"
 KEY_COOKIE_AGE = 3600 * 24 * 365
+R = TypeVar("R", bound=Response)  # Flask's own Response or a redirect's
 
 
 def token_matches(given: str | None, expected: str | None) -> bool:
@@ -93,7 +95,7 @@ def may_change_group(group: Group, given: str | None = None) -> bool:
     return token_matches(request.cookies.get(group_cookie(group)), expected) or holds_admin_token()
 
 
-def remember_key(resp: Response, name: str, token: str) -> Response:
+def remember_key(resp: R, name: str, token: str) -> R:
     """A link's token in a cookie: this browser holds that right from now on."""
     resp.set_cookie(name, token, httponly=True, samesite="Lax", secure=request.is_secure,
                     max_age=KEY_COOKIE_AGE)  # fmt: skip

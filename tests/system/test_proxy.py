@@ -56,6 +56,18 @@ def test_each_client_behind_the_proxy_is_itself_and_https(behind_nginx: Served) 
     assert behind_nginx.call("POST", API, json_body=SHEET, client="127.0.0.3").status == 201
 
 
+def test_the_organisers_link_behind_the_proxy_sets_a_secure_cookie(behind_nginx: Served) -> None:
+    r = behind_nginx.call("POST", "/api/v1/events", json_body={"name": "Preisskat", "game": "skat"},
+                          client="127.0.0.4")  # fmt: skip
+    assert r.status == 201, r.body
+    event = r.json()
+    r = behind_nginx.call("GET", f"/events/{event['id']}/edit/{event['edit_token']}",
+                          client="127.0.0.4")  # fmt: skip
+    assert r.status in (302, 303)
+    key = [c for c in r.cookies() if c.startswith(f"event_{event['id']}=")]
+    assert key and "Secure" in key[0] and "HttpOnly" in key[0], r.cookies()
+
+
 def test_without_behind_proxy_forwarded_headers_change_nothing(tmp_path: Path) -> None:
     forged = {
         "X-Forwarded-For": "203.0.113.9",
