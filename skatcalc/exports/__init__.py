@@ -20,6 +20,7 @@ from sqlite_utils import Database
 
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
+from skatcalc.services.events import tournament_of_sheet
 from skatcalc.services.sheets import Sheet
 from skatcalc.text import ptranslate, translate
 
@@ -32,6 +33,7 @@ from ..rules.sheet import (
     RuleChange,
     SheetSpec,
     compute_sheet,
+    describe_rules,
     evaluate_deal,
     normalize_sheet,
     read_rules,
@@ -121,10 +123,7 @@ def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
 
 
 def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
-    from skatcalc.exports.pdf import render_pdf
-    from skatcalc.services.events import tournament_of_sheet
-
-    from ..rules.sheet import describe_rules
+    from skatcalc.exports.pdf import render_pdf  # fpdf2 loads at the first PDF, not at start
 
     key = ("sheet", loaded.share_token, lang)  # the share token is random per sheet
     current, asked = loaded, False

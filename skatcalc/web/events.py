@@ -31,6 +31,7 @@ from skatcalc import exports, games
 from skatcalc.exports import attachment, cell, safe_name
 from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import Errors, InvalidDeal
+from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.events import (
     MAX_SERIES_DEALS,
     Payout,
@@ -55,7 +56,7 @@ from skatcalc.services.players import Group
 from skatcalc.text import _, field_errors, pgettext, translate
 from skatcalc.web import rights
 from skatcalc.web.deal_forms import SheetRulesFields, attach_errors, rules_body
-from skatcalc.web.events_api import unfinished_message
+from skatcalc.web.events_api import may_sign, unfinished_message
 from skatcalc.web.http import can_edit_event, refuse, remember_edit_token
 from skatcalc.web.i18n import flash_errors, money, num, page_lang
 from skatcalc.web.request_state import mark_private
@@ -808,8 +809,6 @@ class TableCard(events.EventTable):
 
 
 def table_card(t: events.EventTable, editor: bool, entered: int) -> TableCard:
-    from skatcalc.rules.double_entry import difference_msg
-
     sheet, entry = t.sheet_row, t.double_entry
     edit_url_b, messages, pending = None, [], 0
     if entry is not None:
@@ -844,8 +843,6 @@ def _back_to(event: Event, t: events.EventTable) -> str:
 @bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/confirm")
 def confirm_table(event_id: int, n: int, table: int) -> Response:
     """A player's tap ("player") or the table captain's ("captain") on the table's sheet page."""
-    from skatcalc.web.events_api import may_sign
-
     event = load_event(event_id)
     db = service.get_db()
     try:

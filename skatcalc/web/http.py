@@ -30,6 +30,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from skatcalc.services.events import Event
 from skatcalc.services.sheets import MAX_ID, Sheet, TableEvent
+from skatcalc.text import _
 from skatcalc.web.request_state import give_back_write_slot, private, take_write_slot
 from skatcalc.web.rights import bearer_token, holds_admin_token, remember_key, token_matches
 
@@ -289,8 +290,6 @@ class Refused(Exception):
 
 
 def busy_text() -> str:
-    from skatcalc.text import _
-
     return _("Die Liste ist gerade belegt – bitte gleich noch einmal speichern.")
 
 
@@ -318,8 +317,6 @@ def init_app(app: Flask) -> None:
     app.extensions["skatcalc_write_slots"] = slots
 
     def check_request() -> Response | None:
-        from skatcalc.text import _
-
         if not host_allowed(request.headers.get("Host", ""), app):
             # Plain text: no page of ours, no link, is built for a host we do not know.
             resp = Response(_("Unbekannter Hostname."), 400, mimetype="text/plain")

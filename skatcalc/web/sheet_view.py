@@ -30,14 +30,16 @@ from werkzeug.wrappers import Response
 from skatcalc.exports.charts import running_totals_svg
 from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import InvalidDeal, number
+from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from skatcalc.rules.ranking import leader, leaders
 from skatcalc.rules.sheet import default_active, describe_rules, evaluate_deal
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.rules.stats import statistics
 from skatcalc.services import cache
+from skatcalc.services import events as event_service
 from skatcalc.services import sheets as service
-from skatcalc.services.events import TableOfSheet, tournament_of
+from skatcalc.services.events import TableOfSheet, event_of_sheet, tournament_of
 from skatcalc.text import _, translate
 from skatcalc.web.deal_forms import (
     deal_form,
@@ -219,8 +221,6 @@ def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> SavedLine | None:
 def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
                    ) -> TableLine | None:  # fmt: skip
     """For a table's sheet at a club night: its event, series, table and deals left."""
-    from skatcalc.services.events import event_of_sheet
-
     table = event_of_sheet(db, sheet.id)
     if table is None:
         return None
@@ -235,9 +235,6 @@ def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
 def sign_off_view(db: Database, table: TableOfSheet) -> SignOff:
     """The table's double entry and sign-off for its sheet pages (templates/sheets/_signoff.html):
     the differences between its lists, the deals not counted yet, who confirmed."""
-    from skatcalc.rules.double_entry import difference_msg
-    from skatcalc.services import events as event_service
-
     full = event_service.get_event(db, table.event_id)
     # this table alone: the event's snapshot is new after any table's deal, and computing
     # every table for each page of one would make a club night's pages cost O(tables)

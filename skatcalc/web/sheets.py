@@ -27,6 +27,7 @@ from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.sheet import normalize_sheet
 from skatcalc.services import players
 from skatcalc.services import sheets as service
+from skatcalc.services.events import event_of_sheet
 from skatcalc.services.sheets import Deal, Sheet
 from skatcalc.text import _, field_errors
 from skatcalc.web import rights
@@ -504,8 +505,6 @@ def table_of_event_message(table: service.TableOfEvent, closed: bool) -> str:
 def delete(sheet_id: int) -> Any:
     sheet = load_sheet(sheet_id)
     require_edit(sheet)
-    from skatcalc.services.events import event_of_sheet
-
     event = event_of_sheet(service.get_db(), sheet_id)
     if event is not None:  # a table's list is part of its event's ranking and printout
         flash(_("Diese Liste gehört zur Veranstaltung „%(name)s“ und wird mit ihr gelöscht.",
