@@ -2,8 +2,9 @@
 cycles, and each layer imports only what it may (docs/architecture.md):
 
 * the layers in order, :data:`ORDER`: a module imports of the package only its own layer and
-  those below it; the package root ``skatcalc/__init__.py`` (the app factory) sits just below
-  ``server/``, ``__main__`` on top; every module of the package has a place;
+  those below it; the app factory ``skatcalc/app.py`` sits just below the package root
+  ``skatcalc/__init__.py`` (which loads it only when ``skatcalc.create_app`` is asked for),
+  ``server/`` above both, ``__main__`` on top; every module of the package has a place;
 * ``rules/`` is pure: no Flask, WTForms, SQLite or PDF;
 * ``games/`` likewise, but for the games' forms (``forms.py`` and ``form_fields.py``: WTForms
   and Flask-WTF, no Flask app, no SQL);
@@ -31,7 +32,7 @@ FORM_LIBRARIES = ("flask_wtf", "wtforms")
 # (the catalogues and ``translate``) is below the games, whose forms translate; ``serialize``
 # (the rules' objects as JSON) above them, below the services that answer with it.
 ORDER = ("rules", "text", "games", "serialize", "store", "services", "exports", "web",
-         "skatcalc", "server", "__main__")  # fmt: skip
+         "app", "skatcalc", "server", "__main__")  # fmt: skip
 
 
 def module_name(path: Path) -> str:
@@ -124,9 +125,11 @@ def path_through(edges: dict[str, set[str]], comp: list[str]) -> str:
 
 def test_the_graph_sees_function_level_imports() -> None:
     edges = graph()
-    assert "skatcalc" in edges and len(edges) > 30
+    assert "skatcalc.app" in edges and len(edges) > 30
     # create_app registers the blueprints inside the function
-    assert any(m.endswith(".sheets") and m != "skatcalc.rules.sheet" for m in edges["skatcalc"])
+    assert any(m.endswith(".sheets") and m != "skatcalc.rules.sheet" for m in edges["skatcalc.app"])
+    # the package root reaches the app factory only inside __getattr__
+    assert edges["skatcalc"] == {"skatcalc.app"}
 
 
 def test_cycles_are_found_with_a_path() -> None:
@@ -155,8 +158,9 @@ def layer(name: str) -> int | None:
 def test_the_order_places_modules_by_their_layer() -> None:
     assert layer("skatcalc.rules.sheet.compute") == 0
     assert layer("skatcalc.text") == 1 and layer("skatcalc.games.skat.forms") == 2
-    assert layer("skatcalc.web.i18n") == 7 and layer("skatcalc") == 8
-    assert layer("skatcalc.server.cli") == 9 and layer("skatcalc.__main__") == 10
+    assert layer("skatcalc.web.i18n") == 7 and layer("skatcalc.app") == 8
+    assert layer("skatcalc") == 9 and layer("skatcalc.server.cli") == 10
+    assert layer("skatcalc.__main__") == 11
     assert layer("skatcalc.new_module") is None
 
 
@@ -218,3 +222,33 @@ def test_outside_the_games_only_the_registry_is_imported() -> None:
         if in_layer(m, "games") and m not in allowed
     ]
     assert not wrong, "ask the registry (skatcalc.games) instead:\n" + "\n".join(wrong)
+
+
+def test_the_rules_and_the_games_load_no_web_or_database_library() -> None:
+    """In a fresh process: the pure layers import none of Flask, WTForms, sqlite-utils (the
+    package root loads the app factory only when ``skatcalc.create_app`` is asked for)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, skatcalc.rules, skatcalc.rules.common, skatcalc.rules.sheet, skatcalc.games\n"
+        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=PACKAGE.parent,
+    ).stdout.split()
+    assert not set(out) & {"flask", "flask_wtf", "flask_babel", "wtforms", "werkzeug",
+                           "sqlite_utils", "sqlite3", "jinja2"}, out  # fmt: skip
+    code = "import skatcalc; app = skatcalc.create_app; print(app.__module__)"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=PACKAGE.parent,
+    )
+    assert done.stdout.strip() == "skatcalc.app"
