@@ -8,8 +8,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-LANGUAGES = ("de", "en")
-
 
 def clean_name(name: str) -> str:
     """The one rule for every name a person types (players, seats, a deal's declarer or

@@ -175,10 +175,6 @@ class Fees:
         """What one series played costs: the table fee and its lost-game money."""
         return self.table_cents + self.lost_money(lost)
 
-    def owed(self, lost: int) -> int:
-        """Entry fee and one series' lost games, without table fee (the flat rule of old)."""
-        return self.entry_cents + self.lost_money(lost)
-
 
 @dataclass(frozen=True)
 class RankRow:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Self
 
-from ...rules import marks
+from ...rules import cite, marks
 from ...rules.common import Errors, Msg, check_ramsch
 from ...rules.inputs import Reader
 from ...rules.sheet.base import (
@@ -268,6 +268,8 @@ def schafkopf_title(deal: SchafkopfDeal) -> Msg:
 class Schafkopf(GameKind):
     key = "schafkopf"
     label = Msg("Schafkopf")
+    # a deal all pass is thrown in unless the table plays Ramsch
+    passed_rule = cite.SK_RAMSCH
     player_counts = (4, 5)
     player_count_msg = Msg("Schafkopf spielen 4 oder 5 (bei 5 setzt der Geber aus).")
     players_per_deal = 4

@@ -222,6 +222,7 @@ def game_triggers(deal: SkatDeal, res: SkatResult) -> tuple[BockTrigger, ...]:
 class Skat(GameKind):
     key = "skat"
     label = Msg("Skat")
+    passed_rule = cite.ISKO_PASSED
     player_counts = (3, 4, 5)
     player_count_msg = Msg("Skat spielen 3, 4 oder 5.")
     players_per_deal = 3

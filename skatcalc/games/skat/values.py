@@ -134,7 +134,6 @@ class SkatResult:
     score: int
     levels: tuple[Level, ...]
     steps: tuple[Step, ...]  # each line and the rule it rests on (docs/rules.md Part 4)
-    lost_reason: Msg | None
 
     def json_fields(self) -> dict[str, Any]:
         """POST /api/v1/skat/value's figures, and a Skat row's ``result`` (``serialize``)."""
@@ -496,7 +495,6 @@ def _finish(
         score=score,
         levels=levels,
         steps=tuple(steps),
-        lost_reason=None if won else reason,
     )
 
 

@@ -700,6 +700,8 @@ class GameKind:
 
     key: ClassVar[str]
     label: ClassVar[Msg]
+    #: the rule a deal all players passed rests on (it scores nothing), as a step cites it
+    passed_rule: ClassVar[Msg]
     #: players a table of this game may have
     player_counts: ClassVar[tuple[int, ...]]
     #: the message when a table has another number of players

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .. import cite
 from ..cite import Step
 from ..common import InvalidDeal, Msg
 from ..inputs import Reader
@@ -33,8 +32,6 @@ from .base import (
 
 PASSED_TITLE = Msg("eingepasst")
 PASSED_STEP = Msg("eingepasst: keine Wertung")
-# Skat: ISkO 3.2.16; Schafkopf: a deal all pass is thrown in unless the table plays Ramsch (2.5)
-PASSED_RULES = {"skat": cite.ISKO_PASSED, "schafkopf": cite.SK_RAMSCH}
 
 
 def evaluate_deal(
@@ -58,7 +55,7 @@ def evaluate_deal(
         r.errors.raise_if_any()
         zero = dict.fromkeys(spec.players, 0)
         return DealOutcome(DealKind.PASSED, None, (), None, zero, dict(zero), None, 0,
-                           PASSED_TITLE, (Step(PASSED_STEP, PASSED_RULES[spec.game]),), ())  # fmt: skip
+                           PASSED_TITLE, (Step(PASSED_STEP, game(spec.game).passed_rule),), ())  # fmt: skip
     return game(spec.game).evaluate(spec, r, active, bock)
 
 
