@@ -127,6 +127,18 @@ class GameForms:
         """A calculator's body complete enough to be valued (the live preview)."""
         raise NotImplementedError
 
+    def calculator_submitted(self, args: Any) -> bool:
+        """Whether the calculator's query is a submitted form (else the page opens fresh)."""
+        return "submitted" in args
+
+    def calculator_fresh(self, form: Any) -> None:
+        """The calculator's form as it opens, before anything is submitted."""
+
+    def calculator_context(self, form: Any) -> dict[str, Any]:
+        """What the calculator's page (``templates/calculators/<game>.html``) draws besides
+        the form and the result."""
+        return {}
+
     def calculator_shown(self, form: Any, result: Any) -> None:
         """The calculator's form after a result: what the result settled, shown as such."""
 

@@ -1,10 +1,11 @@
-"""The start page, the two calculators and the bid table (templates in ``calculators/``).
+"""The start page, the calculators (one per game) and the bid table (templates in ``calculators/``).
 
 Each calculator is its game's (``GameForms`` in ``skatcalc/games/<game>/forms.py``: the form,
 the body read from it, when it is worth a preview; the value is ``GameKind.deal_value``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, render_template, request
@@ -26,84 +27,65 @@ def index() -> str:
     return render_template("calculators/index.html", sheets=sheets)
 
 
-SKAT, SCHAFKOPF = "skat", "schafkopf"  # the calculators' games (and addresses) by key
-
-
-@bp.get("/skat")
-def skat() -> Any:
-    calc = GAME_FORMS[SKAT]
+def calculator(key: str) -> Any:
+    """``/<game>``: the game's calculator (``GAME_FORMS[key]``); with ``part=result`` the
+    result alone, for the live preview."""
+    calc = GAME_FORMS[key]
     form = calc.calculator_form(request.args)
     if request.args.get("part") == "result":
-        return skat_part(form)
+        return calculator_part(key, form)
     result = None
     general: list[str] = []
-    if "game" in request.args:
+    if calc.calculator_submitted(request.args):
         errors: list[tuple[str, str]] = []
         data = calc.calculator_body(form, errors)
         exc: InvalidDeal | None = None
         if not errors:
             try:
-                result = game(SKAT).deal_value(data)
+                result = game(key).deal_value(data)
             except InvalidDeal as e:
                 exc = e
         general = attach_errors(form, exc, errors, page_lang())
         if result is not None:
             calc.calculator_shown(form, result)
     else:
-        form.bid.data = "18"
-    return render_template("calculators/skat.html", form=form, result=result, general=general)
+        calc.calculator_fresh(form)
+    context = calc.calculator_context(form)
+    return render_template(
+        f"calculators/{key}.html", form=form, result=result, general=general, **context
+    )
 
 
-def skat_part(form: Any) -> Response:
-    """``/skat?…&part=result``: the result alone, as the page below the form would show it,
-    for the live preview (an unfinished form: an empty answer)."""
+def calculator_part(key: str, form: Any) -> Response:
+    """The result alone, as the page below the form would show it (an unfinished form: an
+    empty answer, or only what is wrong already)."""
     errors: list[tuple[str, str]] = []
-    data = GAME_FORMS[SKAT].calculator_body(form, errors)
-    ready = GAME_FORMS[SKAT].calculator_ready(data)
+    data = GAME_FORMS[key].calculator_body(form, errors)
+    ready = GAME_FORMS[key].calculator_ready(data)
     messages = preview_messages(errors, ready)
     if not messages and ready:
         try:
-            result = game(SKAT).deal_value(data)
+            result = game(key).deal_value(data)
         except InvalidDeal as e:
             messages = exc_messages(e, page_lang())
         else:
-            return preview_answer(
-                [], render_template("calculators/_skat_result.html", result=result)
-            )
+            html = render_template(f"calculators/_{key}_result.html", result=result)
+            return preview_answer([], html)
     return preview_answer(messages)
 
 
-@bp.get("/schafkopf")
-def schafkopf() -> Any:
-    calc = GAME_FORMS[SCHAFKOPF]
-    form = calc.calculator_form(request.args)
-    submitted = "submitted" in request.args
-    names = form.player_names()
-    result = None
-    general: list[str] = []
-    ready = False
-    if submitted:
-        errors: list[tuple[str, str]] = []
-        data = calc.calculator_body(form, errors)
-        ready = calc.calculator_ready(data)
-        exc: InvalidDeal | None = None
-        if not errors:
-            try:
-                result = game(SCHAFKOPF).deal_value(data)
-            except InvalidDeal as e:
-                exc = e
-        if request.args.get("part") == "result":
-            messages = preview_messages(errors, ready)
-            if ready and not messages and exc is not None:
-                messages = exc_messages(exc, page_lang())
-            if ready and not messages and result is not None:
-                html = render_template("calculators/_schafkopf_result.html", result=result)
-                return preview_answer([], html)
-            return preview_answer(messages)
-        general = attach_errors(form, exc, errors, page_lang())
-    elif request.args.get("part") == "result":
-        return preview_answer([])
-    return render_template("calculators/schafkopf.html", form=form, result=result, general=general, names=names)  # fmt: skip
+def _page(key: str) -> Callable[[], Any]:
+    def page() -> Any:
+        return calculator(key)
+
+    # a named view, as Flask-WTF's CSRF exemptions look views up by module and name
+    page.__name__ = page.__qualname__ = key
+    return page
+
+
+# One page per registered game, at the game's key (``/skat``, ``/schafkopf``: fixed addresses)
+for _key in GAME_FORMS:
+    bp.add_url_rule(f"/{_key}", endpoint=_key, view_func=_page(_key))
 
 
 @bp.get("/bids")

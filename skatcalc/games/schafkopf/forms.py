@@ -222,6 +222,9 @@ class SchafkopfForms(GameForms):
     def calculator_ready(self, body: dict[str, Any]) -> bool:
         return schafkopf_ready(body)
 
+    def calculator_context(self, form: Any) -> dict[str, Any]:
+        return {"names": form.player_names()}
+
     def game_ready(self, body: dict[str, Any]) -> bool:
         return schafkopf_ready(body)
 

@@ -216,6 +216,12 @@ class SkatForms(GameForms):
     def calculator_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
         return skat_input(form, errors)
 
+    def calculator_submitted(self, args: Any) -> bool:
+        return "game" in args
+
+    def calculator_fresh(self, form: Any) -> None:
+        form.bid.data = "18"  # the lowest bid, where most games are taken
+
     def calculator_ready(self, body: dict[str, Any]) -> bool:
         return skat_ready(body)
 
