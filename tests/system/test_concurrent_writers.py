@@ -12,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.support import serve
+from tests.support import Served, serve
 
 WRITERS = 8
 ROUNDS = 6
@@ -74,3 +74,37 @@ def test_eight_simultaneous_writers_wait_their_turn_and_none_is_refused(tmp_path
             assert len(json.loads(check.getresponse().read())["deals"]) == ROUNDS
         check.close()
         assert "database is locked" not in server.output()
+
+
+def test_through_nginx_simultaneous_tables_are_not_refused(behind_nginx: Served) -> None:
+    """The same through the documented nginx in front (``--lan``, each phone its own address,
+    its sheet's edit token as Bearer): nginx waits for the answer (``proxy_read_timeout``
+    60 s, beyond the longest wait), and no save is turned away."""
+    tables = []
+    for i in range(WRITERS):
+        made = behind_nginx.call("POST", "/api/v1/sheets", client=f"127.0.0.{i + 2}",
+                                 json_body={"game": "skat", "players": PLAYERS})  # fmt: skip
+        assert made.status == 201, made.body
+        tables.append(made.json())
+    start = threading.Barrier(WRITERS)
+    answers: list[tuple[int, bytes]] = []
+    lock = threading.Lock()
+
+    def table(i: int, sheet: dict[str, object]) -> None:
+        for k in range(ROUNDS // 2):
+            if k == 0:
+                start.wait()
+            got = behind_nginx.call(
+                "POST", f"/api/v1/sheets/{sheet['id']}/deals", json_body=DEALS[k % len(DEALS)],
+                headers={"Authorization": f"Bearer {sheet['edit_token']}"},
+                client=f"127.0.0.{i + 2}", timeout=60,
+            )  # fmt: skip
+            with lock:
+                answers.append((got.status, got.body[:120]))
+
+    threads = [threading.Thread(target=table, args=(i, s)) for i, s in enumerate(tables)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert [s for s, _b in answers] == [201] * (WRITERS * (ROUNDS // 2)), answers
