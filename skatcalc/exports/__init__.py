@@ -328,6 +328,7 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
             at = _history_time(h.get("at")) if isinstance(h, dict) else None
             if (
                 isinstance(h, dict)
+                and isinstance(h.get("action"), str)  # a list or an object is no action
                 and h.get("action") in ACTIONS | SHEET_ACTIONS
                 and isinstance(h.get("n"), int)
                 and not isinstance(h.get("n"), bool)

@@ -720,7 +720,7 @@ def read_scoring(data: object, game: str | None, e: Errors) -> Mapping[str, Any]
         e.add("scoring", 'Wertung: {"kind": "money"} oder {"kind": "points", "scale": {…}}.')
         return None
     kind = data.get("kind", ScoringKind.MONEY.value)
-    if kind not in {k.value for k in ScoringKind}:
+    if not isinstance(kind, str) or kind not in {k.value for k in ScoringKind}:
         e.add("scoring.kind", "Wertung: money oder points.")
         return None
     if kind == ScoringKind.MONEY.value:

@@ -197,7 +197,8 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         config["PREVIEW_LIMIT"] = preview_limit
     if durable:
         config["DB_DURABLE"] = True
-    # Writes beyond half the threads are told to come back (503), so reads always find a thread.
+    # Writes beyond half the threads wait for a slot (web/http.py WriteSlots), so most
+    # threads are free for reads while a burst of saves is written one after the other.
     config["WRITE_SLOTS"] = max(1, threads // 2)
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}" if ":" not in shown else f"http://[{shown}]:{port}"

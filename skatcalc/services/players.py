@@ -20,7 +20,8 @@ API for other modules (all take a sqlite-utils ``Database``; ids are ints)::
     get_group(db, group_id) -> Group          # id, name, game, rules (dict), created, edit_token
     list_groups(db) -> list[Group]            # + "sheets" count
     check_group(db, group_id, game) -> int    # InvalidDeal("group") for unknown/other game
-    join_group(db, sheet_id, group_id | None) # an existing sheet into a group (or out)
+    join_group(db, sheet_id, group_id | None) # an existing sheet into a group (or out);
+                                              # NotMovable: closed, or a club night's table
     form_group(db, raw, game) -> int | None   # the new-sheet form's group select
     preselect_group(db, form, raw)            # /sheets?group=<id> preselects it
     update_group(db, group_id, name, rules)   # after normalize_group
@@ -41,7 +42,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from skatcalc.games import first as first_game
-from skatcalc.rules.common import Errors, clean_name, name_key
+from skatcalc.rules.common import Errors, Msg, clean_name, name_key
 from skatcalc.rules.sheet import BAD_NAME_MSG, GAMES, MAX_NAME, bad_name_char
 from skatcalc.rules.standings import normalize_group_rules
 from skatcalc.store import NotFound, is_id, now
@@ -285,13 +286,36 @@ def preselect_group(db: Database, form: Any, raw: str | None) -> None:
     form.game.data = group.game
 
 
+class NotMovable(Exception):
+    """A sheet whose group is settled elsewhere: a closed evening or a club night's table
+    (its group is its event's). Answered 409; nothing was changed. ``msg`` language-free."""
+
+    def __init__(self, sheet_id: int, msg: Msg) -> None:
+        super().__init__(msg.de)
+        self.sheet_id = sheet_id
+        self.msg = msg
+
+
 def join_group(db: Database, sheet_id: int, group_id: int | None) -> None:
+    """An existing sheet into a group (or out of its group, ``None``). The rights (the
+    group's and the sheet's) are the caller's to check; what the sheet is decides here:
+    NotFound, InvalidDeal("group") for a group of another game, NotMovable for a closed
+    sheet or a club night's table."""
     with db.atomic():
-        game = group_rows.sheet_game(db, sheet_id)
-        if game is None:
+        place = group_rows.sheet_place(db, sheet_id)
+        if place is None:
             raise NotFound(sheet_id)
+        game, closed, tabled = place
         if group_id is not None:
             check_group(db, group_id, game)
+        if tabled:
+            raise NotMovable(sheet_id, Msg(
+                "Diese Liste ist ein Tisch einer Veranstaltung: sie gehört zur Gruppe der "
+                "Veranstaltung. Nichts geändert."))  # fmt: skip
+        if closed:
+            raise NotMovable(sheet_id, Msg(
+                "Der Abend ist abgeschlossen; seine Gruppe ändert sich erst, wenn er wieder "
+                "geöffnet ist. Nichts geändert."))  # fmt: skip
         group_rows.set_sheet_group(db, sheet_id, group_id, _now())
 
 

@@ -31,6 +31,36 @@ from . import migrations as schema
 BUSY_TIMEOUT = 5.0  # seconds a write waits for another writer before the player is told
 
 
+class WritingDatabase(Database):
+    """sqlite-utils' Database whose outermost ``atomic()`` takes SQLite's write lock at once
+    (``BEGIN IMMEDIATE``), waiting for it up to the busy timeout.
+
+    A deferred ``BEGIN`` reads first and asks for the write lock at its first write; in WAL
+    mode, when another writer committed in between, that upgrade fails at once with "database
+    is locked" (SQLITE_BUSY_SNAPSHOT: the busy timeout cannot help a stale snapshot), and a
+    table's save was refused in milliseconds. Taking the lock first, a write waits its turn.
+    Nested blocks stay savepoints, as in sqlite-utils."""
+
+    @contextmanager
+    def atomic(self) -> Iterator[Database]:
+        if self.conn.in_transaction:
+            with super().atomic() as db:
+                yield db
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+        except BaseException:
+            self.conn.rollback()
+            raise
+        else:
+            try:
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.rollback()
+                raise
+
+
 def connect(path: str, busy_timeout: float = BUSY_TIMEOUT, durable: bool = False) -> Database:
     """One connection with the settings every connection needs, set once per connection.
 
@@ -39,7 +69,7 @@ def connect(path: str, busy_timeout: float = BUSY_TIMEOUT, durable: bool = False
     ``durable`` (``synchronous=FULL``: every commit is synced to the disk)."""
     conn = sqlite3.connect(path, timeout=busy_timeout, check_same_thread=False,
                            isolation_level=None)  # fmt: skip
-    db = Database(conn, execute_plugins=False)
+    db = WritingDatabase(conn, execute_plugins=False)
     db.execute("PRAGMA foreign_keys=ON")
     db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
     db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
@@ -287,7 +317,9 @@ def cache_write(db: Database) -> Iterator[None]:
     (timeout,) = db.execute("PRAGMA busy_timeout").fetchone()
     db.execute("PRAGMA busy_timeout=0")
     try:
-        with db.atomic():
+        # sqlite-utils' deferred BEGIN, not WritingDatabase's IMMEDIATE: a lock refused at
+        # BEGIN would raise before the caller's block runs, which a context manager cannot skip
+        with Database.atomic(db):
             yield
     except sqlite3.Error:
         pass  # only a cache

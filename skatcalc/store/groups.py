@@ -59,6 +59,18 @@ def sheet_game(db: Database, sheet_id: int) -> str | None:
     return str(rows[0]["game"]) if rows else None
 
 
+def sheet_place(db: Database, sheet_id: int) -> tuple[str, bool, bool] | None:
+    """A sheet's game, whether it is closed and whether it is a club night's table (list A
+    or B); None when there is no such sheet."""
+    rows = list(db.query(
+        "select game, closed is not null as closed, exists (select 1 from event_tables t "
+        "where t.sheet_id = s.id or t.sheet_b = s.id) as tabled from sheets s where id = ?",
+        [sheet_id]))  # fmt: skip
+    if not rows:
+        return None
+    return str(rows[0]["game"]), bool(rows[0]["closed"]), bool(rows[0]["tabled"])
+
+
 def set_sheet_group(db: Database, sheet_id: int, group_id: int | None, at: str) -> None:
     db.execute(
         "update sheets set group_id = ?, updated = ?, rev = rev + 1 where id = ?",
@@ -67,11 +79,14 @@ def set_sheet_group(db: Database, sheet_id: int, group_id: int | None, at: str) 
 
 
 def ungrouped_sheets(db: Database, game: str, limit: int = 200) -> list[Sheet]:
-    """Sheet rows of this game in no group, newest first."""
+    """Sheet rows of this game in no group that may join one (open, no club night's table),
+    newest first."""
     return [
         decode_sheet(r)
         for r in db.query(
-            "select * from sheets where group_id is null and game = ? "
+            "select * from sheets s where group_id is null and game = ? and closed is null "
+            "and not exists (select 1 from event_tables t "
+            "where t.sheet_id = s.id or t.sheet_b = s.id) "
             "order by created desc, id desc limit ?",
             [game, limit],
         )

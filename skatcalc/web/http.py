@@ -7,6 +7,7 @@ writes per client and at once.
 
 from __future__ import annotations
 
+import collections
 import ipaddress
 import json
 import math
@@ -240,28 +241,46 @@ class RateLimiter:
         return 0.0
 
 
+WRITE_WAIT = 10.0  # seconds a write waits for a write slot before 503 (docs/operations.md)
+
+
 class WriteSlots:
     """At most ``limit`` writing requests in progress at once.
 
-    A write may wait for SQLite's write lock; without a bound, a queue of writers would hold
-    every server thread and plain reads would wait behind them. Beyond the bound a write is
-    told to come back (503 + Retry-After) at once."""
+    A write computes its sheet and waits for SQLite's write lock; the bound keeps that work
+    from taking every thread at once. Beyond it a write waits its turn, first come first
+    served, up to ``wait`` seconds, and only then is told to come back (503 + Retry-After):
+    a table's save is never refused in milliseconds because seven others saved too."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, wait: float = WRITE_WAIT) -> None:
         self.limit = limit
+        self.wait = wait
         self.busy = 0
-        self._lock = threading.Lock()
+        self._ready = threading.Condition()
+        self._queue: collections.deque[object] = collections.deque()
 
     def enter(self) -> bool:
-        with self._lock:
-            if self.busy >= self.limit:
-                return False
-            self.busy += 1
-            return True
+        """True once a slot is this request's; False after ``wait`` seconds without one."""
+        me = object()
+        deadline = time.monotonic() + self.wait
+        with self._ready:
+            self._queue.append(me)
+            try:
+                while self._queue[0] is not me or self.busy >= self.limit:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    self._ready.wait(left)
+                self.busy += 1
+                return True
+            finally:
+                self._queue.remove(me)
+                self._ready.notify_all()  # the next in line may go, or a slot is still free
 
     def leave(self) -> None:
-        with self._lock:
+        with self._ready:
             self.busy -= 1
+            self._ready.notify_all()
 
 
 def _is_api() -> bool:
@@ -313,7 +332,8 @@ def init_app(app: Flask) -> None:
     # so a loop of them cannot starve the others (and typing never eats the write limit).
     preview_limit = app.config.get("PREVIEW_LIMIT")
     previews = RateLimiter(int(preview_limit)) if preview_limit else None
-    slots = WriteSlots(int(app.config.get("WRITE_SLOTS") or 4))
+    slots = WriteSlots(int(app.config.get("WRITE_SLOTS") or 4),
+                       float(app.config.get("WRITE_WAIT") or WRITE_WAIT))  # fmt: skip
     app.extensions["skatcalc_write_slots"] = slots
 
     def check_request() -> Response | None:

@@ -32,7 +32,7 @@ from skatcalc.services.events import player_events
 from skatcalc.services.players import Group
 from skatcalc.text import _, field_errors, translate
 from skatcalc.web import rights
-from skatcalc.web.http import refuse
+from skatcalc.web.http import can_edit, refuse
 from skatcalc.web.i18n import flash_errors, page_lang
 from skatcalc.web.request_state import mark_private
 from skatcalc.web.rights import token_matches
@@ -315,6 +315,7 @@ def _standings_view(group_id: int) -> dict[str, Any]:
             # short: the select must fit a phone; date and number tell equal names apart
             (str(s.id), f"{players.sheet_day(s):%d.%m.%y} · {s.name} (#{s.id})")
             for s in players.ungrouped_sheets(db, group.game)
+            if can_edit(s)  # only the sheets this browser may move (their edit right)
         ]  # fmt: skip
         view.update(edit_form=edit, add_form=add, action_form=GroupSheetForm(formdata=None))
     return view
@@ -347,18 +348,32 @@ def edit_link(group_id: int, token: str) -> Response:
     return rights.remember_group_token(redirect(url_for("groups.show", group_id=group_id)), group)
 
 
+def _move(sheet_id: int, group_id: int | None) -> None:
+    """``players.join_group``; a closed sheet or a club night's table: 409, nothing changed."""
+    try:
+        players.join_group(service.get_db(), sheet_id, group_id)
+    except players.NotMovable as exc:
+        abort(refuse(409, translate(exc.msg, page_lang())))
+
+
 @groups_bp.post("/<int:group_id>/sheets")
 def add_sheet(group_id: int) -> Response:
-    """A sheet that was created without its group joins it afterwards."""
+    """A sheet that was created without its group joins it afterwards: with the group's right
+    and the sheet's (its edit link, or the admin's), else 403 — a group's link alone pulls
+    no one else's evening into its standings."""
     group = _manage_group(group_id)
     form = GroupSheetForm()
     sid = parse_int(form.sheet.data or "")
     if not form.validate_on_submit() or sid is None:
         abort(400)
     try:
-        players.join_group(service.get_db(), sid, group.id)
+        sheet = service.load_sheet(service.get_db(), sid)
     except service.NotFound:
         abort(404)
+    if not can_edit(sheet):
+        abort(refuse(403, _("Ein Blatt kommt nur mit seinem Bearbeitungs-Link in eine Gruppe.")))
+    try:
+        _move(sid, group.id)
     except InvalidDeal as exc:
         flash_errors(exc)
     else:
@@ -368,6 +383,7 @@ def add_sheet(group_id: int) -> Response:
 
 @groups_bp.post("/<int:group_id>/sheets/<int:sheet_id>/remove")
 def remove_sheet(group_id: int, sheet_id: int) -> Response:
+    """The group's right takes a sheet out of it (a sheet put in by mistake goes again)."""
     _manage_group(group_id)
     if not GroupSheetForm().validate_on_submit():
         abort(400)
@@ -378,7 +394,7 @@ def remove_sheet(group_id: int, sheet_id: int) -> Response:
         abort(404)
     if sheet.group_id != group_id:
         abort(404)
-    players.join_group(db, sheet_id, None)
+    _move(sheet_id, None)
     flash(_("Blatt „%(name)s“ aus der Gruppe genommen.", name=sheet.name))
     return redirect(url_for("groups.show", group_id=group_id))
 

@@ -269,22 +269,23 @@ def test_page_api_and_import_name_alike(client: FlaskClient) -> None:
 
 def _other_phone_saves_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """The next save finds that another phone stored a deal after this request read the sheet
-    and before its own write (the race the 409 is for): just before the write takes the
-    sheet's write lock (service.sheet_write), the last moment another phone can come first."""
-    real = sheet_store.lock_sheet
+    and before its own write (the race the 409 is for): just before the write begins its
+    transaction (service.sheet_write, which takes SQLite's write lock at once: BEGIN
+    IMMEDIATE), the last moment another phone can come first."""
+    real = service.sheet_write
     done: list[bool] = []
 
-    def racing(db: Any, sheet_id: int) -> dict[str, Any]:
+    def racing(db: Any, sheet: Any) -> Any:
         if not done:
             done.append(True)
             other = store.connect(current_app.config["DATABASE"])  # the other phone's request
             try:
-                sheet_store.add_deal(other, sheet_id, "C", ["A", "B", "C"], {"passed": True})
+                sheet_store.add_deal(other, sheet.id, "C", ["A", "B", "C"], {"passed": True})
             finally:
                 other.close()
-        return real(db, sheet_id)
+        return real(db, sheet)
 
-    monkeypatch.setattr(sheet_store, "lock_sheet", racing)
+    monkeypatch.setattr(service, "sheet_write", racing)
 
 
 def test_a_number_taken_meanwhile_answers_with_the_sheet_as_it_is(

@@ -320,7 +320,7 @@ def test_a_page_save_turned_away_keeps_what_was_typed(tmp_path: Path, refusal: s
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "busy.sqlite"),
                       "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "WRITE_SLOTS": 1,
-                      "WRITE_LIMIT": 2})  # fmt: skip
+                      "WRITE_LIMIT": 2, "WRITE_WAIT": 0.2})  # fmt: skip
     c = app.test_client()
     sid = c.post("/api/v1/sheets", json={"game": "skat",
                                          "players": ["Anna", "Bernd", "Carla"]}).json["id"]  # fmt: skip

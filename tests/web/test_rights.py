@@ -130,7 +130,7 @@ def test_the_group_pages_need_the_group_link(lan_app: Flask) -> None:
     assert "Gruppen-Link" in html and "Gut aufheben" in html and "/groups/1/edit/" in html
     assert "<svg" in html and "no-store" in page.headers["Cache-Control"]
     token = re.search(r"/groups/1/edit/([\w-]+)", html).group(1)  # type: ignore[union-attr]
-    owner.post("/api/v1/sheets", json=SKAT)
+    sheet = owner.post("/api/v1/sheets", json=SKAT).get_json()
     other = lan_app.test_client()
     html = other.get("/groups/1", environ_base=LOOPBACK).get_data(as_text=True)
     assert "Gruppe verwalten" not in html and token not in html
@@ -139,6 +139,8 @@ def test_the_group_pages_need_the_group_link(lan_app: Flask) -> None:
         assert resp.status_code == 403 and GROUP_REFUSED in resp.get_data(as_text=True)
     assert other.get("/groups/1/edit/wrong").status_code == 403
     assert other.get(f"/groups/1/edit/{token}").status_code == 302
+    assert other.post("/groups/1/sheets", data={"sheet": "1"}).status_code == 403  # owner's sheet
+    assert other.get(f"/sheets/1/edit/{sheet['edit_token']}").status_code == 302
     assert other.post("/groups/1/sheets", data={"sheet": "1"}).status_code == 302
     assert owner.get("/api/v1/sheets/1").get_json()["group"] == 1
     assert other.post("/groups/1/edit", data={"name": "Hirsch 2"}).status_code == 302
