@@ -457,9 +457,10 @@ def test_the_pages_show_the_difference_and_take_the_sign_off(client: FlaskClient
     assert table(client, ev["id"])["confirmed"] is None
 
 
-def test_lists_compare_seat_by_seat_whatever_the_names() -> None:
-    """List B with a seat spelled otherwise (a name corrected on one list only) still agrees,
-    and a difference is told in list A's names."""
+def test_lists_compare_player_by_player_by_name() -> None:
+    """The lists are compared by the players' names, never by seat position: the same
+    figures under the same names agree in any seat order, the same figures in the same seat
+    under another name differ (the old seat-by-seat comparison called them equal)."""
     from skatcalc.rules.sheet import Row
 
     def row(names: tuple[str, ...], v: int) -> Row:
@@ -467,10 +468,13 @@ def test_lists_compare_seat_by_seat_whatever_the_names() -> None:
         return Row(1, names[1], names, {}, False, False, None, entries, entries, {})
 
     a_names, b_names = ("Anna", "Bernd", "Carla"), ("Anne", "Bernd", "Carla")
-    same = compare(a_names, [row(a_names, 48)], [row(b_names, 48)], b_names)
-    assert same.clean and same.agreed == (1,)
-    other = compare(a_names, [row(a_names, 48)], [row(b_names, 72)], b_names)
-    assert other.differences[0].b == {"Anna": 72, "Bernd": 0, "Carla": 0}
+    other_names = compare(a_names, [row(a_names, 48)], [row(b_names, 48)], b_names)
+    assert not other_names.clean and other_names.agreed == ()
+    assert other_names.differences[0].b == {"Anna": 0, "Bernd": 0, "Carla": 0, "Anne": 48}
+    turned = ("Carla", "Bernd", "Anna")
+    entries = {"Anna": 48, "Bernd": 0, "Carla": 0}
+    b_row = Row(1, "Bernd", turned, {}, False, False, None, entries, entries, {})
+    assert compare(a_names, [row(a_names, 48)], [b_row], turned).clean
 
 
 def test_a_table_with_one_list_confirms_on_its_page_once_the_series_is_played(
