@@ -393,6 +393,7 @@ def test_a_second_tap_does_not_seat_another_series(client: FlaskClient) -> None:
     # "pot_cents": null goes back to the fees collected
     r = client.post(f"/api/v1/events/{event_id}/close", json={"pot_cents": 1234})
     assert r.json["pot_cents"] == 1234
+    client.post(f"/api/v1/events/{event_id}/reopen", json={})  # a closed event keeps its pot
     r = client.post(f"/api/v1/events/{event_id}/close", json={"pot_cents": None})
     assert r.json["pot_cents"] == r.json["fees_total_cents"] == 0
 

@@ -190,7 +190,10 @@ def test_reopening_the_event_takes_writes_again_and_both_are_in_the_history(
     assert client.get(f"{API}/events/{event_id}").json["closed"] == closed_at
     r = client.post(f"{API}/events/{event_id}/reopen", json={})
     assert r.status_code == 200 and r.json["closed"] is None
-    assert [h["action"] for h in r.json["history"]] == ["close", "reopen"]
+    assert [h["action"] for h in r.json["history"] if h["action"] != "register"] == [
+        "close",
+        "reopen",
+    ]
     assert client.post(f"{API}/sheets/{sheet}/deals", json=PASSED).status_code == 201
     sheet_json = client.get(f"{API}/sheets/{sheet}").json
     assert sheet_json["closed"] is False
