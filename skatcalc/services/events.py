@@ -39,6 +39,7 @@ from skatcalc.rules.events import (
     award,
     by_ranking,
     cash_check,
+    check_series_deals,
     deals_for,
     draw,
     fees_total,
@@ -265,6 +266,8 @@ def lengthen_series(db: Database, event_id: int, n: int, deals: dict[int, int]) 
                       min=max(1, played), max=MAX_SERIES_DEALS)  # fmt: skip
         if not deals:
             e.add("deals", 'Bitte die Spiele je Tischgröße angeben, z. B. {"4": 52}.')
+        check_series_deals(event.game, {s: v for s, v in deals.items()
+                                        if s in sizes and not e.has(f"deals.{s}")}, e)  # fmt: skip
         e.raise_if_any()
         merged = series_deals(event, row.deals)
         merged.update(deals)

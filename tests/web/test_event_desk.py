@@ -292,7 +292,7 @@ def test_the_screen_shows_each_new_seating(client: FlaskClient) -> None:
 
 def test_a_corrected_name_reaches_every_page_of_the_event(client: FlaskClient) -> None:
     names = ["Anna", "Bernt", "Carla", "Dieter"]
-    event_id, series = _event(client, names, deals={"4": 2})
+    event_id, series = _event(client, names, deals={"4": 4})
     sheet = series["tables"][0]["sheet"]
     if series["tables"][0]["players"][2] != "Bernt":  # Bernt plays the first two deals
         other = series["tables"][0]["players"][2]
@@ -338,7 +338,11 @@ def test_a_corrected_name_reaches_every_page_of_the_event(client: FlaskClient) -
     # the table goes on under the corrected name (the event was reopened for it)
     client.post(f"{API}/events/{event_id}/reopen", json={})
     r = client.post(f"{API}/sheets/{sheet}/deals", json={"declarer": "Bernd", **GRAND})
-    assert r.status_code == 409  # the series is finished: 2 of 2 deals
+    assert r.status_code == 422 and "declarer" in r.json["errors"]  # Bernd deals the third
+    r = client.post(f"{API}/sheets/{sheet}/deals", json={"declarer": seats[3], **GRAND})
+    assert r.status_code == 201, r.json
+    r = client.post(f"{API}/sheets/{sheet}/deals", json={"declarer": "Bernd", **GRAND})
+    assert r.status_code == 201, r.json
     # the player list: the new spelling has its own player with the table; the old one stays
     players = {p["name"]: p["sheets"] for p in client.get(f"{API}/players").json["players"]}
     assert players.get("Bernd") == 1
