@@ -81,13 +81,14 @@ def _open_parts(t: events.EventTable) -> tuple[Msg, ...]:
     return tuple(out)
 
 
-def open_tables(db: Database, event: Event) -> tuple[OpenTable, ...]:
+def open_tables(db: Database, event: Event, shared: bool = False) -> tuple[OpenTable, ...]:
     """The double-entry tables not settled yet, by series and table (none without double
-    entry: one list per table has nothing to compare)."""
+    entry: one list per table has nothing to compare); ``shared``: from the event's snapshot
+    (a page between two writes), else computed now (inside the close's write)."""
     if not event.double_entry:
         return ()
     out = []
-    for t in events.tables_of(db, event):
+    for t in events.snapshot(db, event).tables if shared else events.tables_of(db, event):
         what = _open_parts(t)
         if what:
             out.append(OpenTable(t.series, t.table, what))

@@ -701,7 +701,8 @@ def close(event_id: int) -> Any:
         "events/close.html", event=event, form=form, general=general, prizes=prizes,
         action_form=ActionForm(),
         history=[(h, event_history.line(h)) for h in events.event_history(db, event_id)],
-        still_open=event_close.open_tables(db, event) if editor and not event.closed else (),
+        still_open=(event_close.open_tables(db, event, shared=True)
+                    if editor and not event.closed else ()),
         editor=editor, rows=rows, n_series=events.series_count(db, event_id),
         playing=[t for t in events.tables_of(db, event)
                                            if t.left > 0],
