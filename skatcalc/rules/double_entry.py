@@ -64,26 +64,35 @@ def compare(
     b: Sequence[Row],
     players_b: Sequence[str] | None = None,
 ) -> Comparison:
-    """Compare list A with list B deal by deal, seat by seat (``players_b``: list B's names
-    in seat order, if they are spelled otherwise there; the differences use list A's).
+    """Compare list A with list B deal by deal, **player by player by name** (``players_b``:
+    list B's names, if it seats anybody list A does not: they are compared too, as 0 on list
+    A). A seat's position never matters: two lists that put the same figures in the same
+    seats under other names differ, and the same figures under the same names agree in any
+    seat order.
 
     >>> from skatcalc.rules.sheet import Row
-    >>> def row(n, v): return Row(n, "A", ("A", "B", "C"), {}, False, False, None,
-    ...                           {"A": v, "B": 0, "C": 0}, {"A": v, "B": 0, "C": 0}, {})
+    >>> def row(n, v, who="A"): return Row(n, "A", ("A", "B", "C"), {}, False, False, None,
+    ...     {"A": 0, "B": 0, "C": 0, who: v}, {"A": 0, "B": 0, "C": 0, who: v}, {})
     >>> c = compare(("A", "B", "C"), [row(1, 24), row(2, -72)], [row(1, 24), row(2, -96), row(3, 0)])
     >>> c.agreed, [d.n for d in c.differences], c.pending
     ((1,), [2], 2)
+    >>> compare(("A", "B", "C"), [row(1, 24)], [row(1, 24)], ("C", "B", "A")).clean
+    True
+    >>> def row_d(n, v): return Row(n, "A", ("D", "B", "C"), {}, False, False, None,
+    ...     {"D": v, "B": 0, "C": 0}, {"D": v, "B": 0, "C": 0}, {})
+    >>> compare(("A", "B", "C"), [row(1, 24)], [row_d(1, 24)], ("D", "B", "C")).differences
+    (Difference(n=1, a={'A': 24, 'B': 0, 'C': 0, 'D': 0}, b={'A': 0, 'B': 0, 'C': 0, 'D': 24}),)
     """
     la, lb = live_rows(a), live_rows(b)
-    seats_b = tuple(players_b) if players_b is not None else tuple(players)
+    names = tuple(players) + tuple(p for p in (players_b or ()) if p not in players)
     agreed: list[int] = []
     diffs: list[Difference] = []
     for i, (ra, rb) in enumerate(zip(la, lb, strict=False), start=1):
-        if figures(ra, players) == figures(rb, seats_b):
+        if figures(ra, names) == figures(rb, names):
             agreed.append(i)
         else:
-            b_list = {p: int(rb.list.get(q, 0)) for p, q in zip(players, seats_b, strict=True)}
-            diffs.append(Difference(i, dict(ra.list), b_list))
+            diffs.append(Difference(i, {p: int(ra.list.get(p, 0)) for p in names},
+                                    {p: int(rb.list.get(p, 0)) for p in names}))  # fmt: skip
     pending = max(len(la), len(lb)) - len(agreed)
     return Comparison(tuple(agreed), tuple(diffs), pending, len(la), len(lb))
 

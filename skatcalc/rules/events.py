@@ -633,6 +633,27 @@ def default_deals(game: str) -> dict[int, int]:
     return dict(game_kind(game).series_deals)
 
 
+def check_series_deals(game: str, deals: Mapping[int, int], e: Errors) -> None:
+    """A series' deals per table size that let every player of a table deal equally often,
+    where the game asks it (Skat: 48 at four, 36 at three); a message on ``deals.<size>``
+    otherwise. Schafkopf tournaments play 20, 30 or 32 games a round: no such rule.
+
+    >>> e = Errors(); check_series_deals("skat", {4: 50, 3: 36}, e); [(i.field, i.msg.de) for i in e.items]
+    [('deals.4', 'Bei 4 Spielern am Tisch muss die Serie durch 4 teilbar sein (z. B. 48 oder 52).')]
+    >>> e = Errors(); check_series_deals("schafkopf", {4: 30}, e); e.items
+    []
+    """
+    if not game_kind(game).deal_equally:
+        return
+    for size, value in sorted(deals.items(), reverse=True):
+        if size > 0 and value % size:
+            below = value - value % size
+            e.add(f"deals.{size}",
+                  "Bei %(size)s Spielern am Tisch muss die Serie durch %(size)s teilbar sein "
+                  "(z. B. %(below)s oder %(above)s).",
+                  size=size, below=below or size, above=below + size if below else 2 * size)  # fmt: skip
+
+
 def normalize_event(data: object, today: str) -> EventSpec:
     """Check a new event as the API sends it (the page builds the same object)."""
     r = Reader(data)
@@ -676,6 +697,9 @@ def normalize_event(data: object, today: str) -> EventSpec:
         for size in deals:
             if size not in game_kind(game).event_tables:
                 deals[size] = 0  # Schafkopf has no tables of three
+        if raw_deals is not None:
+            check_series_deals(game, {int(k): deals[int(k)] for k in raw_deals
+                                      if k in ("3", "4") and int(k) in deals}, e)  # fmt: skip
     fees = read_fees(r.data.get("fees"), e)
     r.seen.add("fees")
     rules_in = r.data.get("rules")

@@ -63,11 +63,19 @@ def _series_tables(db: Database, event_id: int, n: int) -> list[SeriesTable]:
     return out
 
 
-def _reseat(db: Database, sheet: Sheet, players: list[str], first_dealer: str) -> None:
-    """A table's sheet with new seats (it has no deals): same id, links and tokens."""
+def _reseat(db: Database, sheet: Sheet, players: list[str], first_dealer: str,
+            sheet_b: int | None = None) -> None:  # fmt: skip
+    """A table's sheet with new seats (it has no deals): same id, links and tokens. With
+    double entry list B (``sheet_b``) takes the very same seats and first dealer: a table's
+    seating exists once, and both lists follow it. List B's seats stay unlinked to players
+    (add_list_b: a player's pages count each deal once, from list A)."""
     with service.sheet_write(db, sheet):
         rows_of.reseat_sheet(db, sheet.id, players, first_dealer, store.now())
         people.link_sheet_players(db, sheet.id, players)
+    if sheet_b is not None:
+        b = service.load_sheet(db, sheet_b)
+        with service.sheet_write(db, b):
+            rows_of.reseat_sheet(db, b.id, players, first_dealer, store.now())
 
 
 def swap(db: Database, event_id: int, n: int, a: str, b: str) -> None:
@@ -97,9 +105,11 @@ def swap(db: Database, event_id: int, n: int, a: str, b: str) -> None:
                              "bleiben, wie sie sind.", t=started[0]))  # fmt: skip
         pa, pb = ta.sheet.players[sa], tb.sheet.players[sb]
         swapped = {pa: pb, pb: pa}
-        for sheet in {ta.sheet.id: ta.sheet, tb.sheet.id: tb.sheet}.values():
+        for t in {ta.sheet.id: ta, tb.sheet.id: tb}.values():
+            sheet = t.sheet
             players = [swapped.get(p, p) for p in sheet.players]
-            _reseat(db, sheet, players, swapped.get(sheet.first_dealer, sheet.first_dealer))
+            _reseat(db, sheet, players, swapped.get(sheet.first_dealer, sheet.first_dealer),
+                    t.sheet_b)  # fmt: skip
         events.log_event(db, event_id, "swap", store.now(), {"series": n, "a": pa, "b": pb})
 
 
@@ -126,7 +136,7 @@ def redraw(db: Database, event_id: int, n: int, seed: int | None = None) -> int:
         order = [r.name for r in events.registrations(db, event_id) if r.name in seated]
         drawn = draw(event.game, order, seed)
         for t, new in zip(tables, drawn, strict=True):
-            _reseat(db, t.sheet, list(new.players), new.first_dealer)
+            _reseat(db, t.sheet, list(new.players), new.first_dealer, t.sheet_b)
         rows_of.set_series_drawn(db, event_id, n, seed)
         events.log_event(db, event_id, "redraw", store.now(), {"series": n, "seed": seed})
     return seed
@@ -166,9 +176,11 @@ def renamed(body: Any, old: str, new: str) -> Any:
     return out
 
 
-def _rename_in_sheet(db: Database, sheet: Sheet, old: str, new: str) -> None:
+def _rename_in_sheet(db: Database, sheet: Sheet, old: str, new: str,
+                    linked: bool = True) -> None:  # fmt: skip
     """Every mention of ``old`` in a table's sheet: its seats, first dealer, deals (each a new
-    version: a phone holding the old one is told it changed) and history."""
+    version: a phone holding the old one is told it changed) and history; ``linked``: its
+    seats point at players (list A; list B's stay unlinked)."""
     with service.sheet_write(db, sheet):
         at = store.now()
         players = [new if p == old else p for p in sheet.players]
@@ -183,7 +195,8 @@ def _rename_in_sheet(db: Database, sheet: Sheet, old: str, new: str) -> None:
             if isinstance(before, dict):
                 before = renamed(before, old, new)
             rows_of.set_history_before(db, history_id, before)
-        people.link_sheet_players(db, sheet.id, players)
+        if linked:
+            people.link_sheet_players(db, sheet.id, players)
 
 
 def check_new_name(raw: object, e: Errors, field: str = "to") -> str:
@@ -221,9 +234,14 @@ def correct_name(db: Database, event_id: int, old: str, new: str) -> str:
             # another known player keeps the player list's spelling, as at registration
             new = people.get_player(db, known).name
         if new != was:
-            for sheet in (t.sheet for t in rows_of.table_sheets(db, event_id)):
-                if was in sheet.players:
-                    _rename_in_sheet(db, sheet, was, new)
+            for t in rows_of.table_sheets(db, event_id):
+                if was in t.sheet.players:
+                    _rename_in_sheet(db, t.sheet, was, new)
+                # list B as list A, whatever seats it holds: the deals typed there name
+                # the player too
+                b = None if t.sheet_b is None else service.load_sheet(db, t.sheet_b)
+                if b is not None and was in b.players:
+                    _rename_in_sheet(db, b, was, new, linked=False)
             rows_of.rename_registration(db, reg.id, new, key, people.find_player(db, new))
             events.log_event(db, event_id, "rename", store.now(), {"from": was, "to": new})
     return new

@@ -39,6 +39,7 @@ from skatcalc.rules.events import (
     award,
     by_ranking,
     cash_check,
+    check_series_deals,
     deals_for,
     draw,
     fees_total,
@@ -54,6 +55,7 @@ from skatcalc.rules.sheet import game as game_kind
 from skatcalc.rules.sheet.base import TournamentListView
 from skatcalc.rules.standings import RankBy
 from skatcalc.services import cache
+from skatcalc.services import event_history as history_log
 from skatcalc.services import players as people
 from skatcalc.services import sheets as service
 from skatcalc.store import events as rows_of
@@ -223,11 +225,12 @@ def set_closed(db: Database, event_id: int, closed: bool) -> bool:
 
 
 def log_event(db: Database, event_id: int, action: str, at: str, detail: Any = None) -> None:
-    rows_of.add_log(db, event_id, action, at, detail)
+    """A line of the event's history, with who made it (event_history.record)."""
+    history_log.record(db, event_id, action, detail, at)
 
 
 def event_history(db: Database, event_id: int) -> list[EventLogEntry]:
-    """The event's own changes, oldest first: closing, reopening, lengthening a series."""
+    """The event's own changes, oldest first, each with who made it (event_history)."""
     return rows_of.event_log(db, event_id)
 
 
@@ -263,6 +266,8 @@ def lengthen_series(db: Database, event_id: int, n: int, deals: dict[int, int]) 
                       min=max(1, played), max=MAX_SERIES_DEALS)  # fmt: skip
         if not deals:
             e.add("deals", 'Bitte die Spiele je Tischgröße angeben, z. B. {"4": 52}.')
+        check_series_deals(event.game, {s: v for s, v in deals.items()
+                                        if s in sizes and not e.has(f"deals.{s}")}, e)  # fmt: skip
         e.raise_if_any()
         merged = series_deals(event, row.deals)
         merged.update(deals)
@@ -392,6 +397,8 @@ def register(
                                         store.now(), category)  # fmt: skip
             have.add(key)
             added.append(shown)
+        if added:  # the entry fees and the prizes per players count the registrations
+            log_event(db, event_id, "register", store.now(), {"names": added})
     return added, already
 
 
@@ -399,24 +406,34 @@ def set_away(db: Database, event_id: int, name: str, away: bool) -> None:
     """A player who left (or is back): not seated in the next series; scores stay."""
     with db.atomic():
         _bump(db, event_id)
+        _refuse_if_closed(get_event(db, event_id))
         if not rows_of.set_away(db, event_id, people.name_key(name), away):
             raise NotFound(name)
 
 
 def unregister(db: Database, event_id: int, name: str) -> None:
-    """Take back a registration (a typo, a no-show) while the player has sat at no table."""
+    """Take back a registration (a typo, a no-show) while the player has sat at no table
+    and the event is open: a registration counts in the entry fees, the pot and the prizes
+    per players, so a closed event keeps it."""
     with db.atomic():
         _bump(db, event_id)
         key = people.name_key(name)
         rows = [r for r in registrations(db, event_id) if r.key == key]
         if not rows:
             raise NotFound(name)
+        if get_event(db, event_id).closed:
+            e = Errors()
+            e.add("_", "Die Veranstaltung ist abgeschlossen: %(name)s bleibt angemeldet, "
+                  "Startgelder und Preise bleiben, wie sie sind. Erst wieder öffnen.",
+                  name=rows[0].name)  # fmt: skip
+            e.raise_if_any()
         if any(rows[0].name in t.players for t in _seated_tables(db, event_id)):
             e = Errors()
             e.add("_", "%(name)s hat schon an einem Tisch gespielt.", name=rows[0].name)  # fmt: skip
             e.raise_if_any()
         # a tick for the entry fee goes with the registration
         rows_of.delete_registration(db, event_id, rows[0].id, key)
+        log_event(db, event_id, "unregister", store.now(), {"player": rows[0].name})
 
 
 def _seated_tables(db: Database, event_id: int) -> list[Table]:
@@ -876,6 +893,9 @@ def set_category(db: Database, event_id: int, name: str, category: str | None) -
             e.raise_if_any()
         if not rows_of.set_category(db, event_id, people.name_key(name), category):
             raise NotFound(name)
+        reg = next(r for r in registrations(db, event_id) if r.key == people.name_key(name))
+        log_event(db, event_id, "category", store.now(),
+                  {"player": reg.name, "category": category})  # fmt: skip
 
 
 def set_teams(db: Database, event_id: int, teams: tuple[Team, ...]) -> None:
@@ -899,6 +919,7 @@ def set_teams(db: Database, event_id: int, teams: tuple[Team, ...]) -> None:
         if not fixed:
             del plan["teams"]
         rows_of.set_prize_plan(db, event_id, plan)
+        log_event(db, event_id, "teams", store.now(), {"teams": plan.get("teams", [])})
 
 
 @dataclass(frozen=True, slots=True)

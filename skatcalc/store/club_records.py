@@ -225,12 +225,14 @@ class TableRow:
 
 @dataclass(frozen=True)
 class SeriesTable:
-    """A table of one series at the organiser's desk: its number, its list-A sheet row and
-    the deals entered there (struck ones too)."""
+    """A table of one series at the organiser's desk: its number, its list-A sheet row, the
+    deals entered there (struck ones too; with double entry on either list) and list B's
+    sheet id, if the table keeps one."""
 
     n: int
     sheet: Sheet
     entered: int
+    sheet_b: int | None = None
 
 
 @dataclass(frozen=True)

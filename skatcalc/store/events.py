@@ -400,16 +400,20 @@ def table_sheets(db: Database, event_id: int,
 
 
 def series_tables(db: Database, event_id: int, n: int) -> list[SeriesTable]:
-    """Series ``n``'s tables in order, with the deals entered at each (struck ones too)."""
+    """Series ``n``'s tables in order, with the deals entered at each (struck ones too, on
+    list A or list B) and list B's sheet id."""
+    own = ("t_n", "t_entered", "t_sheet_b")
     return [
         SeriesTable(
             int(r["t_n"]),
-            decode_sheet({k: v for k, v in r.items() if k not in ("t_n", "t_entered")}),
+            decode_sheet({k: v for k, v in r.items() if k not in own}),
             int(r["t_entered"]),
+            None if r["t_sheet_b"] is None else int(r["t_sheet_b"]),
         )  # fmt: skip
         for r in db.query(
-            "select t.n as t_n, s.*, (select count(*) from deals d where d.sheet_id = s.id) "
-            "as t_entered from event_tables t join sheets s on s.id = t.sheet_id "
+            "select t.n as t_n, t.sheet_b as t_sheet_b, s.*, (select count(*) from deals d "
+            "where d.sheet_id = s.id or d.sheet_id = t.sheet_b) as t_entered "
+            "from event_tables t join sheets s on s.id = t.sheet_id "
             "where t.event_id = ? and t.series = ? order by t.n",
             [event_id, n],
         )

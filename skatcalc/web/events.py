@@ -47,7 +47,7 @@ from skatcalc.rules.events import (
 )
 from skatcalc.rules.sheet import GAMES, SheetSpec, describe_rules
 from skatcalc.rules.sheet import game as game_kind
-from skatcalc.services import events
+from skatcalc.services import event_close, event_history, events
 from skatcalc.services import players as people
 from skatcalc.services import sheets as service
 from skatcalc.services.event_desk import start_numbers
@@ -56,6 +56,7 @@ from skatcalc.services.players import Group
 from skatcalc.text import _, field_errors, pgettext, translate
 from skatcalc.web import rights
 from skatcalc.web.deal_forms import SheetRulesFields, attach_errors, rules_body
+from skatcalc.web.event_actor import forget_actor, name_actor
 from skatcalc.web.events_api import may_sign, unfinished_message
 from skatcalc.web.http import can_edit_event, refuse, remember_edit_token
 from skatcalc.web.i18n import flash_errors, money, num, page_lang
@@ -89,7 +90,12 @@ def editable(event_id: int) -> Event:
     event = load_event(event_id)
     if not can_edit_event(event):
         abort(refuse(403, forbidden_text()))
+    name_actor(event)  # the event's history says with which right
     return event
+
+
+# the right named for the history is the request's own: forgotten when it ends
+bp.teardown_app_request(forget_actor)
 
 
 def organiser_link(event: Event) -> dict[str, Any]:
@@ -656,19 +662,30 @@ def close(event_id: int) -> Any:
                 payout = read_places(form, payout, errors)
             if not errors and payout is not None:
                 db = service.get_db()
-                events.set_money(db, event_id, payout, pot)
                 action = request.form.get("action")
-                if action == "close":
-                    events.set_closed(db, event_id, True)
-                    flash(_("Veranstaltung abgeschlossen."))
-                elif action == "reopen":
-                    events.set_closed(db, event_id, False)
-                    flash(_("Veranstaltung wieder geöffnet."))
-                else:
-                    flash(_("Auszahlung gespeichert."))
-                return redirect(url_for("events.close", event_id=event_id))
-            general += attach_errors(form, None, errors, page_lang())
-            status = 422
+                try:
+                    if action == "close":
+                        force = request.form.get("force") == "1"
+                        if event_close.close(db, event_id, payout, pot, force):
+                            flash(_("Veranstaltung abgeschlossen."))
+                    elif action == "reopen":  # the payout stays as it was closed
+                        event_close.reopen(db, event_id)
+                        flash(_("Veranstaltung wieder geöffnet."))
+                    else:
+                        event_close.set_money(db, event_id, payout, pot)
+                        flash(_("Auszahlung gespeichert."))
+                    return redirect(url_for("events.close", event_id=event_id))
+                except event_close.OpenLists as still_open:
+                    general += [translate(t.msg(), page_lang()) for t in still_open.tables]
+                    general.append(_("Trotzdem abschließen: „Trotz offener Listen "
+                                     "abschließen“ ankreuzen."))  # fmt: skip
+                    status = 409
+                except event_close.Refused as refusal:
+                    general.append(translate(refusal.msg, page_lang()))
+                    status = 409
+            else:
+                general += attach_errors(form, None, errors, page_lang())
+                status = 422
     else:
         form.payout_kind.data = event.payout["kind"]
         form.payout.data = payout_text(event.payout)
@@ -683,7 +700,9 @@ def close(event_id: int) -> Any:
     html = render_template(
         "events/close.html", event=event, form=form, general=general, prizes=prizes,
         action_form=ActionForm(),
-        history=events.event_history(db, event_id),
+        history=[(h, event_history.line(h)) for h in events.event_history(db, event_id)],
+        still_open=(event_close.open_tables(db, event, shared=True)
+                    if editor and not event.closed else ()),
         editor=editor, rows=rows, n_series=events.series_count(db, event_id),
         playing=[t for t in events.tables_of(db, event)
                                            if t.left > 0],

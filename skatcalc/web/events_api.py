@@ -10,7 +10,7 @@ from skatcalc.rules.common import Msg
 from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.events import Seating, normalize_event, read_payout, read_teams
 from skatcalc.rules.inputs import Reader
-from skatcalc.services import events
+from skatcalc.services import event_close, events
 from skatcalc.services import players as people
 from skatcalc.services import sheets as service
 from skatcalc.services.events import Event
@@ -24,6 +24,7 @@ from skatcalc.web.api import (
     pop_group_token,
     require_group_right,
 )
+from skatcalc.web.event_actor import name_actor
 from skatcalc.web.http import can_edit, can_edit_event
 from skatcalc.web.i18n import api_lang
 from skatcalc.web.request_state import mark_private
@@ -39,6 +40,7 @@ def _editable(event_id: int) -> Event:
                 403, "_", _("Ändern nur mit dem Bearbeitungs-Link dieser Veranstaltung.")
             )  # fmt: skip
         )
+    name_actor(event)  # the event's history says with which right
     return event
 
 
@@ -287,7 +289,9 @@ def paid(event_id: int) -> Any:
 @bp.post("/<int:event_id>/close")
 @json_route
 def close(event_id: int) -> Any:
-    """Close the event, optionally setting the payout scheme and the pot first."""
+    """Close the event, optionally setting the payout scheme and the pot first; refused (409)
+    while a double-entry table is open unless ``"force": true``, and on a closed event with
+    another payout or pot."""
     event = _editable(event_id)
     r = Reader(body())
     e = r.errors
@@ -298,13 +302,33 @@ def close(event_id: int) -> Any:
     pot = r.integer("pot_cents") if "pot_cents" in r.data else event.pot_cents
     if pot is not None and not 0 <= pot <= 100_000_000:
         e.add("pot_cents", "Topf: 0 bis 1000000 €.")
+    force = r.data.get("force", False)
+    r.seen.add("force")
+    if not isinstance(force, bool):
+        e.add("force", "„force“ ist true oder false.")
     r.reject_unknown()
     e.raise_if_any()
     db = service.get_db()
-    events.set_money(db, event_id, payout, pot)
-    events.set_closed(db, event_id, True)
+    try:
+        event_close.close(db, event_id, payout, pot, bool(force))
+    except event_close.OpenLists as still_open:
+        return refused_close(db, event_id, open_lists_messages(still_open.tables))
+    except event_close.Refused as refusal:
+        return refused_close(db, event_id, [translate(refusal.msg, api_lang())])
     event = events.get_event(db, event_id)
     return jsonify(events.prizes_json(db, event, events.ranking_rows(db, event)))
+
+
+def open_lists_messages(tables: tuple[event_close.OpenTable, ...]) -> list[str]:
+    """One line per open table, then how to close anyway."""
+    lang = api_lang()
+    return [translate(t.msg(), lang) for t in tables] + [
+        translate("Trotzdem abschließen: mit „force“: true.", lang)
+    ]
+
+
+def refused_close(db: Any, event_id: int, messages: list[str]) -> Any:
+    return jsonify({"errors": {"_": messages}, "event": events.event_json(db, event_id)}), 409
 
 
 @bp.post("/<int:event_id>/reopen")
@@ -314,7 +338,7 @@ def reopen(event_id: int) -> Any:
     _editable(event_id)
     json_object_or_nothing()
     db = service.get_db()
-    events.set_closed(db, event_id, False)
+    event_close.reopen(db, event_id)
     return jsonify(events.event_json(db, event_id))
 
 

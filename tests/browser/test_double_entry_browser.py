@@ -64,7 +64,7 @@ def test_two_phones_keep_two_lists_and_the_table_confirms(browser: object, lan_s
     org = org_ctx.new_page()  # type: ignore[attr-defined]
     org.goto(f"{server}/events")
     org.fill("input[name=name]", "Doppelt")
-    org.fill("input[name=deals4]", "6")
+    org.fill("input[name=deals4]", "8")
     org.fill("input[name=deals3]", "6")
     org.locator("#f-double_entry input").check()
     org.get_by_role("button", name="Veranstaltung anlegen").click()

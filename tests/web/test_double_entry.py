@@ -21,7 +21,7 @@ from skatcalc.rules.sheet import game as game_kind
 DATA = Path(__file__).parents[1] / "data"
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
 
-# Six deals at a table of four, the declarer always forehand (the seat after the dealer);
+# Eight deals at a table of four (every player deals twice), the declarer always forehand (the seat after the dealer);
 # deal 3 is where list B slips (a Grand instead of Kreuz: −96 instead of −72).
 DEALS: list[dict[str, Any]] = [
     {"declarer": 1, "game": "grand", "with": True, "matadors": 1, "declarer_points": 75},
@@ -30,6 +30,8 @@ DEALS: list[dict[str, Any]] = [
     {"passed": True},
     {"declarer": 1, "game": "diamonds", "with": True, "matadors": 1, "declarer_points": 61},
     {"declarer": 2, "game": "null", "won": True},
+    {"declarer": 3, "game": "spades", "with": False, "matadors": 1, "declarer_points": 80},
+    {"passed": True},
 ]
 SLIP = {"declarer": 3, "game": "grand", "with": True, "matadors": 1, "declarer_points": 45}
 PASSED = {"passed": True}
@@ -42,7 +44,7 @@ def bodies(players: list[str], deals: list[dict[str, Any]]) -> list[dict[str, An
 
 def new_event(client: FlaskClient, **extra: Any) -> dict[str, Any]:
     r = client.post("/api/v1/events", json={"name": "Doppelt", "game": "skat",
-                                            "deals": {"4": 6}, **extra})  # fmt: skip
+                                            "deals": {"4": 8}, **extra})  # fmt: skip
     assert r.status_code == 201, r.json
     event_id = r.json["id"]
     assert client.post(f"/api/v1/events/{event_id}/players",
@@ -137,7 +139,7 @@ def test_a_difference_shows_until_corrected_and_only_agreed_deals_count(
          "b": {**dict.fromkeys(players, 0), players[3]: -96}}
     ]  # fmt: skip
     assert t["list_b"]["messages"] == ["Spiel 3: Liste A −72, Liste B −96 — bitte prüfen"]
-    assert (t["list_b"]["agreed"], t["list_b"]["pending"]) == (5, 1)
+    assert (t["list_b"]["agreed"], t["list_b"]["pending"]) == (7, 1)
     assert t["complete"] is False
     en = client.get(f"/api/v1/events/{ev['id']}/series/1/tables/1?lang=en",
                     headers={"Accept-Language": "en"}).json  # fmt: skip
@@ -215,8 +217,8 @@ def test_the_exports_count_what_both_lists_agree_on_and_name_the_rest(
     deals = bodies(players, DEALS)
     b = table(client, ev["id"])["list_b"]["sheet"]
     enter(client, a, deals)
-    enter(client, b, bodies(players, [*DEALS[:2], SLIP, *DEALS[3:5]]))  # a slip, one behind
-    agreed = [PASSED if i == 2 else d for i, d in enumerate(deals[:5])]
+    enter(client, b, bodies(players, [*DEALS[:2], SLIP, *DEALS[3:7]]))  # a slip, one behind
+    agreed = [PASSED if i == 2 else d for i, d in enumerate(deals[:7])]
     want = sheet_score(client, players, agreed)
     lines = client.get(f"/events/{ev['id']}/ranking.csv").data.decode("utf-8-sig").splitlines()
     scores = {row.split(";")[1]: int(row.split(";")[2]) for row in lines[1:]}
@@ -229,10 +231,10 @@ def test_the_exports_count_what_both_lists_agree_on_and_name_the_rest(
     assert f"In der Rangliste gezählt (Seeger-Fabian): {counted}" in text
     # corrected and caught up: the lists agree, and the page says so
     assert client.put(f"/api/v1/sheets/{b}/deals/3", json=deals[2]).status_code == 200
-    enter(client, b, deals[5:])
+    enter(client, b, deals[7:])
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(
         client.get(f"/events/{ev['id']}/event.pdf").data)).pages)  # fmt: skip
-    assert "Liste B stimmt mit Liste A überein (6 Spiele)." in text
+    assert "Liste B stimmt mit Liste A überein (8 Spiele)." in text
     assert "noch nicht gezählt" not in text
 
 
@@ -266,7 +268,13 @@ def test_every_player_confirms_then_both_lists_are_locked(client: FlaskClient) -
         r = client.put(f"/api/v1/sheets/{sheet}/deals/1", json=ev["deals"][0])
         assert r.status_code == 409
     history = client.get(f"/api/v1/events/{ev['id']}").json["history"]
-    assert [h["action"] for h in history] == ["sign", "sign", "sign", "confirm"]
+    history = [h for h in history if h["action"] != "register"]
+    assert [h["action"] for h in history] == [
+        "sign",
+        "sign",
+        "sign",
+        "confirm",
+    ]
     assert history[0]["player"] == ev["players"][0] and history[-1]["table"] == 1
     # the organiser unlocks: writes go through again, and the table confirms anew
     r = client.post(f"/api/v1/events/{ev['id']}/series/1/tables/1/unlock", json={})
@@ -312,7 +320,10 @@ def test_an_unfinished_series_cannot_be_confirmed(client: FlaskClient) -> None:
 
 def test_a_closed_event_refuses_sign_offs_and_unlocks(client: FlaskClient) -> None:
     ev = complete(client, double_entry=True)
-    assert client.post(f"/api/v1/events/{ev['id']}/close", json={}).status_code == 200
+    # not confirmed: closed only on the organiser's word
+    assert client.post(f"/api/v1/events/{ev['id']}/close", json={}).status_code == 409
+    r = client.post(f"/api/v1/events/{ev['id']}/close", json={"force": True})
+    assert r.status_code == 200
     r = confirm(client, ev, {"captain": True})
     assert r.status_code == 409 and "abgeschlossen" in r.json["errors"]["_"][0]
     r = client.post(f"/api/v1/events/{ev['id']}/series/1/tables/1/unlock", json={})
@@ -337,7 +348,7 @@ def lan(tmp_path: Path) -> Flask:
 
 def test_rights_come_from_the_tables_links(lan: Flask) -> None:
     client = lan.test_client()
-    r = client.post("/api/v1/events", json={"game": "skat", "deals": {"4": 6},
+    r = client.post("/api/v1/events", json={"game": "skat", "deals": {"4": 8},
                                             "double_entry": True})  # fmt: skip
     ev_id, token = r.json["id"], r.json["edit_token"]
     org = {"Authorization": f"Bearer {token}"}
@@ -412,7 +423,7 @@ def test_counting_every_agreed_deal_gives_the_sheets_own_score(
 
 def test_the_club_night_form_asks_for_two_lists(client: FlaskClient) -> None:
     assert 'name="double_entry"' in client.get("/events").get_data(as_text=True)
-    r = client.post("/events", data={"game": "skat", "name": "Doppelt", "deals4": "6",
+    r = client.post("/events", data={"game": "skat", "name": "Doppelt", "deals4": "8",
                                      "deals3": "6", "entry": "0", "lost_fee": "0",
                                      "double_entry": "y"})  # fmt: skip
     assert r.status_code == 302, r.get_data(as_text=True)
@@ -457,9 +468,10 @@ def test_the_pages_show_the_difference_and_take_the_sign_off(client: FlaskClient
     assert table(client, ev["id"])["confirmed"] is None
 
 
-def test_lists_compare_seat_by_seat_whatever_the_names() -> None:
-    """List B with a seat spelled otherwise (a name corrected on one list only) still agrees,
-    and a difference is told in list A's names."""
+def test_lists_compare_player_by_player_by_name() -> None:
+    """The lists are compared by the players' names, never by seat position: the same
+    figures under the same names agree in any seat order, the same figures in the same seat
+    under another name differ (the old seat-by-seat comparison called them equal)."""
     from skatcalc.rules.sheet import Row
 
     def row(names: tuple[str, ...], v: int) -> Row:
@@ -467,10 +479,13 @@ def test_lists_compare_seat_by_seat_whatever_the_names() -> None:
         return Row(1, names[1], names, {}, False, False, None, entries, entries, {})
 
     a_names, b_names = ("Anna", "Bernd", "Carla"), ("Anne", "Bernd", "Carla")
-    same = compare(a_names, [row(a_names, 48)], [row(b_names, 48)], b_names)
-    assert same.clean and same.agreed == (1,)
-    other = compare(a_names, [row(a_names, 48)], [row(b_names, 72)], b_names)
-    assert other.differences[0].b == {"Anna": 72, "Bernd": 0, "Carla": 0}
+    other_names = compare(a_names, [row(a_names, 48)], [row(b_names, 48)], b_names)
+    assert not other_names.clean and other_names.agreed == ()
+    assert other_names.differences[0].b == {"Anna": 0, "Bernd": 0, "Carla": 0, "Anne": 48}
+    turned = ("Carla", "Bernd", "Anna")
+    entries = {"Anna": 48, "Bernd": 0, "Carla": 0}
+    b_row = Row(1, "Bernd", turned, {}, False, False, None, entries, entries, {})
+    assert compare(a_names, [row(a_names, 48)], [b_row], turned).clean
 
 
 def test_a_table_with_one_list_confirms_on_its_page_once_the_series_is_played(

@@ -163,7 +163,7 @@ def test_same_seed_same_tables(client: FlaskClient) -> None:
 
 
 def test_late_arrival_joins_at_the_next_series(client: FlaskClient) -> None:
-    event_id = client.post("/api/v1/events", json={"game": "skat", "deals": {"4": 1, "3": 1}}).json["id"]  # fmt: skip
+    event_id = client.post("/api/v1/events", json={"game": "skat", "deals": {"4": 4, "3": 3}}).json["id"]  # fmt: skip
     client.post(f"/api/v1/events/{event_id}/players", json={"names": list("ABCDEF")})
     s1 = client.post(f"/api/v1/events/{event_id}/series", json={"seating": "draw"}).json
     assert [len(t["players"]) for t in s1["tables"]] == [3, 3]
@@ -380,7 +380,7 @@ def test_schafkopf_event_from_the_form_and_closing_on_the_page(client: FlaskClie
 
 
 def test_a_second_tap_does_not_seat_another_series(client: FlaskClient) -> None:
-    event_id = client.post("/api/v1/events", json={"game": "skat", "deals": {"4": 2, "3": 2}}).json["id"]  # fmt: skip
+    event_id = client.post("/api/v1/events", json={"game": "skat", "deals": {"4": 4, "3": 3}}).json["id"]  # fmt: skip
     client.post(f"/api/v1/events/{event_id}/players", json={"names": list("ABCDEFG")})
     form = {"seating": "draw", "n": "1"}
     first = client.post(f"/events/{event_id}/series", data=form)
@@ -389,10 +389,11 @@ def test_a_second_tap_does_not_seat_another_series(client: FlaskClient) -> None:
     assert len(client.get(f"/api/v1/events/{event_id}").json["series"]) == 1
     # the organiser sees which tables still play before seating the next series
     page = client.get(f"/events/{event_id}/players").get_data(as_text=True)
-    assert "Serie 1 läuft noch: Tisch 1 (noch 2), Tisch 2 (noch 2)." in page
+    assert "Serie 1 läuft noch: Tisch 1 (noch 4), Tisch 2 (noch 3)." in page
     # "pot_cents": null goes back to the fees collected
     r = client.post(f"/api/v1/events/{event_id}/close", json={"pot_cents": 1234})
     assert r.json["pot_cents"] == 1234
+    client.post(f"/api/v1/events/{event_id}/reopen", json={})  # a closed event keeps its pot
     r = client.post(f"/api/v1/events/{event_id}/close", json={"pot_cents": None})
     assert r.json["pot_cents"] == r.json["fees_total_cents"] == 0
 
@@ -414,3 +415,33 @@ def test_the_registration_list_says_who_is_away_and_buttons_say_what_they_do(
         # an absent one shows the status and the button that brings him back
         assert f'<small class="tag">{status}</small>' in bernd
         assert f'aria-label="{back}: Bernd">{back}</button>' in bernd
+
+
+def test_a_skat_series_lets_every_player_deal_equally(client: FlaskClient) -> None:
+    """At Skat a series is a multiple of the table size (…, 32, 48 at four; …, 24, 36 at
+    three), at creation and when lengthened; Schafkopf rounds of 20, 30 or 32 stay free."""
+    for deals, field in (({"4": 50}, "deals.4"), ({"3": 35}, "deals.3"), ({"4": 30}, "deals.4")):
+        r = client.post("/api/v1/events", json={"game": "skat", "deals": deals})
+        assert r.status_code == 422 and list(r.json["errors"]) == [field], (deals, r.json)
+    r = client.post("/api/v1/events", json={"game": "skat", "deals": {"4": 50}},
+                    headers={"Accept-Language": "en"})  # fmt: skip
+    assert "divisible by 4" in r.json["errors"]["deals.4"][0]
+    r = client.post("/api/v1/events", json={"game": "skat", "deals": {"4": 50}})
+    assert r.json["errors"]["deals.4"] == [
+        "Bei 4 Spielern am Tisch muss die Serie durch 4 teilbar sein (z. B. 48 oder 52)."
+    ]
+    r = client.post("/api/v1/events", json={"game": "skat", "deals": {"4": 32, "3": 24}})
+    assert r.status_code == 201 and r.json["deals"] == {"4": 32, "3": 24}
+    for rounds in (20, 30, 32):
+        r = client.post("/api/v1/events", json={"game": "schafkopf", "deals": {"4": rounds}})
+        assert r.status_code == 201, r.json
+    event_id = r.json["id"]
+    client.post(f"/api/v1/events/{event_id}/players", json={"names": list("ABCD")})
+    client.post(f"/api/v1/events/{event_id}/series", json={"seating": "draw"})
+    r = client.post(f"/api/v1/events/{event_id}/series/1/lengthen", json={"deals": {"4": 33}})
+    assert r.status_code == 200, r.json
+    # the page's form says it beside the field
+    r = client.post("/events", data={"name": "Freitag", "game": "skat", "deals4": "50",
+                                     "deals3": "36", "entry": "5", "lost_fee": "0,50"})  # fmt: skip
+    assert r.status_code == 422
+    assert "muss die Serie durch 4 teilbar sein" in r.get_data(as_text=True)

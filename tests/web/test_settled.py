@@ -20,7 +20,7 @@ PASSED = {"passed": True}
 def _event(client: FlaskClient, deals: dict[str, int] | None = None,
            players: str = "ABCD") -> tuple[int, list[int]]:  # fmt: skip
     """An event with one series seated; its id and its tables' sheet ids."""
-    r = client.post(f"{API}/events", json={"game": "skat", "deals": deals or {"4": 2, "3": 2}})
+    r = client.post(f"{API}/events", json={"game": "skat", "deals": deals or {"4": 4, "3": 3}})
     event_id = r.json["id"]
     client.get(f"/events/{event_id}/edit/{r.json['edit_token']}")  # the organiser's cookie
     client.post(f"{API}/events/{event_id}/players", json={"names": list(players)})
@@ -45,25 +45,26 @@ def _deals(client: FlaskClient, sheet_id: int) -> list[dict[str, Any]]:
 
 def test_a_finished_table_takes_no_further_deal(client: FlaskClient) -> None:
     _event_id, (sheet,) = _event(client)
-    for _ in range(2):
+    for _ in range(4):
         assert client.post(f"{API}/sheets/{sheet}/deals", json=PASSED).status_code == 201
     r = client.post(f"{API}/sheets/{sheet}/deals", json=PASSED)
     assert r.status_code == 409
-    assert r.json["errors"]["_"][0].startswith("Serie fertig: 2 von 2 Spielen")
-    assert len(r.json["sheet"]["deals"]) == 2  # the sheet as it is; nothing stored
+    assert r.json["errors"]["_"][0].startswith("Serie fertig: 4 von 4 Spielen")
+    assert len(r.json["sheet"]["deals"]) == 4  # the sheet as it is; nothing stored
     r = client.post(f"{API}/sheets/{sheet}/deals", json=PASSED, headers={"Accept-Language": "en"})
-    assert r.json["errors"]["_"][0].startswith("Series finished: 2 of 2 deals")
+    assert r.json["errors"]["_"][0].startswith("Series finished: 4 of 4 deals")
     # corrections of the played deals stay possible; a struck deal was never dealt
-    assert client.put(f"{API}/sheets/{sheet}/deals/2", json=PASSED).status_code == 200
-    assert client.delete(f"{API}/sheets/{sheet}/deals/2").status_code == 200
+    assert client.put(f"{API}/sheets/{sheet}/deals/4", json=PASSED).status_code == 200
+    assert client.delete(f"{API}/sheets/{sheet}/deals/4").status_code == 200
     assert client.post(f"{API}/sheets/{sheet}/deals", json=PASSED).status_code == 201
-    assert len(_deals(client, sheet)) == 3
+    assert len(_deals(client, sheet)) == 5
 
 
 def test_a_resent_last_save_of_a_series_is_answered_not_refused(client: FlaskClient) -> None:
     _event_id, (sheet,) = _event(client)
     url = f"{API}/sheets/{sheet}/deals"
-    client.post(url, json=PASSED)
+    for _ in range(3):
+        client.post(url, json=PASSED)
     key = {"Idempotency-Key": "last-one"}
     assert client.post(url, json=PASSED, headers=key).status_code == 201
     again = client.post(url, json=PASSED, headers=key)  # its answer was lost: sent again
@@ -73,7 +74,7 @@ def test_a_resent_last_save_of_a_series_is_answered_not_refused(client: FlaskCli
 
 def test_a_finished_table_on_the_page_keeps_what_was_typed(client: FlaskClient) -> None:
     _event_id, (sheet,) = _event(client)
-    for _ in range(2):
+    for _ in range(4):
         client.post(f"{API}/sheets/{sheet}/deals", json=PASSED)
     page = client.get(f"/sheets/{sheet}").get_data(as_text=True)
     assert "Serie fertig" in page
@@ -81,28 +82,31 @@ def test_a_finished_table_on_the_page_keeps_what_was_typed(client: FlaskClient) 
     r = client.post(f"/sheets/{sheet}/deals", data=form)
     assert r.status_code == 409
     page = r.get_data(as_text=True)
-    assert "Serie fertig: 2 von 2 Spielen" in page
+    assert "Serie fertig: 4 von 4 Spielen" in page
     assert 'value="87"' in page  # the entry as typed
-    assert len(_deals(client, sheet)) == 2
+    assert len(_deals(client, sheet)) == 4
 
 
 def test_the_organiser_lengthens_a_series(client: FlaskClient) -> None:
     event_id, (sheet,) = _event(client)
-    for _ in range(2):
+    for _ in range(4):
         client.post(f"{API}/sheets/{sheet}/deals", json=PASSED)
     url = f"{API}/events/{event_id}/series/1/lengthen"
-    r = client.post(url, json={"deals": {"4": 3}})
+    r = client.post(url, json={"deals": {"4": 8}})
     assert r.status_code == 200, r.json
-    assert r.json["series"][0]["deals"] == {"3": 2, "4": 3}
-    assert r.json["series"][0]["tables"][0]["deals"] == 3
-    assert r.json["series"][0]["tables"][0]["left"] == 1
-    assert r.json["deals"] == {"3": 2, "4": 2}  # the event's plan for later series stays
+    assert r.json["series"][0]["deals"] == {"3": 3, "4": 8}
+    assert r.json["series"][0]["tables"][0]["deals"] == 8
+    assert r.json["series"][0]["tables"][0]["left"] == 4
+    assert r.json["deals"] == {"3": 3, "4": 4}  # the event's plan for later series stays
     assert r.json["history"][-1]["action"] == "lengthen"
-    assert client.post(f"{API}/sheets/{sheet}/deals", json=PASSED).status_code == 201
+    for _ in range(4):
+        assert client.post(f"{API}/sheets/{sheet}/deals", json=PASSED).status_code == 201
     r = client.post(f"{API}/sheets/{sheet}/deals", json=PASSED)
-    assert r.status_code == 409 and "3 von 3" in r.json["errors"]["_"][0]
-    # never below what was played, only sizes the game seats, only numbers
-    for body, field in [({"deals": {"4": 2}}, "deals.4"), ({"deals": {"5": 9}}, "deals.5"),
+    assert r.status_code == 409 and "8 von 8" in r.json["errors"]["_"][0]
+    # never below what was played, only sizes the game seats, only numbers, every player
+    # deals as often (a multiple of the table size)
+    for body, field in [({"deals": {"4": 4}}, "deals.4"), ({"deals": {"4": 10}}, "deals.4"),
+                        ({"deals": {"3": 13}}, "deals.3"), ({"deals": {"5": 9}}, "deals.5"),
                         ({"deals": {"4": "x"}}, "deals"), ({"deals": {}}, "deals"),
                         ({"deals": {"4": 9}, "x": 1}, "x")]:  # fmt: skip
         r = client.post(url, json=body)
@@ -114,15 +118,18 @@ def test_the_organiser_lengthens_a_series(client: FlaskClient) -> None:
 def test_lengthening_on_the_series_page(client: FlaskClient) -> None:
     event_id, (sheet,) = _event(client)
     page = client.get(f"/events/{event_id}/series/1").get_data(as_text=True)
-    assert 'name="deals4" value="2"' in page
-    r = client.post(f"/events/{event_id}/series/1/lengthen", data={"deals4": "5"},
+    assert 'name="deals4" value="4"' in page
+    r = client.post(f"/events/{event_id}/series/1/lengthen", data={"deals4": "6"},
+                    follow_redirects=True)  # fmt: skip
+    assert "Bei 4 Spielern am Tisch muss die Serie durch 4 teilbar sein" in r.get_data(True)
+    r = client.post(f"/events/{event_id}/series/1/lengthen", data={"deals4": "8"},
                     follow_redirects=True)  # fmt: skip
     assert "Serie 1 verlängert" in r.get_data(as_text=True)
-    assert client.get(f"{API}/events/{event_id}").json["series"][0]["deals"]["4"] == 5
+    assert client.get(f"{API}/events/{event_id}").json["series"][0]["deals"]["4"] == 8
     r = client.post(f"/events/{event_id}/series/1/lengthen", data={"deals4": "0"},
                     follow_redirects=True)  # fmt: skip
     assert "Spiele je Serie: 1 bis 200" in r.get_data(as_text=True)
-    assert "noch 5 Spiele" in client.get(f"/sheets/{sheet}").get_data(as_text=True)
+    assert "noch 8 Spiele" in client.get(f"/sheets/{sheet}").get_data(as_text=True)
 
 
 def test_only_the_organiser_lengthens(lan_app: Flask) -> None:
@@ -190,7 +197,10 @@ def test_reopening_the_event_takes_writes_again_and_both_are_in_the_history(
     assert client.get(f"{API}/events/{event_id}").json["closed"] == closed_at
     r = client.post(f"{API}/events/{event_id}/reopen", json={})
     assert r.status_code == 200 and r.json["closed"] is None
-    assert [h["action"] for h in r.json["history"]] == ["close", "reopen"]
+    assert [h["action"] for h in r.json["history"] if h["action"] != "register"] == [
+        "close",
+        "reopen",
+    ]
     assert client.post(f"{API}/sheets/{sheet}/deals", json=PASSED).status_code == 201
     sheet_json = client.get(f"{API}/sheets/{sheet}").json
     assert sheet_json["closed"] is False
@@ -357,15 +367,15 @@ def test_a_closed_sheet_exports_and_imports_with_its_history(client: FlaskClient
 
 
 def test_seating_over_an_unfinished_series_needs_force(client: FlaskClient) -> None:
-    event_id, (t1, t2) = _event(client, {"4": 2, "3": 2}, players="ABCDEFGH")
-    client.post(f"{API}/sheets/{t1}/deals", json=PASSED)
-    client.post(f"{API}/sheets/{t1}/deals", json=PASSED)
+    event_id, (t1, t2) = _event(client, {"4": 4}, players="ABCDEFGH")
+    for _ in range(4):
+        client.post(f"{API}/sheets/{t1}/deals", json=PASSED)
     client.post(f"{API}/sheets/{t2}/deals", json=PASSED)
     url = f"{API}/events/{event_id}/series"
     r = client.post(url, json={"seating": "ranking"})
     assert r.status_code == 409
     msg = r.json["errors"]["_"][0]
-    assert "Serie 1 ist noch nicht fertig: Tisch 2 (1 von 2 Spielen)" in msg
+    assert "Serie 1 ist noch nicht fertig: Tisch 2 (1 von 4 Spielen)" in msg
     assert "Tisch 1" not in msg and len(r.json["event"]["series"]) == 1
     assert client.post(url, json={"seating": "ranking", "force": "yes"}).status_code == 422
     r = client.post(url, json={"seating": "ranking", "force": True})
@@ -373,19 +383,21 @@ def test_seating_over_an_unfinished_series_needs_force(client: FlaskClient) -> N
 
 
 def test_seating_over_an_unfinished_series_on_the_page(client: FlaskClient) -> None:
-    event_id, (t1, t2) = _event(client, {"4": 1, "3": 1}, players="ABCDEFGH")
-    client.post(f"{API}/sheets/{t1}/deals", json=PASSED)
+    event_id, (t1, t2) = _event(client, {"4": 4}, players="ABCDEFGH")
+    for _ in range(4):
+        client.post(f"{API}/sheets/{t1}/deals", json=PASSED)
     page = client.get(f"/events/{event_id}/players").get_data(as_text=True)
     assert 'name="force"' in page
     form = {"seating": "ranking", "n": "2"}
     r = client.post(f"/events/{event_id}/series", data=form, follow_redirects=True)
-    assert "Serie 1 ist noch nicht fertig: Tisch 2 (0 von 1 Spielen)" in r.get_data(as_text=True)
+    assert "Serie 1 ist noch nicht fertig: Tisch 2 (0 von 4 Spielen)" in r.get_data(as_text=True)
     assert len(client.get(f"{API}/events/{event_id}").json["series"]) == 1
     r = client.post(f"/events/{event_id}/series", data={**form, "force": "y"})
     assert r.status_code == 302 and r.headers["Location"].endswith("/series/2")
     # once every table is through, no confirmation is asked
     for t in client.get(f"{API}/events/{event_id}").json["series"][1]["tables"]:
-        client.post(f"{API}/sheets/{t['sheet']}/deals", json=PASSED)
+        for _ in range(4):
+            client.post(f"{API}/sheets/{t['sheet']}/deals", json=PASSED)
     r = client.post(f"{API}/events/{event_id}/series", json={"seating": "ranking"})
     assert r.status_code == 201 and r.json["n"] == 3
 

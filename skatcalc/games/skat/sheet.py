@@ -238,6 +238,7 @@ class Skat(GameKind):
     rule_controls = frozenset({"kontra_re", "all_bock", "more_rules", "stake"})
     event_tables = (4, 3)
     series_deals = SERIES_DEALS
+    deal_equally = True  # a tournament list: every player of a table deals as often
     legend = marks.LEGEND
 
     def deal_value(self, body: Any) -> SkatResult:

@@ -736,6 +736,9 @@ class GameKind:
     event_tables: ClassVar[tuple[int, ...]] = (4,)
     #: deals per series at a club night, by table size
     series_deals: ClassVar[Mapping[int, int]] = {}
+    #: whether a club night's series must let every player of a table deal equally often
+    #: (its deals a multiple of the table size; rules.events.check_series_deals)
+    deal_equally: ClassVar[bool] = False
     #: the short marks of the legend under the list: (short, meaning)
     legend: ClassVar[tuple[tuple[Msg, Msg], ...]] = ()
     #: whether the game's value already holds the Bock doubling (the row shows it as it is)
