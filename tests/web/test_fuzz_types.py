@@ -166,7 +166,7 @@ def cases() -> Iterator[tuple[str, str, str, Any]]:
     yield "players", "POST", f"{ev}/players", {"names": ["E", {"name": "F", "category": "Damen"}]}
     yield "category", "POST", f"{ev}/players/category", {"player": "A", "category": "Damen"}
     yield "teams", "POST", f"{ev}/teams", {"teams": [{"name": "T1", "members": ["A", "B"]}]}
-    yield "lengthen", "POST", f"{ev}/series/1/lengthen", {"deals": {"4": 14, "3": 10}}
+    yield "lengthen", "POST", f"{ev}/series/1/lengthen", {"deals": {"4": 16, "3": 12}}
     yield "paid", "POST", f"{ev}/fees/paid", {"player": "A", "series": 0, "paid": True}
     yield "confirm", "POST", f"{ev}/series/1/tables/1/confirm", {"player": "A", "captain": False}
     yield "confirm-captain", "POST", f"{ev}/series/1/tables/1/confirm", {"captain": True}

@@ -37,7 +37,7 @@ def _group_of(client: FlaskClient, sheet_id: int) -> int | None:
 
 def _table(client: FlaskClient, group: int | None = None) -> tuple[int, list[int]]:
     """A club night with one series seated (list B kept too): its id and its tables' sheets."""
-    body: dict[str, Any] = {"game": "skat", "deals": {"4": 2, "3": 2}}
+    body: dict[str, Any] = {"game": "skat", "deals": {"4": 4, "3": 3}}
     r = client.post(f"{API}/events", json=body if group is None else {**body, "group": group})
     assert r.status_code == 201, r.json
     event_id = r.json["id"]
