@@ -7,6 +7,11 @@ Schwarz), a solo game (Solo, Wenz, Geier, Farbwenz, Farbgeier) 2/3/4 from each o
 from each opponent in a solo; a Tout is the Schwarz solo × 2, a Sie × 4; each Kontra/Re
 doubles. A passed deal is 0; Ramsch is not played on the scale.
 
+The organiser starts from a preset by name (:data:`PRESETS`: the default, SELF, the
+Donauries cup, "nur Gute") and may change any figure. "nur Gute" (``written``): only the
+winners write the game's points, nothing changes hands; a deal's ``written`` points are
+what :func:`scale_value`'s ``written`` holds, and its ``deltas`` are all 0.
+
 Every deal sums to 0::
 
     >>> from skatcalc.games.schafkopf.values import SchafkopfDeal, SKGame
@@ -52,6 +57,7 @@ class Level(enum.IntEnum):
 
 
 LEVEL_KEYS = ("plain", "schneider", "schwarz")
+TOUT_LEVELS = ("schwarz", "plain")
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,17 @@ class PointScale:
     sie: int = 4
     kontra: int = 2
     laufende_min: tuple[tuple[str, int], ...] = tuple(DEFAULT_LAUFENDE_MIN.items())
+    #: Laufende beyond this many are not counted (None: all of them)
+    laufende_max: int | None = None
+    #: the level a Tout or Sie doubles or quadruples: "schwarz" (the default, SELF) or
+    #: "plain" (the Donauries cup: "Schneider und Durch nicht berechnet")
+    tout_level: str = "schwarz"
+    #: a Herz-Solo's figure at every level (None: a Solo like the others)
+    herz_solo: int | None = None
+    #: only the winners write the points ("nur Gute"); False: plus and minus, sum 0
+    written: bool = False
+    #: the preset the figures started from (named on the sheet and in the API)
+    preset: str = "default"
 
     def to_json(self) -> dict[str, Any]:
         """The stored and API form, every figure named.
@@ -86,10 +103,30 @@ class PointScale:
             "sie": self.sie,
             "kontra": self.kontra,
             "laufende_min": dict(self.laufende_min),
+            "laufende_max": self.laufende_max,
+            "tout_level": self.tout_level,
+            "herz_solo": self.herz_solo,
+            "written": self.written,
+            "preset": self.preset,
         }
 
 
 DEFAULT_SCALE = PointScale()
+
+#: the scales tournaments really use (docs/rules.md 2.8); a figure a source does not give
+#: (a Bettel, Laufende at SELF) is the nearest game's: a Bettel counts as a plain Solo
+_SELF = PointScale(solo=(5, 6, 7), bettel=5, kontra=1, preset="self")
+PRESETS: dict[str, PointScale] = {
+    "default": DEFAULT_SCALE,
+    "self": _SELF,
+    "donauries": PointScale(**{**_SELF.__dict__, "laufender_rufspiel": 0, "laufender_solo": 0,
+                               "tout_level": "plain", "preset": "donauries"}),
+    "nur-gute": PointScale(
+        rufspiel=(5, 10, 15), solo=(20, 20, 20), bettel=20, laufender_rufspiel=5,
+        laufender_solo=5, laufende_min=tuple(dict.fromkeys(DEFAULT_LAUFENDE_MIN, 2).items()),
+        laufende_max=4, herz_solo=30, written=True, preset="nur-gute",
+    ),
+}  # fmt: skip
 _FLAT = {
     "bettel": (0, MAX_POINTS),
     "laufender_rufspiel": (0, MAX_POINTS),
@@ -104,9 +141,12 @@ def _whole(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def read_scale(data: object, e: Errors, field: str = "scale") -> PointScale:
-    """The scale from its JSON form (missing keys keep the default); each problem is added
-    to ``e`` under its own field, e.g. ``scale.solo.schneider``.
+def read_scale(
+    data: object, e: Errors, field: str = "scale", base: PointScale = DEFAULT_SCALE
+) -> PointScale:
+    """The scale from its JSON form (missing keys keep ``base``'s figures, or those of the
+    preset the data names); each problem is added to ``e`` under its own field, e.g.
+    ``scale.solo.schneider``.
 
     >>> e = Errors(); read_scale({"rufspiel": {"plain": 2}, "tout": 3}, e).rufspiel, e.items
     ((2, 2, 3), [])
@@ -115,13 +155,18 @@ def read_scale(data: object, e: Errors, field: str = "scale") -> PointScale:
     ['scale.solo.schneider', 'scale.sie', 'scale']
     """
     if data is None:
-        return DEFAULT_SCALE
+        return base
     if not isinstance(data, Mapping):
         e.add(field, 'Die Wertung: ein Objekt wie {"rufspiel": {"plain": 1}}.')
-        return DEFAULT_SCALE
+        return base
+    preset = data.get("preset", base.preset)
+    if preset not in PRESETS:
+        e.add(f"{field}.preset", "Vorlagen: %(names)s.", names=", ".join(PRESETS))
+    elif preset != base.preset:
+        base = PRESETS[preset]
     out: dict[str, Any] = {}
     for part in ("rufspiel", "solo"):
-        levels = list(getattr(DEFAULT_SCALE, part))
+        levels = list(getattr(base, part))
         raw = data.get(part)
         if raw is not None:
             if not isinstance(raw, Mapping) or set(raw) - set(LEVEL_KEYS):
@@ -136,12 +181,29 @@ def read_scale(data: object, e: Errors, field: str = "scale") -> PointScale:
                         levels[i] = v
         out[part] = tuple(levels)
     for key, (low, high) in _FLAT.items():
-        v = data.get(key, getattr(DEFAULT_SCALE, key))
+        v = data.get(key, getattr(base, key))
         if not _whole(v) or not low <= v <= high:
             e.add(f"{field}.{key}", "Ganze Zahl von %(low)s bis %(high)s.", low=low, high=high)
         else:
             out[key] = v
-    lmin = dict(DEFAULT_LAUFENDE_MIN)
+    for key, (low, high) in (("laufende_max", (1, 14)), ("herz_solo", (0, MAX_POINTS))):
+        v = data.get(key, getattr(base, key))
+        if v is not None and (not _whole(v) or not low <= v <= high):
+            e.add(f"{field}.{key}", "Ganze Zahl von %(low)s bis %(high)s oder null.", low=low,
+                  high=high)  # fmt: skip
+        else:
+            out[key] = v
+    tout_level = data.get("tout_level", base.tout_level)
+    if tout_level not in TOUT_LEVELS:
+        e.add(f"{field}.tout_level", "Tout und Sie verdoppeln „schwarz“ oder „plain“.")
+    else:
+        out["tout_level"] = tout_level
+    written = data.get("written", base.written)
+    if not isinstance(written, bool):
+        e.add(f"{field}.written", "„written“ ist true oder false.")
+    else:
+        out["written"] = written
+    lmin = dict(base.laufende_min)
     raw_min = data.get("laufende_min")
     if raw_min is not None:
         if not isinstance(raw_min, Mapping):
@@ -156,10 +218,13 @@ def read_scale(data: object, e: Errors, field: str = "scale") -> PointScale:
                 else:
                     lmin[game] = v
     out["laufende_min"] = tuple(lmin.items())
-    unknown = set(data) - {"rufspiel", "solo", "laufende_min", *_FLAT}
+    unknown = set(data) - {"rufspiel", "solo", "laufende_min", *_FLAT, *_MORE}
     if unknown:
         e.add(field, "Unbekannt: %(keys)s.", keys=", ".join(sorted(map(str, unknown))))
-    return PointScale(**{**DEFAULT_SCALE.__dict__, **out})
+    return PointScale(**{**base.__dict__, **out, "preset": base.preset})
+
+
+_MORE = ("laufende_max", "tout_level", "herz_solo", "written", "preset")
 
 
 def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
@@ -189,15 +254,27 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
         schwarz = deal.schwarz
     level = Level.SCHWARZ if schwarz else Level.SCHNEIDER if schneider else Level.PLAIN
     if tout:
-        level = Level.SCHWARZ  # a Tout is the Schwarz solo, announced
+        # a Tout is the Schwarz solo, announced; the Donauries cup doubles the plain figure
+        level = Level.SCHWARZ if scale.tout_level == "schwarz" else Level.PLAIN
     label = game_name(g, deal.suit)
     lmin = dict(scale.laufende_min)
     laufende = deal.laufende if deal.laufende >= lmin.get(g.value, 3) else 0
+    if scale.laufende_max is not None:
+        laufende = min(laufende, scale.laufende_max)  # more are not counted
+    herz = scale.herz_solo if g is SKGame.SOLO else None
+    if herz is not None and deal.suit is None:
+        e = Errors()
+        e.add("suit", "Ein Herz-Solo zählt hier %(points)s: bitte die Farbe des Solos angeben.",
+              points=herz)  # fmt: skip
+        e.raise_if_any()
     if g.bettel_class:
         value = scale.bettel
         parts = Msg("Bettel %(value)s", value=value)
     else:
-        base = (scale.rufspiel if g.partner_game else scale.solo)[level]
+        figures = scale.rufspiel if g.partner_game else scale.solo
+        if herz is not None and deal.suit == "herz":
+            figures = (herz,) * 3
+        base = figures[level]
         per = scale.laufender_rufspiel if g.partner_game else scale.laufender_solo
         value = base + laufende * per
         level_name = (Msg("einfach"), Msg("Schneider"), Msg("Schwarz"))[level]
@@ -221,6 +298,15 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
                                   factor=factor, value=value), SK_SCALE))  # fmt: skip
     sign = 1 if won else -1
     party = set(deal.declarers)
+    if scale.written:
+        # only the winners write; nothing changes hands (the deltas stay 0)
+        winners = [p for p in deal.players if (p in party) == won]
+        written = {p: value if p in winners else 0 for p in deal.players}
+        steps.append(Step(Msg("%(names)s schreiben je %(value)s", names=", ".join(winners),
+                              value=value), SK_SCALE))  # fmt: skip
+        zero = dict.fromkeys(deal.players, 0)
+        return SchafkopfResult(won=won, value=value, deltas=zero, steps=tuple(steps), game=g,
+                               written=written)  # fmt: skip
     if g.partner_game:
         deltas = {p: (sign if p in party else -sign) * value for p in deal.players}
         steps.append(Step(Msg("jeder Gewinner %(value)s, jeder Verlierer %(minus_value)s",
