@@ -10,55 +10,28 @@ it, as ``"scale"`` does in the API. The page reads nothing but the game's preset
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
 from skatcalc.games.form_fields import parse_int
+from skatcalc.rules.sheet import GAMES
 from skatcalc.rules.sheet import game as game_kind
-from skatcalc.text import _
+from skatcalc.text import _, translate
+from skatcalc.web.i18n import page_lang
 
-GAME = "schafkopf"  # the one game with a tournament scale (GameKind.has_point_scale)
 MONEY = "money"
 
-#: the games whose Laufende count from the same number on the page's first "ab" field, and
-#: those (Wenz, Geier) on its second
-_LAUF_FROM = ("sauspiel", "hochzeit", "solo", "farbwenz", "farbgeier")
-_LAUF_FROM_WENZ = ("wenz", "geier")
+
+def scale_game() -> str:
+    """The game a tournament scale is kept for (``GameKind.has_point_scale``)."""
+    return next(key for key in GAMES if game_kind(key).has_point_scale)
 
 
-@dataclass(frozen=True)
-class Figure:
-    """One figure of the scale on the page: its field, its place in the scale's JSON."""
-
-    name: str
-    path: tuple[str, ...]
-    low: int
-    high: int
-
-
-FIGURES = (
-    Figure("sc_ruf_plain", ("rufspiel", "plain"), 0, 1000),
-    Figure("sc_ruf_schneider", ("rufspiel", "schneider"), 0, 1000),
-    Figure("sc_ruf_schwarz", ("rufspiel", "schwarz"), 0, 1000),
-    Figure("sc_solo_plain", ("solo", "plain"), 0, 1000),
-    Figure("sc_solo_schneider", ("solo", "schneider"), 0, 1000),
-    Figure("sc_solo_schwarz", ("solo", "schwarz"), 0, 1000),
-    Figure("sc_bettel", ("bettel",), 0, 1000),
-    Figure("sc_herz_solo", ("herz_solo",), 0, 1000),
-    Figure("sc_lauf_ruf", ("laufender_rufspiel",), 0, 1000),
-    Figure("sc_lauf_solo", ("laufender_solo",), 0, 1000),
-    Figure("sc_lauf_from", ("laufende_min", _LAUF_FROM[0]), 1, 14),
-    Figure("sc_lauf_from_wenz", ("laufende_min", _LAUF_FROM_WENZ[0]), 1, 4),
-    Figure("sc_lauf_max", ("laufende_max",), 0, 14),
-    Figure("sc_tout", ("tout",), 1, 10),
-    Figure("sc_sie", ("sie",), 1, 10),
-    Figure("sc_kontra", ("kontra",), 1, 10),
-)
-#: a figure where 0 on the page means "none" (null in the API)
-_ZERO_IS_NONE = frozenset({"sc_herz_solo", "sc_lauf_max"})
+def figures() -> tuple[Any, ...]:
+    """The scale's figures as the game declares them (``GameKind.point_figures``)."""
+    return game_kind(scale_game()).point_figures
 
 
 class ScaleFields:
@@ -96,20 +69,23 @@ class ScaleFields:
 
 
 def presets() -> tuple[str, ...]:
-    return game_kind(GAME).point_presets
+    return game_kind(scale_game()).point_presets
 
 
 def preset_label(name: str) -> str:
     """The preset's name and its source, as the page offers it."""
-    return {
-        "default": _("Plus/Minus, Solo 6/9/12, Tout 24 (Grossreuth, Münchsmünster, "
-                     "Vohenstrauß)"),
-        "self": _("SELF (Schafkopfturnier 2022): Solo 15/18/21, Tout 42, Sie 84, kein Kontra"),
-        "donauries": _("Donauries-Schafkopfcup (Turnierregeln 2019/2020): wie SELF, Tout 30, "
-                       "Sie 60, keine Laufenden"),
-        "nur-gute": _("Nur Gute schreiben (TSG Niederfüllbach): Rufspiel 5/10/15, Solo 20, "
-                      "Herz-Solo 30, Laufende ab 2"),
-    }.get(name, name)  # fmt: skip
+    return translate(game_kind(scale_game()).point_preset_source(name), page_lang())
+
+
+def page_groups() -> list[tuple[str, list[Any]]]:
+    """The figures in the groups the page shows them in, each group's words translated."""
+    out: list[tuple[str, list[Any]]] = []
+    for f in figures():
+        words = translate(f.group, page_lang())
+        if not out or out[-1][0] != words:
+            out.append((words, []))
+        out[-1][1].append((f.name, translate(f.label, page_lang())))
+    return out
 
 
 def _at(scale: Mapping[str, Any], path: tuple[str, ...]) -> Any:
@@ -123,8 +99,8 @@ def page_figures() -> dict[str, dict[str, str]]:
     """Every preset's figures by field, as the page shows them (placeholders): 0 for none."""
     out: dict[str, dict[str, str]] = {}
     for name in presets():
-        scale = game_kind(GAME).point_preset(name)
-        shown = {f.name: str(_at(scale, f.path) or 0) for f in FIGURES}
+        scale = game_kind(scale_game()).point_preset(name)
+        shown = {f.name: str(_at(scale, f.path + f.games[:1]) or 0) for f in figures()}
         shown["sc_tout_level"] = str(scale["tout_level"])
         shown["sc_written"] = "yes" if scale["written"] else "no"
         out[name] = shown
@@ -141,7 +117,7 @@ def scoring_body(form: ScaleFields, errors: list[tuple[str, str]]) -> dict[str, 
         errors.append(("scoring", _("Bitte eine Wertung aus der Liste wählen.")))
         return None
     scale: dict[str, Any] = {}
-    for f in FIGURES:
+    for f in figures():
         raw = (getattr(form, f.name).data or "").strip()
         if not raw:
             continue
@@ -150,10 +126,9 @@ def scoring_body(form: ScaleFields, errors: list[tuple[str, str]]) -> dict[str, 
             errors.append((f.name, _("Ganze Zahl von %(low)s bis %(high)s.", low=f.low,
                                      high=f.high)))  # fmt: skip
             continue
-        value: int | None = None if v == 0 and f.name in _ZERO_IS_NONE else v
-        if f.path[0] == "laufende_min":
-            games_of = _LAUF_FROM if f.name == "sc_lauf_from" else _LAUF_FROM_WENZ
-            scale.setdefault("laufende_min", {}).update(dict.fromkeys(games_of, value))
+        value: int | None = None if v == 0 and f.zero_is_none else v
+        if f.games:  # one figure for several games (the Laufende's start)
+            scale.setdefault(f.path[0], {}).update(dict.fromkeys(f.games, value))
         elif len(f.path) == 2:
             scale.setdefault(f.path[0], {})[f.path[1]] = value
         else:
@@ -170,13 +145,11 @@ def scale_aliases() -> dict[str, str]:
     """The API's error fields of the scale → the page's fields."""
     out = {"scoring": "scoring", "scoring.kind": "scoring", "scoring.preset": "scoring",
            "scoring.scale": "scoring", "scoring.scale.tout_level": "sc_tout_level",
-           "scoring.scale.written": "sc_written",
-           "scoring.scale.laufende_min": "sc_lauf_from"}  # fmt: skip
-    for f in FIGURES:
-        if f.path[0] != "laufende_min":
+           "scoring.scale.written": "sc_written"}  # fmt: skip
+    for f in figures():
+        if f.games:
+            out["scoring.scale." + f.path[0]] = f.name
+            out.update({f"scoring.scale.{f.path[0]}.{g}": f.name for g in f.games})
+        else:
             out["scoring.scale." + ".".join(f.path)] = f.name
-    for g in _LAUF_FROM:
-        out[f"scoring.scale.laufende_min.{g}"] = "sc_lauf_from"
-    for g in _LAUF_FROM_WENZ:
-        out[f"scoring.scale.laufende_min.{g}"] = "sc_lauf_from_wenz"
     return out

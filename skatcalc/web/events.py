@@ -56,7 +56,13 @@ from skatcalc.services.players import Group
 from skatcalc.text import _, field_errors, pgettext, translate
 from skatcalc.web import rights
 from skatcalc.web.deal_forms import SheetRulesFields, attach_errors, rules_body
-from skatcalc.web.event_scale import ScaleFields, page_figures, scale_aliases, scoring_body
+from skatcalc.web.event_scale import (
+    ScaleFields,
+    page_figures,
+    page_groups,
+    scale_aliases,
+    scoring_body,
+)
 from skatcalc.web.events_api import may_sign, unfinished_message
 from skatcalc.web.http import can_edit_event, refuse, remember_edit_token
 from skatcalc.web.i18n import flash_errors, money, num, page_lang
@@ -232,6 +238,7 @@ def render_index(form: NewEventForm, general: list[str]) -> str:
         groups=groups_for_form(),
         defaults={g: default_deals(g) for g in GAMES},
         scale_figures=page_figures(),
+        scale_groups=page_groups(),
     )
 
 

@@ -27,7 +27,7 @@ from ...rules.sheet.base import (
 from .contracts import CONTRACTS, NONE_SHOWS, STATS
 from .inputs import read_schafkopf, schafkopf_deal_from_input
 from .marks import SCHAFKOPF_MARKS, schafkopf_contract
-from .tournament import PRESETS, PointScale, read_scale, scale_value
+from .tournament import PRESET_SOURCES, PRESETS, SCALE_FIGURES, PointScale, read_scale, scale_value
 from .values import (
     DEFAULT_LAUFENDE_MIN,
     DEFAULT_TARIFFS,
@@ -314,6 +314,7 @@ class Schafkopf(GameKind):
 
     has_point_scale = True
     point_presets = tuple(PRESETS)
+    point_figures = SCALE_FIGURES
     # most deals of a Schafkopf evening are a Sauspiel: chosen already (its two players tell
     # it from a solo game, so a solo left on it is refused, never stored as one)
     fresh_contract = "sauspiel"
@@ -324,6 +325,9 @@ class Schafkopf(GameKind):
 
     def point_preset(self, name: str) -> Mapping[str, Any]:
         return PRESETS[name].to_json()
+
+    def point_preset_source(self, name: str) -> Msg:
+        return PRESET_SOURCES[name]
 
     def deal_value(self, body: Any) -> SchafkopfResult:
         return schafkopf_value(schafkopf_deal_from_input(body))

@@ -227,6 +227,65 @@ def read_scale(
 _MORE = ("laufende_max", "tout_level", "herz_solo", "written", "preset")
 
 
+#: each preset with its source, as the new-event page offers it
+PRESET_SOURCES = {
+    "default": Msg("Plus/Minus, Solo 6/9/12, Tout 24 (Grossreuth, Münchsmünster, Vohenstrauß)"),
+    "self": Msg("SELF (Schafkopfturnier 2022): Solo 15/18/21, Tout 42, Sie 84, kein Kontra"),
+    "donauries": Msg("Donauries-Schafkopfcup (Turnierregeln 2019/2020): wie SELF, Tout 30, "
+                     "Sie 60, keine Laufenden"),
+    "nur-gute": Msg("Nur Gute schreiben (TSG Niederfüllbach): Rufspiel 5/10/15, Solo 20, "
+                    "Herz-Solo 30, Laufende ab 2"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ScaleFigure:
+    """One figure of the scale as a form shows it (the new-event page): its field, where it
+    stands in the scale's JSON, its range, its words and the group it is shown in. A figure
+    of ``laufende_min`` sets every game of ``games`` at once; ``zero_is_none``: 0 on the form
+    is null in the JSON (no Herz-Solo of its own, no cap on the Laufende)."""
+
+    name: str
+    path: tuple[str, ...]
+    low: int
+    high: int
+    label: Msg
+    group: Msg
+    games: tuple[str, ...] = ()
+    zero_is_none: bool = False
+
+
+_RUF, _SOLO = Msg("Rufspiel je Spieler"), Msg("Solo, Wenz, Geier")
+_MORE_GAMES, _LAUF, _TIMES = (
+    Msg("Bettel, Herz-Solo"),
+    Msg("Laufende"),
+    Msg("Tout, Sie, Kontra: mal"),
+)
+_WENZ_LIKE = tuple(g for g, n in DEFAULT_LAUFENDE_MIN.items() if n == 2)
+SCALE_FIGURES: tuple[ScaleFigure, ...] = (
+    *(ScaleFigure(f"sc_ruf_{k}", ("rufspiel", k), 0, MAX_POINTS, w, _RUF)
+      for k, w in zip(LEVEL_KEYS, (Msg("einfach"), Msg("Schneider"), Msg("Schwarz")), strict=True)),
+    *(ScaleFigure(f"sc_solo_{k}", ("solo", k), 0, MAX_POINTS, w, _SOLO)
+      for k, w in zip(LEVEL_KEYS, (Msg("einfach"), Msg("Schneider"), Msg("Schwarz")), strict=True)),
+    ScaleFigure("sc_bettel", ("bettel",), 0, MAX_POINTS, Msg("Bettel"), _MORE_GAMES),
+    ScaleFigure("sc_herz_solo", ("herz_solo",), 0, MAX_POINTS,
+                Msg("Herz-Solo (0: wie jedes Solo)"), _MORE_GAMES, zero_is_none=True),
+    ScaleFigure("sc_lauf_ruf", ("laufender_rufspiel",), 0, MAX_POINTS,
+                Msg("je Laufender im Rufspiel"), _LAUF),
+    ScaleFigure("sc_lauf_solo", ("laufender_solo",), 0, MAX_POINTS, Msg("je Laufender im Solo"),
+                _LAUF),
+    ScaleFigure("sc_lauf_from", ("laufende_min",), 1, 14, Msg("zählen ab"), _LAUF,
+                games=tuple(g for g in DEFAULT_LAUFENDE_MIN if g not in _WENZ_LIKE)),
+    ScaleFigure("sc_lauf_from_wenz", ("laufende_min",), 1, 4, Msg("im Wenz und Geier ab"),
+                _LAUF, games=_WENZ_LIKE),
+    ScaleFigure("sc_lauf_max", ("laufende_max",), 0, 14, Msg("höchstens (0: alle)"), _LAUF,
+                zero_is_none=True),
+    ScaleFigure("sc_tout", ("tout",), 1, MAX_FACTOR, Msg("Tout"), _TIMES),
+    ScaleFigure("sc_sie", ("sie",), 1, MAX_FACTOR, Msg("Sie"), _TIMES),
+    ScaleFigure("sc_kontra", ("kontra",), 1, MAX_FACTOR, Msg("Kontra (1: zählt nicht)"), _TIMES),
+)  # fmt: skip
+
+
 def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
     """Points of one Schafkopf game on the scale; ``value`` is what each opponent (solo) or
     each player (Rufspiel) wins or loses, ``deltas`` every player's points. The deal is read

@@ -757,6 +757,8 @@ class GameKind:
     has_point_scale: ClassVar[bool] = False
     #: the scales by name a tournament in points may start from (docs/rules.md 2.8)
     point_presets: ClassVar[tuple[str, ...]] = ()
+    #: every figure of the scale as a form shows it (``games/<game>/tournament.py``)
+    point_figures: ClassVar[tuple[Any, ...]] = ()
 
     def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, Any] | None:
         """A tournament in points instead of money: the scale read from ``data`` (stored in
@@ -769,6 +771,10 @@ class GameKind:
     def point_preset(self, name: str) -> Mapping[str, Any]:
         """The figures of the scale ``name`` (one of :attr:`point_presets`) as the API
         answers a scale; KeyError for another name."""
+        raise KeyError(name)
+
+    def point_preset_source(self, name: str) -> Msg:
+        """The preset ``name`` and the tournaments whose rules it follows, in words."""
         raise KeyError(name)
 
     @property
