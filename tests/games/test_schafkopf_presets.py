@@ -272,3 +272,22 @@ def test_a_scale_that_only_sets_written_keeps_its_other_figures(client: FlaskCli
     event = new_event(client, {"kind": "points", "scale": {"written": True}})
     assert event["scoring"]["scale"]["written"] is True
     assert event["scoring"]["scale"]["solo"] == PointScale().to_json()["solo"]
+
+
+def test_with_two_lists_a_nur_gute_table_counts_what_both_lists_wrote(
+    client: FlaskClient,
+) -> None:
+    event = new_event(client, {"kind": "points", "preset": "nur-gute"}, double_entry=True)
+    eid = event["id"]
+    client.post(f"/api/v1/events/{eid}/players", json={"names": list("ABCD")})
+    table = client.post(f"/api/v1/events/{eid}/series", json={"seating": "draw"}).json
+    table = table["tables"][0]
+    seats = table["players"]
+    solo = {"game": "solo", "declarers": [seats[1]], "suit": "herz", "won": True, "laufende": 3}
+    client.post(f"/api/v1/sheets/{table['sheet']}/deals", json=solo)
+    ranking = client.get(f"/api/v1/events/{eid}/ranking").json["rows"]
+    assert {r["player"]: r["score"] for r in ranking} == dict.fromkeys(seats, 0)  # on list A only
+    r = client.post(f"/api/v1/sheets/{table['sheet_b']}/deals", json=solo)
+    assert r.status_code == 201, r.json
+    ranking = client.get(f"/api/v1/events/{eid}/ranking").json["rows"]
+    assert {r["player"]: r["score"] for r in ranking} == {**dict.fromkeys(seats, 0), seats[1]: 45}
