@@ -536,18 +536,22 @@ def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
     if row is None:
         raise NotFound(n)
     event = get_event(db, event_id)
-    all_tables = tables_of(db, event)
-    seated = [t for t in all_tables if t.series == n]
+    seated = [t for t in tables_of(db, event) if t.series == n]
     tables = [
         {"table": t.table, "players": list(t.players), "sheet": t.sheet,
          "first_dealer": t.first_dealer,
          **({"sheet_b": t.double_entry.sheet_b.id} if t.double_entry else {})}
         for t in seated
     ]  # fmt: skip
-    # pairs at this series' tables who already shared one in an earlier series
-    met = pairs_of([t.players for t in all_tables if t.series < n])
     return {"n": n, "seating": row.seating, "seed": row.seed, "tables": tables,
-            "repeated_pairs": repeated_pairs([t.players for t in seated], met)}  # fmt: skip
+            "repeated_pairs": repeated_at(db, event, n)}  # fmt: skip
+
+
+def repeated_at(db: Database, event: Event, n: int) -> int:
+    """How many pairs at series ``n``'s tables already shared a table in an earlier series."""
+    tables = tables_of(db, event)
+    return repeated_pairs([t.players for t in tables if t.series == n],
+                          pairs_of([t.players for t in tables if t.series < n]))  # fmt: skip
 
 
 # --- Derived views ----------------------------------------------------------------------------

@@ -611,6 +611,7 @@ def series(event_id: int, n: int) -> Any:
         numbers=start_numbers(events.registrations(db, event_id)),
         n_series=events.series_count(db, event_id), planned=planned, sizes=sizes,
         lengthen=LengthenForm(formdata=None),
+        repeated=events.repeated_at(db, event, n) if n > 1 else None,
     )  # fmt: skip
 
 

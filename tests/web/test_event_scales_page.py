@@ -116,3 +116,19 @@ def test_a_series_answer_says_how_many_pairs_repeat(client: FlaskClient) -> None
     redrawn = client.post(f"/api/v1/events/{eid}/series/2/redraw", json={"seed": 11})
     assert redrawn.status_code == 200, redrawn.json
     assert redrawn.json["repeated_pairs"] == 4
+
+
+def test_the_series_page_says_how_many_pairs_sit_together_again(client: FlaskClient) -> None:
+    eid = client.post("/api/v1/events", json={"game": "schafkopf", "deals": {"4": 1}}).json["id"]
+    client.post(f"/api/v1/events/{eid}/players", json={"names": list("ABCDEFGH")})
+    first = client.post(f"/api/v1/events/{eid}/series", json={"seating": "draw"}).json
+    page = client.get(f"/events/{eid}/series/1").get_data(as_text=True)
+    assert "schon zusammen" not in page  # series 1: nobody has met
+    for t in first["tables"]:
+        client.post(f"/api/v1/sheets/{t['sheet']}/deals", json={"passed": True})
+    r = client.post(f"/events/{eid}/series", data={"seating": "draw", "seed": "5", "n": "2"})
+    assert r.status_code == 302, r.get_data(as_text=True)
+    page = client.get(f"/events/{eid}/series/2").get_data(as_text=True)
+    assert "4 Paare saßen schon zusammen an einem Tisch" in page
+    page = client.get(f"/events/{eid}/series/2?lang=en").get_data(as_text=True)
+    assert "4 pairs already shared a table" in page
