@@ -291,3 +291,45 @@ def test_with_two_lists_a_nur_gute_table_counts_what_both_lists_wrote(
     assert r.status_code == 201, r.json
     ranking = client.get(f"/api/v1/events/{eid}/ranking").json["rows"]
     assert {r["player"]: r["score"] for r in ranking} == {**dict.fromkeys(seats, 0), seats[1]: 45}
+
+
+# One table on each preset, four deals (seats 1-4), each player's total worked out by hand:
+# 1 Sauspiel 1+3 won with 95 and 3 Laufende, 2 Eichel-Solo 2 Tout won, 3 Wenz 4 lost with 40
+# and 2 Laufende, 4 Gras-Solo 1 Sie won
+PRESET_TABLE = [
+    {"game": "sauspiel", "declarers": [1, 3], "suit": "gras", "player_points": 95, "laufende": 3},
+    {"game": "solo", "declarers": [2], "suit": "eichel", "won": True, "tout": True},
+    {"game": "wenz", "declarers": [4], "player_points": 40, "laufende": 2},
+    {"game": "solo", "declarers": [1], "suit": "gras", "won": True, "sie": True},
+]
+PRESET_TOTALS = {
+    # (2 + 3) ; Tout 4 x 2 ; Wenz lost 2 + 2 ; Sie 4 x 4
+    "default": [5 - 8 + 4 + 48, -5 + 24 + 4 - 16, 5 - 8 + 4 - 16, -5 - 8 - 12 - 16],
+    # (2 + 3) ; Tout 7 x 2 ; Wenz lost 5 + 2 ; Sie 7 x 4
+    "self": [5 - 14 + 7 + 84, -5 + 42 + 7 - 28, 5 - 14 + 7 - 28, -5 - 14 - 21 - 28],
+    # 2, no Laufende ; Tout 5 x 2 ; Wenz lost 5 ; Sie 5 x 4
+    "donauries": [2 - 10 + 5 + 60, -2 + 30 + 5 - 20, 2 - 10 + 5 - 20, -2 - 10 - 15 - 20],
+    # written: 10 + 3 x 5 by 1 and 3 ; 20 x 2 by 2 ; 20 + 2 x 5 by 1, 2, 3 ; 20 x 4 by 1
+    "nur-gute": [25 + 30 + 80, 40 + 30, 25 + 30, 0],
+}
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_tournament_table_on_each_preset_gives_its_sources_figures(
+    client: FlaskClient, name: str
+) -> None:
+    event = new_event(client, {"kind": "points", "preset": name})
+    eid = event["id"]
+    client.post(f"/api/v1/events/{eid}/players", json={"names": ["Anna", "Bert", "Carl", "Dora"]})
+    table = client.post(f"/api/v1/events/{eid}/series", json={"seating": "draw"}).json
+    table = table["tables"][0]
+    seats = table["players"]
+    for body in PRESET_TABLE:
+        body = {**body, "declarers": [seats[i - 1] for i in body["declarers"]]}
+        r = client.post(f"/api/v1/sheets/{table['sheet']}/deals", json=body)
+        assert r.status_code == 201, r.json
+    totals = client.get(f"/api/v1/sheets/{table['sheet']}").json["totals"]
+    want = dict(zip(seats, PRESET_TOTALS[name], strict=True))
+    assert totals["written" if name == "nur-gute" else "balance"] == want
+    rows = client.get(f"/api/v1/events/{eid}/ranking").json["rows"]
+    assert [(r["player"], r["score"]) for r in rows] == list(want.items())
