@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 from hypothesis import given
+from pypdf import PdfReader
 from hypothesis import strategies as st
 
 from skatcalc.games.schafkopf.tournament import PRESETS, PointScale, read_scale, scale_value
@@ -252,6 +253,12 @@ def test_a_nur_gute_tournament_ranks_by_what_the_winners_wrote(client: FlaskClie
     assert [r[1] for r in ranked[1:]] == [r["player"] for r in rows]
     pdf = client.get(f"/events/{eid}/event.pdf")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+    text = " ".join(
+        " ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf.data)).pages
+    )
+    assert "geschriebene Punkte (nur Gute)" in text
+    ranked_pdf = [name for name in text.split() if name in written]
+    assert ranked_pdf[: len(rows)] == [r["player"] for r in rows]
     # the event's sheets name the scale
     sheet_page = client.get(f"/sheets/{series['tables'][0]['sheet']}").get_data(as_text=True)
     assert "nur Gute" in sheet_page
