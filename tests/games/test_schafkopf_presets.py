@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 from hypothesis import given
-from pypdf import PdfReader
 from hypothesis import strategies as st
+from pypdf import PdfReader
 
 from skatcalc.games.schafkopf.tournament import PRESETS, PointScale, read_scale, scale_value
 from skatcalc.games.schafkopf.values import SchafkopfDeal, SKGame
