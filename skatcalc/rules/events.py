@@ -108,8 +108,8 @@ def seat(game: str, ordered: Sequence[str]) -> tuple[Table, ...]:
 Pair = frozenset[str]
 
 #: how many swaps a fair draw tries at most (each a handful of set look-ups): the search stays
-#: well under a second for 400 players on a shared laptop
-DRAW_BUDGET = 200_000
+#: about a second at worst on a shared laptop (40 players in their ninth series)
+DRAW_BUDGET = 40_000
 DRAW_RESTARTS = 30
 
 
