@@ -259,6 +259,17 @@ def test_a_nur_gute_tournament_ranks_by_what_the_winners_wrote(client: FlaskClie
     assert "geschriebene Punkte (nur Gute)" in text
     ranked_pdf = [name for name in text.split() if name in written]
     assert ranked_pdf[: len(rows)] == [r["player"] for r in rows]
+    # a table's list as a file: what each player wrote per deal, their sums, the total
+    sheet_id = series["tables"][0]["sheet"]
+    seats = series["tables"][0]["players"]
+    lines = list(csv.reader(io.StringIO(
+        client.get(f"/api/v1/sheets/{sheet_id}/export.csv").data.decode("utf-8-sig")),
+        delimiter=";"))  # fmt: skip
+    cols = [lines[0].index(f"{p} ±") for p in seats]
+    assert [[int(r[c]) for c in cols] for r in lines[1:5]] == [p for _, p in NUR_GUTE_DEALS]
+    assert [int(x) for x in lines[4][cols[-1] + 1 : cols[-1] + 5]] == [30, 65, 30, 0]
+    total = next(r for r in lines if r and r[0] == "Geschrieben (nur Gute)")
+    assert [int(x) for x in total[-4:]] == [30, 65, 30, 0]
     # the event's sheets name the scale
     sheet_page = client.get(f"/sheets/{series['tables'][0]['sheet']}").get_data(as_text=True)
     assert "nur Gute" in sheet_page
