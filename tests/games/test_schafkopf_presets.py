@@ -270,6 +270,11 @@ def test_a_nur_gute_tournament_ranks_by_what_the_winners_wrote(client: FlaskClie
     assert [int(x) for x in lines[4][cols[-1] + 1 : cols[-1] + 5]] == [30, 65, 30, 0]
     total = next(r for r in lines if r and r[0] == "Geschrieben (nur Gute)")
     assert [int(x) for x in total[-4:]] == [30, 65, 30, 0]
+    sheet_pdf = client.get(f"/api/v1/sheets/{sheet_id}/export.pdf").data
+    text = " ".join(
+        " ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(sheet_pdf)).pages
+    )
+    assert "Geschrieben (nur Gute) 30 65 30 0" in text
     # the event's sheets name the scale
     sheet_page = client.get(f"/sheets/{series['tables'][0]['sheet']}").get_data(as_text=True)
     assert "nur Gute" in sheet_page
