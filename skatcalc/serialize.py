@@ -85,6 +85,9 @@ def row_json(row: Row, lang: str = "de") -> JSON:
         out["bierlachs"] = list(row.bierlachs)  # who became Bierlachs with this deal
     if row.stock is not None:  # on sheets that keep a Stock: deltas + stock sum to 0
         out["stock"] = row.stock
+    if row.written:  # "nur Gute": what each player wrote with this deal (docs/rules.md 2.8)
+        out["written"] = dict(row.list)
+        out["written_totals"] = dict(row.written_totals or {})
     if row.version is not None:
         out["version"] = row.version
     return out

@@ -76,5 +76,20 @@
     };
     toggle();
     form.addEventListener("change", toggle);
+    // The scale's figures: an empty field counts as the chosen preset's, shown as its
+    // placeholder (the server's figures, kept on the page; nothing is computed here).
+    const scale = form.querySelector("#f-scale");
+    if (scale) {
+      const figures = JSON.parse(scale.dataset.figures || "{}");
+      const shown = () => {
+        const picked = form.querySelector("input[name=scoring]:checked");
+        const preset = figures[picked ? picked.value : ""] || figures["default"] || {};
+        scale.querySelectorAll("input[data-figure]").forEach((i) => {
+          if (preset[i.dataset.figure] !== undefined) i.placeholder = preset[i.dataset.figure];
+        });
+      };
+      shown();
+      form.addEventListener("change", shown);
+    }
   });
 })();

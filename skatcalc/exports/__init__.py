@@ -178,7 +178,10 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
         value = "" if text.value is None else text.value
         row = [d["n"], cell(d["dealer"]), cell(party), cell(translate(text.line(), lang)), value]
         row.append(translate("ja", lang) if d["struck"] else "")
-        row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
+        if "written" in d:  # "nur Gute" (docs/rules.md 2.8): what each wrote, and the sums
+            row += [d["written"][p] for p in players] + [d["written_totals"][p] for p in players]
+        else:
+            row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
         if stock:
             row.append(d.get("stock", ""))
         if keeps_list:
@@ -192,6 +195,9 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
     if "list" in t:
         w.writerow([cell(translate("Liste", lang)), "", "", "", "", ""] + [""] * len(players)
                    + [t["list"][p] for p in players])  # fmt: skip
+    if "written" in t:
+        w.writerow([cell(translate("Geschrieben (nur Gute)", lang)), "", "", "", "", ""]
+                   + [""] * len(players) + [t["written"][p] for p in players])  # fmt: skip
     if stock:
         w.writerow(["Stock", "", "", "", "", ""] + [""] * len(players)
                    + [t["stock_back"][p] for p in players] + [t["stock"]])  # fmt: skip

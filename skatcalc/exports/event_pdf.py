@@ -61,8 +61,11 @@ def render_event_pdf(
     # what a club night ranks by: the game's first ranking figure
     what = ("Seeger-Fabian" if rank_figure(event.game) == "seeger_fabian"
             else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
-    if event.rules.get("scale"):  # a Schafkopf tournament in points (docs/rules.md 2.8)
+    scale = event.rules.get("scale")
+    if scale:  # a Schafkopf tournament in points (docs/rules.md 2.8)
         what = translate("Punkte (Turnierwertung)", lang)
+        if scale.get("written"):  # "nur Gute": the ranking counts what the winners wrote
+            what = translate("geschriebene Punkte (nur Gute)", lang)
     fees = fees_line(event, lang)
     pdf.multi_cell(0, 5, f"{game} · {event.day} · {what} · {fees}",
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip

@@ -207,15 +207,20 @@ def write_sheet(pdf: SheetPDF, sheet: dict[str, Any], rules: list[str], lang: st
                 game_text = f"{d['declarer']}: {game_text}"
             row.cell(game_text)
             row.cell("" if text.value is None else str(text.value))
+            # "nur Gute" (docs/rules.md 2.8): what each wrote and the sums, not a balance
+            deltas, sums = ((d["written"], d["written_totals"]) if "written" in d
+                            else (d["deltas"], d["totals"]))  # fmt: skip
             for p in players:
-                delta = d["deltas"][p]
-                total = _n(d["totals"][p], signed=True)
+                delta = deltas[p]
+                total = _n(sums[p], signed=True)
                 row.cell(f"{total}\n{_n(delta, signed=True)}" if delta else total)
         bold = FontFace(emphasis="BOLD")
         totals = sheet["totals"]
         lines = [(translate("Stand (Nullsumme)", lang), totals["balance"], True)]
         if "list" in totals:
             lines.append((translate("Liste", lang), totals["list"], False))
+        if "written" in totals:
+            lines.append((translate("Geschrieben (nur Gute)", lang), totals["written"], False))
         if "seeger_fabian" in totals:
             lines.append(("Seeger-Fabian", totals["seeger_fabian"], False))
         if "bierlachs" in totals:  # Bierlachse so far (docs/rules.md 1.11)

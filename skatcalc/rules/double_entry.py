@@ -133,7 +133,9 @@ def counted(
                         by_others[p] += 1
     extra = dict(kind.extra_totals(players, Tallies(list_tot, won, lost, by_others)))
     figures_by_name: dict[str, Mapping[str, int]] = {"balance": balance, **extra}
-    score = figures_by_name.get(rank_figure(game), balance)
+    # "nur Gute" (docs/rules.md 2.8): the live rows say the list is what the winners wrote
+    written = any(r.written for r in live)
+    score = list_tot if written else figures_by_name.get(rank_figure(game), balance)
     return Counted(dict(score), won, lost)
 
 

@@ -105,12 +105,119 @@ def seat(game: str, ordered: Sequence[str]) -> tuple[Table, ...]:
     return tuple(tables)
 
 
-def draw(game: str, players: Sequence[str], seed: int) -> tuple[Table, ...]:
-    """Tables and seats drawn at random; the same seed and players give the same tables."""
-    table_sizes(game, len(players))  # refuse before drawing
+Pair = frozenset[str]
+
+#: how many swaps a fair draw tries at most (each a handful of set look-ups): the search stays
+#: about a second at worst on a shared laptop (40 players in their ninth series)
+DRAW_BUDGET = 40_000
+DRAW_RESTARTS = 30
+
+
+def pairs_of(tables: Sequence[Sequence[str]]) -> frozenset[Pair]:
+    """Every two players who shared one of these tables.
+
+    >>> sorted(sorted(p) for p in pairs_of([("A", "B", "C")]))
+    [['A', 'B'], ['A', 'C'], ['B', 'C']]
+    """
+    return frozenset(frozenset((a, b)) for t in tables for i, a in enumerate(t) for b in t[i + 1 :])
+
+
+def repeated_pairs(tables: Sequence[Sequence[str]], met: frozenset[Pair]) -> int:
+    """How many pairs at these tables already shared a table (``met``).
+
+    >>> repeated_pairs([("A", "B", "C", "D")], pairs_of([("A", "B", "E", "F")]))
+    1
+    """
+    return sum(1 for pair in pairs_of(tables) if pair in met)
+
+
+def draw(
+    game: str, players: Sequence[str], seed: int, met: frozenset[Pair] = frozenset()
+) -> tuple[Table, ...]:
+    """Tables and seats drawn at random; the same seed, players and ``met`` give the same
+    tables. ``met`` (the pairs who already shared a table in this event, from the second
+    series on): no two of them are seated together where that is possible, else as few as a
+    bounded search from the seed finds (docs/rules.md 3a).
+
+    >>> first = draw("schafkopf", "ABCDEFGH", 1)
+    >>> again = draw("schafkopf", "ABCDEFGH", 7, pairs_of([t.players for t in first]))
+    >>> repeated_pairs([t.players for t in again], pairs_of([t.players for t in first]))
+    4
+    """
+    sizes = table_sizes(game, len(players))  # refuse before drawing
+    rng = random.Random(seed)
     order = list(players)
-    random.Random(seed).shuffle(order)
+    rng.shuffle(order)
+    if met and len(sizes) > 1:
+        order = _fewest_repeats(order, sizes, met, rng)
     return seat(game, order)
+
+
+def _fewest_repeats(
+    order: list[str], sizes: Sequence[int], met: frozenset[Pair], rng: random.Random
+) -> list[str]:
+    """A seating order with as few repeated pairs as the search finds: from the drawn order
+    and from fresh shuffles, swap two players of different tables while that lowers the
+    repeats; the first order with the fewest wins (so the seed decides, and the plain draw
+    stands when it has none)."""
+    bounds = [0]
+    for size in sizes:
+        bounds.append(bounds[-1] + size)
+    table_of = [t for t, size in enumerate(sizes) for _ in range(size)]
+    partners: dict[str, set[str]] = {p: set() for p in order}
+    for pair in met:
+        a, b = tuple(pair) if len(pair) == 2 else (next(iter(pair)),) * 2
+        if a in partners and b in partners and a != b:
+            partners[a].add(b)
+            partners[b].add(a)
+
+    def clash(cur: list[str], i: int, t: int, skip: int = -1) -> int:
+        """How many at table ``t`` (but seat ``skip``) ``cur[i]`` has met."""
+        mine = partners[cur[i]]
+        return sum(1 for j in range(bounds[t], bounds[t + 1]) if j != i and j != skip
+                   and cur[j] in mine)  # fmt: skip
+
+    def cost(cur: list[str]) -> int:
+        return repeated_pairs([cur[bounds[t] : bounds[t + 1]] for t in range(len(sizes))], met)
+
+    best, best_cost = list(order), cost(order)
+    budget = DRAW_BUDGET
+    cur = list(order)
+    for _ in range(DRAW_RESTARTS):
+        now = cost(cur)
+        improved = True
+        while improved and now > 0 and budget > 0:
+            improved = False
+            for i in range(len(cur)):
+                ti = table_of[i]
+                here = clash(cur, i, ti)
+                if not here:
+                    continue
+                pick, gain = -1, 0
+                for j in range(len(cur)):
+                    tj = table_of[j]
+                    if tj == ti:
+                        continue
+                    budget -= 1
+                    before = here + clash(cur, j, tj)
+                    cur[i], cur[j] = cur[j], cur[i]
+                    after = clash(cur, i, ti) + clash(cur, j, tj)
+                    cur[i], cur[j] = cur[j], cur[i]
+                    if before - after > gain:
+                        pick, gain = j, before - after
+                if pick >= 0:
+                    cur[i], cur[pick] = cur[pick], cur[i]
+                    now -= gain
+                    improved = True
+                if budget <= 0:
+                    break
+        if now < best_cost:
+            best, best_cost = list(cur), now
+        if best_cost == 0 or budget <= 0:
+            break
+        cur = list(order)
+        rng.shuffle(cur)
+    return best
 
 
 def by_ranking(game: str, ranked: Sequence[str]) -> tuple[Table, ...]:
@@ -735,13 +842,14 @@ class ScoringKind(Enum):
 
 
 def read_scoring(data: object, game: str | None, e: Errors) -> Mapping[str, Any] | None:
-    """``{"kind": "money"}`` (the default) or ``{"kind": "points", "scale": {...}}`` (a
-    Schafkopf tournament, docs/rules.md 2.8; the scale's figures not given keep their
-    default)."""
+    """``{"kind": "money"}`` (the default) or ``{"kind": "points", "preset": name, "scale":
+    {...}}`` (a Schafkopf tournament, docs/rules.md 2.8: the preset's figures, ``default``
+    unless named, each overridden by ``scale``)."""
     if data is None:
         return None
-    if not isinstance(data, Mapping) or set(data) - {"kind", "scale"}:
-        e.add("scoring", 'Wertung: {"kind": "money"} oder {"kind": "points", "scale": {…}}.')
+    if not isinstance(data, Mapping) or set(data) - {"kind", "preset", "scale"}:
+        e.add("scoring", 'Wertung: {"kind": "money"} oder {"kind": "points", "preset": …, '
+              '"scale": {…}}.')  # fmt: skip
         return None
     kind = data.get("kind", ScoringKind.MONEY.value)
     if not isinstance(kind, str) or kind not in {k.value for k in ScoringKind}:
@@ -750,10 +858,26 @@ def read_scoring(data: object, game: str | None, e: Errors) -> Mapping[str, Any]
     if kind == ScoringKind.MONEY.value:
         if data.get("scale") is not None:
             e.add("scoring.scale", "Eine Punkteskala nur mit „kind“: „points“.")
+        if data.get("preset") is not None:
+            e.add("scoring.preset", "Eine Vorlage nur mit „kind“: „points“.")
         return None
     if game is None:
         return None
-    return game_kind(game).read_point_scale(data.get("scale"), e, "scoring.scale")
+    kind_of = game_kind(game)
+    preset = data.get("preset")
+    scale = data.get("scale")
+    if preset is not None and kind_of.has_point_scale:
+        if preset not in kind_of.point_presets:
+            e.add("scoring.preset", "Vorlagen: %(names)s.", names=", ".join(kind_of.point_presets))
+            return None
+        if scale is not None and not isinstance(scale, Mapping):
+            e.add("scoring.scale", 'Die Wertung: ein Objekt wie {"rufspiel": {"plain": 1}}.')
+            return None
+        if isinstance(scale, Mapping) and scale.get("preset", preset) != preset:
+            e.add("scoring.scale.preset", "Die Vorlage steht in „preset“: eine genügt.")
+            return None
+        scale = {**(scale or {}), "preset": preset}
+    return kind_of.read_point_scale(scale, e, "scoring.scale")
 
 
 def _whole(v: object) -> bool:

@@ -134,7 +134,7 @@ def redraw(db: Database, event_id: int, n: int, seed: int | None = None) -> int:
         seated = {p for t in tables for p in t.sheet.players}
         # in registration order, as the first draw took them: the same seed draws the same
         order = [r.name for r in events.registrations(db, event_id) if r.name in seated]
-        drawn = draw(event.game, order, seed)
+        drawn = draw(event.game, order, seed, events.met_before(db, event, n))
         for t, new in zip(tables, drawn, strict=True):
             _reseat(db, t.sheet, list(new.players), new.first_dealer, t.sheet_b)
         rows_of.set_series_drawn(db, event_id, n, seed)

@@ -44,8 +44,10 @@ from skatcalc.rules.events import (
     draw,
     fees_total,
     final_table,
+    pairs_of,
     rank_event,
     ranking_order,
+    repeated_pairs,
     team_fee_payers,
     team_scores,
 )
@@ -493,7 +495,8 @@ def start_series(
             order = [p for p in ranking_order(rows) if p in set(present)]
             tables = by_ranking(event.game, order)
         else:
-            tables = draw(event.game, present, seed)
+            # from the second series on: no two who shared a table share one again
+            tables = draw(event.game, present, seed, met_before(db, event, n))
             seating = Seating.DRAW
         # the seed is kept for a seating by the ranking too (it draws nothing): the answer
         # always names a seed, and the list shows how each series was seated
@@ -522,7 +525,9 @@ def final_series(db: Database, event_id: int) -> int | None:
 def scoring_json(event: Event) -> dict[str, Any]:
     """How the event counts: money (the tables' tariffs) or points on a scale."""
     scale = event.rules.get("scale")
-    return {"kind": "points", "scale": scale} if scale else {"kind": "money"}
+    if not scale:
+        return {"kind": "money"}
+    return {"kind": "points", "preset": scale.get("preset", "default"), "scale": scale}
 
 
 def get_series(db: Database, event_id: int, n: int) -> SeriesRow:
@@ -538,17 +543,32 @@ def entered_counts(db: Database, event_id: int, n: int) -> dict[int, int]:
     return rows_of.entered_counts(db, event_id, n)
 
 
+def met_before(db: Database, event: Event, n: int) -> frozenset[frozenset[str]]:
+    """Every two players who shared a table in a series before ``n`` (the fair draw's)."""
+    return pairs_of([t.players for t in tables_of(db, event) if t.series < n])
+
+
 def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
     row = rows_of.get_series(db, event_id, n)
     if row is None:
         raise NotFound(n)
+    event = get_event(db, event_id)
+    seated = [t for t in tables_of(db, event) if t.series == n]
     tables = [
         {"table": t.table, "players": list(t.players), "sheet": t.sheet,
          "first_dealer": t.first_dealer,
          **({"sheet_b": t.double_entry.sheet_b.id} if t.double_entry else {})}
-        for t in tables_of(db, get_event(db, event_id)) if t.series == n
+        for t in seated
     ]  # fmt: skip
-    return {"n": n, "seating": row.seating, "seed": row.seed, "tables": tables}
+    return {"n": n, "seating": row.seating, "seed": row.seed, "tables": tables,
+            "repeated_pairs": repeated_at(db, event, n)}  # fmt: skip
+
+
+def repeated_at(db: Database, event: Event, n: int) -> int:
+    """How many pairs at series ``n``'s tables already shared a table in an earlier series."""
+    tables = tables_of(db, event)
+    return repeated_pairs([t.players for t in tables if t.series == n],
+                          pairs_of([t.players for t in tables if t.series < n]))  # fmt: skip
 
 
 # --- Derived views ----------------------------------------------------------------------------
@@ -600,7 +620,8 @@ def tables_of(db: Database, event: Event,
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
         planned = deals_for(len(sheet.players), series_deals(event, table.series_deals))
-        score_key = rank_figure(event.game)
+        # "nur Gute" (docs/rules.md 2.8): the ranking counts what the winners wrote
+        score_key = "written" if "written" in totals else rank_figure(event.game)
         entry = double_entry_of(db, event, sheet, table.sheet_b) if table.sheet_b else None
         out.append(
             EventTable(

@@ -57,6 +57,13 @@ from skatcalc.text import _, field_errors, pgettext, translate
 from skatcalc.web import rights
 from skatcalc.web.deal_forms import SheetRulesFields, attach_errors, rules_body
 from skatcalc.web.event_actor import forget_actor, name_actor
+from skatcalc.web.event_scale import (
+    ScaleFields,
+    page_figures,
+    page_groups,
+    scale_aliases,
+    scoring_body,
+)
 from skatcalc.web.events_api import may_sign, unfinished_message
 from skatcalc.web.http import can_edit_event, refuse, remember_edit_token
 from skatcalc.web.i18n import flash_errors, money, num, page_lang
@@ -157,7 +164,7 @@ def read_payout_fields(kind: str, text: str, errors: list[tuple[str, str]]) -> P
 # --- Forms ------------------------------------------------------------------------------------
 
 
-class NewEventForm(FlaskForm, SheetRulesFields):
+class NewEventForm(FlaskForm, SheetRulesFields, ScaleFields):
     name = StringField(validators=[Optional()])
     day = StringField(validators=[Optional()])
     game = RadioField(default=games.first(), validate_choice=False)
@@ -177,6 +184,7 @@ class NewEventForm(FlaskForm, SheetRulesFields):
     def setup(self) -> NewEventForm:
         self.game.choices = games.choices()
         self.setup_rules()
+        self.setup_scale()
         self.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
                                     ("fixed", _("feste Beträge (€)"))]  # fmt: skip
         return self
@@ -235,6 +243,8 @@ def render_index(form: NewEventForm, general: list[str]) -> str:
         events=events.list_events(service.get_db()),
         groups=groups_for_form(),
         defaults={g: default_deals(g) for g in GAMES},
+        scale_figures=page_figures(),
+        scale_groups=page_groups(),
     )
 
 
@@ -301,8 +311,12 @@ def create() -> Any:
         data["payout"] = {"kind": payout.kind.value, "values": list(payout.values)}
     if form.double_entry.data:
         data["double_entry"] = True
-    if form.points.data and game_kind(game).has_point_scale:  # the default scale; the API sets each
-        data["scoring"] = {"kind": "points"}
+    if game_kind(game).has_point_scale:  # a tournament in points (docs/rules.md 2.8)
+        if form.points.data and form.scoring.data in (None, "", "money"):
+            form.scoring.data = "default"  # the old tick box: the default scale
+        scoring = scoring_body(form, errors)
+        if scoring is not None:
+            data["scoring"] = scoring
     exc: InvalidDeal | None = None
     if not errors:
         try:
@@ -316,7 +330,8 @@ def create() -> Any:
             return remember_event_token(resp, event)
     aliases = {"deals.4": "deals4", "deals.3": "deals3", "fees.entry_cents": "entry",
                "fees.lost_game_cents": "lost_fee", "date": "day",
-               "fees.lost_game_tiers": "tier_from", "fees.table_cents": "table_fee"}  # fmt: skip
+               "fees.lost_game_tiers": "tier_from", "fees.table_cents": "table_fee",
+               **scale_aliases()}  # fmt: skip
     if exc is not None:
         renamed = [(aliases.get(k, k.replace("rules.", "")), m)
                    for k, msgs in field_errors(exc, page_lang()).items() for m in msgs]  # fmt: skip
@@ -602,6 +617,7 @@ def series(event_id: int, n: int) -> Any:
         numbers=start_numbers(events.registrations(db, event_id)),
         n_series=events.series_count(db, event_id), planned=planned, sizes=sizes,
         lengthen=LengthenForm(formdata=None),
+        repeated=events.repeated_at(db, event, n) if n > 1 else None,
     )  # fmt: skip
 
 

@@ -86,7 +86,7 @@ def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | No
         qr=qr_svg,
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
-        leaders=leaders(sheet.players, data["totals"]["balance"]),
+        leaders=leaders(sheet.players, data["totals"].get("written", data["totals"]["balance"])),
         event=event,
         tlist=tournament_of(db, sheet, event is not None),
         **service.derived(
@@ -208,6 +208,11 @@ def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> SavedLine | None:
     who = row.get("declarer") if keeps_list and row.get("kind") == "game" else None
     if keeps_list:  # the list entry, as on paper
         amount = " ".join(num(v, True) for v in row["list"].values() if v)
+    elif row.get("kind") == "game" and "written" in row:
+        # "nur Gute": who wrote how much (a lost Solo: the three opponents)
+        writers = [p for p, v in row["written"].items() if v]
+        who = "+".join(writers)
+        amount = num(row["written"][writers[0]], True) if writers else ""
     elif row.get("kind") == "game" and row.get("party"):
         # like Skat: who played and what it brought each of them, signed (Solo lost: C −60)
         who = "+".join(row["party"])
@@ -331,8 +336,11 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
     n = d["n"]
     text = describe_row(ctx.game, ctx.typed[n])
     cells = []
+    # "nur Gute" (docs/rules.md 2.8): the columns are what each player wrote, not a balance
+    totals, deltas = (d["written_totals"], d["written"]) if "written" in d else (d["totals"],
+                                                                                d["deltas"])  # fmt: skip
     for p in ctx.players:
-        tot, delta = d["totals"][p], d["deltas"][p]
+        tot, delta = totals[p], deltas[p]
         cells.append((number(tot, lang, True), tot < 0,
                       number(delta, lang, True) if delta else "", "m" if delta < 0 else "p"))  # fmt: skip
     return str(

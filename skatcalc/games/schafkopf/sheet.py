@@ -27,7 +27,7 @@ from ...rules.sheet.base import (
 from .contracts import CONTRACTS, NONE_SHOWS, STATS
 from .inputs import read_schafkopf, schafkopf_deal_from_input
 from .marks import SCHAFKOPF_MARKS, schafkopf_contract
-from .tournament import PointScale, read_scale, scale_value
+from .tournament import PRESET_SOURCES, PRESETS, SCALE_FIGURES, PointScale, read_scale, scale_value
 from .values import (
     DEFAULT_LAUFENDE_MIN,
     DEFAULT_TARIFFS,
@@ -210,6 +210,10 @@ class SchafkopfHouseRules(HouseRules):
             out["scale"] = self.scale.to_json()
         return out
 
+    @property
+    def written(self) -> bool:
+        return self.scale is not None and self.scale.written
+
     def describe(self) -> list[Msg]:
         out = super().describe()
         # points on a scale are not money: the stake (the last line) says nothing there
@@ -230,6 +234,7 @@ class SchafkopfHouseRules(HouseRules):
                 Msg("Laufende ab %(sauspiel)s (Wenz/Geier ab %(wenz)s)",
                     sauspiel=str(dict(sc.laufende_min).get("sauspiel")),
                     wenz=str(dict(sc.laufende_min).get("wenz"))),
+                *scale_notes(sc),
             ]  # fmt: skip
         out = [
             Msg("Tarife: Sauspiel %(sauspiel)s, Solo %(solo)s, Bettel %(bettel)s, Extra %(extra)s", sauspiel=str(t.get('sauspiel')), solo=str(t.get('solo')), bettel=str(t.get('bettel')), extra=str(t.get('extra'))),
@@ -252,6 +257,31 @@ class SchafkopfHouseRules(HouseRules):
                            "verloren: der Stock %(lost)s", cents=st.cents, taken=taken,
                            lost=lost))  # fmt: skip
         return out
+
+
+#: the presets by the name a sheet gives them (docs/rules.md 2.8)
+PRESET_NAMES = {
+    "self": Msg("SELF (Schafkopfturnier 2022)"),
+    "donauries": Msg("Donauries-Schafkopfcup (Turnierregeln 2019/2020)"),
+    "nur-gute": Msg("nur Gute (TSG Niederfüllbach)"),
+}
+
+
+def scale_notes(sc: PointScale) -> list[Msg]:
+    """What a scale does besides the default's figures, in words for the sheet's heading:
+    nothing for the default scale (its heading stays as it was)."""
+    out = []
+    if sc.preset in PRESET_NAMES:
+        out.append(Msg("Vorlage: %(name)s", name=PRESET_NAMES[sc.preset]))
+    if sc.tout_level == "plain":
+        out.append(Msg("Tout und Sie vom einfachen Wert"))
+    if sc.laufende_max is not None:
+        out.append(Msg("Laufende höchstens %(n)s", n=sc.laufende_max))
+    if sc.herz_solo is not None:
+        out.append(Msg("Herz-Solo %(points)s", points=sc.herz_solo))
+    if sc.written:
+        out.append(Msg("Nur die Gewinner schreiben; die Rangliste zählt das Geschriebene"))
+    return out
 
 
 def schafkopf_title(deal: SchafkopfDeal) -> Msg:
@@ -285,6 +315,8 @@ class Schafkopf(GameKind):
     value_holds_bock = True
 
     has_point_scale = True
+    point_presets = tuple(PRESETS)
+    point_figures = SCALE_FIGURES
     # most deals of a Schafkopf evening are a Sauspiel: chosen already (its two players tell
     # it from a solo game, so a solo left on it is refused, never stored as one)
     fresh_contract = "sauspiel"
@@ -292,6 +324,12 @@ class Schafkopf(GameKind):
     def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, Any] | None:
         scale = read_scale(data, e, field)
         return None if scale is None else scale.to_json()
+
+    def point_preset(self, name: str) -> Mapping[str, Any]:
+        return PRESETS[name].to_json()
+
+    def point_preset_source(self, name: str) -> Msg:
+        return PRESET_SOURCES[name]
 
     def deal_value(self, body: Any) -> SchafkopfResult:
         return schafkopf_value(schafkopf_deal_from_input(body))
@@ -335,10 +373,12 @@ class Schafkopf(GameKind):
         if res.value >= 100:
             triggers.append(T.VALUE_100)
         deltas = {p: res.deltas.get(p, 0) for p in spec.players}
+        # the paper list: plus and minus points, or on "nur Gute" what the winners write
+        listed = res.written if res.written is not None else res.deltas
         return DealOutcome(
-            DealKind.GAME, deal.declarers[0], deal.declarers, res, deltas,
-            dict(deltas), res.won, res.value, schafkopf_title(deal), res.steps,
-            tuple(triggers),
+            DealKind.GAME, deal.declarers[0], deal.declarers, res,
+            {p: listed.get(p, 0) for p in spec.players}, deltas, res.won, res.value,
+            schafkopf_title(deal), res.steps, tuple(triggers),
         )  # fmt: skip
 
     def _ramsch(

@@ -7,6 +7,11 @@ Schwarz), a solo game (Solo, Wenz, Geier, Farbwenz, Farbgeier) 2/3/4 from each o
 from each opponent in a solo; a Tout is the Schwarz solo × 2, a Sie × 4; each Kontra/Re
 doubles. A passed deal is 0; Ramsch is not played on the scale.
 
+The organiser starts from a preset by name (:data:`PRESETS`: the default, SELF, the
+Donauries cup, "nur Gute") and may change any figure. "nur Gute" (``written``): only the
+winners write the game's points, nothing changes hands; a deal's ``written`` points are
+what :func:`scale_value`'s ``written`` holds, and its ``deltas`` are all 0.
+
 Every deal sums to 0::
 
     >>> from skatcalc.games.schafkopf.values import SchafkopfDeal, SKGame
@@ -52,6 +57,7 @@ class Level(enum.IntEnum):
 
 
 LEVEL_KEYS = ("plain", "schneider", "schwarz")
+TOUT_LEVELS = ("schwarz", "plain")
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,17 @@ class PointScale:
     sie: int = 4
     kontra: int = 2
     laufende_min: tuple[tuple[str, int], ...] = tuple(DEFAULT_LAUFENDE_MIN.items())
+    #: Laufende beyond this many are not counted (None: all of them)
+    laufende_max: int | None = None
+    #: the level a Tout or Sie doubles or quadruples: "schwarz" (the default, SELF) or
+    #: "plain" (the Donauries cup: "Schneider und Durch nicht berechnet")
+    tout_level: str = "schwarz"
+    #: a Herz-Solo's figure at every level (None: a Solo like the others)
+    herz_solo: int | None = None
+    #: only the winners write the points ("nur Gute"); False: plus and minus, sum 0
+    written: bool = False
+    #: the preset the figures started from (named on the sheet and in the API)
+    preset: str = "default"
 
     def to_json(self) -> dict[str, Any]:
         """The stored and API form, every figure named.
@@ -86,10 +103,30 @@ class PointScale:
             "sie": self.sie,
             "kontra": self.kontra,
             "laufende_min": dict(self.laufende_min),
+            "laufende_max": self.laufende_max,
+            "tout_level": self.tout_level,
+            "herz_solo": self.herz_solo,
+            "written": self.written,
+            "preset": self.preset,
         }
 
 
 DEFAULT_SCALE = PointScale()
+
+#: the scales tournaments really use (docs/rules.md 2.8); a figure a source does not give
+#: (a Bettel, Laufende at SELF) is the nearest game's: a Bettel counts as a plain Solo
+_SELF = PointScale(solo=(5, 6, 7), bettel=5, kontra=1, preset="self")
+PRESETS: dict[str, PointScale] = {
+    "default": DEFAULT_SCALE,
+    "self": _SELF,
+    "donauries": PointScale(**{**_SELF.__dict__, "laufender_rufspiel": 0, "laufender_solo": 0,
+                               "tout_level": "plain", "preset": "donauries"}),
+    "nur-gute": PointScale(
+        rufspiel=(5, 10, 15), solo=(20, 20, 20), bettel=20, laufender_rufspiel=5,
+        laufender_solo=5, laufende_min=tuple(dict.fromkeys(DEFAULT_LAUFENDE_MIN, 2).items()),
+        laufende_max=4, herz_solo=30, written=True, preset="nur-gute",
+    ),
+}  # fmt: skip
 _FLAT = {
     "bettel": (0, MAX_POINTS),
     "laufender_rufspiel": (0, MAX_POINTS),
@@ -104,9 +141,12 @@ def _whole(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def read_scale(data: object, e: Errors, field: str = "scale") -> PointScale:
-    """The scale from its JSON form (missing keys keep the default); each problem is added
-    to ``e`` under its own field, e.g. ``scale.solo.schneider``.
+def read_scale(
+    data: object, e: Errors, field: str = "scale", base: PointScale = DEFAULT_SCALE
+) -> PointScale:
+    """The scale from its JSON form (missing keys keep ``base``'s figures, or those of the
+    preset the data names); each problem is added to ``e`` under its own field, e.g.
+    ``scale.solo.schneider``.
 
     >>> e = Errors(); read_scale({"rufspiel": {"plain": 2}, "tout": 3}, e).rufspiel, e.items
     ((2, 2, 3), [])
@@ -115,13 +155,18 @@ def read_scale(data: object, e: Errors, field: str = "scale") -> PointScale:
     ['scale.solo.schneider', 'scale.sie', 'scale']
     """
     if data is None:
-        return DEFAULT_SCALE
+        return base
     if not isinstance(data, Mapping):
         e.add(field, 'Die Wertung: ein Objekt wie {"rufspiel": {"plain": 1}}.')
-        return DEFAULT_SCALE
+        return base
+    preset = data.get("preset", base.preset)
+    if preset not in PRESETS:
+        e.add(f"{field}.preset", "Vorlagen: %(names)s.", names=", ".join(PRESETS))
+    elif preset != base.preset:
+        base = PRESETS[preset]
     out: dict[str, Any] = {}
     for part in ("rufspiel", "solo"):
-        levels = list(getattr(DEFAULT_SCALE, part))
+        levels = list(getattr(base, part))
         raw = data.get(part)
         if raw is not None:
             if not isinstance(raw, Mapping) or set(raw) - set(LEVEL_KEYS):
@@ -136,12 +181,29 @@ def read_scale(data: object, e: Errors, field: str = "scale") -> PointScale:
                         levels[i] = v
         out[part] = tuple(levels)
     for key, (low, high) in _FLAT.items():
-        v = data.get(key, getattr(DEFAULT_SCALE, key))
+        v = data.get(key, getattr(base, key))
         if not _whole(v) or not low <= v <= high:
             e.add(f"{field}.{key}", "Ganze Zahl von %(low)s bis %(high)s.", low=low, high=high)
         else:
             out[key] = v
-    lmin = dict(DEFAULT_LAUFENDE_MIN)
+    for key, (low, high) in (("laufende_max", (1, 14)), ("herz_solo", (0, MAX_POINTS))):
+        v = data.get(key, getattr(base, key))
+        if v is not None and (not _whole(v) or not low <= v <= high):
+            e.add(f"{field}.{key}", "Ganze Zahl von %(low)s bis %(high)s oder null.", low=low,
+                  high=high)  # fmt: skip
+        else:
+            out[key] = v
+    tout_level = data.get("tout_level", base.tout_level)
+    if tout_level not in TOUT_LEVELS:
+        e.add(f"{field}.tout_level", "Tout und Sie verdoppeln „schwarz“ oder „plain“.")
+    else:
+        out["tout_level"] = tout_level
+    written = data.get("written", base.written)
+    if not isinstance(written, bool):
+        e.add(f"{field}.written", "„written“ ist true oder false.")
+    else:
+        out["written"] = written
+    lmin = dict(base.laufende_min)
     raw_min = data.get("laufende_min")
     if raw_min is not None:
         if not isinstance(raw_min, Mapping):
@@ -156,10 +218,72 @@ def read_scale(data: object, e: Errors, field: str = "scale") -> PointScale:
                 else:
                     lmin[game] = v
     out["laufende_min"] = tuple(lmin.items())
-    unknown = set(data) - {"rufspiel", "solo", "laufende_min", *_FLAT}
+    unknown = set(data) - {"rufspiel", "solo", "laufende_min", *_FLAT, *_MORE}
     if unknown:
         e.add(field, "Unbekannt: %(keys)s.", keys=", ".join(sorted(map(str, unknown))))
-    return PointScale(**{**DEFAULT_SCALE.__dict__, **out})
+    return PointScale(**{**base.__dict__, **out, "preset": base.preset})
+
+
+_MORE = ("laufende_max", "tout_level", "herz_solo", "written", "preset")
+
+
+#: each preset with its source, as the new-event page offers it
+PRESET_SOURCES = {
+    "default": Msg("Plus/Minus, Solo 6/9/12, Tout 24 (Grossreuth, Münchsmünster, Vohenstrauß)"),
+    "self": Msg("SELF (Schafkopfturnier 2022): Solo 15/18/21, Tout 42, Sie 84, kein Kontra"),
+    "donauries": Msg("Donauries-Schafkopfcup (Turnierregeln 2019/2020): wie SELF, Tout 30, "
+                     "Sie 60, keine Laufenden"),
+    "nur-gute": Msg("Nur Gute schreiben (TSG Niederfüllbach): Rufspiel 5/10/15, Solo 20, "
+                    "Herz-Solo 30, Laufende ab 2"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ScaleFigure:
+    """One figure of the scale as a form shows it (the new-event page): its field, where it
+    stands in the scale's JSON, its range, its words and the group it is shown in. A figure
+    of ``laufende_min`` sets every game of ``games`` at once; ``zero_is_none``: 0 on the form
+    is null in the JSON (no Herz-Solo of its own, no cap on the Laufende)."""
+
+    name: str
+    path: tuple[str, ...]
+    low: int
+    high: int
+    label: Msg
+    group: Msg
+    games: tuple[str, ...] = ()
+    zero_is_none: bool = False
+
+
+_RUF, _SOLO = Msg("Rufspiel je Spieler"), Msg("Solo, Wenz, Geier")
+_MORE_GAMES, _LAUF, _TIMES = (
+    Msg("Bettel, Herz-Solo"),
+    Msg("Laufende"),
+    Msg("Tout, Sie, Kontra: mal"),
+)
+_WENZ_LIKE = tuple(g for g, n in DEFAULT_LAUFENDE_MIN.items() if n == 2)
+SCALE_FIGURES: tuple[ScaleFigure, ...] = (
+    *(ScaleFigure(f"sc_ruf_{k}", ("rufspiel", k), 0, MAX_POINTS, w, _RUF)
+      for k, w in zip(LEVEL_KEYS, (Msg("einfach"), Msg("Schneider"), Msg("Schwarz")), strict=True)),
+    *(ScaleFigure(f"sc_solo_{k}", ("solo", k), 0, MAX_POINTS, w, _SOLO)
+      for k, w in zip(LEVEL_KEYS, (Msg("einfach"), Msg("Schneider"), Msg("Schwarz")), strict=True)),
+    ScaleFigure("sc_bettel", ("bettel",), 0, MAX_POINTS, Msg("Bettel"), _MORE_GAMES),
+    ScaleFigure("sc_herz_solo", ("herz_solo",), 0, MAX_POINTS,
+                Msg("Herz-Solo (0: wie jedes Solo)"), _MORE_GAMES, zero_is_none=True),
+    ScaleFigure("sc_lauf_ruf", ("laufender_rufspiel",), 0, MAX_POINTS,
+                Msg("je Laufender im Rufspiel"), _LAUF),
+    ScaleFigure("sc_lauf_solo", ("laufender_solo",), 0, MAX_POINTS, Msg("je Laufender im Solo"),
+                _LAUF),
+    ScaleFigure("sc_lauf_from", ("laufende_min",), 1, 14, Msg("zählen ab"), _LAUF,
+                games=tuple(g for g in DEFAULT_LAUFENDE_MIN if g not in _WENZ_LIKE)),
+    ScaleFigure("sc_lauf_from_wenz", ("laufende_min",), 1, 4, Msg("im Wenz und Geier ab"),
+                _LAUF, games=_WENZ_LIKE),
+    ScaleFigure("sc_lauf_max", ("laufende_max",), 0, 14, Msg("höchstens (0: alle)"), _LAUF,
+                zero_is_none=True),
+    ScaleFigure("sc_tout", ("tout",), 1, MAX_FACTOR, Msg("Tout"), _TIMES),
+    ScaleFigure("sc_sie", ("sie",), 1, MAX_FACTOR, Msg("Sie"), _TIMES),
+    ScaleFigure("sc_kontra", ("kontra",), 1, MAX_FACTOR, Msg("Kontra (1: zählt nicht)"), _TIMES),
+)  # fmt: skip
 
 
 def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
@@ -189,15 +313,27 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
         schwarz = deal.schwarz
     level = Level.SCHWARZ if schwarz else Level.SCHNEIDER if schneider else Level.PLAIN
     if tout:
-        level = Level.SCHWARZ  # a Tout is the Schwarz solo, announced
+        # a Tout is the Schwarz solo, announced; the Donauries cup doubles the plain figure
+        level = Level.SCHWARZ if scale.tout_level == "schwarz" else Level.PLAIN
     label = game_name(g, deal.suit)
     lmin = dict(scale.laufende_min)
     laufende = deal.laufende if deal.laufende >= lmin.get(g.value, 3) else 0
+    if scale.laufende_max is not None:
+        laufende = min(laufende, scale.laufende_max)  # more are not counted
+    herz = scale.herz_solo if g is SKGame.SOLO else None
+    if herz is not None and deal.suit is None:
+        e = Errors()
+        e.add("suit", "Ein Herz-Solo zählt hier %(points)s: bitte die Farbe des Solos angeben.",
+              points=herz)  # fmt: skip
+        e.raise_if_any()
     if g.bettel_class:
         value = scale.bettel
         parts = Msg("Bettel %(value)s", value=value)
     else:
-        base = (scale.rufspiel if g.partner_game else scale.solo)[level]
+        figures = scale.rufspiel if g.partner_game else scale.solo
+        if herz is not None and deal.suit == "herz":
+            figures = (herz,) * 3
+        base = figures[level]
         per = scale.laufender_rufspiel if g.partner_game else scale.laufender_solo
         value = base + laufende * per
         level_name = (Msg("einfach"), Msg("Schneider"), Msg("Schwarz"))[level]
@@ -221,6 +357,15 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
                                   factor=factor, value=value), SK_SCALE))  # fmt: skip
     sign = 1 if won else -1
     party = set(deal.declarers)
+    if scale.written:
+        # only the winners write; nothing changes hands (the deltas stay 0)
+        winners = [p for p in deal.players if (p in party) == won]
+        written = {p: value if p in winners else 0 for p in deal.players}
+        steps.append(Step(Msg("%(names)s schreiben je %(value)s", names=", ".join(winners),
+                              value=value), SK_SCALE))  # fmt: skip
+        zero = dict.fromkeys(deal.players, 0)
+        return SchafkopfResult(won=won, value=value, deltas=zero, steps=tuple(steps), game=g,
+                               written=written)  # fmt: skip
     if g.partner_game:
         deltas = {p: (sign if p in party else -sign) * value for p in deal.players}
         steps.append(Step(Msg("jeder Gewinner %(value)s, jeder Verlierer %(minus_value)s",

@@ -121,10 +121,15 @@ class SchafkopfResult:
     deltas: dict[str, int]
     steps: tuple[Step, ...]
     game: SKGame | None = None  # which game it was (a sheet's Stock asks)
+    #: on a "nur Gute" tournament scale: the points each winner writes (docs/rules.md 2.8)
+    written: dict[str, int] | None = None
 
     def json_fields(self) -> dict[str, Any]:
         """POST /api/v1/schafkopf/value's figures, and a Schafkopf row's ``result``."""
-        return {"won": self.won, "value": self.value, "deltas": dict(self.deltas)}
+        out: dict[str, Any] = {"won": self.won, "value": self.value, "deltas": dict(self.deltas)}
+        if self.written is not None:
+            out["written"] = dict(self.written)
+        return out
 
 
 def full_tariffs(overrides: Mapping[str, int] | None = None) -> dict[str, int]:

@@ -156,6 +156,13 @@ class HouseRules:
     #: the stake when none is given
     DEFAULT_STAKE: ClassVar[int] = 0
 
+    @property
+    def written(self) -> bool:
+        """Only the winners write points and nothing changes hands (a Schafkopf tournament
+        "nur Gute", docs/rules.md 2.8): each deal's list is what the players write, the
+        sheet's totals carry ``written`` and a club night ranks by it."""
+        return False
+
     @classmethod
     def from_json(cls, data: object, e: Errors) -> Self:
         """The rules in ``data`` (None: all defaults); problems are added to ``e`` as
@@ -439,6 +446,11 @@ class Row:
     bierlachs: tuple[str, ...] = ()
     #: cents the deal put into the Stock (negative: took from it); None where no Stock is kept
     stock: int | None = None
+    #: the sheet writes only the winners' points ("nur Gute", docs/rules.md 2.8): ``list`` is
+    #: what each player wrote with this deal
+    written: bool = False
+    #: on such a sheet: what each player has written up to and with this deal
+    written_totals: Mapping[str, int] | None = None
 
     @property
     def title(self) -> Msg:
@@ -748,6 +760,10 @@ class GameKind:
     fresh_contract: ClassVar[str | None] = None
     #: a club night may count points on the game's scale instead of money (read_point_scale)
     has_point_scale: ClassVar[bool] = False
+    #: the scales by name a tournament in points may start from (docs/rules.md 2.8)
+    point_presets: ClassVar[tuple[str, ...]] = ()
+    #: every figure of the scale as a form shows it (``games/<game>/tournament.py``)
+    point_figures: ClassVar[tuple[Any, ...]] = ()
 
     def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, Any] | None:
         """A tournament in points instead of money: the scale read from ``data`` (stored in
@@ -756,6 +772,15 @@ class GameKind:
         e.add(field.rsplit(".", 1)[0] + ".kind",
               "Die Turnierwertung in Punkten gibt es für Schafkopf.")  # fmt: skip
         return None
+
+    def point_preset(self, name: str) -> Mapping[str, Any]:
+        """The figures of the scale ``name`` (one of :attr:`point_presets`) as the API
+        answers a scale; KeyError for another name."""
+        raise KeyError(name)
+
+    def point_preset_source(self, name: str) -> Msg:
+        """The preset ``name`` and the tournaments whose rules it follows, in words."""
+        raise KeyError(name)
 
     @property
     def bock_triggers(self) -> tuple[BockTrigger, ...]:

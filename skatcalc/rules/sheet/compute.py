@@ -116,7 +116,8 @@ def compute_sheet(
             # A struck deal shows what it was (as if dealt without Bock) and counts nothing.
             shown = _shown(at, d, ramsch_round_next(bock_queue, ramsch_queue, round_len))
             rows.append(Row(d.n, d.dealer, d.active, d.input, True, False, shown, zero, zero,
-                            dict(balance), version=d.version))  # fmt: skip
+                            dict(balance), version=d.version, written=at.rules.written,
+                            written_totals=dict(list_tot) if at.rules.written else None))  # fmt: skip
             continue
         in_round = ramsch_round_next(bock_queue, ramsch_queue, round_len)
         bock = bock_queue > 0 and not in_round
@@ -129,7 +130,9 @@ def compute_sheet(
         except InvalidDeal as exc:
             # A stored deal that no longer evaluates must not take the sheet down.
             rows.append(Row(d.n, d.dealer, d.active, d.input, False, False, None, zero, zero,
-                            dict(balance), error=exc, version=d.version))  # fmt: skip
+                            dict(balance), error=exc, version=d.version,
+                            written=at.rules.written,
+                            written_totals=dict(list_tot) if at.rules.written else None))  # fmt: skip
             continue
         change, pot = kind.feed_pot(at.rules, out, d.active, pot)
         deltas = out.deltas
@@ -158,7 +161,9 @@ def compute_sheet(
             match, who = bierlachs.step(match, bierlachs.minus_points(out, players), target)
         rows.append(Row(d.n, d.dealer, d.active, d.input, False, bock, out, out.list, deltas,
                         dict(balance), met, version=d.version,
-                        ramsch_round=in_round, bierlachs=who, stock=stock))  # fmt: skip
+                        ramsch_round=in_round, bierlachs=who, stock=stock,
+                        written=at.rules.written,
+                        written_totals=dict(list_tot) if at.rules.written else None))  # fmt: skip
     tallies = Tallies(dict(list_tot), dict(won), dict(lost), dict(lost_by_others))
     # The stake is the evening's: the one agreed last settles every deal.
     stake = spec.rules.stake_cents
@@ -166,9 +171,12 @@ def compute_sheet(
     # Bierlachs: the settlement is per Bierlachs instead of per point; a Stock left goes back
     net = (bierlachs.cents(match, stake) if match is not None
            else {p: (balance[p] + (back or {}).get(p, 0)) * stake for p in players})  # fmt: skip
+    extra = kind.extra_totals(players, tallies)
+    if spec.rules.written:  # "nur Gute": the list is what the winners wrote
+        extra += (("written", dict(list_tot)),)
     totals = Totals(
         dict(balance),
-        kind.extra_totals(players, tallies),
+        extra,
         dict(won),
         dict(lost),
         settle(net),
