@@ -238,6 +238,24 @@ def deal_body(sheet: Sheet, form: Any, proposed_dealer: str,
     return body
 
 
+def correction_body(sheet: Sheet, form: Any, deal: Deal,
+                    errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
+    """The body a correction form of ``deal`` saves (and previews): ``deal_body`` with the
+    deal's dealer filled in, and its players as stored while the form names the same
+    ones (their stored order kept: the form lists them from Vorhand on)."""
+    body = deal_body(sheet, form, deal.dealer, errors)
+    if form.kind.data == "game":
+        GAME_FORMS[sheet.game].keep_unsaid(body, deal.input)
+    body.setdefault("dealer", deal.dealer)
+    spec = service.spec_of(sheet)
+    named = body.get("active") or default_active(spec, body["dealer"])
+    if body["dealer"] == deal.dealer and set(named) == set(deal.active):
+        body["active"] = list(deal.active)
+        if tuple(deal.active) == tuple(default_active(spec, deal.dealer)):
+            del body["active"]
+    return body
+
+
 def form_placement(spec: SheetSpec, form: Any, proposed_dealer: str
                    ) -> tuple[str, tuple[str, ...] | None]:  # fmt: skip
     """The dealer of the form's deal, and who played when that is not the rotation's."""

@@ -34,6 +34,7 @@ from skatcalc.web import rights
 from skatcalc.web.deal_forms import (
     SheetRulesFields,
     attach_errors,
+    correction_body,
     deal_body,
     deal_form,
     deal_taken,
@@ -285,8 +286,7 @@ def preview_correction(sheet_id: int, n: int) -> Response:
     deal = find_deal(sheet, n)
     form = deal_form(sheet, request.form)
     errors: list[tuple[str, str]] = []
-    body = deal_body(sheet, form, deal.dealer, errors)
-    body.setdefault("dealer", deal.dealer)  # as saving the correction does
+    body = correction_body(sheet, form, deal, errors)  # as saving the correction does
     body["n"] = n
     return render_preview(sheet, form, body, errors)
 
@@ -311,9 +311,7 @@ def edit_deal(sheet_id: int, n: int) -> Any:
         require_edit(sheet)
         form = deal_form(sheet, request.form)
         errors: list[tuple[str, str]] = []
-        body = deal_body(sheet, form, deal.dealer, errors)
-        if "dealer" not in body:
-            body["dealer"] = deal.dealer
+        body = correction_body(sheet, form, deal, errors)
         version = form.version.data
         expected = parse_int(version or "")
         exc: InvalidDeal | None = None
