@@ -35,6 +35,7 @@ from skatcalc.web.deal_forms import (
     SheetRulesFields,
     attach_errors,
     correction_body,
+    correction_form,
     deal_body,
     deal_form,
     deal_taken,
@@ -284,7 +285,7 @@ def preview_correction(sheet_id: int, n: int) -> Response:
     sheet = load_sheet(sheet_id)
     require_edit(sheet)
     deal = find_deal(sheet, n)
-    form = deal_form(sheet, request.form)
+    form = correction_form(sheet, deal, request.form)
     errors: list[tuple[str, str]] = []
     body = correction_body(sheet, form, deal, errors)  # as saving the correction does
     body["n"] = n
@@ -309,7 +310,7 @@ def edit_deal(sheet_id: int, n: int) -> Any:
         form = form_from_deal(sheet, deal)
     else:
         require_edit(sheet)
-        form = deal_form(sheet, request.form)
+        form = correction_form(sheet, deal, request.form)
         errors: list[tuple[str, str]] = []
         body = correction_body(sheet, form, deal, errors)
         version = form.version.data
@@ -325,9 +326,12 @@ def edit_deal(sheet_id: int, n: int) -> Any:
             except InvalidDeal as e:
                 exc = e
             except service.Conflict as conflict:
-                general.append(_("Dieses Spiel wurde inzwischen auf einem anderen Gerät geändert. Unten steht der aktuelle Stand; bitte noch einmal korrigieren.",
-                ))  # fmt: skip
-                form = form_from_deal(sheet, conflict.current)
+                # The deal as it is now on top, the correction below as typed (through the
+                # one mapping, now meaning the current version): nothing typed is lost, and
+                # saving again is a choice made knowing the other change.
+                general.append(_("Dieses Spiel wurde inzwischen auf einem anderen Gerät geändert. Oben steht der aktuelle Stand, unten die Korrektur wie eingegeben; bitte prüfen und noch einmal speichern."))  # fmt: skip
+                sheet, deal = reload_sheet(sheet_id), conflict.current
+                form = form_from_deal(sheet, deal, body)
                 status = 409
             else:
                 flash(_("Spiel %(n)s korrigiert.", n=n))
@@ -574,7 +578,7 @@ def form_again(text: str, status: int) -> Response | None:
     if endpoint == "sheets.edit_deal":
         sheet = load_sheet(args["sheet_id"])
         deal = service.get_deal(db, sheet, args["n"])
-        return render_deal(sheet, deal, deal_form(sheet, request.form), [text], status)
+        return render_deal(sheet, deal, correction_form(sheet, deal, request.form), [text], status)
     if endpoint == "sheets.create":
         return make_response(sheets_page(NewSheetForm().setup(), general=[text]), status)
     if endpoint == "sheets.import_file":
@@ -594,5 +598,5 @@ def refused_page(text: str, status: int) -> Response | None:
         return render_sheet(sheet, deal_form(sheet, request.form), [text], status)
     if endpoint == "sheets.edit_deal":
         deal = service.get_deal(service.get_db(), sheet, args["n"])
-        return render_deal(sheet, deal, deal_form(sheet, request.form), [text], status)
+        return render_deal(sheet, deal, correction_form(sheet, deal, request.form), [text], status)
     return render_sheet(sheet, None, [text], status)

@@ -142,3 +142,91 @@ def test_correcting_another_detail_keeps_the_level(client: FlaskClient) -> None:
         24,
         "declarer",
     )
+
+
+def untouched_ok(client: FlaskClient, sid: int, n: int) -> None:
+    """Deal n saved untouched through its correction page: the same body and row."""
+    before, totals = stored(client, sid, n)
+    assert saved_untouched(client, sid, n).status_code == 302
+    after, totals_after = stored(client, sid, n)
+    dealer = before["dealer"]
+    assert normal("skat", after["input"], dealer) == normal("skat", before["input"], dealer)
+    assert (after["value"], after["deltas"], totals_after) == (
+        before["value"],
+        before["deltas"],
+        totals,
+    )
+
+
+def test_a_rule_turned_off_since_stays_on_for_the_deals_played_under_it(
+    client: FlaskClient,
+) -> None:
+    """Kontra/Re and Schieberamsch turned off mid-evening: the deals before keep their Kontra
+    and their pushes when corrected (the form offers what the deal's rules offered)."""
+    rules = {"kontra_re": True, "ramsch": True, "schieberamsch": True}
+    sid = client.post(API, json={"game": "skat", "players": ["A", "B", "C"],
+                                 "rules": rules}).get_json()["id"]  # fmt: skip
+    kontra = {"game": "grand", "with": True, "matadors": 1, "won": False, "kontra": True,
+              "re": True, "declarer": "B"}  # fmt: skip
+    pushed = {"ramsch": {"points": {"A": 60, "B": 40, "C": 20}, "pushes": 2}}
+    for body in (kontra, pushed):
+        assert client.post(f"{API}/{sid}/deals", json=body).status_code == 201
+    r = client.patch(f"{API}/{sid}", json={"rules": {"kontra_re": False, "schieberamsch": False}})
+    assert r.status_code == 200
+    for n in (1, 2):
+        untouched_ok(client, sid, n)
+    assert stored(client, sid, 1)[0]["input"]["re"] is True
+    assert stored(client, sid, 2)[0]["input"]["ramsch"]["pushes"] == 2
+
+
+def test_a_bockramsch_rounds_ramsch_is_corrected_as_a_ramsch(client: FlaskClient) -> None:
+    """Bockramsch without Ramsch otherwise: the round's Ramsch opens as a Ramsch (the kind
+    is offered) and its Grand Hand as played, also after Bockramsch was turned off."""
+    sid = client.post(API, json={"game": "skat", "players": ["A", "B", "C"],
+                                 "rules": {"bock": ["60-60"], "bockramsch": True}}
+                      ).get_json()["id"]  # fmt: skip
+    clubs = {"game": "clubs", "with": True, "matadors": 1}
+    bodies = [{**clubs, "declarer_points": 60, "declarer": "B"}]
+    bodies += [{**clubs, "declarer_points": 70, "declarer": p} for p in ("C", "A", "B")]
+    bodies += [{"ramsch": {"points": {"C": 60, "A": 40, "B": 20}, "jungfrau": []}},
+               {"game": "grand", "matadors": 1, "with": True, "hand": True,
+                "declarer_points": 70, "declarer": "A"}]  # fmt: skip
+    for body in bodies:
+        assert client.post(f"{API}/{sid}/deals", json=body).status_code == 201
+    assert stored(client, sid, 5)[0]["bockramsch"] is True
+    for n in (5, 6):
+        untouched_ok(client, sid, n)
+    client.patch(f"{API}/{sid}", json={"rules": {"bockramsch": False, "bock": []}})
+    for n in (5, 6, 1):
+        untouched_ok(client, sid, n)
+
+
+def test_a_correction_refused_as_changed_meanwhile_keeps_what_was_typed(
+    client: FlaskClient,
+) -> None:
+    """409: another phone corrected the deal meanwhile. The page shows the deal as it is
+    now on top and the correction as typed below (with the current version), so saving
+    again stores exactly what was typed."""
+    sid = client.post(API, json={"game": "skat", "players": ["A", "B", "C"]}).get_json()["id"]
+    body = {"game": "diamonds", "with": True, "matadors": 3, "won": True, "declarer": "B"}
+    assert client.post(f"{API}/{sid}/deals", json=body).status_code == 201
+    page = client.get(f"/sheets/{sid}/deals/1/edit").data.decode()
+    mine = [(k, v) for k, v in form_fields(page, f"/sheets/{sid}/deals/1/edit")]
+    mine += [("schneider", "y"), ("schwarz", "y")]  # typed: won schneider schwarz (72 → 54)
+    other = {**body, "matadors": 2}  # another phone: mit 2
+    assert client.put(f"{API}/{sid}/deals/1", json=other).status_code == 200
+    r = client.post(f"/sheets/{sid}/deals/1/edit", data=MultiDict(mine))
+    assert r.status_code == 409
+    html = r.data.decode()
+    assert "anderen Gerät" in html
+    again = form_fields(html, f"/sheets/{sid}/deals/1/edit")
+    assert ("schneider", "y") in again and ("schwarz", "y") in again
+    assert ("spitzen", "w3") in again  # what was typed, not the other phone's w2
+    assert stored(client, sid)[0]["input"]["matadors"] == 2  # nothing changed by the 409
+    assert client.post(f"/sheets/{sid}/deals/1/edit", data=MultiDict(again)).status_code == 302
+    deal = stored(client, sid)[0]
+    assert (deal["input"]["matadors"], deal["input"]["all_tricks"], deal["value"]) == (
+        3,
+        "declarer",
+        9 * (3 + 1 + 1 + 1),
+    )
