@@ -450,6 +450,11 @@ def house_rules(sheet_id: int) -> Any:
     flash(_("Hausregeln geändert: sie gelten ab Spiel %(n)s.", n=len(
         service.computed(db, changed.sheet).rows) + 1) if changed.changed
         else _("Die Hausregeln bleiben, wie sie sind."))  # fmt: skip
+    was, now = sheet.rules.get("bierlachs"), changed.sheet.rules.get("bierlachs")
+    if not was and now:  # the settlement's unit changed with it: said, not left to find out
+        flash(_("Bierlachs ist an: der Einsatz gilt jetzt je Bierlachs, nicht mehr je Punkt."))
+    elif was and not now:
+        flash(_("Bierlachs ist aus: der Einsatz gilt wieder je Punkt."))
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 

@@ -121,6 +121,11 @@ class SchafkopfResult:
     deltas: dict[str, int]
     steps: tuple[Step, ...]
     game: SKGame | None = None  # which game it was (a sheet's Stock asks)
+    # the levels the value counted (card points >= 91 are Schneider without the box; a won
+    # Tout counts both unless the house rule says not): what the row's marks show. None
+    # where a result does not say (then the marks read the deal's boxes)
+    schneider: bool | None = None
+    schwarz: bool | None = None
 
     def json_fields(self) -> dict[str, Any]:
         """POST /api/v1/schafkopf/value's figures, and a Schafkopf row's ``result``."""
@@ -436,7 +441,8 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
                 ),
                 cite.SK_VALUE,
             ))  # fmt: skip
-    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g)
+    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g,
+                           schneider=schneider, schwarz=schwarz)  # fmt: skip
 
 
 # --- Ramsch (docs/rules.md 2.5) ---------------------------------------------------------------
