@@ -40,6 +40,7 @@ def skat_rules(draw: st.DrawFn) -> dict[str, Any]:
         rules["schieberamsch"] = draw(st.booleans())
         rules["ramsch_loser"] = draw(st.sampled_from(["most", "each"]))
         rules["ramsch_cap"] = draw(st.sampled_from([None, 50, 120]))
+    rules["bockramsch"] = draw(st.booleans())
     rules["bierlachs"] = draw(st.sampled_from([None, 301]))
     return rules
 

@@ -5,7 +5,9 @@ engine judges the values.
 * form → body: each game's ``<game>_input`` (``skatcalc/games/<game>/forms.py``: a calculator
   or a sheet's game), ``deal_body`` (a sheet's entry: game, Ramsch or passed, dealer and who played),
   ``rules_body`` (a new sheet's or a club night's house rules);
-* body → form: ``form_from_deal`` (a stored deal, for its correction);
+* body → form: ``form_from_deal`` (a stored deal, for its correction, or the correction as
+  typed after a 409), the inverse of ``correction_body``: a correction saved untouched stores
+  the same deal (``tests/web/test_correction_roundtrip.py``, a law over generated bodies);
 * per game (``GAME_FORMS`` in ``skatcalc/games/forms.py``, by the registry's key): its entry form, its games' body,
   its house rules and a stored game back into the form;
 * the rules engine's messages back onto the fields: ``attach_errors``.
