@@ -11,7 +11,7 @@ import pytest
 
 from skatcalc import create_app
 from tests.deal_bodies import normal
-from tests.support import live_server
+from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
 
@@ -110,3 +110,26 @@ def test_every_deal_kind_saved_untouched_in_the_browser(browser: Any,
         assert after["totals"] == before["totals"]
     ctx.close()
     assert bad == []
+
+
+def test_the_party_at_five_follows_who_plays(browser: Any, served: tuple[str, Any]) -> None:
+    """At five the dealer who sits out is not offered for the player party; ticking him in
+    as a player (and another out) offers him and takes the other away."""
+    base, api = served
+    players = ["Anna", "Bernd", "Carla", "Dora", "Emil"]
+    sid = sheet_with(api, "schafkopf", players, {}, [])
+    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True)
+    pg = ctx.new_page()
+    pg.goto(f"{base}/sheets/{sid}")
+    party = pg.locator("#f-declarers")
+
+    def offered() -> list[str]:
+        return [n.strip() for n in party.locator("label:visible").all_inner_texts()]
+
+    assert offered() == players[1:]  # Anna deals and sits out
+    reach(pg.locator("details.seats summary")).click()
+    pg.locator("input[name=active][value=Anna]").check()
+    pg.locator("input[name=active][value=Emil]").uncheck()
+    reach(party)  # back on the first screen
+    assert offered() == players[:4]
+    ctx.close()
