@@ -86,7 +86,7 @@ if ("serviceWorker" in navigator) {
     // Only those who play this deal can be declarer (the dealer sits out at 4 and 5).
     const seated = all(form, "active");
     if (seated.length === info.perDeal) {
-      form.querySelectorAll("#f-declarer label[data-player]").forEach((l) => {
+      form.querySelectorAll("#f-declarer label[data-player], #f-declarers label[data-player]").forEach((l) => {
         l.hidden = !seated.includes(l.dataset.player);
       });
     }

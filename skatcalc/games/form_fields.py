@@ -107,6 +107,11 @@ class GameForms:
         """The entry form's game fields from a stored game's body (a correction)."""
         raise NotImplementedError
 
+    def keep_unsaid(self, body: dict[str, Any], stored: dict[str, Any]) -> None:
+        """A correction's game body (``game_body``) given what its form cannot say back of
+        the stored game's body ``stored`` (an order of names the form's boxes do not keep),
+        where the person left that part as it was."""
+
     def game_ready(self, body: dict[str, Any]) -> bool:
         """A game's body (``game_body``) complete enough for the live preview."""
         raise NotImplementedError

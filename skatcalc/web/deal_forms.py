@@ -5,7 +5,9 @@ engine judges the values.
 * form → body: each game's ``<game>_input`` (``skatcalc/games/<game>/forms.py``: a calculator
   or a sheet's game), ``deal_body`` (a sheet's entry: game, Ramsch or passed, dealer and who played),
   ``rules_body`` (a new sheet's or a club night's house rules);
-* body → form: ``form_from_deal`` (a stored deal, for its correction);
+* body → form: ``form_from_deal`` (a stored deal, for its correction, or the correction as
+  typed after a 409), the inverse of ``correction_body``: a correction saved untouched stores
+  the same deal (``tests/web/test_correction_roundtrip.py``, a law over generated bodies);
 * per game (``GAME_FORMS`` in ``skatcalc/games/forms.py``, by the registry's key): its entry form, its games' body,
   its house rules and a stored game back into the form;
 * the rules engine's messages back onto the fields: ``attach_errors``.
@@ -167,15 +169,30 @@ def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> di
 # --- A sheet's entry and correction forms -----------------------------------------------------
 
 
-def deal_form(sheet: Sheet, formdata: Any = None, **kwargs: Any) -> Any:
+def rules_at(sheet: Sheet, n: int) -> dict[str, Any]:
+    """The house rules deal ``n`` was played under (a change applies from its deal on): what
+    its correction form offers, so an old deal's Kontra or pushes are not lost to a rule
+    turned off since."""
+    for change in service.stored_changes(sheet):
+        before = change.get("before")
+        if isinstance(before, dict) and n < int(change.get("from_n") or 0):
+            return before
+    return sheet.rules
+
+
+def deal_form(sheet: Sheet, formdata: Any = None, rules: dict[str, Any] | None = None,
+              **kwargs: Any) -> Any:  # fmt: skip
+    """The entry form of the sheet's next deal, or under ``rules`` (``rules_at``) that of
+    a deal corrected."""
     players = sheet.players
+    rules = sheet.rules if rules is None else rules
     form: Any = GAME_FORMS[sheet.game].deal_form(players, formdata, **kwargs)
     # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
-    if sheet.rules.get("ramsch"):
+    if rules.get("ramsch"):
         kinds = [("game", _("Spiel")), ("ramsch", "Ramsch")]
-        if sheet.rules.get("stock"):  # a table with a Stock may still pass a deal into it
+        if rules.get("stock"):  # a table with a Stock may still pass a deal into it
             kinds.append(("passed", _("eingepasst")))
-    elif sheet.rules.get("bockramsch"):  # Ramsch only in a Bockramsch round
+    elif rules.get("bockramsch"):  # Ramsch only in a Bockramsch round
         kinds = [("game", _("Spiel")), ("ramsch", "Ramsch"), ("passed", _("eingepasst"))]
     else:
         kinds = [("game", _("Spiel")), ("passed", _("eingepasst"))]
@@ -238,6 +255,24 @@ def deal_body(sheet: Sheet, form: Any, proposed_dealer: str,
     return body
 
 
+def correction_body(sheet: Sheet, form: Any, deal: Deal,
+                    errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
+    """The body a correction form of ``deal`` saves (and previews): ``deal_body`` with the
+    deal's dealer filled in, and its players as stored while the form names the same
+    ones (their stored order kept: the form lists them from Vorhand on)."""
+    body = deal_body(sheet, form, deal.dealer, errors)
+    if form.kind.data == "game":
+        GAME_FORMS[sheet.game].keep_unsaid(body, deal.input)
+    body.setdefault("dealer", deal.dealer)
+    spec = service.spec_of(sheet)
+    named = body.get("active") or default_active(spec, body["dealer"])
+    if body["dealer"] == deal.dealer and set(named) == set(deal.active):
+        body["active"] = list(deal.active)
+        if tuple(deal.active) == tuple(default_active(spec, deal.dealer)):
+            del body["active"]
+    return body
+
+
 def form_placement(spec: SheetSpec, form: Any, proposed_dealer: str
                    ) -> tuple[str, tuple[str, ...] | None]:  # fmt: skip
     """The dealer of the form's deal, and who played when that is not the rotation's."""
@@ -264,16 +299,32 @@ def forehand_of(players: list[str], dealer: str, active: list[str]) -> str | Non
     return forehand(players, dealer, active)
 
 
-def form_from_deal(sheet: Sheet, deal: Deal) -> Any:
-    """The entry form filled in with a stored deal, for a correction."""
-    inp = deal.input
-    form = deal_form(sheet)
-    form.dealer.data = deal.dealer
-    form.active.data = list(deal.active)
+def correction_form(sheet: Sheet, deal: Deal, formdata: Any = None) -> Any:
+    """Deal ``deal``'s correction form under the rules it was played under, offering its own
+    kind (an imported all-pass deal, a Bockramsch round's Ramsch) and the one posted."""
+    form = deal_form(sheet, formdata, rules=rules_at(sheet, deal.n))
+    kind = game_kind(sheet.game)
+    wanted = {form.kind.data if formdata is not None else None,
+              "passed" if deal.input.get("passed") else None,
+              "ramsch" if kind.ramsch_body(deal.input) else None}  # fmt: skip
+    offered = [k for k, _label in form.kind.choices]
+    if "ramsch" in wanted and "ramsch" not in offered:
+        form.kind.choices.insert(1, ("ramsch", "Ramsch"))
+    if "passed" in wanted and "passed" not in offered:
+        form.kind.choices.append(("passed", _("eingepasst")))
+    return form
+
+
+def form_from_deal(sheet: Sheet, deal: Deal, body: dict[str, Any] | None = None) -> Any:
+    """The correction form of ``deal`` filled in with a body: the stored deal's (a
+    correction's start) or, after a refusal, the one typed; the inverse of
+    ``correction_body``, so a correction saved untouched stores the same deal."""
+    inp = deal.input if body is None else body
+    form = correction_form(sheet, deal)
+    form.dealer.data = inp.get("dealer") or deal.dealer
+    form.active.data = list(inp.get("active") or deal.active)
     form.version.data = str(deal.version)
     if inp.get("passed"):
-        if not any(k == "passed" for k, _label in form.kind.choices):
-            form.kind.choices.append(("passed", _("eingepasst")))  # an old or imported deal
         form.kind.data = "passed"
         return form
     ramsch = game_kind(sheet.game).ramsch_body(inp)

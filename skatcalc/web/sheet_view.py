@@ -47,6 +47,7 @@ from skatcalc.web.deal_forms import (
     exc_messages,
     preview_answer,
     preview_messages,
+    rules_at,
 )
 from skatcalc.web.i18n import num, page_lang
 from skatcalc.web.request_state import mark_private
@@ -494,6 +495,7 @@ def render_deal(sheet: service.Sheet, deal: service.Deal, form: Any, general: li
     html = render_template(
         "deals/edit.html", sheet=sheet, deal=deal, form=form, general=general, row=row,
         proposed=deal.dealer, proposed_active=default_active(spec, deal.dealer),
+        deal_rules=rules_at(sheet, deal.n),
     )  # fmt: skip
     return make_response(html, status)
 

@@ -34,6 +34,8 @@ from skatcalc.web import rights
 from skatcalc.web.deal_forms import (
     SheetRulesFields,
     attach_errors,
+    correction_body,
+    correction_form,
     deal_body,
     deal_form,
     deal_taken,
@@ -283,10 +285,9 @@ def preview_correction(sheet_id: int, n: int) -> Response:
     sheet = load_sheet(sheet_id)
     require_edit(sheet)
     deal = find_deal(sheet, n)
-    form = deal_form(sheet, request.form)
+    form = correction_form(sheet, deal, request.form)
     errors: list[tuple[str, str]] = []
-    body = deal_body(sheet, form, deal.dealer, errors)
-    body.setdefault("dealer", deal.dealer)  # as saving the correction does
+    body = correction_body(sheet, form, deal, errors)  # as saving the correction does
     body["n"] = n
     return render_preview(sheet, form, body, errors)
 
@@ -309,11 +310,9 @@ def edit_deal(sheet_id: int, n: int) -> Any:
         form = form_from_deal(sheet, deal)
     else:
         require_edit(sheet)
-        form = deal_form(sheet, request.form)
+        form = correction_form(sheet, deal, request.form)
         errors: list[tuple[str, str]] = []
-        body = deal_body(sheet, form, deal.dealer, errors)
-        if "dealer" not in body:
-            body["dealer"] = deal.dealer
+        body = correction_body(sheet, form, deal, errors)
         version = form.version.data
         expected = parse_int(version or "")
         exc: InvalidDeal | None = None
@@ -327,9 +326,12 @@ def edit_deal(sheet_id: int, n: int) -> Any:
             except InvalidDeal as e:
                 exc = e
             except service.Conflict as conflict:
-                general.append(_("Dieses Spiel wurde inzwischen auf einem anderen Gerät geändert. Unten steht der aktuelle Stand; bitte noch einmal korrigieren.",
-                ))  # fmt: skip
-                form = form_from_deal(sheet, conflict.current)
+                # The deal as it is now on top, the correction below as typed (through the
+                # one mapping, now meaning the current version): nothing typed is lost, and
+                # saving again is a choice made knowing the other change.
+                general.append(_("Dieses Spiel wurde inzwischen auf einem anderen Gerät geändert. Oben steht der aktuelle Stand, unten die Korrektur wie eingegeben; bitte prüfen und noch einmal speichern."))  # fmt: skip
+                sheet, deal = reload_sheet(sheet_id), conflict.current
+                form = form_from_deal(sheet, deal, body)
                 status = 409
             else:
                 flash(_("Spiel %(n)s korrigiert.", n=n))
@@ -448,6 +450,11 @@ def house_rules(sheet_id: int) -> Any:
     flash(_("Hausregeln geändert: sie gelten ab Spiel %(n)s.", n=len(
         service.computed(db, changed.sheet).rows) + 1) if changed.changed
         else _("Die Hausregeln bleiben, wie sie sind."))  # fmt: skip
+    was, now = sheet.rules.get("bierlachs"), changed.sheet.rules.get("bierlachs")
+    if not was and now:  # the settlement's unit changed with it: said, not left to find out
+        flash(_("Bierlachs ist an: der Einsatz gilt jetzt je Bierlachs, nicht mehr je Punkt."))
+    elif was and not now:
+        flash(_("Bierlachs ist aus: der Einsatz gilt wieder je Punkt."))
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
 
 
@@ -576,7 +583,7 @@ def form_again(text: str, status: int) -> Response | None:
     if endpoint == "sheets.edit_deal":
         sheet = load_sheet(args["sheet_id"])
         deal = service.get_deal(db, sheet, args["n"])
-        return render_deal(sheet, deal, deal_form(sheet, request.form), [text], status)
+        return render_deal(sheet, deal, correction_form(sheet, deal, request.form), [text], status)
     if endpoint == "sheets.create":
         return make_response(sheets_page(NewSheetForm().setup(), general=[text]), status)
     if endpoint == "sheets.import_file":
@@ -596,5 +603,5 @@ def refused_page(text: str, status: int) -> Response | None:
         return render_sheet(sheet, deal_form(sheet, request.form), [text], status)
     if endpoint == "sheets.edit_deal":
         deal = service.get_deal(service.get_db(), sheet, args["n"])
-        return render_deal(sheet, deal, deal_form(sheet, request.form), [text], status)
+        return render_deal(sheet, deal, correction_form(sheet, deal, request.form), [text], status)
     return render_sheet(sheet, None, [text], status)

@@ -228,6 +228,14 @@ class SchafkopfForms(GameForms):
     def game_ready(self, body: dict[str, Any]) -> bool:
         return schafkopf_ready(body)
 
+    def keep_unsaid(self, body: dict[str, Any], stored: dict[str, Any]) -> None:
+        # The first named of the player party is who played (called the Sau): he counts the
+        # game in the statistics and takes an odd cent of the Stock. The boxes list the party
+        # in seat order, so while the same two are ticked the stored order stays.
+        old = stored.get("declarers")
+        if isinstance(old, list) and sorted(map(str, old)) == sorted(body.get("declarers") or []):
+            body["declarers"] = list(old)
+
     def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
         form.game.data = inp.get("game")
         form.suit.data = inp.get("suit")

@@ -16,9 +16,12 @@ def schafkopf_contract(row: Row) -> Contract:
     inp = row.input
     result = row.result if isinstance(row.result, SchafkopfResult) else None
     marks: list[Msg] = []
-    if inp.get("schwarz"):
+    counted = result is not None and result.schneider is not None
+    schneider = result.schneider if counted and result else inp.get("schneider")
+    schwarz = result.schwarz if counted and result else inp.get("schwarz")
+    if schwarz:
         marks.append(SCHWARZ)
-    elif inp.get("schneider"):
+    elif schneider:
         marks.append(SCHNEIDER)
     laufende = inp.get("laufende")
     if isinstance(laufende, int) and laufende > 0:

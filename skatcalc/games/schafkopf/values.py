@@ -123,6 +123,11 @@ class SchafkopfResult:
     game: SKGame | None = None  # which game it was (a sheet's Stock asks)
     #: on a "nur Gute" tournament scale: the points each winner writes (docs/rules.md 2.8)
     written: dict[str, int] | None = None
+    # the levels the value counted (card points >= 91 are Schneider without the box; a won
+    # Tout counts both unless the house rule says not): what the row's marks show. None
+    # where a result does not say (then the marks read the deal's boxes)
+    schneider: bool | None = None
+    schwarz: bool | None = None
 
     def json_fields(self) -> dict[str, Any]:
         """POST /api/v1/schafkopf/value's figures, and a Schafkopf row's ``result``."""
@@ -441,7 +446,8 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
                 ),
                 cite.SK_VALUE,
             ))  # fmt: skip
-    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g)
+    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g,
+                           schneider=schneider, schwarz=schwarz)  # fmt: skip
 
 
 # --- Ramsch (docs/rules.md 2.5) ---------------------------------------------------------------

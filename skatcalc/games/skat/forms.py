@@ -141,6 +141,30 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
     return data
 
 
+def skat_fill(form: SkatForm, inp: dict[str, Any]) -> None:
+    """The inverse of :func:`skat_input`: a Skat body's fields as the form's controls, so a
+    correction saved untouched gives back the same deal. Every part of the body goes into a
+    control the page draws (``templates/games/skat/_fields.html``): who took every trick is
+    the Schwarz box (who follows from gewonnen/verloren or the card points), not
+    ``all_tricks``, which the page has no input for."""
+    form.game.data = inp.get("game")
+    form.spitzen.data = None
+    if "with" in inp and "matadors" in inp:
+        form.spitzen.data = f"{'w' if inp['with'] else 'o'}{inp['matadors']}"
+    # the grid's values are upper case; the API also takes "cj" for CJ
+    form.cards.data = [str(c).upper() for c in inp.get("cards") or []]
+    for flag in ("hand", "ouvert", "schneider_announced", "schwarz_announced", "kontra", "re"):
+        getattr(form, flag).data = bool(inp.get(flag))
+    form.bid.data = str(inp.get("bid", 18))
+    pts = inp.get("declarer_points")
+    form.declarer_points.data = "" if pts is None else str(pts)
+    won = inp.get("won")
+    form.won.data = "" if won is None else ("true" if won else "false")
+    form.schneider.data = bool(inp.get("schneider"))
+    form.schwarz.data = inp.get("all_tricks") in ("declarer", "opponents")
+    form.all_tricks.data = ""
+
+
 def skat_ready(data: dict[str, Any]) -> bool:
     """A Skat body from ``skat_input`` complete enough to be valued."""
     game = data.get("game")
@@ -236,16 +260,5 @@ class SkatForms(GameForms):
         return {"spitzen_choices": spitzen_choices}  # the Spitzen buttons of _fields.html
 
     def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
-        form.game.data = inp.get("game")
+        skat_fill(form, inp)
         form.declarer.data = inp.get("declarer")
-        if "with" in inp and "matadors" in inp:
-            form.spitzen.data = f"{'w' if inp['with'] else 'o'}{inp['matadors']}"
-        form.cards.data = list(inp.get("cards") or [])
-        for flag in ("hand", "ouvert", "schneider_announced", "schwarz_announced", "kontra", "re"):
-            getattr(form, flag).data = bool(inp.get(flag))
-        form.bid.data = str(inp.get("bid", 18))
-        pts = inp.get("declarer_points")
-        form.declarer_points.data = "" if pts is None else str(pts)
-        form.all_tricks.data = inp.get("all_tricks") or ""
-        if "won" in inp:
-            form.won.data = "true" if inp["won"] else "false"
