@@ -365,7 +365,7 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
                               value=value), SK_SCALE))  # fmt: skip
         zero = dict.fromkeys(deal.players, 0)
         return SchafkopfResult(won=won, value=value, deltas=zero, steps=tuple(steps), game=g,
-                               written=written)  # fmt: skip
+                               written=written, schneider=schneider, schwarz=schwarz)  # fmt: skip
     if g.partner_game:
         deltas = {p: (sign if p in party else -sign) * value for p in deal.players}
         steps.append(Step(Msg("jeder Gewinner %(value)s, jeder Verlierer %(minus_value)s",
@@ -378,7 +378,9 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
                               points=signed(3 * sign * value), each=signed(-sign * value)),
                           SK_SCALE))  # fmt: skip
     assert sum(deltas.values()) == 0, "a deal on the scale sums to 0"
-    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g)
+    # the row's Schn./Schw. marks show the levels the card points or boxes gave
+    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g,
+                           schneider=schneider, schwarz=schwarz)  # fmt: skip
 
 
 def check_zero_sum(deltas: Mapping[str, int]) -> bool:
