@@ -628,8 +628,9 @@ if ("serviceWorker" in navigator) {
         reachable = up;
         if (queueBox) queueBox.dataset.server = up ? "up" : "down";
       };
+      // a 5xx is a proxy in front answering for an app that is away
       fetch(head.dataset.revUrl, { cache: "no-cache" })
-        .then((r) => { seen(true); return r.json(); }, (e) => { seen(false); throw e; })
+        .then((r) => { seen(r.status < 500); return r.json(); }, (e) => { seen(false); throw e; })
         .then((d) => {
           if (String(d.rev) === head.dataset.rev) return;
           if (head.dataset.live === "reload" || !dirty) window.location.reload();

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.browser.test_offline_queue_browser import phone
-from tests.support import free_port, serve
+from tests.support import free_port, nginx_in_front, serve
 
 pytestmark = pytest.mark.browser
 
@@ -270,4 +270,31 @@ def test_the_retry_after_a_lost_answer_is_told_the_deal_was_saved(
         deals = stored(server, sid)
         assert len(deals) == 10 and deals[-1][:3] == (10, "Ben", "Cem")
         assert pg.locator("#queue").is_hidden()
+    ctx.close()
+
+
+def test_behind_nginx_the_queue_waits_through_the_proxys_502(browser: Any, tmp_path: Path) -> None:
+    """nginx as docs/operations.md puts it stays up while the app behind it is away: its 502
+    to a queued send is no refusal; the deal waits and goes in when the app is back."""
+    db, app_port = tmp_path / "proxied.sqlite", free_port()
+    ctx, pg = phone(browser)
+    with nginx_in_front(tmp_path / "nginx", app_port) as port:
+        with serve(db, port=app_port) as server:
+            sid = open_sheet(pg, server, port, FOUR)
+            enter(pg, "Ben")
+            save(pg)
+            pg.wait_for_url("**saved=1*")
+        go_down(pg)
+        enter(pg, "Cem")
+        save(pg)
+        queue = pg.locator("#queue")
+        queue.filter(has_text="wartet auf Verbindung: 2").wait_for()
+        assert "Spiel 3 · Geber: Cem" in pg.inner_text("#entry h2.next")
+        pg.wait_for_timeout(1500)  # several sends answered 502 by nginx meanwhile
+        assert pg.url.endswith("saved=1") and queue.filter(has_text=": 2").is_visible()
+        assert queue.locator(".refused").is_hidden()
+        with serve(db, port=app_port) as server:
+            pg.wait_for_url("**saved=2*", timeout=20_000)
+            assert stored(server, sid) == [(1, "Anna", "Ben", ["Ben", "Cem", "Dora"]),
+                                           (2, "Ben", "Cem", ["Cem", "Dora", "Anna"])]  # fmt: skip
     ctx.close()
