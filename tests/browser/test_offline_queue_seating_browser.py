@@ -298,3 +298,33 @@ def test_behind_nginx_the_queue_waits_through_the_proxys_502(browser: Any, tmp_p
             assert stored(server, sid) == [(1, "Anna", "Ben", ["Ben", "Cem", "Dora"]),
                                            (2, "Ben", "Cem", ["Cem", "Dora", "Anna"])]  # fmt: skip
     ctx.close()
+
+
+def test_at_five_the_two_who_sit_out_follow_the_queued_deals(browser: Any, tmp_path: Path) -> None:
+    """Skat at five: the dealer and the seat two to his right sit out, deal by deal."""
+    db, port = tmp_path / "five.sqlite", free_port()
+    ctx, pg = phone(browser)
+    with serve(db, port=port) as server:
+        sid = open_sheet(pg, server, port, [*FOUR, "Ede"])
+        enter(pg, "Ben")
+        save(pg)
+        pg.wait_for_url("**saved=1*")
+    go_down(pg)
+    assert offered(pg) == ["Anna", "Cem", "Dora"]
+    enter(pg, "Cem")
+    save(pg)
+    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 2").wait_for()
+    assert "Spiel 3 · Geber: Cem" in pg.inner_text("#entry h2.next")
+    assert offered(pg) == ["Ben", "Dora", "Ede"]
+    assert "es spielen: Dora, Ede, Ben" in pg.inner_text("#entry details.seats summary")
+    enter(pg, "Ede")
+    save(pg)
+    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 2, 3").wait_for()
+    assert "Spiel 4 · Geber: Dora" in pg.inner_text("#entry h2.next")
+    assert offered(pg) == ["Anna", "Cem", "Ede"]
+    with serve(db, port=port) as server:
+        pg.wait_for_url("**saved=3*", timeout=20_000)
+        assert stored(server, sid) == [(1, "Anna", "Ben", ["Ben", "Cem", "Ede"]),
+                                       (2, "Ben", "Cem", ["Cem", "Dora", "Anna"]),
+                                       (3, "Cem", "Ede", ["Dora", "Ede", "Ben"])]  # fmt: skip
+    ctx.close()

@@ -9,6 +9,10 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skatcalc.rules.sheet import SheetSpec, default_active
 
 API = "/api/v1/sheets"
 
@@ -90,3 +94,41 @@ def test_the_api_retry_is_a_replay_after_the_rotation_moved(
     again = client.post(f"{API}/{sid}/deals", json=body, headers=h)
     assert again.status_code == 201 and again.headers.get("Idempotent-Replayed") == "true"
     assert len(client.get(f"{API}/{sid}").get_json()["deals"]) == 1
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    size=st.integers(3, 5),
+    before=st.integers(0, 4),
+    after=st.integers(0, 4),
+    pick=st.integers(0, 2),
+    close=st.booleans(),
+)
+def test_law_a_resent_form_is_the_deal_it_saved(
+    client: FlaskClient, size: int, before: int, after: int, pick: int, close: bool
+) -> None:
+    """Whatever came before and after it, a form sent again with its key stores nothing and
+    is told that its deal was saved."""
+    players = ["Anna", "Ben", "Cem", "Dora", "Ede"][:size]
+    sid = new_sheet(client, players)
+    for _ in range(before):
+        client.post(f"{API}/{sid}/deals", json={"passed": True})
+    sheet = client.get(f"{API}/{sid}").get_json()
+    dealer = sheet["next_dealer"]
+    playing = default_active(SheetSpec("skat", tuple(players), "Anna", {}), dealer)
+    n = before + 1
+    entry = {"kind": "game", "declarer": playing[pick], "game": "grand", "spitzen": "w1",
+             "won": "true", "n": str(n), "idem": f"law-{sid}", "dealer": dealer,
+             "dealer_shown": dealer, "active": list(playing)}  # fmt: skip
+    assert client.post(f"/sheets/{sid}/deals", data=entry).status_code in (302, 303)
+    for _ in range(after):
+        client.post(f"{API}/{sid}/deals", json={"passed": True})
+    if close:
+        client.post(f"{API}/{sid}/close", json={})
+    count = len(client.get(f"{API}/{sid}").get_json()["deals"])
+    r = client.post(f"/sheets/{sid}/deals", data=entry)
+    assert r.status_code in (302, 303) and r.headers["Location"].endswith(f"saved={n}")
+    page = client.get(r.headers["Location"]).data.decode()
+    if not close:  # (a closed sheet's page has no confirmation line; the redirect says it)
+        assert f"Spiel {n} war schon gespeichert." in page
+    assert len(client.get(f"{API}/{sid}").get_json()["deals"]) == count
