@@ -448,7 +448,8 @@ if ("serviceWorker" in navigator) {
           q.held = true;
           keep(q);
           sessionStorage.setItem(toldKey, JSON.stringify(said));
-          window.location.assign(window.location.pathname);
+          // (the sheet's own address: this page may be the answer to a post, /deals)
+          window.location.assign(action.replace(/\/deals$/, ""));
           return;
         }
         if (shown) {
