@@ -499,18 +499,18 @@ if ("serviceWorker" in navigator) {
       if (!waiting && fresh && fresh.state === "up") return;
       e.preventDefault();
       if (looking) return;  // a second tap while the first one's look is under way
-      const all = Array.from(new FormData(entry).entries()).filter((kv) => typeof kv[1] === "string");
-      const get = (k) => (all.find((kv) => kv[0] === k) || [null, ""])[1];
+      const typed = Array.from(new FormData(entry).entries()).filter((kv) => typeof kv[1] === "string");
+      const get = (k) => (typed.find((kv) => kv[0] === k) || [null, ""])[1];
       const shownDealer = get("dealer_shown");
       const dealer = get("dealer") || shownDealer;
-      const seats = all.filter((kv) => kv[0] === "active").map((kv) => kv[1]);
+      const seats = typed.filter((kv) => kv[0] === "active").map((kv) => kv[1]);
       const turn = rotation[dealer];
       const seatsTapped = seats.length > 0 && !(turn && turn.active.length === seats.length
         && seats.every((p) => turn.active.includes(p)));
       const deal = {
         n: parseInt(get("n"), 10),
         d: dealer,
-        f: all.filter((kv) => !PLACED.includes(kv[0])
+        f: typed.filter((kv) => !PLACED.includes(kv[0])
           || (kv[0] === "dealer" && dealer !== shownDealer)
           || (kv[0] === "active" && seatsTapped)),
       };
