@@ -144,7 +144,10 @@ if ("serviceWorker" in navigator) {
         pickSpitzen(form, target);
         mirror(form);
       })
-      .catch(() => {});
+      .catch(() => {
+        // no answer: the value is worked out by the server only; say so instead of a number
+        if (mine === seq && target.dataset.offline) target.textContent = target.dataset.offline;
+      });
   }
 
   // Cards tapped: the Spitzen the server found in them are ticked (data-spitzen of the result).
@@ -236,65 +239,167 @@ if ("serviceWorker" in navigator) {
   });
 
   // Nothing lost when the connection drops (plain http too, no service worker): a save that
-  // cannot reach the server is kept on the phone (localStorage, per sheet: the form's fields
-  // with its deal number, idempotency key and CSRF token) and sent by itself, in order, when
-  // the server answers again; the key makes a repeated send safe. A refusal stops the queue:
-  // its answer page is shown and the deals behind it wait for the person to check them.
+  // cannot reach the server is kept on the phone (localStorage, per sheet) and sent by
+  // itself, in order, when the server answers again; the key makes a repeated send safe.
+  // A queued deal keeps only what was tapped (with its number, key and CSRF token): the
+  // dealer and who plays are the rotation's at the server unless they were set by hand. The
+  // next entry form follows the sheet as it will be after the waiting deals: its number, its
+  // dealer and who sits out, from the server's rotation table (data-rotation; no scoring
+  // here). A refusal stops the queue: the refused deal stays in it with the server's message,
+  // to be taken into the form or thrown away; the deals behind it wait to be checked.
   // Whether the server answered the last look at the sheet's revision (below, every 1.5 s).
   let reachable = true;
   const queueBox = document.getElementById("queue");
   const entry = queueBox && document.querySelector("#entry form.deal");
   if (entry) {
-    const key = "skatcalc-queue:" + entry.getAttribute("action");
+    const action = entry.getAttribute("action");
+    const key = "skatcalc-queue:" + action;
+    const toldKey = "skatcalc-told:" + action;
+    // what the page proposed before anything waited: the sheet's next deal, its dealer
+    const field = (name) => entry.querySelector(`input[type=hidden][name="${name}"]`);
+    const pageN = field("n") ? parseInt(field("n").value, 10) : NaN;
+    const pageDealer = field("dealer_shown") ? field("dealer_shown").value : "";
+    let rotation = {};
+    try {
+      rotation = JSON.parse(entry.dataset.rotation || "{}");
+    } catch (e) {
+      rotation = {};
+    }
+    // Only what was tapped goes into a waiting deal; these the page sets for each deal.
+    const PLACED = ["dealer", "dealer_shown", "active", "n", "version"];
+    // A deal: { n, d (its dealer, for the rotation shown here), f (its fields), why (the
+    // server's refusal) }. Stored as JSON; a queue of an older page (lines of URL-encoded
+    // forms) is read as well.
     const load = () => {
-      // stored as lines: "held" or "", then one deal a line, its fields URL-encoded
-      const lines = (localStorage.getItem(key) || "").split("\n");
-      const deals = lines.slice(1).filter((l) => l).map((l) => Array.from(new URLSearchParams(l).entries()));
+      const raw = localStorage.getItem(key) || "";
+      if (raw.startsWith("{")) {
+        try {
+          const q = JSON.parse(raw);
+          return { deals: Array.isArray(q.deals) ? q.deals : [], held: !!q.held };
+        } catch (e) {
+          return { deals: [], held: false };
+        }
+      }
+      const lines = raw.split("\n");
+      const deals = lines.slice(1).filter((l) => l).map((l) => {
+        const f = Array.from(new URLSearchParams(l).entries());
+        const get = (k) => (f.find((kv) => kv[0] === k) || [null, ""])[1];
+        return { n: parseInt(get("n"), 10), d: get("dealer") || get("dealer_shown"), f: f.filter((kv) => kv[0] !== "n") };
+      });
       return { deals: deals, held: lines[0] === "held" };
     };
     const keep = (q) => {
-      const lines = [q.held ? "held" : ""].concat(q.deals.map((d) => new URLSearchParams(d).toString()));
-      if (q.deals.length) localStorage.setItem(key, lines.join("\n"));
+      if (q.deals.length) localStorage.setItem(key, JSON.stringify({ held: q.held, deals: q.deals }));
       else localStorage.removeItem(key);
     };
-    const numberOf = (d) => (d.find((kv) => kv[0] === "n") || [null, ""])[1];
     const freshKey = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
-    const field = (name) => entry.querySelector(`input[type=hidden][name="${name}"]`);
-    // the form means the deal after the last one waiting, with a key of its own
-    const nextEntry = (q) => {
-      const last = q.deals.length ? parseInt(numberOf(q.deals[q.deals.length - 1]), 10) : NaN;
-      if (!field("n") || isNaN(last)) return;
-      field("n").value = String(last + 1);
-      if (field("idem")) field("idem").value = freshKey();
-      document.querySelectorAll("#entry h2.next, .tabs a[data-pane=entry]").forEach((el) => {
-        if (el.firstChild) el.firstChild.textContent = el.firstChild.textContent.replace(/\d+/, String(last + 1));
+    const explicit = (deal) => (deal.f.find((kv) => kv[0] === "dealer") || [null, ""])[1];
+    // numbers and dealers of the waiting deals from the sheet as this page shows it
+    const place = (q) => {
+      let dealer = pageDealer;
+      q.deals.forEach((deal, i) => {
+        deal.n = pageN + i;
+        deal.d = explicit(deal) || dealer;
+        dealer = rotation[deal.d] ? rotation[deal.d].next : dealer;
       });
     };
+    // The form as the deal after the waiting ones: its number, a key of its own, its dealer
+    // and who plays, as the defaults a reset goes back to.
+    const nextEntry = (q) => {
+      const last = q.deals[q.deals.length - 1];
+      if (!last || !field("n") || isNaN(parseInt(last.n, 10))) return;
+      const n = parseInt(last.n, 10) + 1;
+      field("n").value = String(n);
+      if (field("idem")) field("idem").value = freshKey();
+      document.querySelectorAll("#entry h2.next, .tabs a[data-pane=entry]").forEach((el) => {
+        if (el.firstChild) el.firstChild.textContent = el.firstChild.textContent.replace(/\d+/, String(n));
+      });
+      const seat = rotation[last.d];
+      const dealer = seat && seat.next;
+      const turn = dealer && rotation[dealer];
+      if (!turn) return;
+      if (field("dealer_shown")) field("dealer_shown").value = dealer;
+      const pick = entry.querySelector('select[name="dealer"]');
+      if (pick) {
+        Array.from(pick.options).forEach((o) => { o.defaultSelected = o.value === dealer; });
+        pick.value = dealer;
+      }
+      entry.querySelectorAll('input[type=checkbox][name="active"]').forEach((box) => {
+        box.defaultChecked = turn.active.includes(box.value);
+        box.checked = box.defaultChecked;
+      });
+      const head = document.querySelector("#entry h2.next .muted");
+      if (head) head.textContent = head.textContent.replace(/:\s.*$/, ": " + dealer);
+      // "Geber: <b>X</b> · Vorhand: <b>Y</b> · es spielen: A, B, C" (who plays, from forehand on)
+      const summary = entry.querySelector("details.seats summary");
+      const bold = summary ? summary.querySelectorAll("b") : [];
+      if (bold.length >= 2) {
+        bold[0].textContent = dealer;
+        bold[1].textContent = turn.active[0] || "";
+        const rest = bold[1].nextSibling;
+        if (rest && rest.nodeType === Node.TEXT_NODE && rest.textContent.includes(":")) {
+          rest.textContent = rest.textContent.replace(/:\s[^:]*$/, ": " + turn.active.join(", "));
+        }
+      }
+    };
+    const refusedBox = queueBox.querySelector(".refused");
     const showQueue = () => {
       const q = load();
       queueBox.hidden = !q.deals.length;
-      const nums = q.deals.map((d) => numberOf(d)).join(", ");
-      queueBox.querySelector(".what").textContent =
-        (q.held ? queueBox.dataset.held : queueBox.dataset.wait) + ": " + nums;
+      const head = q.deals[0];
+      const refused = !!(head && head.why);
+      refusedBox.hidden = !refused;
+      if (refused) {
+        refusedBox.querySelector(".which").textContent =
+          queueBox.dataset.deal + " " + head.n + " " + queueBox.dataset.refused + ":";
+        refusedBox.querySelector(".why").textContent = head.why;
+      }
+      const behind = refused ? q.deals.slice(1) : q.deals;
+      const nums = behind.map((d) => d.n).join(", ");
+      const what = queueBox.querySelector(".what");
+      what.hidden = !behind.length;
+      what.textContent = (q.held ? queueBox.dataset.held : queueBox.dataset.wait) + ": " + nums;
       queueBox.classList.toggle("held", q.held);
-      queueBox.querySelector(".send").hidden = !q.held;
-      queueBox.querySelector(".drop").hidden = !q.held;
+      // the deals behind a refused one go only once it is dealt with (into the form or away)
+      queueBox.querySelector(".send").hidden = !q.held || refused || !behind.length;
+      queueBox.querySelector(".drop").hidden = !q.held || refused || !behind.length;
     };
-    // the server's own answer page, as a form post would show it
-    const postNatively = (deal) => {
-      const f = document.createElement("form");
-      f.method = "post";
-      f.action = entry.getAttribute("action");
-      f.hidden = true;
-      deal.forEach(([k, v]) => {
-        const i = document.createElement("input");
-        i.type = "hidden";
-        i.name = k;
-        i.value = v;
-        f.appendChild(i);
+    // What the server said to a save that was refused: its messages on the answer page.
+    const refusal = (html, status) => {
+      const page = new DOMParser().parseFromString(html, "text/html");
+      const said = [];
+      page.querySelectorAll("#entry .err, #sheethead .flash.error, main .err").forEach((el) => {
+        const t = el.textContent.trim();
+        if (t && !said.includes(t)) said.push(t);
       });
-      entry.parentNode.appendChild(f);
-      f.submit();
+      if (!said.length) said.push(((page.querySelector("h1") || {}).textContent || "").trim() || "HTTP " + status);
+      return said.join(" ");
+    };
+    // Messages of the pages a send was answered with ("Spiel 10 war schon gespeichert."):
+    // the answer pages are fetched, so the page shown afterwards would not have them.
+    const told = (html) => {
+      const page = new DOMParser().parseFromString(html, "text/html");
+      return Array.from(page.querySelectorAll("#sheethead .flash")).map((el) => el.textContent.trim()).filter((t) => t);
+    };
+    const showTold = () => {
+      let said = [];
+      try {
+        said = JSON.parse(sessionStorage.getItem(toldKey) || "[]");
+      } catch (e) {
+        said = [];
+      }
+      sessionStorage.removeItem(toldKey);
+      const head = document.getElementById("sheethead");
+      const title = head && head.querySelector("h1");
+      if (!title) return;
+      const here = Array.from(head.querySelectorAll(".flash")).map((el) => el.textContent.trim());
+      said.filter((t) => !here.includes(t)).reverse().forEach((t) => {
+        const p = document.createElement("p");
+        p.className = "flash told";
+        p.setAttribute("role", "status");
+        p.textContent = t;
+        title.after(p);
+      });
     };
     let sending = false;
     let timer = null;
@@ -309,32 +414,48 @@ if ("serviceWorker" in navigator) {
       if (!q.deals.length || q.held) return;
       sending = true;
       let shown = null;
+      const said = [];
       try {
         while (q.deals.length) {
           const deal = q.deals[0];
           const fields = new FormData();
-          deal.forEach(([k, v]) => fields.append(k, v));
+          deal.f.forEach(([k, v]) => fields.append(k, v));
+          fields.append("n", String(deal.n));
           let r;
+          let html;
           try {
-            r = await fetch(entry.getAttribute("action"), { method: "POST", body: fields, redirect: "follow" });
+            r = await fetch(action, { method: "POST", body: fields, redirect: "follow" });
+            html = await r.text();
           } catch (e) {
-            later();  // still no connection
+            later();  // still no connection, or the answer was lost: the key makes it safe
+            return;
+          }
+          if (r.status >= 500) {  // a proxy in front while the app is away
+            later();
             return;
           }
           q = load();
-          q.deals.shift();
           if (r.ok && r.redirected) {
+            q.deals.shift();
             keep(q);
+            told(html).forEach((t) => said.push(t));
             shown = r.url;
             continue;
           }
-          // refused (the number taken, the form expired …): what is there comes first
-          q.held = q.deals.length > 0;
+          // refused (the number taken, the form expired …): it stays, with the server's
+          // words, and the sheet as it is now comes first
+          q.deals[0].why = refusal(html, r.status);
+          q.held = true;
           keep(q);
-          postNatively(deal);
+          sessionStorage.setItem(toldKey, JSON.stringify(said));
+          // (the sheet's own address: this page may be the answer to a post, /deals)
+          window.location.assign(action.replace(/\/deals$/, ""));
           return;
         }
-        if (shown) window.location.assign(shown);
+        if (shown) {
+          sessionStorage.setItem(toldKey, JSON.stringify(said));
+          window.location.assign(shown);
+        }
       } finally {
         sending = false;
       }
@@ -367,7 +488,10 @@ if ("serviceWorker" in navigator) {
     let looking = false;
     entry.addEventListener("submit", (e) => {
       if (e.defaultPrevented) return;
-      const waiting = load().deals.length || navigator.onLine === false || !reachable;
+      const q0 = load();
+      // deals held for checking do not hold back a save made now (it may be the refused
+      // one, taken into the form and put right)
+      const waiting = (q0.deals.length && !q0.held) || navigator.onLine === false || !reachable;
       // this tap's look (started at its touch, a moment ago)
       const fresh = look && Date.now() - look.at < 1000 ? look : null;
       // Answered already: the form goes as a plain post at once (Save's navigation, its
@@ -375,12 +499,32 @@ if ("serviceWorker" in navigator) {
       if (!waiting && fresh && fresh.state === "up") return;
       e.preventDefault();
       if (looking) return;  // a second tap while the first one's look is under way
-      const deal = Array.from(new FormData(entry).entries()).filter((kv) => typeof kv[1] === "string");
+      const typed = Array.from(new FormData(entry).entries()).filter((kv) => typeof kv[1] === "string");
+      const get = (k) => (typed.find((kv) => kv[0] === k) || [null, ""])[1];
+      const shownDealer = get("dealer_shown");
+      const dealer = get("dealer") || shownDealer;
+      const seats = typed.filter((kv) => kv[0] === "active").map((kv) => kv[1]);
+      const turn = rotation[dealer];
+      const seatsTapped = seats.length > 0 && !(turn && turn.active.length === seats.length
+        && seats.every((p) => turn.active.includes(p)));
+      const deal = {
+        n: parseInt(get("n"), 10),
+        d: dealer,
+        f: typed.filter((kv) => !PLACED.includes(kv[0])
+          || (kv[0] === "dealer" && dealer !== shownDealer)
+          || (kv[0] === "active" && seatsTapped)),
+      };
       const enqueue = () => {
         const q = load();
-        q.deals.push(deal);
+        if (q.held) {
+          // saved while others wait to be checked: it goes first, and waits with them
+          q.deals.unshift(deal);
+          place(q);
+        } else {
+          q.deals.push(deal);
+        }
         keep(q);
-        nextEntry(q);
+        if (!q.held) nextEntry(q);
         // the next deal starts from a fresh form (the number and key set above stay)
         const n = field("n") && field("n").value;
         const idem = field("idem") && field("idem").value;
@@ -410,21 +554,60 @@ if ("serviceWorker" in navigator) {
         else enqueue();
       });
     });
+    // every waiting deal thrown away
     queueBox.querySelector(".drop").addEventListener("click", () => {
       keep({ deals: [], held: false });
       window.location.reload();
     });
+    // the deals behind, checked: they follow the sheet as this page shows it
     queueBox.querySelector(".send").addEventListener("click", () => {
       const q = load();
       q.held = false;
+      place(q);
       keep(q);
+      nextEntry(q);
       showQueue();
       flush();
     });
+    // the refused deal thrown away; the deals behind it stay to be checked
+    refusedBox.querySelector(".drop-one").addEventListener("click", () => {
+      const q = load();
+      q.deals.shift();
+      q.held = q.deals.length > 0;
+      keep(q);
+      showQueue();
+    });
+    // the refused deal into the entry form, as tapped, with the server's message above it,
+    // to be put right and saved as the sheet's next deal
+    refusedBox.querySelector(".take").addEventListener("click", () => {
+      const q = load();
+      const deal = q.deals.shift();
+      if (!deal) return;
+      q.held = q.deals.length > 0;
+      keep(q);
+      entry.reset();
+      const names = new Set(deal.f.map((kv) => kv[0]));
+      names.forEach((name) => {
+        if (["csrf_token", "idem", "n"].includes(name)) return;
+        const values = deal.f.filter((kv) => kv[0] === name).map((kv) => kv[1]);
+        entry.querySelectorAll(`[name="${name}"]`).forEach((el) => {
+          if (el.type === "checkbox" || el.type === "radio") el.checked = values.includes(el.value);
+          else if (el.type !== "hidden") el.value = values[0];
+        });
+      });
+      const note = document.createElement("p");
+      note.className = "err box";
+      note.setAttribute("role", "alert");
+      note.textContent = deal.why || "";
+      entry.before(note);
+      entry.dispatchEvent(new Event("change"));
+      showQueue();
+    });
     window.addEventListener("online", flush);
+    showTold();
     const q = load();
     if (q.deals.length) {
-      // (after a refusal the form is the server's answer as it stands: left as it is)
+      // (held: the form is the sheet's next deal as the server drew it, left as it is)
       if (!q.held) nextEntry(q);
       showQueue();
       if (!q.held) flush();
@@ -446,8 +629,9 @@ if ("serviceWorker" in navigator) {
         reachable = up;
         if (queueBox) queueBox.dataset.server = up ? "up" : "down";
       };
+      // a 5xx is a proxy in front answering for an app that is away
       fetch(head.dataset.revUrl, { cache: "no-cache" })
-        .then((r) => { seen(true); return r.json(); }, (e) => { seen(false); throw e; })
+        .then((r) => { seen(r.status < 500); return r.json(); }, (e) => { seen(false); throw e; })
         .then((d) => {
           if (String(d.rev) === head.dataset.rev) return;
           if (head.dataset.live === "reload" || !dirty) window.location.reload();

@@ -44,7 +44,7 @@ from skatcalc.rules.sheet import game as game_kind
 from skatcalc.services import cache
 from skatcalc.services import players as people
 from skatcalc.services.recent import Recent
-from skatcalc.store import MAX_ID, NotFound, fault_of, get_db, is_id, settings
+from skatcalc.store import MAX_ID, NotFound, body_hash, fault_of, get_db, is_id, settings
 from skatcalc.store import sheets as store
 from skatcalc.store.records import (
     Deal,
@@ -230,10 +230,21 @@ def default_name(game: str) -> str:
     return f"{game_kind(game).label.de} {date.today():%d.%m.%Y}"
 
 
-def proposed_dealer(db: Database, sheet: Sheet) -> str:
-    """Who deals next, from one row rather than the whole sheet."""
-    last = store.last_counting_deal(db, sheet.id)
+def proposed_dealer(db: Database, sheet: Sheet, at: int | None = None) -> str:
+    """Who deals next, from one row rather than the whole sheet; with ``at``, who the
+    rotation proposed for deal ``at`` (the deals after it not counted)."""
+    if at is None:
+        last = store.last_counting_deal(db, sheet.id)
+    else:
+        last = store.counting_deal_before(db, sheet.id, at)
     return dealer_after(spec_of(sheet), last.dealer if last else None)
+
+
+def keyed_number(db: Database, sheet: Sheet, idem_key: str | None) -> int | None:
+    """The number of the deal a save with this key already stored, if one did: a retry after
+    a lost answer reads its form with the dealer the rotation proposed for that deal."""
+    found = store.keyed_deal(db, sheet.id, idem_key) if idem_key else None
+    return None if found is None else found[0]
 
 
 def placement(
@@ -267,6 +278,16 @@ def add_deal(
     already worked it out (the entry form does, to read its dealer field)."""
     sheet_id = sheet.id
     spec = spec_of(sheet)
+    if idem_key and (found := store.keyed_deal(db, sheet_id, idem_key)) is not None:
+        # A re-sent save (its answer was lost): the deal is there, whatever happened since
+        # (the next deals, the sheet closed); it is answered without a write and without
+        # judging it again as the next deal, which it no longer is.
+        n, stored_hash = found
+        _n, again = deal_number(body)
+        again = seat_names(spec.players, again)
+        if stored_hash is not None and stored_hash != body_hash(again):
+            raise KeyReused(n)
+        return Saved(n, False, sheet)
     with sheet_write(db, sheet) as state:
         if store.deal_count(db, sheet_id) >= MAX_DEALS:
             e = Errors()

@@ -255,6 +255,18 @@ def last_counting_deal(db: Database, sheet_id: int) -> Deal | None:
     return deal_of(rows[0]) if rows else None
 
 
+def counting_deal_before(db: Database, sheet_id: int, n: int) -> Deal | None:
+    """The last deal before deal ``n`` that is not struck: whose seat dealt before it."""
+    rows = list(
+        db.query(
+            "select * from deals where sheet_id = ? and n < ? and struck = 0 "
+            "order by n desc limit 1",
+            [sheet_id, n],
+        )
+    )
+    return deal_of(rows[0]) if rows else None
+
+
 def deal_count(db: Database, sheet_id: int) -> int:
     (count,) = next(iter(db.execute("select count(*) from deals where sheet_id = ?", [sheet_id])))
     return int(count)
@@ -512,6 +524,14 @@ def set_sheet_closed(db: Database, sheet_id: int, closed: bool, at: str | None =
             return False
         _log(db, sheet_id, 0, "close" if closed else "reopen", at, None)
     return True
+
+
+def keyed_deal(db: Database, sheet_id: int, idem_key: str) -> tuple[int, str | None] | None:
+    """The number of the deal stored with this Idempotency-Key and the hash of its body."""
+    row = db.execute(
+        "select n, idem_hash from deals where sheet_id = ? and idem_key = ?", [sheet_id, idem_key]
+    ).fetchone()
+    return None if row is None else (int(row[0]), row[1])
 
 
 def has_key(db: Database, sheet_id: int, idem_key: str) -> bool:

@@ -33,7 +33,7 @@ from skatcalc.rules.common import InvalidDeal, number
 from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from skatcalc.rules.ranking import leader, leaders
-from skatcalc.rules.sheet import default_active, describe_rules, evaluate_deal
+from skatcalc.rules.sheet import default_active, describe_rules, evaluate_deal, seat_after
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.rules.stats import statistics
 from skatcalc.services import cache
@@ -87,6 +87,7 @@ def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | No
         qr=qr_svg,
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
+        rotation=seat_rotation(spec),
         leaders=leaders(sheet.players, data["totals"].get("written", data["totals"]["balance"])),
         event=event,
         tlist=tournament_of(db, sheet, event is not None),
@@ -100,6 +101,17 @@ def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | No
         resp.headers["Cache-Control"] = "private, no-store"
         mark_private()
     return resp
+
+
+def seat_rotation(spec: Any) -> str:
+    """For each seat: who deals after it and who plays when it deals (from forehand on), as
+    JSON. The offline queue (``static/app.js``) sets the next entry form's dealer and seats
+    after the deals waiting on the phone from it: the rotation stays the server's."""
+    return json.dumps(
+        {p: {"next": seat_after(spec.players, p), "active": list(default_active(spec, p))}
+         for p in spec.players},
+        ensure_ascii=False, separators=(",", ":"),
+    )  # fmt: skip
 
 
 # --- The entry form of the next deal ------------------------------------------------------------

@@ -224,7 +224,14 @@ def add_deal(sheet_id: int) -> Any:
     if not form.validate_on_submit() and "csrf_token" in form.errors:
         return render_sheet(sheet, form, [_("Das Formular ist abgelaufen; bitte noch einmal.")], 400)  # fmt: skip
     db = service.get_db()
-    proposed = service.proposed_dealer(db, sheet)  # worked out once: the form and the save
+    # A retry after a lost answer: its form proposed the dealer of the deal it stored, not the
+    # dealer of the deal after it (which would read the same taps as another deal).
+    again = service.keyed_number(db, sheet, (form.idem.data or "")[:100] or None)
+    # worked out once: the form and the save
+    if again is None:
+        proposed = service.proposed_dealer(db, sheet)
+    else:
+        proposed = service.proposed_dealer(db, sheet, again)
     errors: list[tuple[str, str]] = []
     body = deal_body(sheet, form, proposed, errors)
     exc: InvalidDeal | None = None

@@ -111,10 +111,13 @@ def test_a_refused_deal_stops_the_queue_and_keeps_the_rest_to_check(
         with pg.expect_navigation():
             pg.evaluate("window.dispatchEvent(new Event('online'))")
         pg.locator("#queue").filter(has_text="Noch nicht gesendet, bitte prüfen: 2").wait_for()
+        # the refused deal stays in the queue with the server's words
+        assert "Spiel 1 nicht gespeichert" in pg.inner_text("#queue .refused")
         assert "Spiel 1 ist schon eingetragen" in pg.inner_text("#entry")
-        assert pg.input_value("#entry input[name=n]") == "2"  # the refused deal, as the next
+        assert pg.input_value("#entry input[name=n]") == "2"  # the sheet's next deal
         assert stored(server, sid) == [(1, "Anna", "grand")]
-        # the person looks and throws the waiting deal away
+        # the person looks and throws the refused deal away, then the one behind it
+        pg.locator("#queue .refused").get_by_role("button", name="Verwerfen").click()
         with pg.expect_navigation():
             pg.locator("#queue").get_by_role("button", name="Verwerfen").click()
         assert pg.locator("#queue").is_hidden()
