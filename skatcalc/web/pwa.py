@@ -4,7 +4,9 @@ shows for a page it never saved (templates in ``pwa/``)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template, request
+import json
+
+from flask import Blueprint, Response, render_template, request, url_for
 
 from skatcalc import exports
 
@@ -16,7 +18,12 @@ def service_worker() -> Response:
     # A template, so the downloads the worker lets pass are the exports registry's (in a fixed
     # order: the same formats give the same bytes, and the browser keeps its installed worker).
     pattern = "|".join(sorted(f.extension for f in exports.formats()))
-    body = render_template("pwa/sw.js", export_pattern=pattern) + "\n"  # Jinja drops the last
+    # The static files under their hashed names: a new version of one is a new worker.
+    names = ("style.css", "app.js", "icon.svg", "icon-192.png", "manifest.webmanifest")
+    static_urls = ", ".join(json.dumps(url_for("static", filename=n)) for n in names)
+    body = (
+        render_template("pwa/sw.js", export_pattern=pattern, static_urls=static_urls) + "\n"
+    )  # Jinja drops the last
     resp = Response(body, content_type="text/javascript; charset=utf-8")
     resp.headers["Service-Worker-Allowed"] = "/"
     resp.cache_control.no_cache = True  # the browser asks again each time; a 304 is enough

@@ -5,8 +5,7 @@
 // any address with a token in it.{# A template (pwa.py): the downloads let pass are the exports registry's. #}
 "use strict";
 const CACHE = "skatcalc-v2"; // v1 may hold editors' pages: dropped at activation
-const PRECACHE = ["/", "/offline", "/skat", "/schafkopf", "/bids", "/static/style.css",
-  "/static/app.js", "/static/icon.svg", "/static/icon-192.png", "/static/manifest.webmanifest"];
+const PRECACHE = ["/", "/offline", "/skat", "/schafkopf", "/bids", {{ static_urls }}];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(PRECACHE)).then(() => self.skipWaiting()));
