@@ -128,7 +128,8 @@ def init_app(app: Flask) -> None:
     def static(filename: str) -> Response:
         asset = assets().by_hashed.get(filename)
         if asset is None:
-            answer: Response = plain(filename=filename)
+            answer = plain(filename=filename)
+            assert isinstance(answer, Response)  # Flask's send_static_file
             return answer
         text = asset.mimetype.startswith("text/")
         resp = Response(
@@ -144,7 +145,8 @@ def init_app(app: Flask) -> None:
         resp.cache_control.public = True
         resp.cache_control.max_age = YEAR
         resp.cache_control.immutable = True
-        return resp.make_conditional(request)
+        resp.make_conditional(request)  # in place: a 304 when the tag matches
+        return resp
 
     app.view_functions["static"] = static
     app.url_defaults(_url_default)
