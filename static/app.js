@@ -2,6 +2,21 @@
 // Every preview is drawn by the server (numbers, words); nothing is computed or formatted here.
 "use strict";
 document.documentElement.classList.add("js");
+// "Größere Schrift": every text 125 %, kept per browser; first of all, before the page shows.
+try {
+  if (localStorage.getItem("bigtext") === "1") document.documentElement.classList.add("big");
+} catch (e) { /* storage off: the normal size */ }
+document.addEventListener("click", (ev) => {
+  const btn = ev.target instanceof Element && ev.target.closest(".bigtext");
+  if (!btn) return;
+  const big = document.documentElement.classList.toggle("big");
+  try { localStorage.setItem("bigtext", big ? "1" : "0"); } catch (e) { /* kept for this page only */ }
+  document.querySelectorAll(".bigtext").forEach((b) => b.setAttribute("aria-pressed", String(big)));
+});
+document.addEventListener("DOMContentLoaded", () => {
+  const big = document.documentElement.classList.contains("big");
+  document.querySelectorAll(".bigtext").forEach((b) => b.setAttribute("aria-pressed", String(big)));
+});
 
 // Offline support where the browser allows a service worker (localhost or https).
 if ("serviceWorker" in navigator) {

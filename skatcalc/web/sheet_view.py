@@ -27,7 +27,7 @@ from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
-from skatcalc.exports.charts import running_totals_svg
+from skatcalc.exports.charts import ON_PAGE, running_totals_svg
 from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import InvalidDeal, number
 from skatcalc.rules.double_entry import difference_msg
@@ -253,7 +253,7 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
     chart = None
     if data["deals"]:
         title = _("Verlauf der Stände")
-        chart = Markup(running_totals_svg(sheet.players, data["deals"], title=title))
+        chart = Markup(running_totals_svg(sheet.players, data["deals"], title=title, **ON_PAGE))
     return {
         "rows_html": table_rows_html(sheet, data, share),
         "history_html": Markup(
