@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 from xml.sax.saxutils import escape as _escape
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
@@ -50,7 +50,13 @@ def _nice_step(span: int) -> int:
 
 # A chart on a page: 360 units wide with 13-unit text, so a phone that shows it about 350 px
 # wide draws its labels at 12.6 px (the PDF keeps the wide chart).
-ON_PAGE: dict[str, int] = {"width": 360, "height": 240, "font_size": 13}
+class ChartSize(TypedDict):
+    width: int
+    height: int
+    font_size: int
+
+
+ON_PAGE: ChartSize = {"width": 360, "height": 240, "font_size": 13}
 
 
 def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]],
