@@ -216,13 +216,14 @@ if ("serviceWorker" in navigator) {
     return count;
   }
 
-  // Ramsch: the three card points make 120, so once two are typed the third is filled in
-  // (input completion, as a person would write it; the server checks and counts everything).
+  // Ramsch: the card points make 120 (three at Skat, four at Schafkopf), so once all but one
+  // are typed the last is filled in (input completion, as a person would write it; the
+  // server checks and counts everything).
   function ramschFill(form, typed) {
     if (!typed || !/^r\d$/.test(typed.name)) return;
     const boxes = Array.from(form.querySelectorAll(".kind-ramsch input[name^=r]"))
       .filter((i) => !i.disabled && !i.closest("[hidden]"));
-    if (boxes.length !== 3) return;
+    if (boxes.length < 3) return;
     const empty = boxes.filter((i) => i.value.trim() === "" || i.dataset.filled === "1");
     const given = boxes.filter((i) => !empty.includes(i)).map((i) => i.value.trim());
     if (empty.length !== 1 || !given.every((v) => /^\d+$/.test(v))) return;

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import CHROMIUM, serve
+from tests.support import CHROMIUM, reach, serve
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -349,3 +349,45 @@ def test_screenshots_for_the_docs(browser: Any, server: str, sheets: dict[str, A
         pg.screenshot(path=str(out / f"screenshot-{name}.png"))
         ctx.close()
         assert (out / f"screenshot-{name}.png").stat().st_size > 5000
+
+
+# Is the preview's verdict shown whole in its box (no letter cut off)?
+VERDICT_WHOLE_JS = """() => {
+  const el = document.querySelector('#preview .verdict .big');
+  if (!el) return null;
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const text = range.getBoundingClientRect(), box = document.querySelector('#preview').getBoundingClientRect();
+  return {text: el.innerText, whole: text.right <= box.right + 1 && text.bottom <= box.bottom + 1};
+}"""
+
+
+@pytest.mark.parametrize("game", ["skat", "schafkopf"])
+def test_a_ramsch_preview_is_whole_and_its_last_points_fill_in(
+    browser: Any, server: str, game: str
+) -> None:
+    """ "Anna −140" in the preview, not "Anna −1"; the last card points are filled in at both
+    games (three at Skat, four at Schafkopf) once the others are typed."""
+    ctx = browser.new_context(viewport=PHONE, has_touch=True)
+    pg = ctx.new_page()
+    players = (
+        ["Anna", "Bernd", "Carla", "Dieter", "Emil"]
+        if game == "schafkopf"
+        else ["Anna", "Bernd", "Carla"]
+    )
+    r = ctx.request.post(f"{server}/api/v1/sheets", data={
+        "game": game, "players": players, "first_dealer": players[-1], "rules": {"ramsch": True}})  # fmt: skip
+    assert r.ok, r.text()
+    pg.goto(f"{server}/sheets/{r.json()['id']}")
+    reach(pg.locator("form.deal #f-kind").get_by_text("Ramsch", exact=True)).tap()
+    boxes = pg.locator("#f-ramsch_points input:visible")
+    n = boxes.count()
+    assert n == (4 if game == "schafkopf" else 3)
+    typed = [100, 10, 5, 5][: n - 1] if game == "schafkopf" else [100, 10]
+    for i, v in enumerate(typed):
+        boxes.nth(i).fill(str(v))
+    assert boxes.nth(n - 1).input_value() == str(120 - sum(typed))
+    pg.locator("#preview .verdict .big").wait_for()
+    got = pg.evaluate(VERDICT_WHOLE_JS)
+    assert got["whole"], got
+    ctx.close()
