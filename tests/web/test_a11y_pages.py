@@ -42,3 +42,13 @@ def test_the_stocks_level_is_in_the_strip(client: FlaskClient) -> None:
     html = client.get(f"/sheets/{sheet['id']}").get_data(as_text=True)
     strip = html[html.index('id="standings"') : html.index('id="newdeal"')]
     assert '<p class="stockline">Im Stock: 80</p>' in strip
+
+
+def test_the_list_rules_off_each_round(client: FlaskClient) -> None:
+    sid = client.post("/api/v1/sheets", json={"game": "skat", "players": ["A", "B", "C", "D"],
+                                              "first_dealer": "A"}).get_json()["id"]  # fmt: skip
+    for _ in range(5):
+        assert client.post(f"/api/v1/sheets/{sid}/deals", json={"passed": True}).status_code == 201
+    html = client.get(f"/sheets/{sid}").get_data(as_text=True)
+    ends = re.findall(r'<tr id="deal-(\d+)" class="([^"]*)"', html)
+    assert [n for n, cls in ends if "rend" in cls.split()] == ["4"]  # four dealt: one round
