@@ -52,3 +52,29 @@ def test_the_list_rules_off_each_round(client: FlaskClient) -> None:
     html = client.get(f"/sheets/{sid}").get_data(as_text=True)
     ends = re.findall(r'<tr id="deal-(\d+)" class="([^"]*)"', html)
     assert [n for n, cls in ends if "rend" in cls.split()] == ["4"]  # four dealt: one round
+
+
+def test_strike_and_undo_say_what_can_be_restored(client: FlaskClient) -> None:
+    sheet = client.post(
+        "/api/v1/sheets", json={"game": "skat", "players": ["A", "B", "C"]}
+    ).get_json()
+    sid = sheet["id"]
+    for _ in range(2):
+        client.post(f"/api/v1/sheets/{sid}/deals", json={"passed": True})
+    page = client.get(f"/sheets/{sid}/edit/{sheet['edit_token']}", follow_redirects=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    r = client.post(
+        f"/sheets/{sid}/undo", data={"csrf_token": token, "n": "2"}, follow_redirects=True
+    )
+    assert (
+        "Spiel 2 gestrichen (rückgängig): es bleibt durchgestrichen in der Liste; „Wiederherstellen“"
+        in r.get_data(as_text=True)
+    )
+    r = client.post(
+        f"/sheets/{sid}/deals/1/strike", data={"csrf_token": token}, follow_redirects=True
+    )
+    assert "Spiel 1 gestrichen: es zählt nicht mehr" in r.get_data(as_text=True)
+    r = client.post(
+        f"/sheets/{sid}/deals/1/restore", data={"csrf_token": token}, follow_redirects=True
+    )
+    assert "Spiel 1 wiederhergestellt: es zählt wieder." in r.get_data(as_text=True)
