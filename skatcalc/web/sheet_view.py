@@ -340,8 +340,15 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
             n,
             d["dealer"],
             # "rend": the last deal of a round (each player has dealt once), ruled off as on paper
-            " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"]),
-                                     ("rend", n % len(ctx.players) == 0)) if on),  # fmt: skip
+            " ".join(
+                c
+                for c, on in (
+                    ("struck", d["struck"]),
+                    ("bock", d["bock"]),
+                    ("rend", n % len(ctx.players) == 0),
+                )
+                if on
+            ),  # fmt: skip
             d["declarer"] if ctx.skat and d.get("kind") == "game" and d.get("declarer") else "",
             translate(text.contract, lang),
             # the deal's own page: its calculation, correction and strike (not on a share view)
