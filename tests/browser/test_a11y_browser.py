@@ -6,7 +6,8 @@ scrolling; the first entry control is at most 3 Tabs away and a whole deal goes 
 tablet held sideways (1024×768) shows five players of 12-character names without sideways
 scrolling.
 
-One server and one browser for the module; each measurement is one ``evaluate`` per page."""
+One server for the module, the run's one browser (conftest.py); each measurement is one
+``evaluate`` per page."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import CHROMIUM, reach, serve
+from tests.support import reach, serve
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -78,14 +79,6 @@ OVERFLOW_JS = """() => {
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serve(tmp_path_factory.mktemp("a11y") / "a11y.sqlite") as srv:
         yield f"http://127.0.0.1:{srv.port}"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +161,8 @@ def test_axe_finds_no_wcag_violation_on_any_kind_of_page(
         pg.goto(f"{server}{path}")
         if "#" in path:
             pg.wait_for_function("document.querySelector('.pane.on') !== null")
-        result = axe.run(pg, options={"runOnly": {"type": "tag", "values": WCAG}})
+        result = axe.run(pg, options={"runOnly": {"type": "tag", "values": WCAG},
+                                      "resultTypes": ["violations"]})  # fmt: skip
         for v in result.response["violations"]:
             nodes = "; ".join(n["target"][0] for n in v["nodes"][:3])
             found.append(f"{path}: {v['id']} ({v['impact']}): {nodes}")
@@ -323,12 +317,13 @@ def test_a_tablet_held_sideways_shows_five_players_without_sideways_scrolling(
     assert problems == []
 
 
-def test_screenshots_for_the_docs(browser: Any, server: str, sheets: dict[str, Any],
-                                  tmp_path: Path) -> None:  # fmt: skip
-    """The README's and docs' screenshots are of the pages as they are: written to a temporary
-    folder, or with SCREENSHOTS=docs into docs/ (the phone at 375×667 drawn at 2×, the normal
-    text and the larger; the tablet at 1024×768 with five players)."""
-    out = Path(os.environ.get("SCREENSHOTS") or tmp_path)
+@pytest.mark.skipif(not os.environ.get("SCREENSHOTS"), reason="SCREENSHOTS=docs to draw them")
+def test_screenshots_for_the_docs(browser: Any, server: str, sheets: dict[str, Any]) -> None:
+    """The README's and docs' screenshots, drawn from the pages as they are with
+    ``SCREENSHOTS=docs pytest tests/browser/test_a11y_browser.py -k screenshots`` (the phone at
+    375×667 drawn at 2×, the normal text and the larger; the tablet at 1024×768 with five
+    players); skipped in a plain run, which measures the same pages."""
+    out = Path(os.environ["SCREENSHOTS"])
     skat, five = sheets["skat"]["id"], sheets["five"]["id"]
     shots = (
         ("sheet", PHONE, False, f"/sheets/{skat}?saved=2"),
