@@ -95,6 +95,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from skatcalc import store
     from skatcalc.web import (
         api,
+        assets,
         caching,
         calculators,
         deal_forms,
@@ -133,6 +134,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     http.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
+    assets.init_app(app)
     caching.init_app(app)  # registered after http: its answer hooks run first (ETag, gzip)
     app.register_blueprint(calculators.bp)
     app.register_blueprint(pwa.bp)

@@ -2,6 +2,21 @@
 // Every preview is drawn by the server (numbers, words); nothing is computed or formatted here.
 "use strict";
 document.documentElement.classList.add("js");
+// "Größere Schrift": every text 125 %, kept per browser; first of all, before the page shows.
+try {
+  if (localStorage.getItem("bigtext") === "1") document.documentElement.classList.add("big");
+} catch (e) { /* storage off: the normal size */ }
+document.addEventListener("click", (ev) => {
+  const btn = ev.target instanceof Element && ev.target.closest(".bigtext");
+  if (!btn) return;
+  const big = document.documentElement.classList.toggle("big");
+  try { localStorage.setItem("bigtext", big ? "1" : "0"); } catch (e) { /* kept for this page only */ }
+  document.querySelectorAll(".bigtext").forEach((b) => b.setAttribute("aria-pressed", String(big)));
+});
+document.addEventListener("DOMContentLoaded", () => {
+  const big = document.documentElement.classList.contains("big");
+  document.querySelectorAll(".bigtext").forEach((b) => b.setAttribute("aria-pressed", String(big)));
+});
 
 // Offline support where the browser allows a service worker (localhost or https).
 if ("serviceWorker" in navigator) {
@@ -204,13 +219,14 @@ if ("serviceWorker" in navigator) {
     return count;
   }
 
-  // Ramsch: the three card points make 120, so once two are typed the third is filled in
-  // (input completion, as a person would write it; the server checks and counts everything).
+  // Ramsch: the card points make 120 (three at Skat, four at Schafkopf), so once all but one
+  // are typed the last is filled in (input completion, as a person would write it; the
+  // server checks and counts everything).
   function ramschFill(form, typed) {
     if (!typed || !/^r\d$/.test(typed.name)) return;
     const boxes = Array.from(form.querySelectorAll(".kind-ramsch input[name^=r]"))
       .filter((i) => !i.disabled && !i.closest("[hidden]"));
-    if (boxes.length !== 3) return;
+    if (boxes.length < 3) return;
     const empty = boxes.filter((i) => i.value.trim() === "" || i.dataset.filled === "1");
     const given = boxes.filter((i) => !empty.includes(i)).map((i) => i.value.trim());
     if (empty.length !== 1 || !given.every((v) => /^\d+$/.test(v))) return;

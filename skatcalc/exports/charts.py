@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 from xml.sax.saxutils import escape as _escape
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
@@ -48,11 +48,24 @@ def _nice_step(span: int) -> int:
     return int(10 ** len(str(span)))
 
 
+# A chart on a page: 360 units wide with 13-unit text, so a phone that shows it about 350 px
+# wide draws its labels at 12.6 px (the PDF keeps the wide chart).
+class ChartSize(TypedDict):
+    width: int
+    height: int
+    font_size: int
+
+
+ON_PAGE: ChartSize = {"width": 360, "height": 240, "font_size": 13}
+
+
 def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]],
                        width: int = 640, height: int = 260, title: str = "",
-                       font: str = "DejaVu Sans, sans-serif", for_pdf: bool = False) -> str:  # fmt: skip
+                       font: str = "DejaVu Sans, sans-serif", for_pdf: bool = False,
+                       font_size: int = 11) -> str:  # fmt: skip
     """A line per player from 0 through the total after each deal (``templates/charts/line.svg``
-    draws it; here the axes and the points are worked out)."""
+    draws it; here the axes and the points are worked out). ``font_size`` is in the drawing's
+    units: a page drawn narrow (``width``) and shrunk to a phone's width keeps it readable."""
     series = {p: [0] + [int(d["totals"][p]) for d in deals] for p in players}
     values = [v for s in series.values() for v in s]
     lo, hi = min(values + [0]), max(values + [0])
@@ -83,7 +96,7 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
         for k, p in enumerate(players)
     ]
     return _template().render(
-        width=width, height=height, title=title, font=font, for_pdf=for_pdf, left=left,
+        width=width, height=height, title=title, font=font, font_size=font_size, for_pdf=for_pdf, left=left,
         right=left + pw, x_labels_y=top + ph + 16, y_ticks=y_ticks, x_ticks=x_ticks, lines=lines,
     )  # fmt: skip
 

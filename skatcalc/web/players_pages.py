@@ -22,7 +22,7 @@ from wtforms.validators import Optional
 
 from skatcalc import exports, games
 from skatcalc.exports import attachment, safe_name
-from skatcalc.exports.charts import running_totals_svg
+from skatcalc.exports.charts import ON_PAGE, running_totals_svg
 from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import InvalidDeal, decimal, parse_day
 from skatcalc.rules.sheet import GAMES
@@ -80,7 +80,7 @@ def _charts(stats: season.PlayerStats) -> dict[str, Markup]:
             rows.append({"totals": {points: bal, money: cents}})
         title = _("Bilanz und Geld nach jedem Abend")
         # Drawn narrower than the sheet's chart: on a phone its labels stay readable.
-        svg = running_totals_svg([points, money], rows, width=420, height=240, title=title)
+        svg = running_totals_svg([points, money], rows, title=title, **ON_PAGE)
         out[game] = Markup(svg)
     return out
 

@@ -27,7 +27,7 @@ from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
-from skatcalc.exports.charts import running_totals_svg
+from skatcalc.exports.charts import ON_PAGE, running_totals_svg
 from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import InvalidDeal, number
 from skatcalc.rules.double_entry import difference_msg
@@ -271,7 +271,7 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
     chart = None
     if data["deals"]:
         title = _("Verlauf der Stände")
-        chart = Markup(running_totals_svg(sheet.players, data["deals"], title=title))
+        chart = Markup(running_totals_svg(sheet.players, data["deals"], title=title, **ON_PAGE))
     return {
         "rows_html": table_rows_html(sheet, data, share),
         "history_html": Markup(
@@ -360,7 +360,16 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
         ctx.row(
             n,
             d["dealer"],
-            " ".join(c for c, on in (("struck", d["struck"]), ("bock", d["bock"])) if on),
+            # "rend": the last deal of a round (each player has dealt once), ruled off as on paper
+            " ".join(
+                c
+                for c, on in (
+                    ("struck", d["struck"]),
+                    ("bock", d["bock"]),
+                    ("rend", n % len(ctx.players) == 0),
+                )
+                if on
+            ),  # fmt: skip
             d["declarer"] if ctx.skat and d.get("kind") == "game" and d.get("declarer") else "",
             translate(text.contract, lang),
             # the deal's own page: its calculation, correction and strike (not on a share view)

@@ -367,7 +367,13 @@ def strike(sheet_id: int, n: int) -> Response:
         service.strike_deal(service.get_db(), sheet, n)
     except service.NotFound:
         abort(404)
-    flash(_("Spiel %(n)s gestrichen.", n=n))
+    # what a strike keeps: said where it happens, so nobody fears the deal is gone
+    flash(
+        _(
+            "Spiel %(n)s gestrichen: es zählt nicht mehr und bleibt durchgestrichen in der Liste; „Wiederherstellen“ auf seiner Seite holt es zurück.",
+            n=n,
+        )
+    )
     return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
 
 
@@ -379,7 +385,7 @@ def restore(sheet_id: int, n: int) -> Response:
         service.restore_deal(service.get_db(), sheet, n)
     except service.NotFound:
         abort(404)
-    flash(_("Spiel %(n)s wiederhergestellt.", n=n))
+    flash(_("Spiel %(n)s wiederhergestellt: es zählt wieder.", n=n))
     return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
 
 
@@ -400,7 +406,12 @@ def undo(sheet_id: int) -> Response:
         flash(_("Spiel %(n)s gibt es nicht.", n=n), "error")
         return redirect(url_for("sheets.show", sheet_id=sheet_id))
     if struck:
-        flash(_("Spiel %(n)s gestrichen (rückgängig).", n=n))
+        flash(
+            _(
+                "Spiel %(n)s gestrichen (rückgängig): es bleibt durchgestrichen in der Liste; „Wiederherstellen“ auf seiner Seite holt es zurück.",
+                n=n,
+            )
+        )
     else:
         flash(_("Spiel %(n)s war schon gestrichen; nichts weiter geändert.", n=n))
     return redirect(url_for("sheets.show", sheet_id=sheet_id))
