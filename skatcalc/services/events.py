@@ -23,12 +23,15 @@ from skatcalc.rules.common import Errors, Msg, clean_name
 from skatcalc.rules.double_entry import Comparison, Counted, compare, counted
 from skatcalc.rules.events import (
     MAX_EVENT_PLAYERS,
+    MAX_PENALTY,
     MAX_SERIES_DEALS,
     CashCheck,
     EventSpec,
     Fees,
     FeeTier,
+    Foot,
     Payout,
+    Penalty,
     PrizePlan,
     Prizes,
     RankRow,
@@ -43,11 +46,15 @@ from skatcalc.rules.events import (
     draw,
     fees_total,
     final_table,
+    foot_scores,
+    keeps_foot,
     rank_event,
     ranking_order,
+    read_foot,
     team_fee_payers,
     team_scores,
 )
+from skatcalc.rules.inputs import Reader
 from skatcalc.rules.ranking import rank_figure
 from skatcalc.rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from skatcalc.rules.sheet import game as game_kind
@@ -60,7 +67,7 @@ from skatcalc.store import events as rows_of
 from skatcalc.store import players as player_rows
 from skatcalc.store import sheets as sheet_store
 from skatcalc.store.club_records import Event as Event  # the pages take the records from here
-from skatcalc.store.club_records import EventLogEntry, Registration, SeriesRow
+from skatcalc.store.club_records import EventLogEntry, PenaltyRow, Registration, SeriesRow
 from skatcalc.store.club_records import TableOfSheet as TableOfSheet
 from skatcalc.store.records import Sheet
 
@@ -570,6 +577,7 @@ class EventTable:
     double_entry: DoubleEntry | None
     signed: tuple[str, ...]
     confirmed: str | None
+    foot: Foot | None  # a paper table: the foot the desk typed, its only figures
 
 
 def tables_of(db: Database, event: Event,
@@ -579,10 +587,14 @@ def tables_of(db: Database, event: Event,
     out = []
     for table in rows_of.table_sheets(db, event.id, only):
         sheet = table.sheet
+        planned = deals_for(len(sheet.players), series_deals(event, table.series_deals))
+        if table.foot is not None:
+            out.append(_paper_table(event, table.series, table.n, sheet, planned, table.foot,
+                                    table.signed, table.confirmed))  # fmt: skip
+            continue
         computed = service.computed_sheet(db, sheet, "de")
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
-        planned = deals_for(len(sheet.players), series_deals(event, table.series_deals))
         score_key = rank_figure(event.game)
         entry = double_entry_of(db, event, sheet, table.sheet_b) if table.sheet_b else None
         out.append(
@@ -603,9 +615,26 @@ def tables_of(db: Database, event: Event,
                 double_entry=entry,
                 signed=tuple(table.signed),
                 confirmed=table.confirmed,
+                foot=None,
             )
         )
     return out
+
+
+def _paper_table(event: Event, series: int, n: int, sheet: Sheet, planned: int,
+                 stored: dict[str, Any], signed: tuple[str, ...],
+                 confirmed: str | None) -> EventTable:  # fmt: skip
+    """A table kept on paper: its figures are its foot's, by the game's own tournament
+    figure; it has played its series (the foot's check sum is the series' deals)."""
+    foot = Foot.from_json(stored)
+    return EventTable(
+        series=series, table=n, players=tuple(sheet.players), first_dealer=sheet.first_dealer,
+        sheet=sheet.id, sheet_row=sheet, planned=planned, played=planned, left=0,
+        next_dealer=None, score=foot_scores(event.game, foot),
+        won={p: f.won for p, f in foot.lines.items()},
+        lost={p: f.lost for p, f in foot.lines.items()},
+        double_entry=None, signed=signed, confirmed=confirmed, foot=foot,
+    )  # fmt: skip
 
 
 def series_count(db: Database, event_id: int) -> int:
@@ -645,8 +674,9 @@ def snapshot(db: Database, event: Event) -> EventSnapshot:
     regs = registrations(db, event.id)
     n_series = series_count(db, event.id)
     results = [TableResult(t.series, t.players, t.score, t.won, t.lost) for t in tables]
+    given = [Penalty(p.player, p.series, p.points, p.reason) for p in penalties(db, event.id)]
     rows = rank_event([r.name for r in regs], results, n_series, fees_of(event),
-                      final_series(db, event.id))  # fmt: skip
+                      final_series(db, event.id), given)  # fmt: skip
     snap = EventSnapshot(token, tuple(tables), regs, n_series, rows)
     _SNAPSHOTS.put(key, snap)
     return snap
@@ -664,7 +694,8 @@ def ranking_json(rows: tuple[RankRow, ...]) -> dict[str, Any]:
     return {
         "rows": [
             {"rank": r.rank, "player": r.player, "score": r.score, "won": r.won, "lost": r.lost,
-             "fees_cents": r.fees_cents, "series": list(r.series)}
+             "fees_cents": r.fees_cents, "series": list(r.series),
+             **({"penalty": r.penalty} if r.penalty else {})}
             for r in rows
         ],
         "fees_total_cents": fees_total(rows),
@@ -1134,6 +1165,135 @@ def unlock_table(db: Database, event_id: int, n: int, table: int) -> EventTable:
             log_event(db, event_id, "unlock", store.now(), {"series": n, "table": table})
         _touch_lists(db, t)
         return find_table(db, event, n, table)
+
+
+# --- Paper lists typed at the desk, penalty points ----------------------------------------------
+
+
+class FootRefused(SignOffRefused):
+    """A foot the table cannot take (it has deals, the event is closed): answered 409."""
+
+
+def log_paper(db: Database, event_id: int, action: str, detail: dict[str, Any]) -> None:
+    """The one place a foot's or a penalty's change goes into the event's history (who and
+    when: the desk's history joins here)."""
+    log_event(db, event_id, action, store.now(), detail)
+
+
+def set_foot(db: Database, event_id: int, n: int, table: int, data: object) -> EventTable:
+    """The desk types a paper list's foot (docs/rules.md 1.12) for table ``table`` of series
+    ``n``, or corrects it: checked as the list's own check sums are, then the table's
+    figures are the foot's. Refused (:class:`FootRefused`) when the event is closed or the
+    table has deals entered; in the event's history each time."""
+    with db.atomic():
+        event = _lock_table(db, event_id, n, table)
+        if event.closed:
+            raise FootRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts gespeichert."))
+        t = find_table(db, event, n, table)
+        if not keeps_foot(event.game, len(t.players)):
+            e = Errors()
+            e.add("_", "Einen Listenfuß gibt es nur für Skat-Tische zu dritt oder zu viert.")
+            e.raise_if_any()
+        if t.foot is None and t.played:
+            raise FootRefused(Msg(
+                "An diesem Tisch sind schon %(n)s Spiele eingetragen: er führt seine Liste "
+                "am Handy, nicht auf Papier.", n=t.played))  # fmt: skip
+        if t.confirmed:
+            raise FootRefused(Msg(
+                "Tisch bestätigt: die Liste dieser Serie ist abgezeichnet. Nichts gespeichert; "
+                "die Turnierleitung kann sie wieder freigeben."))  # fmt: skip
+        foot = read_foot(data, t.players, t.planned)
+        rows_of.set_foot(db, event_id, n, table, foot.to_json())
+        # the table's sheet: a new revision (the live token moves) and the write lock a
+        # phone's deal takes, so a deal saved at this moment is refused or seen
+        _touch_lists(db, t)
+        log_paper(db, event_id, "foot" if t.foot is None else "foot-corrected",
+                  {"series": n, "table": table, **foot.to_json()})  # fmt: skip
+        return find_table(db, event, n, table)
+
+
+def foot_json(t: EventTable) -> dict[str, Any] | None:
+    """A paper table's foot with each player's score, as typed; None for a phone table."""
+    if t.foot is None:
+        return None
+    return {
+        "players": {p: {"points": f.points, "won": f.won, "lost": f.lost,
+                        "score": int(t.score[p])} for p, f in t.foot.lines.items()},
+        "passed": t.foot.passed,
+    }  # fmt: skip
+
+
+def penalties(db: Database, event_id: int) -> list[PenaltyRow]:
+    return rows_of.penalties(db, event_id)
+
+
+def penalty_json(p: PenaltyRow) -> dict[str, Any]:
+    return {"id": p.id, "player": p.player, "series": p.series, "points": p.points,
+            "reason": p.reason, "at": p.at}  # fmt: skip
+
+
+MAX_REASON = 200
+
+
+def add_penalty(db: Database, event_id: int, data: object) -> PenaltyRow:
+    """Penalty points (1–1000) for a player in a series he played, with a reason; they come
+    off his score of that series. Refused while the event is closed; in its history."""
+    r = Reader(data)
+    e = r.errors
+    player = r.data.get("player")
+    reason = r.data.get("reason")
+    r.seen.update(("player", "reason"))
+    series = r.integer("series")
+    points = r.integer("points")
+    r.reject_unknown()
+    if not isinstance(player, str) or not clean_name(player):
+        e.add("player", "Wer bekommt die Strafpunkte? Ein Name.")
+    for name, value in (("series", series), ("points", points)):
+        if value is None and r.data.get(name) is None:
+            e.add(name, "Dieses Feld fehlt.")
+    if points is not None and not 1 <= points <= MAX_PENALTY:
+        e.add("points", "Erlaubt: 1 bis %(max)s.", max=MAX_PENALTY)
+    if not isinstance(reason, str) or not " ".join(reason.split()):
+        e.add("reason", "Bitte den Grund angeben.")
+    elif len(reason) > MAX_REASON:
+        e.add("reason", "Höchstens %(max)s Zeichen.", max=MAX_REASON)
+    e.raise_if_any()
+    assert isinstance(player, str) and isinstance(reason, str)
+    assert series is not None and points is not None
+    with db.atomic():
+        _bump(db, event_id)
+        event = get_event(db, event_id)
+        if event.closed:
+            raise FootRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts gespeichert."))
+        key = people.name_key(player)
+        reg = next((x for x in registrations(db, event_id) if x.key == key), None)
+        if reg is None:
+            e.add("player", "%(name)s ist nicht angemeldet.", name=clean_name(player)[:50])
+            e.raise_if_any()
+        assert reg is not None
+        seated = any(t.series == series and reg.name in t.players
+                     for t in tables_of(db, event))  # fmt: skip
+        if not seated:
+            e.add("series", "%(name)s hat Serie %(n)s nicht gespielt.", name=reg.name, n=series)
+            e.raise_if_any()
+        text = " ".join(reason.split())
+        pid = rows_of.insert_penalty(db, event_id, reg.id, series, points, text, store.now())
+        log_paper(db, event_id, "penalty", {"id": pid, "player": reg.name, "series": series,
+                                            "points": points, "reason": text})  # fmt: skip
+    return next(p for p in penalties(db, event_id) if p.id == pid)
+
+
+def delete_penalty(db: Database, event_id: int, penalty_id: int) -> None:
+    """Take a penalty back; in the event's history. Refused while the event is closed."""
+    with db.atomic():
+        _bump(db, event_id)
+        event = get_event(db, event_id)
+        if event.closed:
+            raise FootRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts gespeichert."))
+        given = next((p for p in penalties(db, event_id) if p.id == penalty_id), None)
+        if given is None or not rows_of.delete_penalty(db, event_id, penalty_id):
+            raise NotFound(penalty_id)
+        log_paper(db, event_id, "penalty-taken-back", penalty_json(given))
 
 
 def today() -> str:

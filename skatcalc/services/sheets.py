@@ -555,6 +555,10 @@ def planned_deals(state: SheetLock) -> int | None:
 def refuse_if_finished(sheet: Sheet, state: SheetLock) -> None:
     """A club night's table takes no deal beyond its series' planned length (struck deals
     do not count: they were never dealt)."""
+    if state.event is not None and state.event.paper:
+        raise Settled(sheet.id, Msg(
+            "Dieser Tisch spielt auf Papier: die Turnierleitung hat den Fuß seiner Liste "
+            "eingetragen. Nichts gespeichert."))  # fmt: skip
     planned = planned_deals(state)
     if planned is not None and state.played >= planned:
         raise Settled(sheet.id, Msg(

@@ -333,6 +333,10 @@ def table_json(event: Event, t: events.EventTable, lang: str) -> dict[str, Any]:
     out = {"series": t.series, "table": t.table, "players": list(t.players),
            "sheet": t.sheet, "deals": t.planned, "played": t.played,
            "left": t.left, **events.sign_off_json(t)}  # fmt: skip
+    foot = events.foot_json(t)
+    if foot is not None:
+        out["paper"] = True
+        out["foot"] = foot
     entry = t.double_entry
     if entry is not None:
         out["list_b"]["messages"] = [
@@ -396,3 +400,53 @@ def unlock(event_id: int, n: int, table: int) -> Any:
     except events.SignOffRefused as exc:
         return refused(db, event_id, n, table, exc.msg)
     return jsonify(table_json(event, t, api_lang()))
+
+
+# --- Paper lists typed at the desk, penalty points ----------------------------------------------
+
+
+@bp.put("/<int:event_id>/series/<int:n>/tables/<int:table>/foot")
+@json_route
+def foot(event_id: int, n: int, table: int) -> Any:
+    """The desk types (or corrects) a paper list's foot: docs/rules.md 1.12."""
+    event = _editable(event_id)
+    data = body()
+    db = service.get_db()
+    try:
+        t = events.set_foot(db, event_id, n, table, data)
+    except events.FootRefused as exc:
+        return refused(db, event_id, n, table, exc.msg)
+    return jsonify(table_json(event, t, api_lang()))
+
+
+@bp.get("/<int:event_id>/penalties")
+@json_route
+def penalties(event_id: int) -> Any:
+    db = service.get_db()
+    events.get_event(db, event_id)
+    return jsonify({"penalties": [events.penalty_json(p) for p in events.penalties(db, event_id)]})
+
+
+@bp.post("/<int:event_id>/penalties")
+@json_route
+def add_penalty(event_id: int) -> Any:
+    _editable(event_id)
+    db = service.get_db()
+    try:
+        given = events.add_penalty(db, event_id, body())
+    except events.FootRefused as exc:
+        return error(409, "_", translate(exc.msg, api_lang()))
+    return jsonify(events.penalty_json(given)), 201
+
+
+@bp.delete("/<int:event_id>/penalties/<int:penalty_id>")
+@json_route
+def delete_penalty(event_id: int, penalty_id: int) -> Any:
+    _editable(event_id)
+    json_object_or_nothing()
+    db = service.get_db()
+    try:
+        events.delete_penalty(db, event_id, penalty_id)
+    except events.FootRefused as exc:
+        return error(409, "_", translate(exc.msg, api_lang()))
+    return jsonify({"penalties": [events.penalty_json(p) for p in events.penalties(db, event_id)]})

@@ -1,0 +1,306 @@
+"""Paper lists typed at the desk (docs/rules.md 1.12, docs/api.md "Paper lists"), penalty
+points, and the registration's member number and club."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skatcalc.rules.common import InvalidDeal
+from skatcalc.rules.events import Foot, FootLine, foot_scores, read_foot
+
+API = "/api/v1"
+DATA = json.loads((Path(__file__).parent.parent / "data" / "preisskat_13_paper.json").read_text())
+
+
+def _open(client: FlaskClient, body: dict[str, Any]) -> int:
+    r = client.post(f"{API}/events", json=body)
+    assert r.status_code == 201, r.json
+    client.get(f"/events/{r.json['id']}/edit/{r.json['edit_token']}")
+    return int(r.json["id"])
+
+
+def _preisskat(client: FlaskClient, paper: bool) -> tuple[int, list[dict[str, Any]]]:
+    """The 13-player Preisskat of tests/data: every table by phone, or the paper tables'
+    feet typed at the desk."""
+    event_id = _open(client, DATA["event"])
+    r = client.post(f"{API}/events/{event_id}/players", json={"names": DATA["players"]})
+    assert r.status_code == 200, r.json
+    r = client.post(
+        f"{API}/events/{event_id}/series", json={"seating": "draw", "seed": DATA["seed"]}
+    )
+    assert r.status_code == 201, r.json
+    seated = r.json["tables"]
+    assert [t["players"] for t in seated] == [t["players"] for t in DATA["tables"]]
+    for t, plan in zip(seated, DATA["tables"], strict=True):
+        if paper and plan["paper"]:
+            r = client.put(f"{API}/events/{event_id}/series/1/tables/{t['table']}/foot",
+                           json=plan["foot"])  # fmt: skip
+            assert r.status_code == 200, r.json
+            continue
+        for declarer, key in plan["deals"]:
+            deal = (
+                {"passed": True}
+                if key == "passed"
+                else {"declarer": declarer, **DATA["games"][key]}
+            )
+            r = client.post(f"{API}/sheets/{t['sheet']}/deals", json=deal)
+            assert r.status_code == 201, r.json
+    for pen in DATA["penalties"]:
+        r = client.post(f"{API}/events/{event_id}/penalties", json=pen)
+        assert r.status_code == 201, r.json
+    return event_id, seated
+
+
+def _figures(client: FlaskClient, event_id: int) -> dict[str, Any]:
+    ranking = client.get(f"{API}/events/{event_id}/ranking").json
+    fees = client.get(f"{API}/events/{event_id}/fees").json
+    prizes = client.get(f"{API}/events/{event_id}/prizes").json
+    text = client.get(f"/events/{event_id}/ranking.csv").data.decode("utf-8-sig")
+    return {"ranking": ranking, "fees": fees, "prizes": prizes, "csv": text}
+
+
+def test_the_13_player_preisskat_on_paper_gives_the_phones_figures(client: FlaskClient) -> None:
+    phone, _ = _preisskat(client, paper=False)
+    paper, seated = _preisskat(client, paper=True)
+    by_phone, on_paper = _figures(client, phone), _figures(client, paper)
+    assert on_paper == by_phone
+    rows = on_paper["ranking"]["rows"]
+    assert {r["player"]: r["score"] for r in rows} == DATA["scores"]
+    assert [r["player"] for r in rows][:3] == ["Anna", "Dieter", "Jens"]
+    assert next(r for r in rows if r["player"] == "Karl")["penalty"] == 10
+    # lost-game money by the tiers from the feet's "lost": one lost game costs 50 cents
+    assert next(r for r in rows if r["player"] == "Emil")["fees_cents"] == 1050
+    assert on_paper["prizes"]["rows"][0]["cents"] == by_phone["prizes"]["rows"][0]["cents"] > 0
+    # the figures stay the same when both events close
+    for event_id in (phone, paper):
+        assert client.post(f"{API}/events/{event_id}/close", json={}).status_code == 200
+    assert _figures(client, paper) == _figures(client, phone)
+    event = client.get(f"{API}/events/{paper}").json
+    tables = event["series"][0]["tables"]
+    assert [t["played"] for t in tables] == [8, 6, 6, 6]
+    assert all(t["complete"] for t in tables)
+
+
+def test_a_paper_table_takes_no_deals_and_a_phone_table_no_foot(client: FlaskClient) -> None:
+    event_id, seated = _preisskat(client, paper=True)
+    paper, phone = seated[0], seated[3]
+    r = client.post(f"{API}/sheets/{paper['sheet']}/deals", json={"passed": True})
+    assert r.status_code == 409
+    assert "Papier" in r.json["errors"]["_"][0]
+    r = client.put(f"{API}/events/{event_id}/series/1/tables/4/foot", json={
+        "players": {p: {"points": 0, "won": 0, "lost": 0} for p in phone["players"]},
+        "passed": 6})  # fmt: skip
+    assert r.status_code == 409
+    assert r.json["table"]["played"] == 6
+    assert "paper" not in client.get(f"{API}/events/{event_id}/series/1/tables/4").json
+
+
+def test_the_foot_answers_each_players_score(client: FlaskClient) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    t = client.get(f"{API}/events/{event_id}/series/1/tables/1").json
+    assert t["paper"] is True
+    assert t["foot"]["players"]["Anna"] == {"points": 102, "won": 3, "lost": 0, "score": 312}
+    assert t["foot"]["passed"] == 1
+    assert (t["played"], t["left"], t["complete"]) == (8, 0, True)
+
+
+def test_a_foot_can_be_corrected_until_the_event_closes(client: FlaskClient) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    foot = json.loads(json.dumps(DATA["tables"][1]["foot"]))
+    foot["players"]["Heinz"]["points"] = 60
+    url = f"{API}/events/{event_id}/series/1/tables/2/foot"
+    r = client.put(url, json=foot)
+    assert r.status_code == 200
+    assert r.json["foot"]["players"]["Heinz"]["score"] == 150
+    ranking = client.get(f"{API}/events/{event_id}/ranking").json["rows"]
+    assert next(x for x in ranking if x["player"] == "Heinz")["score"] == 150
+    history = client.get(f"{API}/events/{event_id}").json["history"]
+    assert [h["action"] for h in history if h["action"].startswith("foot")] == [
+        "foot", "foot", "foot", "foot-corrected"]  # fmt: skip
+    last = history[-1]
+    assert last["table"] == 2 and last["players"]["Heinz"]["points"] == 60
+    client.post(f"{API}/events/{event_id}/close", json={})
+    r = client.put(url, json=DATA["tables"][1]["foot"])
+    assert r.status_code == 409
+    ranking = client.get(f"{API}/events/{event_id}/ranking").json["rows"]
+    assert next(x for x in ranking if x["player"] == "Heinz")["score"] == 150
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "text"),
+    [
+        (lambda f: f.update(passed=0), "passed", "Die Liste hat 5 Spiele, die Serie 6."),
+        (lambda f: f.update(passed=7), "passed", "Erlaubt: 0 bis 6."),
+        (lambda f: f["players"].pop("Mia"), "players", "Es fehlt: Mia."),
+        (
+            lambda f: f["players"].update(Otto={"points": 0, "won": 0, "lost": 0}),
+            "players",
+            "Otto sitzt nicht an diesem Tisch.",
+        ),
+        (
+            lambda f: f["players"]["Mia"].update(points=100_001),
+            "players.Mia.points",
+            "Erlaubt: −100000 bis 100000.",
+        ),
+        (
+            lambda f: f["players"]["Mia"].update(won="1"),
+            "players.Mia.won",
+            "Erwartet: eine ganze Zahl.",
+        ),
+        (lambda f: f["players"]["Mia"].update(lost=-1), "players.Mia.lost", "Erlaubt: 0 bis 6."),
+        (lambda f: f["players"]["Mia"].pop("won"), "players.Mia.won", "Dieses Feld fehlt."),
+        (lambda f: f.update(sum=1), "sum", "Unbekanntes Feld."),
+        (
+            lambda f: f.update(players=[]),
+            "players",
+            "Erwartet: ein Objekt mit einem Eintrag je Spieler am Tisch.",
+        ),
+    ],
+)
+def test_a_foot_that_does_not_check_is_refused_and_nothing_changes(
+    client: FlaskClient, change: Any, field: str, text: str
+) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    before = client.get(f"{API}/events/{event_id}/ranking").json
+    foot = json.loads(json.dumps(DATA["tables"][1]["foot"]))
+    change(foot)
+    r = client.put(f"{API}/events/{event_id}/series/1/tables/2/foot", json=foot)
+    assert r.status_code == 422, r.json
+    assert text in r.json["errors"][field]
+    assert client.get(f"{API}/events/{event_id}/ranking").json == before
+
+
+def test_names_in_a_foot_match_as_typed_names_do(client: FlaskClient) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    foot = {"players": {" heinz ": {"points": 30, "won": 1, "lost": 0},
+                        "FRIEDA": {"points": 72, "won": 2, "lost": 0},
+                        "mia": {"points": 0, "won": 1, "lost": 1}}, "passed": 1}  # fmt: skip
+    r = client.put(f"{API}/events/{event_id}/series/1/tables/2/foot", json=foot)
+    assert r.status_code == 200, r.json
+    assert set(r.json["foot"]["players"]) == {"Heinz", "Frieda", "Mia"}
+
+
+def test_only_the_organiser_types_a_foot(lan_app: Flask) -> None:
+    organiser = lan_app.test_client()
+    event_id = _open(organiser, DATA["event"])
+    organiser.post(f"{API}/events/{event_id}/players", json={"names": DATA["players"]})
+    organiser.post(
+        f"{API}/events/{event_id}/series", json={"seating": "draw", "seed": DATA["seed"]}
+    )
+    other = lan_app.test_client()
+    r = other.put(f"{API}/events/{event_id}/series/1/tables/1/foot", json=DATA["tables"][0]["foot"])
+    assert r.status_code == 403
+    r = other.post(f"{API}/events/{event_id}/penalties", json=DATA["penalties"][0])
+    assert r.status_code == 403
+    r = organiser.put(f"{API}/events/{event_id}/series/1/tables/1/foot",
+                      json=DATA["tables"][0]["foot"])  # fmt: skip
+    assert r.status_code == 200
+
+
+def test_a_foot_of_an_unknown_table_is_not_found(client: FlaskClient) -> None:
+    event_id, _ = _preisskat(client, paper=False)
+    r = client.put(
+        f"{API}/events/{event_id}/series/2/tables/1/foot", json=DATA["tables"][0]["foot"]
+    )
+    assert r.status_code == 404
+
+
+def test_a_schafkopf_table_keeps_no_foot(client: FlaskClient) -> None:
+    event_id = _open(client, {"game": "schafkopf", "deals": {"4": 4}})
+    client.post(f"{API}/events/{event_id}/players", json={"names": ["A", "B", "C", "D"]})
+    client.post(f"{API}/events/{event_id}/series", json={"seating": "draw", "seed": 1})
+    r = client.put(
+        f"{API}/events/{event_id}/series/1/tables/1/foot",
+        json={"players": {p: {"points": 0, "won": 0, "lost": 0} for p in "ABCD"}, "passed": 4},
+    )
+    assert r.status_code == 422
+    assert "nur für Skat" in r.json["errors"]["_"][0]
+
+
+# --- The foot's law ------------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(3, 4), st.data())
+def test_a_foots_scores_are_seeger_fabian_by_the_rule_book(size: int, data: Any) -> None:
+    """docs/rules.md 1.12: Summe + 50 × won − 50 × lost + 40 (three) / 30 (four) per game
+    another player lost; and a foot read back from its JSON is the same foot."""
+    names = [f"P{i}" for i in range(size)]
+    lines = {p: FootLine(data.draw(st.integers(-100_000, 100_000)), data.draw(st.integers(0, 20)),
+                         data.draw(st.integers(0, 20))) for p in names}  # fmt: skip
+    passed = data.draw(st.integers(0, 10))
+    foot = Foot(lines, passed)
+    scores = foot_scores("skat", foot)
+    bonus = 40 if size == 3 else 30
+    for p, f in lines.items():
+        others = sum(g.lost for q, g in lines.items() if q != p)
+        assert scores[p] == f.points + 50 * f.won - 50 * f.lost + bonus * others
+    deals = sum(f.won + f.lost for f in lines.values()) + passed
+    assert read_foot(foot.to_json(), names, deals) == foot
+    if deals > 0:
+        with pytest.raises(InvalidDeal):
+            read_foot(foot.to_json(), names, deals + 1)
+
+
+# --- Penalty points ------------------------------------------------------------------------------
+
+
+def test_a_penalty_drops_the_series_score_and_can_be_taken_back(client: FlaskClient) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    r = client.post(f"{API}/events/{event_id}/penalties",
+                    json={"player": "anna", "series": 1, "points": 100, "reason": "zu spät"})  # fmt: skip
+    assert r.status_code == 201
+    assert (r.json["player"], r.json["points"], r.json["reason"]) == ("Anna", 100, "zu spät")
+    rows = client.get(f"{API}/events/{event_id}/ranking").json["rows"]
+    anna = next(x for x in rows if x["player"] == "Anna")
+    assert (anna["score"], anna["series"], anna["penalty"]) == (212, [212], 100)
+    assert rows[0]["player"] == "Dieter"
+    listed = client.get(f"{API}/events/{event_id}/penalties").json["penalties"]
+    assert [p["player"] for p in listed] == ["Karl", "Anna"]
+    r = client.delete(f"{API}/events/{event_id}/penalties/{listed[1]['id']}", json={})
+    assert r.status_code == 200
+    rows = client.get(f"{API}/events/{event_id}/ranking").json["rows"]
+    assert rows[0]["player"] == "Anna" and rows[0]["score"] == 312
+    assert client.delete(f"{API}/events/{event_id}/penalties/{listed[1]['id']}",
+                         json={}).status_code == 404  # fmt: skip
+    actions = [h["action"] for h in client.get(f"{API}/events/{event_id}").json["history"]]
+    assert actions.count("penalty") == 2 and actions.count("penalty-taken-back") == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"player": "Anna", "series": 1, "points": 0, "reason": "x"}, "points"),
+        ({"player": "Anna", "series": 1, "points": 1001, "reason": "x"}, "points"),
+        ({"player": "Anna", "series": 1, "points": "5", "reason": "x"}, "points"),
+        ({"player": "Anna", "series": 1, "points": 5, "reason": " "}, "reason"),
+        ({"player": "Anna", "series": 1, "points": 5}, "reason"),
+        ({"player": "Otto", "series": 1, "points": 5, "reason": "x"}, "player"),
+        ({"player": "Anna", "series": 2, "points": 5, "reason": "x"}, "series"),
+        ({"player": 7, "series": 1, "points": 5, "reason": "x"}, "player"),
+        ({"player": "Anna", "series": 1, "points": 5, "reason": "x", "at": 1}, "at"),
+    ],
+)
+def test_a_wrong_penalty_is_refused(client: FlaskClient, body: dict[str, Any], field: str) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    r = client.post(f"{API}/events/{event_id}/penalties", json=body)
+    assert r.status_code == 422, r.json
+    assert field in r.json["errors"]
+    assert len(client.get(f"{API}/events/{event_id}/penalties").json["penalties"]) == 1
+
+
+def test_a_closed_event_takes_no_penalty(client: FlaskClient) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    client.post(f"{API}/events/{event_id}/close", json={})
+    r = client.post(f"{API}/events/{event_id}/penalties", json=DATA["penalties"][0])
+    assert r.status_code == 409
+    pid = client.get(f"{API}/events/{event_id}/penalties").json["penalties"][0]["id"]
+    assert client.delete(f"{API}/events/{event_id}/penalties/{pid}", json={}).status_code == 409
