@@ -170,6 +170,11 @@ def keeps_foot(game: str, size: int) -> bool:
     return rank_figure(game) in figures
 
 
+def foot_games(foot: Foot) -> int:
+    """The deals a foot accounts for: games won and lost of all players and the passed."""
+    return sum(f.won + f.lost for f in foot.lines.values()) + foot.passed
+
+
 def foot_scores(game: str, foot: Foot) -> dict[str, int]:
     """Each player's score from a paper list's foot, by the game's own tournament figure
     (the same function the phone tables' totals take): Summe + 50 × won − 50 × lost + 40 (at
@@ -205,11 +210,12 @@ def _foot_int(raw: Mapping[str, Any], name: str, low: int, top: int, field: str,
     return 0
 
 
-def read_foot(data: object, seated: Sequence[str], deals: int) -> Foot:
+def read_foot(data: object, seated: Sequence[str], deals: int, check_sum: bool = True) -> Foot:
     """A paper list's foot from its JSON body, checked as the list's own check sums are:
     every seated player once (names matched as typed names are), ``won``, ``lost`` and
     ``passed`` 0 to the series' deals, ``points`` ±100,000, and the games won and lost of all
-    players plus the passed deals make the series' deals at that table. Raises
+    players plus the passed deals make the series' deals at that table (not ``check_sum``:
+    the desk's preview while the lines are typed). Raises
     :class:`~skatcalc.rules.common.InvalidDeal` with every error.
 
     >>> read_foot({"players": {"a": {"points": 0, "won": 1, "lost": 0}}, "passed": 1},
@@ -250,8 +256,8 @@ def read_foot(data: object, seated: Sequence[str], deals: int) -> Foot:
     if missing and isinstance(r.data.get("players"), Mapping):
         e.add("players", "Es fehlt: %(names)s.", names=", ".join(missing))
     e.raise_if_any()
-    games = sum(f.won + f.lost for f in lines.values()) + passed
-    if games != deals:
+    games = foot_games(Foot(lines, passed))
+    if check_sum and games != deals:
         e.add("passed", "Die Liste hat %(n)s Spiele, die Serie %(deals)s.", n=games, deals=deals)
         e.raise_if_any()
     return Foot({p: lines[p] for p in seated}, passed)

@@ -19,7 +19,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from skatcalc import store
-from skatcalc.rules.common import Errors, Msg, clean_name
+from skatcalc.rules.common import Errors, InvalidDeal, Msg, clean_name
 from skatcalc.rules.double_entry import Comparison, Counted, compare, counted
 from skatcalc.rules.events import (
     MAX_EVENT_PLAYERS,
@@ -46,6 +46,7 @@ from skatcalc.rules.events import (
     draw,
     fees_total,
     final_table,
+    foot_games,
     foot_scores,
     keeps_foot,
     rank_event,
@@ -1210,6 +1211,34 @@ def set_foot(db: Database, event_id: int, n: int, table: int, data: object) -> E
         log_paper(db, event_id, "foot" if t.foot is None else "foot-corrected",
                   {"series": n, "table": table, **foot.to_json()})  # fmt: skip
         return find_table(db, event, n, table)
+
+
+@dataclass(frozen=True, slots=True)
+class FootPreview:
+    """What the desk's page shows while a foot is typed: each player's score once every
+    line reads (else empty), the games the foot accounts for so far, and its errors."""
+
+    scores: Mapping[str, int]
+    games: int | None
+    deals: int
+    errors: InvalidDeal | None
+
+
+def preview_foot(db: Database, event: Event, n: int, table: int, data: object) -> FootPreview:
+    """A foot's scores as typed, nothing stored; the check sum's error once the lines read."""
+    t = find_table(db, event, n, table, shared=True)
+    if not keeps_foot(event.game, len(t.players)):
+        return FootPreview({}, None, t.planned, None)
+    try:
+        lines = read_foot(data, t.players, t.planned, check_sum=False)
+    except InvalidDeal as exc:
+        return FootPreview({}, None, t.planned, exc)
+    try:
+        read_foot(data, t.players, t.planned)
+        errors = None
+    except InvalidDeal as exc:
+        errors = exc
+    return FootPreview(foot_scores(event.game, lines), foot_games(lines), t.planned, errors)
 
 
 def foot_json(t: EventTable) -> dict[str, Any] | None:

@@ -304,3 +304,107 @@ def test_a_closed_event_takes_no_penalty(client: FlaskClient) -> None:
     assert r.status_code == 409
     pid = client.get(f"{API}/events/{event_id}/penalties").json["penalties"][0]["id"]
     assert client.delete(f"{API}/events/{event_id}/penalties/{pid}", json={}).status_code == 409
+
+
+# --- The desk's page -----------------------------------------------------------------------------
+
+
+def _seated(client: FlaskClient) -> int:
+    event_id = _open(client, DATA["event"])
+    client.post(f"{API}/events/{event_id}/players", json={"names": DATA["players"]})
+    client.post(f"{API}/events/{event_id}/series", json={"seating": "draw", "seed": DATA["seed"]})
+    return event_id
+
+
+def _form(foot: dict[str, Any], players: list[str]) -> dict[str, str]:
+    form = {"passed": str(foot["passed"])}
+    for i, p in enumerate(players):
+        for c in ("points", "won", "lost"):
+            form[f"p{i}_{c}"] = str(foot["players"][p][c])
+    return form
+
+
+def test_the_desk_page_types_a_foot_as_the_api_does(client: FlaskClient) -> None:
+    event_id = _seated(client)
+    page = client.get(f"/events/{event_id}/series/1/paper").get_data(as_text=True)
+    assert page.count('<form method="post"') == 4
+    assert 'name="p0_points"' in page and "autofocus" in page
+    plan = DATA["tables"][0]
+    form = _form(plan["foot"], plan["players"])
+    form["p3_points"] = "−96"  # a typed minus sign reads as minus
+    r = client.post(f"/events/{event_id}/series/1/paper/1", data=form)
+    assert r.status_code == 302
+    assert r.headers["Location"].endswith("/paper?next=2")
+    t = client.get(f"{API}/events/{event_id}/series/1/tables/1").json
+    assert t["foot"]["players"]["Anna"]["score"] == 312
+    assert t["foot"]["players"]["Emil"]["points"] == -96
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Tisch 1 gespeichert." in page
+    # the focus is on table 2's first field now
+    second = page[page.index('id="paper-2"') : page.index('id="paper-3"')]
+    assert "autofocus" in second
+    assert "312" in page[page.index('id="paper-1"') : page.index('id="paper-2"')]
+
+
+def test_blank_counts_are_0_on_the_page_but_a_blank_summe_is_missing(client: FlaskClient) -> None:
+    event_id = _seated(client)
+    form = {"p0_points": "30", "p0_won": "1", "p1_points": "72", "p1_won": "2",
+            "p2_points": "", "p2_won": "1", "p2_lost": "1", "passed": "1"}  # fmt: skip
+    r = client.post(f"/events/{event_id}/series/1/paper/2", data=form)
+    assert r.status_code == 422
+    page = r.get_data(as_text=True)
+    assert 'id="e-2-p2_points">Dieses Feld fehlt.' in page
+    assert 'value="72"' in page  # the typed figures come back
+    assert "paper" not in client.get(f"{API}/events/{event_id}/series/1/tables/2").json
+    form["p2_points"] = "0"
+    assert client.post(f"/events/{event_id}/series/1/paper/2", data=form).status_code == 302
+    assert client.get(f"{API}/events/{event_id}/series/1/tables/2").json["paper"] is True
+
+
+def test_the_page_shows_the_check_sum_beside_passed(client: FlaskClient) -> None:
+    event_id = _seated(client)
+    plan = DATA["tables"][1]
+    form = _form(plan["foot"], plan["players"]) | {"passed": "0"}
+    r = client.post(f"/events/{event_id}/series/1/paper/2", data=form)
+    assert r.status_code == 422
+    assert 'id="e-2-passed">Die Liste hat 5 Spiele, die Serie 6.' in r.get_data(as_text=True)
+
+
+def test_the_preview_gives_the_servers_scores_as_typed(client: FlaskClient) -> None:
+    event_id = _seated(client)
+    plan = DATA["tables"][0]
+    form = _form(plan["foot"], plan["players"])
+    r = client.post(f"/events/{event_id}/series/1/paper/1/preview", data=form)
+    assert r.json == {"scores": {"0": "−68", "1": "232", "2": "312", "3": "−116"},
+                      "check": "8 von 8 Spielen", "ok": True, "errors": {}}  # fmt: skip
+    r = client.post(f"/events/{event_id}/series/1/paper/1/preview", data=form | {"passed": "0"})
+    assert r.json["ok"] is False and r.json["check"] == "7 von 8 Spielen"
+    assert r.json["scores"]["2"] == "312"
+    r = client.post(f"/events/{event_id}/series/1/paper/1/preview", data=form | {"p0_won": "x"})
+    assert r.json["scores"] == {} and "p0_won" in r.json["errors"]
+    assert "paper" not in client.get(f"{API}/events/{event_id}/series/1/tables/1").json
+
+
+def test_the_desk_page_is_the_organisers(lan_app: Flask) -> None:
+    organiser = lan_app.test_client()
+    event_id = _seated(organiser)
+    other = lan_app.test_client()
+    assert other.get(f"/events/{event_id}/series/1/paper").status_code == 403
+    plan = DATA["tables"][1]
+    r = other.post(
+        f"/events/{event_id}/series/1/paper/2", data=_form(plan["foot"], plan["players"])
+    )
+    assert r.status_code == 403
+    assert organiser.get(f"/events/{event_id}/series/9/paper").status_code == 404
+    assert organiser.post(f"/events/{event_id}/series/1/paper/9", data={}).status_code == 404
+
+
+def test_the_desk_page_needs_its_csrf_token(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    event_id = _seated(client)
+    plan = DATA["tables"][1]
+    r = client.post(
+        f"/events/{event_id}/series/1/paper/2", data=_form(plan["foot"], plan["players"])
+    )
+    assert r.status_code == 400
+    assert "paper" not in client.get(f"{API}/events/{event_id}/series/1/tables/2").json
