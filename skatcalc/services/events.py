@@ -68,7 +68,8 @@ from skatcalc.store import events as rows_of
 from skatcalc.store import players as player_rows
 from skatcalc.store import sheets as sheet_store
 from skatcalc.store.club_records import Event as Event  # the pages take the records from here
-from skatcalc.store.club_records import EventLogEntry, PenaltyRow, Registration, SeriesRow
+from skatcalc.store.club_records import EventLogEntry, Registration, SeriesRow
+from skatcalc.store.club_records import PenaltyRow as PenaltyRow
 from skatcalc.store.club_records import TableOfSheet as TableOfSheet
 from skatcalc.store.records import Sheet
 
@@ -365,10 +366,15 @@ def check_names(raw: object, e: Errors, field: str = "names") -> list[str]:
 
 
 def register(
-    db: Database, event_id: int, names: list[str], categories: dict[str, str] | None = None
+    db: Database,
+    event_id: int,
+    names: list[str],
+    categories: dict[str, str] | None = None,
+    members: Mapping[str, tuple[str | None, str | None]] | None = None,
 ) -> tuple[list[str], list[str]]:
     """Register walk-ins: (names added, names already registered). A known player's name is
-    taken as the player list spells it; late arrivals join at the next series."""
+    taken as the player list spells it; late arrivals join at the next series. ``members``:
+    a name's member number and club, for the association's report."""
     added: list[str] = []
     already: list[str] = []
     with db.atomic():
@@ -396,11 +402,35 @@ def register(
                 e.add("names", "Kategorien dieser Veranstaltung: %(cats)s.",
                       cats=", ".join(plan_of(event).categories) or "–")  # fmt: skip
                 e.raise_if_any()
+            member_no, club = (members or {}).get(name, (None, None))
             rows_of.insert_registration(db, event_id, shown, key, player_id, series + 1,
-                                        store.now(), category)  # fmt: skip
+                                        store.now(), category, member_no, club)  # fmt: skip
             have.add(key)
             added.append(shown)
     return added, already
+
+
+MAX_MEMBER_NO = 20
+MAX_CLUB = 60
+
+
+def read_member(item: Mapping[str, Any], e: Errors) -> tuple[str | None, str | None]:
+    """A registration's optional ``member_no`` and ``club`` (text, spaces collapsed; empty is
+    none), as the association's report carries them."""
+    out: list[str | None] = []
+    for key, most in (("member_no", MAX_MEMBER_NO), ("club", MAX_CLUB)):
+        raw = item.get(key)
+        if raw is None:
+            out.append(None)
+        elif not isinstance(raw, str) or bad_name_char(raw):
+            e.add(f"names.{key}", "Erwartet: Text.")
+            out.append(None)
+        elif len(clean_name(raw)) > most:
+            e.add(f"names.{key}", "Höchstens %(max)s Zeichen.", max=most)
+            out.append(None)
+        else:
+            out.append(clean_name(raw) or None)
+    return out[0], out[1]
 
 
 def set_away(db: Database, event_id: int, name: str, away: bool) -> None:
@@ -769,6 +799,8 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
                 "away": r.away,
                 "start_no": r.start_no,
                 **({"category": r.category} if r.category else {}),
+                **({"member_no": r.member_no} if r.member_no else {}),
+                **({"club": r.club} if r.club else {}),
             }
             for r in regs
         ],  # fmt: skip

@@ -764,10 +764,14 @@ def export_csv(event_id: int) -> Response:
     head = [pgettext("rank", "Platz"), _("Name"), _("Punkte")]
     head += [_("Serie %(n)s", n=i) for i in range(1, n + 1)]
     head += [_("gewonnen"), _("verloren"), _("Gebühren (Cent)"), _("Preis (Cent)")]
+    head += [_("Strafpunkte"), _("Mitgliedsnummer"), _("Verein")]
     w.writerow(head)
+    regs = {r.name: r for r in events.registrations(service.get_db(), event_id)}
     for r in rows:
+        reg = regs.get(r.player)
         w.writerow([r.rank, cell(r.player), r.score, *r.series, r.won, r.lost, r.fees_cents,
-                    won.cents_of(r.player)])  # fmt: skip
+                    won.cents_of(r.player), r.penalty, cell(reg.member_no or "") if reg else "",
+                    cell(reg.club or "") if reg else ""])  # fmt: skip
     return attachment(out.getvalue().encode("utf-8-sig"), "text/csv", _filename(event, "csv"))
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from skatcalc.rules.common import Msg
+from skatcalc.rules.common import Msg, clean_name
 from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.events import Seating, normalize_event, read_payout, read_teams
 from skatcalc.rules.inputs import Reader
@@ -89,25 +89,30 @@ def register(event_id: int) -> Any:
     raw = r.data.get("names")
     r.seen.add("names")
     r.reject_unknown()
-    # a name, or {"name": "…", "category": "Damen"}
+    # a name, or {"name": "…", "category": "Damen", "member_no": "…", "club": "…"}
     categories: dict[str, str] = {}
+    members: dict[str, tuple[str | None, str | None]] = {}
     if isinstance(raw, list):
         plain: list[Any] = []
         for item in raw:
-            if isinstance(item, dict) and set(item) <= {"name", "category"}:
+            if isinstance(item, dict) and set(item) <= {"name", "category", "member_no", "club"}:
                 plain.append(item.get("name"))
                 cat = item.get("category")
                 if cat is not None and not isinstance(cat, str):
                     e.add("names", "Die Kategorie ist Text.")
                 elif isinstance(cat, str) and isinstance(item.get("name"), str):
                     categories[" ".join(item["name"].split())] = cat
+                if isinstance(item.get("name"), str):
+                    member = events.read_member(item, e)
+                    if member != (None, None):
+                        members[clean_name(item["name"])] = member
             else:
                 plain.append(item)
         raw = plain
     names = events.check_names(raw, e)
     e.raise_if_any()
     db = service.get_db()
-    events.register(db, event_id, names, categories)
+    events.register(db, event_id, names, categories, members)
     return jsonify(events.event_json(db, event_id))
 
 

@@ -3,6 +3,8 @@ points, and the registration's member number and club."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pypdf import PdfReader
 
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.events import Foot, FootLine, foot_scores, read_foot
@@ -408,3 +411,60 @@ def test_the_desk_page_needs_its_csrf_token(csrf_app: Flask) -> None:
     )
     assert r.status_code == 400
     assert "paper" not in client.get(f"{API}/events/{event_id}/series/1/tables/2").json
+
+
+# --- The files and the association's report ------------------------------------------------------
+
+
+def _rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text), delimiter=";"))
+
+
+def test_the_csv_carries_penalty_member_no_and_club(client: FlaskClient) -> None:
+    event_id = _open(client, DATA["event"])
+    r = client.post(f"{API}/events/{event_id}/players", json={"names": [
+        {"name": "Anna", "member_no": " 4711 ", "club": "Skatfreunde  Kiel"},
+        {"name": "Bernd", "club": "=cmd"}, "Carla"]})  # fmt: skip
+    assert r.status_code == 200, r.json
+    regs = {x["name"]: x for x in r.json["registrations"]}
+    assert (regs["Anna"]["member_no"], regs["Anna"]["club"]) == ("4711", "Skatfreunde Kiel")
+    assert "member_no" not in regs["Carla"] and "club" not in regs["Carla"]
+    client.post(f"{API}/events/{event_id}/series", json={"seating": "draw", "seed": 1})
+    client.post(f"{API}/events/{event_id}/penalties",
+                json={"player": "Anna", "series": 1, "points": 25, "reason": "zu spät"})  # fmt: skip
+    rows = _rows(client.get(f"/events/{event_id}/ranking.csv").data.decode("utf-8-sig"))
+    assert rows[0][-3:] == ["Strafpunkte", "Mitgliedsnummer", "Verein"]
+    by_name = {r[1]: r for r in rows[1:]}
+    assert by_name["Anna"][-3:] == ["25", "4711", "Skatfreunde Kiel"]
+    assert by_name["Anna"][2] == "-25"
+    assert by_name["Bernd"][-3:] == ["0", "", "'=cmd"]
+    en = client.get(f"/events/{event_id}/ranking.csv?lang=en", headers={"Accept-Language": "en"})
+    assert en.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("item", "field"),
+    [
+        ({"name": "Anna", "member_no": 4711}, "names.member_no"),
+        ({"name": "Anna", "member_no": "1" * 21}, "names.member_no"),
+        ({"name": "Anna", "club": "K" * 61}, "names.club"),
+        ({"name": "Anna", "club": "Kiel\x00"}, "names.club"),
+    ],
+)
+def test_a_wrong_member_no_or_club_is_refused(
+    client: FlaskClient, item: dict[str, Any], field: str
+) -> None:
+    event_id = _open(client, DATA["event"])
+    r = client.post(f"{API}/events/{event_id}/players", json={"names": [item]})
+    assert r.status_code == 422
+    assert field in r.json["errors"]
+    assert client.get(f"{API}/events/{event_id}").json["players"] == []
+
+
+def test_the_event_pdf_shows_penalties_and_the_paper_lists(client: FlaskClient) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    data = client.get(f"/events/{event_id}/event.pdf").data
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+    assert "Strafpunkte" in text and "Karl, Serie 1: −10 (Handy am Tisch)" in text
+    assert "Serie 1, Tisch 2: Papierliste" in text
+    assert "Frieda" in text and "212" in text
