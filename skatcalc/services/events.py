@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -371,10 +371,12 @@ def register(
     names: list[str],
     categories: dict[str, str] | None = None,
     members: Mapping[str, tuple[str | None, str | None]] | None = None,
+    paid: set[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """Register walk-ins: (names added, names already registered). A known player's name is
     taken as the player list spells it; late arrivals join at the next series. ``members``:
-    a name's member number and club, for the association's report."""
+    a name's member number and club, for the association's report; ``paid``: names whose
+    entry fee is paid at the door (ticked with the registration, in the history)."""
     added: list[str] = []
     already: list[str] = []
     with db.atomic():
@@ -403,8 +405,13 @@ def register(
                       cats=", ".join(plan_of(event).categories) or "–")  # fmt: skip
                 e.raise_if_any()
             member_no, club = (members or {}).get(name, (None, None))
+            at = store.now()
             rows_of.insert_registration(db, event_id, shown, key, player_id, series + 1,
-                                        store.now(), category, member_no, club)  # fmt: skip
+                                        at, category, member_no, club)  # fmt: skip
+            if name in (paid or set()):
+                cents = fees_of(event).entry_cents
+                rows_of.set_fee_paid(db, event_id, key, 0, cents, at)
+                log_event(db, event_id, "paid", at, {"player": shown, "series": 0, "cents": cents})
             have.add(key)
             added.append(shown)
     return added, already
@@ -1198,6 +1205,30 @@ def unlock_table(db: Database, event_id: int, n: int, table: int) -> EventTable:
             log_event(db, event_id, "unlock", store.now(), {"series": n, "table": table})
         _touch_lists(db, t)
         return find_table(db, event, n, table)
+
+
+# --- The lost-game money per table, for its captain to collect --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableMoney:
+    """A table of a series and the lost-game money each of its players owes for it (by the
+    event's tiers, the same figures as the fees), with the table's total."""
+
+    series: int
+    table: int
+    players: tuple[tuple[str, int, int], ...]  # (player, lost games, cents)
+    total_cents: int
+
+
+def table_money(event: Event, tables: Sequence[EventTable]) -> list[TableMoney]:
+    fees = fees_of(event)
+    out = []
+    for t in tables:
+        owed = tuple((p, int(t.lost.get(p, 0)), fees.lost_money(int(t.lost.get(p, 0))))
+                     for p in t.players)  # fmt: skip
+        out.append(TableMoney(t.series, t.table, owed, sum(c for _, _, c in owed)))
+    return out
 
 
 # --- Paper lists typed at the desk, penalty points ----------------------------------------------

@@ -92,16 +92,22 @@ def register(event_id: int) -> Any:
     # a name, or {"name": "…", "category": "Damen", "member_no": "…", "club": "…"}
     categories: dict[str, str] = {}
     members: dict[str, tuple[str | None, str | None]] = {}
+    paid: set[str] = set()
     if isinstance(raw, list):
         plain: list[Any] = []
         for item in raw:
-            if isinstance(item, dict) and set(item) <= {"name", "category", "member_no", "club"}:
+            if isinstance(item, dict) and set(item) <= {"name", "category", "member_no", "club",
+                                                        "paid"}:  # fmt: skip
                 plain.append(item.get("name"))
                 cat = item.get("category")
                 if cat is not None and not isinstance(cat, str):
                     e.add("names", "Die Kategorie ist Text.")
                 elif isinstance(cat, str) and isinstance(item.get("name"), str):
                     categories[" ".join(item["name"].split())] = cat
+                if item.get("paid") is not None and not isinstance(item.get("paid"), bool):
+                    e.add("names.paid", "Erwartet: wahr oder falsch.")
+                elif item.get("paid") and isinstance(item.get("name"), str):
+                    paid.add(clean_name(item["name"]))
                 if isinstance(item.get("name"), str):
                     member = events.read_member(item, e)
                     if member != (None, None):
@@ -112,7 +118,7 @@ def register(event_id: int) -> Any:
     names = events.check_names(raw, e)
     e.raise_if_any()
     db = service.get_db()
-    events.register(db, event_id, names, categories, members)
+    events.register(db, event_id, names, categories, members, paid)
     return jsonify(events.event_json(db, event_id))
 
 

@@ -468,3 +468,45 @@ def test_the_event_pdf_shows_penalties_and_the_paper_lists(client: FlaskClient) 
     assert "Strafpunkte" in text and "Karl, Serie 1: −10 (Handy am Tisch)" in text
     assert "Serie 1, Tisch 2: Papierliste" in text
     assert "Frieda" in text and "212" in text
+
+
+# --- The desk's money ----------------------------------------------------------------------------
+
+
+def test_the_entry_fee_is_ticked_at_registration(client: FlaskClient) -> None:
+    event_id = _open(client, DATA["event"])
+    r = client.post(f"{API}/events/{event_id}/players",
+                    json={"names": [{"name": "Anna", "paid": True}, "Bernd"]})  # fmt: skip
+    assert r.status_code == 200, r.json
+    cash = {c["player"]: c for c in client.get(f"{API}/events/{event_id}/fees").json["players"]}
+    assert cash["Anna"]["items"][0] == {"series": 0, "due_cents": 1000, "paid": True,
+                                        "collected_cents": 1000}  # fmt: skip
+    assert cash["Bernd"]["items"][0]["paid"] is False
+    history = client.get(f"{API}/events/{event_id}").json["history"]
+    assert {"action": "paid", "player": "Anna", "series": 0, "cents": 1000}.items() <= history[
+        -1
+    ].items()
+    r = client.post(f"{API}/events/{event_id}/players", json={"names": [{"name": "C", "paid": 1}]})
+    assert r.status_code == 422 and "names.paid" in r.json["errors"]
+    # the registration page: a checkbox ticks the fee of every name registered with it
+    r = client.post(f"/events/{event_id}/players", data={"names": "Carla, Dieter", "paid": "y"})
+    assert r.status_code == 302
+    cash = {c["player"]: c for c in client.get(f"{API}/events/{event_id}/fees").json["players"]}
+    assert cash["Carla"]["items"][0]["paid"] and cash["Dieter"]["items"][0]["paid"]
+    page = client.get(f"/events/{event_id}/players").get_data(as_text=True)
+    assert "✓ Startgeld 10,00 €" in page and "Startgeld bezahlt" in page
+    # a tick on the registration list leads back to it
+    r = client.post(f"/events/{event_id}/paid/0", data={"player": "Bernd", "paid": "1",
+                                                        "back": "players"})  # fmt: skip
+    assert r.headers["Location"].endswith(f"/events/{event_id}/players#regs")
+
+
+def test_the_close_page_shows_the_lost_game_money_per_table(client: FlaskClient) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    page = client.get(f"/events/{event_id}/close").get_data(as_text=True)
+    section = page[page.index('id="tablemoney"') :]
+    section = section[: section.index("</section>")]
+    # table 1 on paper: Gabi and Emil lost one game each (50 cents), table 4 by phone: Bernd
+    assert "Gabi 1× 0,50 €" in section and "Emil 1× 0,50 €" in section
+    assert "Bernd 1× 0,50 €" in section
+    assert section.count("<tr>") == 5  # the head and four tables
