@@ -510,3 +510,15 @@ def test_the_close_page_shows_the_lost_game_money_per_table(client: FlaskClient)
     assert "Gabi 1× 0,50 €" in section and "Emil 1× 0,50 €" in section
     assert "Bernd 1× 0,50 €" in section
     assert section.count("<tr>") == 5  # the head and four tables
+
+
+def test_the_table_cards_show_the_lost_game_money_once_played(client: FlaskClient) -> None:
+    event_id = _seated(client)
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(
+        client.get(f"/events/{event_id}/series/1/cards.pdf").data)).pages)  # fmt: skip
+    assert "einsammeln" not in text  # printed before the first game: nothing to collect yet
+    client.put(f"{API}/events/{event_id}/series/1/tables/1/foot", json=DATA["tables"][0]["foot"])
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(
+        client.get(f"/events/{event_id}/series/1/cards.pdf").data)).pages)  # fmt: skip
+    assert text.count("Verlorene Spiele einsammeln") == 1
+    assert "Verlorene Spiele einsammeln: 1,00 €" in text  # Gabi and Emil, 0,50 € each
