@@ -522,3 +522,19 @@ def test_the_table_cards_show_the_lost_game_money_once_played(client: FlaskClien
         client.get(f"/events/{event_id}/series/1/cards.pdf").data)).pages)  # fmt: skip
     assert text.count("Verlorene Spiele einsammeln") == 1
     assert "Verlorene Spiele einsammeln: 1,00 €" in text  # Gabi and Emil, 0,50 € each
+
+
+def test_a_closed_events_desk_page_shows_the_feet_and_takes_none(client: FlaskClient) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    client.post(f"{API}/events/{event_id}/close", json={})
+    page = client.get(f"/events/{event_id}/series/1/paper").get_data(as_text=True)
+    assert '<form method="post"' not in page and "312" in page
+    plan = DATA["tables"][1]
+    form = _form(plan["foot"], plan["players"]) | {"p0_points": "60"}
+    r = client.post(f"/events/{event_id}/series/1/paper/2", data=form)
+    assert r.status_code == 302
+    assert "abgeschlossen" in client.get(r.headers["Location"]).get_data(as_text=True)
+    t = client.get(f"{API}/events/{event_id}/series/1/tables/2").json
+    assert t["foot"]["players"]["Heinz"]["points"] == 30
+    series = client.get(f"/events/{event_id}/series/1").get_data(as_text=True)
+    assert "/series/1/paper" not in series
