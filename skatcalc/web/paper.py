@@ -103,7 +103,7 @@ def _page(event_id: int, n: int, refused: PaperTable | None = None) -> Any:
     except events.NotFound:
         abort(404)
     tables = []
-    for t in events.tables_of(db, event):
+    for t in events.snapshot(db, event).tables:
         if t.series != n:
             continue
         if refused is not None and refused.t.table == t.table:
