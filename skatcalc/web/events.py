@@ -692,6 +692,7 @@ def close(event_id: int) -> Any:
         playing=[t for t in events.tables_of(db, event)
                                            if t.left > 0],
         table_money=events.table_money(event, events.snapshot(db, event).tables),
+        penalties=events.penalties(db, event_id), regs=events.registrations(db, event_id),
     )  # fmt: skip
     return html, status
 

@@ -19,7 +19,7 @@ from skatcalc.services import sheets as service
 from skatcalc.services.event_desk import start_numbers
 from skatcalc.text import _, field_errors, translate
 from skatcalc.web.events import editable
-from skatcalc.web.i18n import num, page_lang
+from skatcalc.web.i18n import flash_errors, num, page_lang
 from skatcalc.web.request_state import mark_private
 
 bp = Blueprint("paper", __name__, url_prefix="/events")
@@ -179,3 +179,48 @@ def preview(event_id: int, n: int, table: int) -> Response:
     mark_private()
     return jsonify({"scores": scores, "check": check, "ok": shown.errors is None,
                     "errors": errors})  # fmt: skip
+
+
+# --- Penalty points from the close page ----------------------------------------------------------
+
+
+def _to_penalties(event_id: int) -> Response:
+    return redirect(url_for("events.close", event_id=event_id) + "#penalties")
+
+
+@bp.post("/<int:event_id>/penalties")
+def add_penalty(event_id: int) -> Response:
+    """The organiser gives penalty points (the close page's form); refused: the messages."""
+    editable(event_id)
+    if not FootForm().validate_on_submit():
+        flash(_("Das Formular ist abgelaufen; bitte noch einmal senden."), "error")
+        return _to_penalties(event_id)
+    form = request.form
+    body = {"player": form.get("player", ""), "reason": form.get("reason", ""),
+            "series": _value(form.get("series", ""), False),
+            "points": _value(form.get("points", ""), False)}  # fmt: skip
+    try:
+        given = events.add_penalty(service.get_db(), event_id, body)
+    except events.FootRefused as exc:
+        flash(translate(exc.msg, page_lang()), "error")
+    except InvalidDeal as exc:
+        flash_errors(exc)
+    else:
+        flash(_("Strafpunkte für %(name)s gespeichert.", name=given.player))
+    return _to_penalties(event_id)
+
+
+@bp.post("/<int:event_id>/penalties/<int:penalty_id>/delete")
+def delete_penalty(event_id: int, penalty_id: int) -> Response:
+    editable(event_id)
+    if not FootForm().validate_on_submit():
+        abort(400)
+    try:
+        events.delete_penalty(service.get_db(), event_id, penalty_id)
+    except events.NotFound:
+        abort(404)
+    except events.FootRefused as exc:
+        flash(translate(exc.msg, page_lang()), "error")
+    else:
+        flash(_("Strafpunkte zurückgenommen."))
+    return _to_penalties(event_id)

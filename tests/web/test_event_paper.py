@@ -538,3 +538,26 @@ def test_a_closed_events_desk_page_shows_the_feet_and_takes_none(client: FlaskCl
     assert t["foot"]["players"]["Heinz"]["points"] == 30
     series = client.get(f"/events/{event_id}/series/1").get_data(as_text=True)
     assert "/series/1/paper" not in series
+
+
+def test_penalties_from_the_close_page_and_on_the_ranking_page(client: FlaskClient) -> None:
+    event_id, _ = _preisskat(client, paper=True)
+    page = client.get(f"/events/{event_id}/close").get_data(as_text=True)
+    assert "Karl, Serie 1: −10 (Handy am Tisch)" in page
+    r = client.post(f"/events/{event_id}/penalties",
+                    data={"player": "Anna", "series": "1", "points": "12", "reason": "laut"})  # fmt: skip
+    assert r.status_code == 302 and r.headers["Location"].endswith("#penalties")
+    rows = client.get(f"{API}/events/{event_id}/ranking").json["rows"]
+    assert next(x for x in rows if x["player"] == "Anna")["score"] == 300
+    ranking = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert "Strafpunkte −12" in ranking and "Strafpunkte −10" in ranking
+    r = client.post(f"/events/{event_id}/penalties",
+                    data={"player": "Anna", "series": "1", "points": "abc", "reason": ""})  # fmt: skip
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Erwartet: eine ganze Zahl." in page and "Bitte den Grund angeben." in page
+    pid = client.get(f"{API}/events/{event_id}/penalties").json["penalties"][-1]["id"]
+    r = client.post(f"/events/{event_id}/penalties/{pid}/delete")
+    assert "Strafpunkte zurückgenommen." in client.get(r.headers["Location"]).get_data(as_text=True)
+    rows = client.get(f"{API}/events/{event_id}/ranking").json["rows"]
+    assert next(x for x in rows if x["player"] == "Anna")["score"] == 312
+    assert client.post(f"/events/{event_id}/penalties/999/delete").status_code == 404
