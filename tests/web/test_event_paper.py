@@ -561,3 +561,19 @@ def test_penalties_from_the_close_page_and_on_the_ranking_page(client: FlaskClie
     rows = client.get(f"{API}/events/{event_id}/ranking").json["rows"]
     assert next(x for x in rows if x["player"] == "Anna")["score"] == 312
     assert client.post(f"/events/{event_id}/penalties/999/delete").status_code == 404
+
+
+def test_a_struck_deal_does_not_hold_a_foot_back_nor_come_back_after_it(
+    client: FlaskClient,
+) -> None:
+    event_id = _seated(client)
+    sheet = client.get(f"{API}/events/{event_id}/series/1/tables/2").json["sheet"]
+    assert client.post(f"{API}/sheets/{sheet}/deals", json={"passed": True}).status_code == 201
+    assert client.delete(f"{API}/sheets/{sheet}/deals/1").status_code == 200
+    r = client.put(
+        f"{API}/events/{event_id}/series/1/tables/2/foot", json=DATA["tables"][1]["foot"]
+    )
+    assert r.status_code == 200, r.json
+    r = client.post(f"{API}/sheets/{sheet}/deals/1/restore", json={})
+    assert r.status_code == 409
+    assert client.get(f"{API}/sheets/{sheet}").json["deals"][0]["struck"] is True
