@@ -155,6 +155,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(desk.bp)
     app.register_blueprint(desk_api.bp)
     csrf.exempt(desk_api.bp)
+    from skatcalc.web import paper
+
+    app.register_blueprint(paper.bp)
     from skatcalc.web import admin
 
     app.register_blueprint(admin.bp)

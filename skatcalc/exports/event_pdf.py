@@ -18,7 +18,7 @@ from skatcalc.services import events
 from skatcalc.services import sheets as service
 from skatcalc.services.dates import when
 from skatcalc.services.event_desk import start_numbers
-from skatcalc.services.events import Event, EventTable, tournament_of
+from skatcalc.services.events import Event, EventTable, PenaltyRow, tournament_of
 from skatcalc.text import ptranslate, translate
 
 NAME_MIN = 36  # mm the name column keeps, whatever the number of series
@@ -121,9 +121,13 @@ def render_event_pdf(
     for label, cents in lines:
         pdf.cell(0, 5, f"{label}: {money(cents, lang)}",
                  new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    write_penalties(pdf, events.penalties(db, event.id), lang)
     write_more_prizes(pdf, prizes, lang)
     write_cash_check(pdf, prizes.cash, lang)
     for t in events.tables_of(db, event):
+        if t.foot is not None:
+            write_paper_table(pdf, t, lang)
+            continue
         sheet = {**service.sheet_json(db, t.sheet_row, lang, full=False),
                  "day": t.sheet_row.day}  # fmt: skip
         spec = service.spec_of(t.sheet_row)
@@ -246,3 +250,37 @@ def write_cash_check(pdf: SheetPDF, cash: CashCheck, lang: str) -> None:
             row.cell(money(c.due_cents, lang))
             row.cell(money(c.paid_cents, lang))
             row.cell(money(c.open_cents, lang) if c.open_cents else "")
+
+
+def write_penalties(pdf: SheetPDF, given: Sequence[PenaltyRow], lang: str) -> None:
+    """Every penalty with its series, points and reason (the ranking's scores are net)."""
+    if not given:
+        return
+    pdf.ln(3)
+    pdf.set_font("DejaVu", "B", 10)
+    pdf.cell(0, 6, translate("Strafpunkte", lang), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=9)
+    for p in given:
+        pdf.multi_cell(0, 5, translate("%(player)s, Serie %(n)s: %(points)s (%(reason)s)", lang,
+                                       player=p.player, n=p.series, points=_n(-p.points),
+                                       reason=p.reason),
+                       new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+
+
+def write_paper_table(pdf: SheetPDF, t: EventTable, lang: str) -> None:
+    """A table kept on paper: its foot as the desk typed it, with each player's score."""
+    assert t.foot is not None
+    pdf.add_page()
+    pdf.set_font("DejaVu", "B", 12)
+    pdf.multi_cell(0, 7, translate("Serie %(n)s, Tisch %(t)s: Papierliste", lang,
+                                   n=t.series, t=t.table),
+                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    pdf.set_font("DejaVu", size=9)
+    heads = ["", translate("Spieler", lang), translate("Summe", lang),
+             translate("gewonnen", lang), translate("verloren", lang), translate("Wertung", lang)]  # fmt: skip
+    _table(pdf, [10, 0, 24, 22, 22, 24], heads,
+           [[f"{i}.", p, _n(f.points), str(f.won), str(f.lost), _n(t.score[p])]
+            for i, (p, f) in enumerate(t.foot.lines.items(), start=1)])  # fmt: skip
+    pdf.ln(2)
+    pdf.multi_cell(0, 5, translate("eingepasst", lang) + f": {t.foot.passed}",
+                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip

@@ -10,6 +10,7 @@ import io
 import segno
 
 from skatcalc.exports.pdf import GREY, SheetPDF
+from skatcalc.rules.common import money
 from skatcalc.services.events import Event, EventTable
 from skatcalc.text import translate
 
@@ -37,9 +38,11 @@ def fit_text(pdf: SheetPDF, text: str, width: float, size: float, smallest: floa
 
 
 def render_cards(event: Event, n: int, tables: list[EventTable],
-                 numbers: dict[str, int], links: dict[int, str], lang: str = "de") -> bytes:  # fmt: skip
+                 numbers: dict[str, int], links: dict[int, str], lang: str = "de",
+                 lost_money: dict[int, int] | None = None) -> bytes:  # fmt: skip
     """``tables`` as ``event_service.tables_of`` gives them (series ``n``), ``links`` the
-    table number → its list's link (the QR code)."""
+    table number → its list's link (the QR code), ``lost_money`` the table number → the
+    lost-game money its captain collects (shown once the table has played a game)."""
     title = f"{event.name} · {translate('Serie %(n)s', lang, n=n)}"
     pdf = SheetPDF(title, lang, landscape=False)
     pdf.set_title(translate("Tischkarten", lang) + " · " + title)
@@ -49,12 +52,13 @@ def render_cards(event: Event, n: int, tables: list[EventTable],
         if i % 2 == 0:
             pdf.add_page()
         top = pdf.t_margin + (i % 2) * (CARD_H + 6)
-        _card(pdf, event, n, t, numbers, links.get(t.table), top, lang)
+        _card(pdf, event, n, t, numbers, links.get(t.table), top, lang,
+              (lost_money or {}).get(t.table) if t.played else None)  # fmt: skip
     return bytes(pdf.output())
 
 
-def _card(pdf: SheetPDF, event: Event, n: int, t: EventTable,
-          numbers: dict[str, int], link: str | None, top: float, lang: str) -> None:  # fmt: skip
+def _card(pdf: SheetPDF, event: Event, n: int, t: EventTable, numbers: dict[str, int],
+          link: str | None, top: float, lang: str, collect: int | None = None) -> None:  # fmt: skip
     left, width = pdf.l_margin, pdf.epw
     pdf.set_draw_color(*GREY)
     pdf.rect(left, top, width, CARD_H)
@@ -75,6 +79,11 @@ def _card(pdf: SheetPDF, event: Event, n: int, t: EventTable,
     if planned:
         line += " · " + translate("%(n)s Spiele", lang, n=planned)
     pdf.cell(text_w, 6, line, new_x="LEFT", new_y="NEXT")
+    if collect is not None:
+        pdf.set_font("DejaVu", "B", 10)
+        pdf.cell(text_w, 5, translate("Verlorene Spiele einsammeln: %(money)s", lang,
+                                      money=money(collect, lang)),
+                 new_x="LEFT", new_y="NEXT")  # fmt: skip
     pdf.ln(3)
     if link:
         pdf.image(_qr_png(link), x=left + width - 5 - QR_W, y=top + 5, w=QR_W, h=QR_W)

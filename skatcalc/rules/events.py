@@ -14,10 +14,10 @@ from datetime import date
 from enum import Enum
 from typing import Any
 
-from .common import Errors, clean_name, parse_day
+from .common import Errors, clean_name, name_key, number, parse_day
 from .inputs import Reader
-from .ranking import order_key
-from .sheet import GAMES, HouseRules, read_rules
+from .ranking import order_key, rank_figure
+from .sheet import GAMES, HouseRules, Tallies, read_rules
 from .sheet import game as game_kind
 
 MAX_EVENT_PLAYERS = 400
@@ -230,6 +230,146 @@ def deals_for(size: int, deals: Mapping[int, int]) -> int:
     return int(deals.get(size, 0))
 
 
+# --- Paper lists typed at the desk (docs/rules.md 1.12) ----------------------------------------
+
+FOOT_POINTS = 100_000  # a list's Summe beyond this is a typing error, not a series
+
+
+@dataclass(frozen=True)
+class FootLine:
+    """One player's foot of a paper list: his Summe and his own games won and lost."""
+
+    points: int
+    won: int
+    lost: int
+
+
+@dataclass(frozen=True)
+class Foot:
+    """A paper list's foot as the desk typed it: a line per seated player, in seat order,
+    and the passed deals."""
+
+    lines: Mapping[str, FootLine]
+    passed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": {p: {"points": f.points, "won": f.won, "lost": f.lost}
+                        for p, f in self.lines.items()},
+            "passed": self.passed,
+        }  # fmt: skip
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Foot:
+        return Foot(
+            {str(p): FootLine(int(f["points"]), int(f["won"]), int(f["lost"]))
+             for p, f in data["players"].items()},
+            int(data["passed"]),
+        )  # fmt: skip
+
+
+def keeps_foot(game: str, size: int) -> bool:
+    """Whether a table of this game and size ranks by a figure a paper list's foot gives
+    (Seeger-Fabian: Skat at three and four)."""
+    names = ("P1", "P2", "P3", "P4", "P5")[:size]
+    zero = dict.fromkeys(names, 0)
+    figures = dict(game_kind(game).extra_totals(names, Tallies(zero, zero, zero, zero)))
+    return rank_figure(game) in figures
+
+
+def foot_games(foot: Foot) -> int:
+    """The deals a foot accounts for: games won and lost of all players and the passed."""
+    return sum(f.won + f.lost for f in foot.lines.values()) + foot.passed
+
+
+def foot_scores(game: str, foot: Foot) -> dict[str, int]:
+    """Each player's score from a paper list's foot, by the game's own tournament figure
+    (the same function the phone tables' totals take): Summe + 50 × won − 50 × lost + 40 (at
+    three) or 30 (at four) for every game another player lost.
+
+    >>> from skatcalc.rules.sheet import game as _g
+    >>> foot = Foot({"Anna": FootLine(412, 6, 1), "Bert": FootLine(-96, 0, 1),
+    ...              "Cora": FootLine(0, 0, 0), "Dirk": FootLine(48, 1, 1)}, 0)
+    >>> foot_scores("skat", foot)["Anna"]  # docs/rules.md 1.12: 412 + 300 − 50 + 2 × 30
+    722
+    """
+    players = tuple(foot.lines)
+    won = {p: f.won for p, f in foot.lines.items()}
+    lost = {p: f.lost for p, f in foot.lines.items()}
+    total_lost = sum(lost.values())
+    tallies = Tallies({p: f.points for p, f in foot.lines.items()}, won, lost,
+                      {p: total_lost - lost[p] for p in players})  # fmt: skip
+    figures = dict(game_kind(game).extra_totals(players, tallies))
+    return dict(figures[rank_figure(game)])
+
+
+def _foot_int(raw: Mapping[str, Any], name: str, low: int, top: int, field: str,
+              e: Errors) -> int:  # fmt: skip
+    v = raw.get(name)
+    if v is None:
+        e.add(field, "Dieses Feld fehlt.")
+    elif isinstance(v, bool) or not isinstance(v, int):
+        e.add(field, "Erwartet: eine ganze Zahl.")
+    elif not low <= v <= top:
+        e.add(field, "Erlaubt: %(low)s bis %(max)s.", low=number(low), max=number(top))
+    else:
+        return v
+    return 0
+
+
+def read_foot(data: object, seated: Sequence[str], deals: int, check_sum: bool = True) -> Foot:
+    """A paper list's foot from its JSON body, checked as the list's own check sums are:
+    every seated player once (names matched as typed names are), ``won``, ``lost`` and
+    ``passed`` 0 to the series' deals, ``points`` ±100,000, and the games won and lost of all
+    players plus the passed deals make the series' deals at that table (not ``check_sum``:
+    the desk's preview while the lines are typed). Raises
+    :class:`~skatcalc.rules.common.InvalidDeal` with every error.
+
+    >>> read_foot({"players": {"a": {"points": 0, "won": 1, "lost": 0}}, "passed": 1},
+    ...           ["A"], 2).lines
+    {'A': FootLine(points=0, won=1, lost=0)}
+    """
+    r = Reader(data)
+    e = r.errors
+    raw = r.data.get("players")
+    r.seen.update(("players", "passed"))
+    passed = _foot_int(r.data, "passed", 0, deals, "passed", e)
+    r.reject_unknown()
+    by_key = {name_key(p): p for p in seated}
+    lines: dict[str, FootLine] = {}
+    if not isinstance(raw, Mapping):
+        e.add("players", "Erwartet: ein Objekt mit einem Eintrag je Spieler am Tisch.")
+        raw = {}
+    for typed, entry in raw.items():
+        name = by_key.get(name_key(str(typed)))
+        if name is None:
+            e.add("players", "%(name)s sitzt nicht an diesem Tisch.", name=str(typed)[:60])
+            continue
+        if name in lines:
+            e.add("players", "%(name)s steht zweimal in der Liste.", name=name)
+            continue
+        field = f"players.{name}"
+        if not isinstance(entry, Mapping):
+            e.add(field, "Erwartet: ein Objekt mit points, won und lost.")
+            continue
+        points = _foot_int(entry, "points", -FOOT_POINTS, FOOT_POINTS, f"{field}.points", e)
+        won = _foot_int(entry, "won", 0, deals, f"{field}.won", e)
+        lost = _foot_int(entry, "lost", 0, deals, f"{field}.lost", e)
+        for key in entry:
+            if key not in ("points", "won", "lost"):
+                e.add(f"{field}.{str(key)[:40]}", "Unbekanntes Feld.")
+        lines[name] = FootLine(points, won, lost)
+    missing = [p for p in seated if p not in lines]
+    if missing and isinstance(r.data.get("players"), Mapping):
+        e.add("players", "Es fehlt: %(names)s.", names=", ".join(missing))
+    e.raise_if_any()
+    games = foot_games(Foot(lines, passed))
+    if check_sum and games != deals:
+        e.add("passed", "Die Liste hat %(n)s Spiele, die Serie %(deals)s.", n=games, deals=deals)
+        e.raise_if_any()
+    return Foot({p: lines[p] for p in seated}, passed)
+
+
 # --- Ranking ----------------------------------------------------------------------------------
 
 
@@ -296,11 +436,26 @@ class RankRow:
     won_series: tuple[int, ...] = ()  # per series, games won and lost
     lost_series: tuple[int, ...] = ()
     fees_series: tuple[int, ...] = ()  # per series: table fee and lost-game money, 0 unplayed
+    penalty: int = 0  # penalty points, already taken off ``score`` and ``series``
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """Penalty points the organiser gave a player for one series (1–1000), with the reason:
+    they come off his score of that series."""
+
+    player: str
+    series: int  # 1-based
+    points: int
+    reason: str = ""
+
+
+MAX_PENALTY = 1000
 
 
 def rank_event(
     players: Sequence[str], results: Sequence[TableResult], series_count: int, fees: Fees,
-    final: int | None = None,
+    final: int | None = None, penalties: Sequence[Penalty] = (),
 ) -> tuple[RankRow, ...]:  # fmt: skip
     """Every registered player's score over all tables and series, best first.
 
@@ -311,6 +466,13 @@ def rank_event(
     its players take the first places, ordered by the final's points, then by their rank
     before the final (score, won, lost); their score stays the sum of every series. Everyone
     else follows in the order of his score (docs/rules.md 3a).
+
+    ``penalties`` come off the player's score of their series before anything is ranked.
+
+    >>> t = TableResult(1, ("A", "B", "C"), {"A": 100, "B": 90, "C": 0}, {}, {})
+    >>> rows = rank_event("ABC", [t], 1, Fees(0), penalties=[Penalty("A", 1, 20, "late")])
+    >>> [(r.player, r.score, r.series, r.penalty) for r in rows][:2]
+    [('B', 90, (90,), 0), ('A', 80, (80,), 20)]
 
     >>> pre = [TableResult(1, ("A", "B", "C", "D"), {"A": 9, "B": 3, "C": -4, "D": -8},
     ...                    {}, {}),
@@ -341,6 +503,12 @@ def rank_event(
             won_s[p][t.series - 1] += int(t.won.get(p, 0))
             lost_s[p][t.series - 1] += int(t.lost.get(p, 0))
             played[p][t.series - 1] = True
+    penalty = dict.fromkeys(players, 0)
+    for pen in penalties:
+        if pen.player in index and 1 <= pen.series <= series_count:
+            score[pen.player] -= pen.points
+            per_series[pen.player][pen.series - 1] -= pen.points
+            penalty[pen.player] += pen.points
     order = sorted(players, key=lambda p: (*order_key(score[p], won[p], lost[p]), index[p]))
     tie: dict[str, tuple[int, ...]] = {p: (0, score[p]) for p in players}
     if final is not None and 1 <= final <= series_count:
@@ -373,6 +541,7 @@ def rank_event(
                 tuple(won_s[p]),
                 tuple(lost_s[p]),
                 per_fee,
+                penalty[p],
             )  # fmt: skip
         )
     return tuple(rows)

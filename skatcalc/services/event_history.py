@@ -136,6 +136,28 @@ LINES: dict[str, Callable[[Mapping[str, Any]], Msg]] = {
     "unlock": lambda d: Msg(
         "Serie %(n)s, Tisch %(t)s wieder freigegeben", n=d.get("series", 0), t=d.get("table", 0)
     ),  # fmt: skip
+    "foot": lambda d: Msg(
+        "Serie %(n)s, Tisch %(t)s: Listenfuß eingetragen",
+        n=d.get("series", 0),
+        t=d.get("table", 0),
+    ),  # fmt: skip
+    "foot-corrected": lambda d: Msg(
+        "Serie %(n)s, Tisch %(t)s: Listenfuß berichtigt",
+        n=d.get("series", 0),
+        t=d.get("table", 0),
+    ),  # fmt: skip
+    "penalty": lambda d: Msg(
+        "%(name)s: %(points)s Strafpunkte in Serie %(n)s (%(reason)s)",
+        name=d.get("player", ""),
+        points=d.get("points", 0),
+        n=d.get("series", 0),
+        reason=d.get("reason", ""),
+    ),  # fmt: skip
+    "penalty-taken-back": lambda d: Msg(
+        "%(name)s: Strafpunkte in Serie %(n)s zurückgenommen",
+        name=d.get("player", ""),
+        n=d.get("series", 0),
+    ),  # fmt: skip
 }
 
 

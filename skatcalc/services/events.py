@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -19,16 +19,19 @@ from typing import Any
 from sqlite_utils import Database
 
 from skatcalc import store
-from skatcalc.rules.common import Errors, Msg, clean_name
+from skatcalc.rules.common import Errors, InvalidDeal, Msg, clean_name
 from skatcalc.rules.double_entry import Comparison, Counted, compare, counted
 from skatcalc.rules.events import (
     MAX_EVENT_PLAYERS,
+    MAX_PENALTY,
     MAX_SERIES_DEALS,
     CashCheck,
     EventSpec,
     Fees,
     FeeTier,
+    Foot,
     Payout,
+    Penalty,
     PrizePlan,
     Prizes,
     RankRow,
@@ -44,13 +47,18 @@ from skatcalc.rules.events import (
     draw,
     fees_total,
     final_table,
+    foot_games,
+    foot_scores,
+    keeps_foot,
     pairs_of,
     rank_event,
     ranking_order,
+    read_foot,
     repeated_pairs,
     team_fee_payers,
     team_scores,
 )
+from skatcalc.rules.inputs import Reader
 from skatcalc.rules.ranking import rank_figure
 from skatcalc.rules.sheet import BAD_NAME_MSG, MAX_NAME, bad_name_char
 from skatcalc.rules.sheet import game as game_kind
@@ -65,6 +73,7 @@ from skatcalc.store import players as player_rows
 from skatcalc.store import sheets as sheet_store
 from skatcalc.store.club_records import Event as Event  # the pages take the records from here
 from skatcalc.store.club_records import EventLogEntry, Registration, SeriesRow
+from skatcalc.store.club_records import PenaltyRow as PenaltyRow
 from skatcalc.store.club_records import TableOfSheet as TableOfSheet
 from skatcalc.store.records import Sheet
 
@@ -364,10 +373,17 @@ def check_names(raw: object, e: Errors, field: str = "names") -> list[str]:
 
 
 def register(
-    db: Database, event_id: int, names: list[str], categories: dict[str, str] | None = None
+    db: Database,
+    event_id: int,
+    names: list[str],
+    categories: dict[str, str] | None = None,
+    members: Mapping[str, tuple[str | None, str | None]] | None = None,
+    paid: set[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """Register walk-ins: (names added, names already registered). A known player's name is
-    taken as the player list spells it; late arrivals join at the next series."""
+    taken as the player list spells it; late arrivals join at the next series. ``members``:
+    a name's member number and club, for the association's report; ``paid``: names whose
+    entry fee is paid at the door (ticked with the registration, in the history)."""
     added: list[str] = []
     already: list[str] = []
     with db.atomic():
@@ -395,13 +411,42 @@ def register(
                 e.add("names", "Kategorien dieser Veranstaltung: %(cats)s.",
                       cats=", ".join(plan_of(event).categories) or "–")  # fmt: skip
                 e.raise_if_any()
+            member_no, club = (members or {}).get(name, (None, None))
+            at = store.now()
             rows_of.insert_registration(db, event_id, shown, key, player_id, series + 1,
-                                        store.now(), category)  # fmt: skip
+                                        at, category, member_no, club)  # fmt: skip
+            if name in (paid or set()):
+                cents = fees_of(event).entry_cents
+                rows_of.set_fee_paid(db, event_id, key, 0, cents, at)
+                log_event(db, event_id, "paid", at, {"player": shown, "series": 0, "cents": cents})
             have.add(key)
             added.append(shown)
         if added:  # the entry fees and the prizes per players count the registrations
             log_event(db, event_id, "register", store.now(), {"names": added})
     return added, already
+
+
+MAX_MEMBER_NO = 20
+MAX_CLUB = 60
+
+
+def read_member(item: Mapping[str, Any], e: Errors) -> tuple[str | None, str | None]:
+    """A registration's optional ``member_no`` and ``club`` (text, spaces collapsed; empty is
+    none), as the association's report carries them."""
+    out: list[str | None] = []
+    for key, most in (("member_no", MAX_MEMBER_NO), ("club", MAX_CLUB)):
+        raw = item.get(key)
+        if raw is None:
+            out.append(None)
+        elif not isinstance(raw, str) or bad_name_char(raw):
+            e.add(f"names.{key}", "Erwartet: Text.")
+            out.append(None)
+        elif len(clean_name(raw)) > most:
+            e.add(f"names.{key}", "Höchstens %(max)s Zeichen.", max=most)
+            out.append(None)
+        else:
+            out.append(clean_name(raw) or None)
+    return out[0], out[1]
 
 
 def set_away(db: Database, event_id: int, name: str, away: bool) -> None:
@@ -607,6 +652,7 @@ class EventTable:
     double_entry: DoubleEntry | None
     signed: tuple[str, ...]
     confirmed: str | None
+    foot: Foot | None  # a paper table: the foot the desk typed, its only figures
 
 
 def tables_of(db: Database, event: Event,
@@ -616,10 +662,14 @@ def tables_of(db: Database, event: Event,
     out = []
     for table in rows_of.table_sheets(db, event.id, only):
         sheet = table.sheet
+        planned = deals_for(len(sheet.players), series_deals(event, table.series_deals))
+        if table.foot is not None:
+            out.append(_paper_table(event, table.series, table.n, sheet, planned, table.foot,
+                                    table.signed, table.confirmed))  # fmt: skip
+            continue
         computed = service.computed_sheet(db, sheet, "de")
         totals = computed["totals"]
         played = sum(1 for d in computed["deals"] if not d["struck"])
-        planned = deals_for(len(sheet.players), series_deals(event, table.series_deals))
         # "nur Gute" (docs/rules.md 2.8): the ranking counts what the winners wrote
         score_key = "written" if "written" in totals else rank_figure(event.game)
         entry = double_entry_of(db, event, sheet, table.sheet_b) if table.sheet_b else None
@@ -641,9 +691,26 @@ def tables_of(db: Database, event: Event,
                 double_entry=entry,
                 signed=tuple(table.signed),
                 confirmed=table.confirmed,
+                foot=None,
             )
         )
     return out
+
+
+def _paper_table(event: Event, series: int, n: int, sheet: Sheet, planned: int,
+                 stored: dict[str, Any], signed: tuple[str, ...],
+                 confirmed: str | None) -> EventTable:  # fmt: skip
+    """A table kept on paper: its figures are its foot's, by the game's own tournament
+    figure; it has played its series (the foot's check sum is the series' deals)."""
+    foot = Foot.from_json(stored)
+    return EventTable(
+        series=series, table=n, players=tuple(sheet.players), first_dealer=sheet.first_dealer,
+        sheet=sheet.id, sheet_row=sheet, planned=planned, played=planned, left=0,
+        next_dealer=None, score=foot_scores(event.game, foot),
+        won={p: f.won for p, f in foot.lines.items()},
+        lost={p: f.lost for p, f in foot.lines.items()},
+        double_entry=None, signed=signed, confirmed=confirmed, foot=foot,
+    )  # fmt: skip
 
 
 def series_count(db: Database, event_id: int) -> int:
@@ -683,8 +750,9 @@ def snapshot(db: Database, event: Event) -> EventSnapshot:
     regs = registrations(db, event.id)
     n_series = series_count(db, event.id)
     results = [TableResult(t.series, t.players, t.score, t.won, t.lost) for t in tables]
+    given = [Penalty(p.player, p.series, p.points, p.reason) for p in penalties(db, event.id)]
     rows = rank_event([r.name for r in regs], results, n_series, fees_of(event),
-                      final_series(db, event.id))  # fmt: skip
+                      final_series(db, event.id), given)  # fmt: skip
     snap = EventSnapshot(token, tuple(tables), regs, n_series, rows)
     _SNAPSHOTS.put(key, snap)
     return snap
@@ -702,7 +770,8 @@ def ranking_json(rows: tuple[RankRow, ...]) -> dict[str, Any]:
     return {
         "rows": [
             {"rank": r.rank, "player": r.player, "score": r.score, "won": r.won, "lost": r.lost,
-             "fees_cents": r.fees_cents, "series": list(r.series)}
+             "fees_cents": r.fees_cents, "series": list(r.series),
+             **({"penalty": r.penalty} if r.penalty else {})}
             for r in rows
         ],
         "fees_total_cents": fees_total(rows),
@@ -775,6 +844,8 @@ def event_json(db: Database, event_id: int) -> dict[str, Any]:
                 "away": r.away,
                 "start_no": r.start_no,
                 **({"category": r.category} if r.category else {}),
+                **({"member_no": r.member_no} if r.member_no else {}),
+                **({"club": r.club} if r.club else {}),
             }
             for r in regs
         ],  # fmt: skip
@@ -1176,6 +1247,187 @@ def unlock_table(db: Database, event_id: int, n: int, table: int) -> EventTable:
             log_event(db, event_id, "unlock", store.now(), {"series": n, "table": table})
         _touch_lists(db, t)
         return find_table(db, event, n, table)
+
+
+# --- The lost-game money per table, for its captain to collect --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableMoney:
+    """A table of a series and the lost-game money each of its players owes for it (by the
+    event's tiers, the same figures as the fees), with the table's total."""
+
+    series: int
+    table: int
+    players: tuple[tuple[str, int, int], ...]  # (player, lost games, cents)
+    total_cents: int
+
+
+def table_money(event: Event, tables: Sequence[EventTable]) -> list[TableMoney]:
+    fees = fees_of(event)
+    out = []
+    for t in tables:
+        owed = tuple((p, int(t.lost.get(p, 0)), fees.lost_money(int(t.lost.get(p, 0))))
+                     for p in t.players)  # fmt: skip
+        out.append(TableMoney(t.series, t.table, owed, sum(c for _, _, c in owed)))
+    return out
+
+
+# --- Paper lists typed at the desk, penalty points ----------------------------------------------
+
+
+class FootRefused(SignOffRefused):
+    """A foot the table cannot take (it has deals, the event is closed): answered 409."""
+
+
+def log_paper(db: Database, event_id: int, action: str, detail: dict[str, Any]) -> None:
+    """The one place a foot's or a penalty's change goes into the event's history (who and
+    when: the desk's history joins here)."""
+    log_event(db, event_id, action, store.now(), detail)
+
+
+def set_foot(db: Database, event_id: int, n: int, table: int, data: object) -> EventTable:
+    """The desk types a paper list's foot (docs/rules.md 1.12) for table ``table`` of series
+    ``n``, or corrects it: checked as the list's own check sums are, then the table's
+    figures are the foot's. Refused (:class:`FootRefused`) when the event is closed or the
+    table has deals entered; in the event's history each time."""
+    with db.atomic():
+        event = _lock_table(db, event_id, n, table)
+        if event.closed:
+            raise FootRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts gespeichert."))
+        t = find_table(db, event, n, table)
+        if not keeps_foot(event.game, len(t.players)):
+            e = Errors()
+            e.add("_", "Einen Listenfuß gibt es nur für Skat-Tische zu dritt oder zu viert.")
+            e.raise_if_any()
+        if t.foot is None and t.played:
+            raise FootRefused(Msg(
+                "An diesem Tisch sind schon %(n)s Spiele eingetragen: er führt seine Liste "
+                "am Handy, nicht auf Papier.", n=t.played))  # fmt: skip
+        if t.confirmed:
+            raise FootRefused(Msg(
+                "Tisch bestätigt: die Liste dieser Serie ist abgezeichnet. Nichts gespeichert; "
+                "die Turnierleitung kann sie wieder freigeben."))  # fmt: skip
+        foot = read_foot(data, t.players, t.planned)
+        rows_of.set_foot(db, event_id, n, table, foot.to_json())
+        # the table's sheet: a new revision (the live token moves) and the write lock a
+        # phone's deal takes, so a deal saved at this moment is refused or seen
+        _touch_lists(db, t)
+        log_paper(db, event_id, "foot" if t.foot is None else "foot-corrected",
+                  {"series": n, "table": table, **foot.to_json()})  # fmt: skip
+        return find_table(db, event, n, table)
+
+
+@dataclass(frozen=True, slots=True)
+class FootPreview:
+    """What the desk's page shows while a foot is typed: each player's score once every
+    line reads (else empty), the games the foot accounts for so far, and its errors."""
+
+    scores: Mapping[str, int]
+    games: int | None
+    deals: int
+    errors: InvalidDeal | None
+
+
+def preview_foot(db: Database, event: Event, n: int, table: int, data: object) -> FootPreview:
+    """A foot's scores as typed, nothing stored; the check sum's error once the lines read."""
+    t = find_table(db, event, n, table, shared=True)
+    if not keeps_foot(event.game, len(t.players)):
+        return FootPreview({}, None, t.planned, None)
+    try:
+        lines = read_foot(data, t.players, t.planned, check_sum=False)
+    except InvalidDeal as exc:
+        return FootPreview({}, None, t.planned, exc)
+    try:
+        read_foot(data, t.players, t.planned)
+        errors = None
+    except InvalidDeal as exc:
+        errors = exc
+    return FootPreview(foot_scores(event.game, lines), foot_games(lines), t.planned, errors)
+
+
+def foot_json(t: EventTable) -> dict[str, Any] | None:
+    """A paper table's foot with each player's score, as typed; None for a phone table."""
+    if t.foot is None:
+        return None
+    return {
+        "players": {p: {"points": f.points, "won": f.won, "lost": f.lost,
+                        "score": int(t.score[p])} for p, f in t.foot.lines.items()},
+        "passed": t.foot.passed,
+    }  # fmt: skip
+
+
+def penalties(db: Database, event_id: int) -> list[PenaltyRow]:
+    return rows_of.penalties(db, event_id)
+
+
+def penalty_json(p: PenaltyRow) -> dict[str, Any]:
+    return {"id": p.id, "player": p.player, "series": p.series, "points": p.points,
+            "reason": p.reason, "at": p.at}  # fmt: skip
+
+
+MAX_REASON = 200
+
+
+def add_penalty(db: Database, event_id: int, data: object) -> PenaltyRow:
+    """Penalty points (1–1000) for a player in a series he played, with a reason; they come
+    off his score of that series. Refused while the event is closed; in its history."""
+    r = Reader(data)
+    e = r.errors
+    player = r.data.get("player")
+    reason = r.data.get("reason")
+    r.seen.update(("player", "reason"))
+    series = r.integer("series")
+    points = r.integer("points")
+    r.reject_unknown()
+    if not isinstance(player, str) or not clean_name(player):
+        e.add("player", "Wer bekommt die Strafpunkte? Ein Name.")
+    for name, value in (("series", series), ("points", points)):
+        if value is None and r.data.get(name) is None:
+            e.add(name, "Dieses Feld fehlt.")
+    if points is not None and not 1 <= points <= MAX_PENALTY:
+        e.add("points", "Erlaubt: 1 bis %(max)s.", max=MAX_PENALTY)
+    if not isinstance(reason, str) or not " ".join(reason.split()):
+        e.add("reason", "Bitte den Grund angeben.")
+    elif len(reason) > MAX_REASON:
+        e.add("reason", "Höchstens %(max)s Zeichen.", max=MAX_REASON)
+    e.raise_if_any()
+    assert isinstance(player, str) and isinstance(reason, str)
+    assert series is not None and points is not None
+    with db.atomic():
+        _bump(db, event_id)
+        event = get_event(db, event_id)
+        if event.closed:
+            raise FootRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts gespeichert."))
+        key = people.name_key(player)
+        reg = next((x for x in registrations(db, event_id) if x.key == key), None)
+        if reg is None:
+            e.add("player", "%(name)s ist nicht angemeldet.", name=clean_name(player)[:50])
+            e.raise_if_any()
+        assert reg is not None
+        seated = any(t.series == series and reg.name in t.players
+                     for t in tables_of(db, event))  # fmt: skip
+        if not seated:
+            e.add("series", "%(name)s hat Serie %(n)s nicht gespielt.", name=reg.name, n=series)
+            e.raise_if_any()
+        text = " ".join(reason.split())
+        pid = rows_of.insert_penalty(db, event_id, reg.id, series, points, text, store.now())
+        log_paper(db, event_id, "penalty", {"id": pid, "player": reg.name, "series": series,
+                                            "points": points, "reason": text})  # fmt: skip
+    return next(p for p in penalties(db, event_id) if p.id == pid)
+
+
+def delete_penalty(db: Database, event_id: int, penalty_id: int) -> None:
+    """Take a penalty back; in the event's history. Refused while the event is closed."""
+    with db.atomic():
+        _bump(db, event_id)
+        event = get_event(db, event_id)
+        if event.closed:
+            raise FootRefused(Msg("Die Veranstaltung ist abgeschlossen. Nichts gespeichert."))
+        given = next((p for p in penalties(db, event_id) if p.id == penalty_id), None)
+        if given is None or not rows_of.delete_penalty(db, event_id, penalty_id):
+            raise NotFound(penalty_id)
+        log_paper(db, event_id, "penalty-taken-back", penalty_json(given))
 
 
 def today() -> str:

@@ -573,9 +573,19 @@ def planned_deals(state: SheetLock) -> int | None:
     return planned or None
 
 
+def refuse_if_paper(sheet: Sheet, state: SheetLock) -> None:
+    """A club night's table kept on paper (the desk typed its foot) takes no deals: its
+    figures are the foot's alone."""
+    if state.event is not None and state.event.paper:
+        raise Settled(sheet.id, Msg(
+            "Dieser Tisch spielt auf Papier: die Turnierleitung hat den Fuß seiner Liste "
+            "eingetragen. Nichts gespeichert."))  # fmt: skip
+
+
 def refuse_if_finished(sheet: Sheet, state: SheetLock) -> None:
     """A club night's table takes no deal beyond its series' planned length (struck deals
     do not count: they were never dealt)."""
+    refuse_if_paper(sheet, state)
     planned = planned_deals(state)
     if planned is not None and state.played >= planned:
         raise Settled(sheet.id, Msg(
@@ -666,7 +676,8 @@ def strike_deal(db: Database, sheet: Sheet, n: int) -> Changed:
 
 def restore_deal(db: Database, sheet: Sheet, n: int) -> Changed:
     """Take back the strike of deal ``n``."""
-    with sheet_write(db, sheet):
+    with sheet_write(db, sheet) as state:
+        refuse_if_paper(sheet, state)
         changed = store.set_struck(db, sheet.id, n, False)
         return Changed(changed, _written(db, sheet))
 

@@ -105,6 +105,8 @@ class Registration:
     registered: str
     category: str | None
     start_no: int | None
+    member_no: str | None = None
+    club: str | None = None
 
 
 def decode_registration(row: Row) -> Registration:
@@ -113,7 +115,20 @@ def decode_registration(row: Row) -> Registration:
         int(row["id"]), str(row["name"]), str(row["key"]), None if pid is None else int(pid),
         int(row["from_series"]), bool(row["away"]), str(row["registered"]),
         row["category"] or None, None if no is None else int(no),
+        row.get("member_no") or None, row.get("club") or None,
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PenaltyRow:
+    """Penalty points given to a registered player for one series, with the reason."""
+
+    id: int
+    player: str
+    series: int
+    points: int
+    reason: str
+    at: str
 
 
 def decode_deals(text: object) -> dict[int, int]:
@@ -221,6 +236,7 @@ class TableRow:
     signed: tuple[str, ...]
     confirmed: str | None
     series_deals: dict[int, int]
+    foot: dict[str, Any] | None = None  # a paper table's foot as typed (docs/rules.md 1.12)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from .club_records import (
     Event,
     EventLogEntry,
     EventRef,
+    PenaltyRow,
     Registration,
     SeriesRow,
     SeriesTable,
@@ -112,7 +113,8 @@ def event_log(db: Database, event_id: int) -> list[EventLogEntry]:
 
 def delete_event(db: Database, event_id: int) -> None:
     """The event's own rows (its tables' sheets are the caller's: deleted before)."""
-    for table in ("event_series", "event_players", "event_log", "event_fee_paid"):
+    for table in ("event_penalties", "event_series", "event_players", "event_log",
+                  "event_fee_paid"):  # fmt: skip
         db.execute(f"delete from {table} where event_id = ?", [event_id])
     db.execute("delete from events where id = ?", [event_id])
 
@@ -167,8 +169,8 @@ def registrations(db: Database, event_id: int) -> list[Registration]:
     return [
         decode_registration(r)
         for r in db.query(
-            "select id, name, key, player_id, from_series, away, registered, category, start_no "
-            "from event_players where event_id = ? order by id",
+            "select id, name, key, player_id, from_series, away, registered, category, start_no, "
+            "member_no, club from event_players where event_id = ? order by id",
             [event_id],
         )
     ]
@@ -176,14 +178,14 @@ def registrations(db: Database, event_id: int) -> list[Registration]:
 
 def insert_registration(
     db: Database, event_id: int, name: str, key: str, player_id: int | None, from_series: int,
-    at: str, category: str | None,
+    at: str, category: str | None, member_no: str | None = None, club: str | None = None,
 ) -> None:  # fmt: skip
     """A registration with the event's next start number."""
     db.execute(
         "insert into event_players (event_id, name, key, player_id, from_series, "
-        "registered, category, start_no) values (?, ?, ?, ?, ?, ?, ?, (select "
-        "coalesce(max(start_no), 0) + 1 from event_players where event_id = ?))",
-        [event_id, name, key, player_id, from_series, at, category, event_id],
+        "registered, category, start_no, member_no, club) values (?, ?, ?, ?, ?, ?, ?, "
+        "(select coalesce(max(start_no), 0) + 1 from event_players where event_id = ?), ?, ?)",
+        [event_id, name, key, player_id, from_series, at, category, event_id, member_no, club],
     )
 
 
@@ -205,6 +207,7 @@ def set_category(db: Database, event_id: int, key: str, category: str | None) ->
 
 def delete_registration(db: Database, event_id: int, reg_id: int, key: str) -> None:
     """The registration and its fee ticks (the entry fee's tick goes with it)."""
+    db.execute("delete from event_penalties where reg_id = ?", [reg_id])
     db.execute("delete from event_players where id = ?", [reg_id])
     db.execute("delete from event_fee_paid where event_id = ? and key = ?", [event_id, key])
 
@@ -366,7 +369,8 @@ def seated_tables(db: Database, event_id: int) -> list[tuple[int, list[str], str
 
 # The table's own columns come under names no sheet column has: the rest of the row is the
 # sheet's, for the sheets' decoder.
-_TABLE_COLS = ("t_series", "t_n", "t_series_deals", "t_sheet_b", "t_signed", "t_confirmed")
+_TABLE_COLS = ("t_series", "t_n", "t_series_deals", "t_sheet_b", "t_signed", "t_confirmed",
+               "t_foot")  # fmt: skip
 
 
 def table_sheets(db: Database, event_id: int,
@@ -380,7 +384,8 @@ def table_sheets(db: Database, event_id: int,
     out = []
     for r in db.query(
         "select t.series as t_series, t.n as t_n, es.deals as t_series_deals, "
-        "t.sheet_b as t_sheet_b, t.signed as t_signed, t.confirmed as t_confirmed, s.* "
+        "t.sheet_b as t_sheet_b, t.signed as t_signed, t.confirmed as t_confirmed, "
+        "t.foot as t_foot, s.* "
         "from event_tables t join sheets s on s.id = t.sheet_id left join event_series es "
         f"on es.event_id = t.event_id and es.n = t.series where {where} "
         "order by t.series, t.n",
@@ -394,6 +399,7 @@ def table_sheets(db: Database, event_id: int,
                 None if sheet_b is None else int(sheet_b),
                 tuple(json.loads(r["t_signed"] or "[]")), r["t_confirmed"],
                 decode_deals(r["t_series_deals"]),
+                None if r["t_foot"] is None else json.loads(r["t_foot"]),
             )
         )  # fmt: skip
     return out
@@ -453,6 +459,52 @@ def table_of_sheet(db: Database, sheet_id: int) -> TableOfSheet | None:
         {**decode_deals(r["deals"]), **decode_deals(r["series_deals"])},
         r["confirmed"], r["signed"], r["list"],
     )  # fmt: skip
+
+
+# --- Paper tables and penalties ----------------------------------------------------------------
+
+
+def set_foot(db: Database, event_id: int, series: int, n: int, foot: dict[str, Any]) -> None:
+    db.execute(
+        "update event_tables set foot = ? where event_id = ? and series = ? and n = ?",
+        [json.dumps(foot, ensure_ascii=False), event_id, series, n],
+    )
+
+
+def penalties(db: Database, event_id: int) -> list[PenaltyRow]:
+    """Every penalty of the event, oldest first, under the registration's name now."""
+    return [
+        PenaltyRow(
+            int(r["id"]),
+            str(r["name"]),
+            int(r["series"]),
+            int(r["points"]),
+            str(r["reason"]),
+            str(r["at"]),
+        )  # fmt: skip
+        for r in db.query(
+            "select p.id, r.name, p.series, p.points, p.reason, p.at from event_penalties p "
+            "join event_players r on r.id = p.reg_id where p.event_id = ? order by p.id",
+            [event_id],
+        )
+    ]
+
+
+def insert_penalty(db: Database, event_id: int, reg_id: int, series: int, points: int,
+                   reason: str, at: str) -> int:  # fmt: skip
+    cur = db.execute(
+        "insert into event_penalties (event_id, reg_id, series, points, reason, at) "
+        "values (?, ?, ?, ?, ?, ?)",
+        [event_id, reg_id, series, points, reason, at],
+    )
+    return int(cur.lastrowid or 0)
+
+
+def delete_penalty(db: Database, event_id: int, penalty_id: int) -> bool:
+    cur = db.execute(
+        "delete from event_penalties where event_id = ? and id = ?", [event_id, penalty_id]
+    )
+    return cur.rowcount > 0
 
 
 # --- A table's sheet corrected at the desk (seats, a registered name) --------------------------

@@ -459,3 +459,31 @@ def m019_double_entry(db: Database) -> None:
     db.execute("alter table event_tables add column signed text")
     db.execute("alter table event_tables add column confirmed text")
     db.execute("create index event_tables_sheet_b on event_tables (sheet_b)")
+
+
+@migrations()
+def paper_table_foot(db: Database) -> None:
+    # A table kept on paper (docs/rules.md 1.12): the foot the desk typed, as JSON
+    # {"players": {name: {"points", "won", "lost"}}, "passed"}; NULL for a table entered by
+    # phone. A paper table takes no deals; its figures come from the foot alone.
+    db.execute("alter table event_tables add column foot text")
+
+
+@migrations()
+def paper_penalties(db: Database) -> None:
+    # Penalty points (docs/api.md "Penalties"): each drops the player's series score; the
+    # registration's id, so a name corrected at the desk keeps its penalties.
+    db.execute(
+        "create table event_penalties (id integer primary key, event_id integer not null "
+        "references events(id), reg_id integer not null references event_players(id), "
+        "series integer not null, points integer not null, reason text not null, "
+        "at text not null)"
+    )
+    db.execute("create index event_penalties_event on event_penalties (event_id)")
+
+
+@migrations()
+def paper_member_club(db: Database) -> None:
+    # The association's report: a registration's member number and club, both optional.
+    db.execute("alter table event_players add column member_no text")
+    db.execute("alter table event_players add column club text")

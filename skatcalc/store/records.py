@@ -88,6 +88,7 @@ class TableLock:
     deals: dict[str, int]
     confirmed: str | None
     partner: int | None
+    paper: bool = False  # the desk typed the table's paper list: it takes no deals
 
 
 @dataclass(frozen=True, slots=True)

@@ -488,15 +488,15 @@ def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
     row = db.execute(
         "select s.closed, s.players, (select count(*) from deals d where d.sheet_id = s.id "
         "and d.struck = 0), t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n, "
-        "t.confirmed, case when t.sheet_id = s.id then t.sheet_b else t.sheet_id end "
-        "from sheets s left join event_tables t on t.sheet_id = s.id or t.sheet_b = s.id "
+        "t.confirmed, case when t.sheet_id = s.id then t.sheet_b else t.sheet_id end, "
+        "t.foot is not null from sheets s left join event_tables t on t.sheet_id = s.id or t.sheet_b = s.id "
         "left join events e on e.id = t.event_id "
         "left join event_series es on es.event_id = t.event_id and es.n = t.series "
         "where s.id = ?",
         [sheet_id],
     ).fetchone()
     (closed, players, played, event_id, name, event_closed, deals, series_deals, series, n,
-     confirmed, partner) = row  # fmt: skip
+     confirmed, partner, paper) = row  # fmt: skip
     table = None
     if event_id is not None:
         table = TableLock(
@@ -505,6 +505,7 @@ def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
             # double entry: the table's confirmation locks both lists; the other list's
             # page shows this one's figures, so it changes with every write here
             confirmed=confirmed, partner=None if partner is None else int(partner),
+            paper=bool(paper),
         )  # fmt: skip
     return SheetLock(closed=closed, players=len(json.loads(players)), played=int(played),
                      event=table)  # fmt: skip

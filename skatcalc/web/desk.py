@@ -57,7 +57,8 @@ def cards(event_id: int, n: int) -> Response:
     }  # fmt: skip
     mark_private()
     numbers = desk.start_numbers(events.registrations(db, event_id))
-    data = render_cards(event, n, tables, numbers, links, page_lang())
+    collect = {m.table: m.total_cents for m in events.table_money(event, tables)}
+    data = render_cards(event, n, tables, numbers, links, page_lang(), collect)
     name = _filename(event, "pdf").replace(".pdf", f"_S{n}_Tischkarten.pdf")
     return attachment(data, "application/pdf", name)
 

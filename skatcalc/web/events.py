@@ -192,6 +192,7 @@ class NewEventForm(FlaskForm, SheetRulesFields, ScaleFields):
 
 class RegisterForm(FlaskForm):
     names = TextAreaField(validators=[Optional()])
+    paid = BooleanField()  # the entry fee taken at the door
 
 
 class SeriesForm(FlaskForm):
@@ -454,7 +455,8 @@ def players(event_id: int) -> Any:
             names = events.check_names(split_names(form.names.data or ""), e)
             try:
                 e.raise_if_any()
-                added, already = events.register(service.get_db(), event_id, names)
+                added, already = events.register(service.get_db(), event_id, names,
+                                                 paid=set(names) if form.paid.data else None)  # fmt: skip
             except InvalidDeal as exc:
                 form.names.errors = [m for msgs in field_errors(exc, page_lang()).values()
                                      for m in msgs]  # fmt: skip
@@ -477,8 +479,10 @@ def players(event_id: int) -> Any:
     tables = events.snapshot(db, event).tables
     seated = {p for t in tables for p in t.players}
     playing = [t for t in tables if t.series == n_series and t.left > 0]
+    cash = {c.player: c for c in events.cash_of(db, event, events.ranking_rows(db, event)).rows}
     html = render_template(
-        "events/players.html", event=event, form=form, general=general, regs=regs,
+        "events/players.html", event=event, form=form, general=general, regs=regs, cash=cash,
+        action_form=ActionForm(),
         known=[n for n in events.known_names(db)], n_series=n_series, sizes=sizes,
         refusal=refusal, present=present, seated=seated, playing=playing,
         **organiser_link(event),
@@ -722,6 +726,8 @@ def close(event_id: int) -> Any:
         editor=editor, rows=rows, n_series=events.series_count(db, event_id),
         playing=[t for t in events.tables_of(db, event)
                                            if t.left > 0],
+        table_money=events.table_money(event, events.snapshot(db, event).tables),
+        penalties=events.penalties(db, event_id), regs=events.registrations(db, event_id),
     )  # fmt: skip
     return html, status
 
@@ -740,6 +746,8 @@ def paid(event_id: int, series: int) -> Response:
         abort(404)
     except InvalidDeal as exc:
         flash_errors(exc)
+    if request.form.get("back") == "players":  # ticked at the door, on the registration list
+        return redirect(url_for("events.players", event_id=event_id) + "#regs")
     return redirect(url_for("events.close", event_id=event_id) + "#cash")
 
 
@@ -799,10 +807,14 @@ def export_csv(event_id: int) -> Response:
     head = [pgettext("rank", "Platz"), _("Name"), _("Punkte")]
     head += [_("Serie %(n)s", n=i) for i in range(1, n + 1)]
     head += [_("gewonnen"), _("verloren"), _("Gebühren (Cent)"), _("Preis (Cent)")]
+    head += [_("Strafpunkte"), _("Mitgliedsnummer"), _("Verein")]
     w.writerow(head)
+    regs = {r.name: r for r in events.registrations(service.get_db(), event_id)}
     for r in rows:
+        reg = regs.get(r.player)
         w.writerow([r.rank, cell(r.player), r.score, *r.series, r.won, r.lost, r.fees_cents,
-                    won.cents_of(r.player)])  # fmt: skip
+                    won.cents_of(r.player), r.penalty, cell(reg.member_no or "") if reg else "",
+                    cell(reg.club or "") if reg else ""])  # fmt: skip
     return attachment(out.getvalue().encode("utf-8-sig"), "text/csv", _filename(event, "csv"))
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from skatcalc.rules.common import Msg
+from skatcalc.rules.common import Msg, clean_name
 from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.events import Seating, normalize_event, read_payout, read_teams
 from skatcalc.rules.inputs import Reader
@@ -91,25 +91,36 @@ def register(event_id: int) -> Any:
     raw = r.data.get("names")
     r.seen.add("names")
     r.reject_unknown()
-    # a name, or {"name": "…", "category": "Damen"}
+    # a name, or {"name": "…", "category": "Damen", "member_no": "…", "club": "…"}
     categories: dict[str, str] = {}
+    members: dict[str, tuple[str | None, str | None]] = {}
+    paid: set[str] = set()
     if isinstance(raw, list):
         plain: list[Any] = []
         for item in raw:
-            if isinstance(item, dict) and set(item) <= {"name", "category"}:
+            if isinstance(item, dict) and set(item) <= {"name", "category", "member_no", "club",
+                                                        "paid"}:  # fmt: skip
                 plain.append(item.get("name"))
                 cat = item.get("category")
                 if cat is not None and not isinstance(cat, str):
                     e.add("names", "Die Kategorie ist Text.")
                 elif isinstance(cat, str) and isinstance(item.get("name"), str):
                     categories[" ".join(item["name"].split())] = cat
+                if item.get("paid") is not None and not isinstance(item.get("paid"), bool):
+                    e.add("names.paid", "Erwartet: wahr oder falsch.")
+                elif item.get("paid") and isinstance(item.get("name"), str):
+                    paid.add(clean_name(item["name"]))
+                if isinstance(item.get("name"), str):
+                    member = events.read_member(item, e)
+                    if member != (None, None):
+                        members[clean_name(item["name"])] = member
             else:
                 plain.append(item)
         raw = plain
     names = events.check_names(raw, e)
     e.raise_if_any()
     db = service.get_db()
-    events.register(db, event_id, names, categories)
+    events.register(db, event_id, names, categories, members, paid)
     return jsonify(events.event_json(db, event_id))
 
 
@@ -357,6 +368,10 @@ def table_json(event: Event, t: events.EventTable, lang: str) -> dict[str, Any]:
     out = {"series": t.series, "table": t.table, "players": list(t.players),
            "sheet": t.sheet, "deals": t.planned, "played": t.played,
            "left": t.left, **events.sign_off_json(t)}  # fmt: skip
+    foot = events.foot_json(t)
+    if foot is not None:
+        out["paper"] = True
+        out["foot"] = foot
     entry = t.double_entry
     if entry is not None:
         out["list_b"]["messages"] = [
@@ -420,3 +435,53 @@ def unlock(event_id: int, n: int, table: int) -> Any:
     except events.SignOffRefused as exc:
         return refused(db, event_id, n, table, exc.msg)
     return jsonify(table_json(event, t, api_lang()))
+
+
+# --- Paper lists typed at the desk, penalty points ----------------------------------------------
+
+
+@bp.put("/<int:event_id>/series/<int:n>/tables/<int:table>/foot")
+@json_route
+def foot(event_id: int, n: int, table: int) -> Any:
+    """The desk types (or corrects) a paper list's foot: docs/rules.md 1.12."""
+    event = _editable(event_id)
+    data = body()
+    db = service.get_db()
+    try:
+        t = events.set_foot(db, event_id, n, table, data)
+    except events.FootRefused as exc:
+        return refused(db, event_id, n, table, exc.msg)
+    return jsonify(table_json(event, t, api_lang()))
+
+
+@bp.get("/<int:event_id>/penalties")
+@json_route
+def penalties(event_id: int) -> Any:
+    db = service.get_db()
+    events.get_event(db, event_id)
+    return jsonify({"penalties": [events.penalty_json(p) for p in events.penalties(db, event_id)]})
+
+
+@bp.post("/<int:event_id>/penalties")
+@json_route
+def add_penalty(event_id: int) -> Any:
+    _editable(event_id)
+    db = service.get_db()
+    try:
+        given = events.add_penalty(db, event_id, body())
+    except events.FootRefused as exc:
+        return error(409, "_", translate(exc.msg, api_lang()))
+    return jsonify(events.penalty_json(given)), 201
+
+
+@bp.delete("/<int:event_id>/penalties/<int:penalty_id>")
+@json_route
+def delete_penalty(event_id: int, penalty_id: int) -> Any:
+    _editable(event_id)
+    json_object_or_nothing()
+    db = service.get_db()
+    try:
+        events.delete_penalty(db, event_id, penalty_id)
+    except events.FootRefused as exc:
+        return error(409, "_", translate(exc.msg, api_lang()))
+    return jsonify({"penalties": [events.penalty_json(p) for p in events.penalties(db, event_id)]})
