@@ -28,7 +28,7 @@ from wtforms.i18n import messages_path
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
 from skatcalc.web.http import can_edit
-from skatcalc.web.i18n import page_lang
+from skatcalc.web.i18n import page_args, page_lang
 from skatcalc.web.request_state import csrf_token, keep_sheet, mark_private, private, state
 
 # Pages whose whole content follows from the sheet's revision (plus language and edit rights).
@@ -87,7 +87,7 @@ def revision_etag() -> str | None:
         bool(current_app.config.get("LAN")),
         current_app.config.get("PUBLIC_URL"),
         request.host_url,
-        request.query_string,
+        page_args(),  # only those the page reads: a random ``?x=`` is the same page
     )
     state().page_variant = variant
     parts = (current_app.extensions["skatcalc_build"], sheet.rev, variant)
