@@ -65,7 +65,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     and this machine's names with ``LAN``), ``PROXY_COUNT`` (trust X-Forwarded-For/-Proto/
     -Host/-Port from that many proxies, for a WSGI server other than ``skatcalc serve``,
     whose ``--behind-proxy`` has waitress do it), ``HSTS_SECONDS``, ``WRITE_LIMIT`` (writes
-    per minute and client), ``PREVIEW_LIMIT`` (live previews per minute and client),
+    per minute and client), ``PREVIEW_LIMIT`` (live previews per minute and client), ``IMPORT_LIMIT`` (imports per
+    hour and client),
     ``WRITE_SLOTS`` (writes in progress at once), ``DB_BUSY_TIMEOUT``
     (seconds a write waits for another writer), ``DB_DURABLE`` (synchronous=FULL),
     ``PUBLIC_URL`` (the address links and QR codes show), ``BUILD_TAG`` (part of every page

@@ -128,6 +128,14 @@ DB_HELP = (
     "unlimited on loopback; 0 = unlimited].",
 )
 @click.option(
+    "--import-limit",
+    default=None,
+    type=int,
+    metavar="N",
+    help="Imports of a JSON export per hour and client before 429 (they count as writes "
+    "too) [default: 20 with --lan, unlimited on loopback; 0 = unlimited].",
+)
+@click.option(
     "--durable",
     is_flag=True,
     help="synchronous=FULL: every save is on the disk before it is confirmed, so a "
@@ -160,7 +168,8 @@ DB_HELP = (
 )
 def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: int,
           trusted_hosts: tuple[str, ...], proxies: int, public_url: str | None, hsts: bool,
-          preview_limit: int | None, write_limit: int | None, durable: bool, channel_timeout: int,
+          preview_limit: int | None, write_limit: int | None, import_limit: int | None,
+          durable: bool, channel_timeout: int,
           connection_limit: int, processes: int) -> None:  # fmt: skip
     """Start skatcalc with the waitress WSGI server and print the URL."""
     import logging
@@ -195,6 +204,10 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         preview_limit = 240 if lan else 0
     if preview_limit:
         config["PREVIEW_LIMIT"] = preview_limit
+    if import_limit is None:
+        import_limit = 20 if lan else 0
+    if import_limit:
+        config["IMPORT_LIMIT"] = import_limit
     if durable:
         config["DB_DURABLE"] = True
     # Writes beyond half the threads are told to come back (503), so reads always find a thread.
