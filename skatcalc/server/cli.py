@@ -19,6 +19,7 @@ from skatcalc.server.prefork import (
     _connection_limit,
     _proxy_settings,
     keep_alive_server,
+    mask_keys_in_logs,
 )
 from skatcalc.web.http import IMPORT_BODY_MAX
 
@@ -220,6 +221,7 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         # Behind a proxy without --public-url the links follow the Host and scheme the proxy
         # forwards; the address skatcalc listens on is not one a phone can open.
         config["PUBLIC_URL"] = url
+    mask_keys_in_logs()  # the admin link printed below is the one key the output shows
     app = _app_or_exit(config)
     click.echo(f"skatcalc läuft / is running: {url}/")
     click.echo(f"Datenbank / database: {app.config['DATABASE']}")

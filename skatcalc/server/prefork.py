@@ -4,6 +4,7 @@ pre-fork pool of ``--processes N``. The command itself is server/cli.py."""
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import time
@@ -15,6 +16,7 @@ from waitress.parser import HTTPRequestParser
 
 from skatcalc import create_app
 from skatcalc.web.http import BODY_MAX, IMPORT_BODY_MAX, IMPORT_PATHS
+from skatcalc.web.rights import masked
 
 
 def _proxy_settings(proxies: int) -> dict[str, object]:
@@ -161,7 +163,6 @@ class Prefork:
         os._exit(self._worker(slot))  # never back into the parent's code
 
     def _worker(self, slot: int) -> int:
-        import logging
         import signal
         import traceback
 
@@ -327,6 +328,32 @@ class SheddingServer:
             # closed by the loop in this same round (waitress's own way, as at the timeout)
             c.will_close = True
         return closing + len(chosen) >= excess
+
+
+class KeyMask(logging.Filter):
+    """Every log line of the server with each link's key cut out (``rights.masked``): waitress
+    names the path of a request that failed, and a path may hold an edit or admin link."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        clean = masked(text)
+        if clean != text:
+            record.msg, record.args = clean, None
+        return True
+
+
+def mask_keys_in_logs() -> None:
+    """Every record of the process goes through one handler on stderr that masks keys (before
+    the app is made, so Flask adds no handler of its own to its logger)."""
+    root = logging.getLogger()
+    if any(isinstance(f, KeyMask) for h in root.handlers for f in h.filters):
+        return
+    handler = logging.StreamHandler()
+    handler.addFilter(KeyMask())
+    handler.setFormatter(logging.Formatter(logging.BASIC_FORMAT))
+    root.addHandler(handler)
+    if root.level == logging.NOTSET or root.level > logging.WARNING:
+        root.setLevel(logging.WARNING)
 
 
 class QueueWarningFilter:
