@@ -221,8 +221,12 @@ register(Format("csv", "text/csv", "CSV", csv_bytes))
 
 def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
     """The sheet exactly as the API answers it (``import_json`` takes it back)."""
-    sheet = service.sheet_json(db, loaded, lang)
-    return json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
+
+    def make() -> bytes:
+        sheet = service.sheet_json(db, loaded, lang)
+        return json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
+
+    return service.sheet_bytes(loaded, lang, "export", make)
 
 
 register(Format("json", "application/json", "JSON", json_bytes))

@@ -237,6 +237,11 @@ _PACKED = cache.STATIC_GZIP
 _PACKED_LOCK = cache.STATIC_GZIP_LOCK
 
 
+def gzip_bytes(data: bytes) -> bytes:
+    """``data`` packed as every answer here is packed (level 1, no time stamp)."""
+    return gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
+
+
 def compress(resp: Response) -> Response:
     """gzip a text answer of 1 KB or more for a client that takes it; pub Wi-Fi is slow, and
     text shrinks five- to tenfold (waitress itself never compresses)."""
@@ -271,7 +276,7 @@ def compress(resp: Response) -> Response:
         data = resp.get_data()
         if len(data) < MIN_GZIP:
             return resp
-        packed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
+        packed = gzip_bytes(data)
         if static and etag is not None:
             with _PACKED_LOCK:
                 _PACKED[request.path] = (etag, packed)
