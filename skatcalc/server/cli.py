@@ -213,6 +213,8 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         config["DB_DURABLE"] = True
     # Writes beyond half the threads are told to come back (503), so reads always find a thread.
     config["WRITE_SLOTS"] = max(1, threads // 2)
+    # PDF downloads waiting for the one render at a time hold threads too: a quarter at most.
+    config["PDF_WAITERS"] = max(1, threads // 4)
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}" if ":" not in shown else f"http://[{shown}]:{port}"
     if public_url:
