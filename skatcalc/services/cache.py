@@ -109,7 +109,7 @@ def approx_size(value: object) -> int:
 SHEETS_KEPT = 128
 # What the per-revision entries of all sheets may take together; the sheet used last stays
 # whatever its size (else a sheet larger than the bound would be made again on every request).
-DERIVED_BYTES = 32 * MB
+DERIVED_BYTES = 24 * MB
 
 # Per sheet (by its share token): the revision the entries belong to, and the entries. A write
 # bumps the revision, after which nothing older can be asked for, so the first use of a newer
@@ -211,16 +211,16 @@ class ByteBounded(Generic[K, V]):
 # continues from it (service.computed). Language-free: both languages share one computation.
 # (Mostly the same objects as the "computed" entries above: the bytes are not held twice.)
 LATEST_COMPUTED: ByteBounded[str, Any] = ByteBounded(
-    16 * MB, lambda held: approx_size(held), keep_one=True
+    8 * MB, lambda held: approx_size(held), keep_one=True
 )
 # The last serialisation per sheet token and language (its rows and their dicts): rows that a
 # resumed computation kept are not serialised again.
 LATEST_JSON: ByteBounded[tuple[str, str], Any] = ByteBounded(
-    16 * MB, lambda held: approx_size(held[1]), keep_one=True
+    8 * MB, lambda held: approx_size(held[1]), keep_one=True
 )
 # A sheet's JSON as the API and the export send it, per revision, language and shape: a
 # 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
-SHEET_JSON: ByteBounded[tuple[Any, ...], bytes] = ByteBounded(16 * MB, len, keep_one=True)
+SHEET_JSON: ByteBounded[tuple[Any, ...], bytes] = ByteBounded(12 * MB, len, keep_one=True)
 
 # The rows of each sheet page variant as last rendered, with their deals' signatures
 # (sheet_view.py): a 1,000-deal sheet's rows are ~0.5 MB.
