@@ -355,3 +355,16 @@ def test_imports_have_a_budget_per_client_and_hour(tmp_path: Path) -> None:
                              headers={"Content-Type": "application/json"}).status
                  for _ in range(21)]  # fmt: skip
         assert codes == [201] * 20 + [429]
+
+
+def test_unknown_query_arguments_share_one_kept_page_through_serve(tmp_path: Path) -> None:
+    """A random ``?x=`` per request is the page already kept, not a render of its own: the
+    same tag, and the answers come as fast as kept pages do."""
+    with serve(tmp_path / "q.sqlite", "--lan", "--host", "127.0.0.1") as server:
+        sheet = server.call("POST", API, json_body=SHEET).json()
+        path = f"/sheets/{sheet['id']}/share/{sheet['share_token']}"
+        tag = server.call("GET", path).headers["ETag"]
+        for i in range(20):
+            r = server.call("GET", f"{path}?x={i}&utm_source=qr{i}")
+            assert r.status == 200 and r.headers["ETag"] == tag
+            assert f"qr{i}" not in r.body.decode()
