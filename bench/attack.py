@@ -5,17 +5,19 @@ anonymous visitors import 1,000-deal sheets and read them, the reads of a normal
     PYTHONPATH=. python bench/attack.py memory [sheets=100] [processes=2]
     PYTHONPATH=. python bench/attack.py reads [seconds=30] [processes=2]
     PYTHONPATH=. python bench/attack.py pdf
+    PYTHONPATH=. python bench/attack.py process [sheets=6]
 
 ``memory``: imports ``sheets`` copies of a 1,000-deal sheet (the 6.7 MB JSON export of
 ``tests.support.largest_export`` with ASCII names, five players, every deal corrected once)
 and reads each one's JSON and page in German and English; prints each worker's resident size
-every 10 sheets [≤ 150 MB per process]. ``reads``: four such sheets and a 48-deal evening;
+every 10 sheets [≤ 150 MB per process]; ``process`` the same in this one process with the
+Flask test client (the caches alone). ``reads``: four such sheets and a 48-deal evening;
 12 threads fetch the big sheets' PDFs (both languages), JSON and export.json as fast as they
 are answered, without any cookie, while one phone polls its evening's revision, revalidates
 and reloads its page every 0.25 s; prints the phone's p50/p99 [p99 ≤ 200 ms] and what the
 hammering got (200 / 503). ``pdf``: one render of the 1,000-deal sheet's PDF in this process
-[≤ 2 s on a quiet machine], and 8 identical requests at once through ``serve`` (one render
-shared: about one render's time, not eight). Everything on loopback, a temporary database;
+[≤ 2 s on a quiet machine], and 8 identical requests at once through ``serve`` (one render:
+those waiting take its bytes, those beyond the waiting room are told to come back). Everything on loopback, a temporary database;
 the load average is printed with the figures (the machine is often shared).
 """
 
@@ -105,6 +107,28 @@ def memory(sheets: int, processes: int) -> None:
         finally:
             server.terminate()
             server.wait()
+
+
+def one_process(sheets: int) -> None:
+    """The same load in this process, with the Flask test client: no server, no second
+    worker, so the figure is the caches' and the allocator's alone (runs on older commits
+    too: it asks nothing of the code but its routes)."""
+    from skatcalc import create_app
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data = big_export(Path(tmp))
+        app = create_app({"DATABASE": str(Path(tmp) / "one.sqlite"), "SECRET_KEY": "bench"})
+        c = app.test_client()
+        print(f"start {rss_mb(os.getpid()):.0f} MB; load {load_avg()}")
+        for k in range(1, sheets + 1):
+            r = c.post("/api/v1/sheets/import", data=data,
+                       headers={"Content-Type": "application/json"})  # fmt: skip
+            sid = r.get_json()["id"]
+            for lang in ("de", "en"):
+                c.get(f"/api/v1/sheets/{sid}", headers={"Accept-Language": lang,
+                                                        "Accept-Encoding": "gzip"})  # fmt: skip
+                c.get(f"/sheets/{sid}?lang={lang}")
+            print(f"after {k:3d} sheets: {rss_mb(os.getpid()):.0f} MB")
 
 
 def reads(seconds: float, processes: int) -> None:
@@ -212,7 +236,8 @@ def pdf() -> None:
             together = time.perf_counter() - t
             assert one[0] == 200
             print(f"through serve: one render {single:.2f} s; 8 identical requests at once "
-                  f"{together:.2f} s in all, answers {sorted(codes)} (one render shared)")  # fmt: skip
+                  f"{together:.2f} s in all, answers {sorted(codes)} (200: the render or its bytes; 503: "
+                  "told to come back, beyond the waiting downloads or after 30 s)")  # fmt: skip
         finally:
             server.terminate()
             server.wait()
@@ -223,6 +248,8 @@ if __name__ == "__main__":
     args = [int(a) for a in sys.argv[2:]]
     if what == "memory":
         memory(*(args + [100, 2][len(args) :]))
+    elif what == "process":
+        one_process(*(args + [6][len(args) :]))
     elif what == "reads":
         reads(*(args + [30, 2][len(args) :]))
     else:
