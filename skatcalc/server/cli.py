@@ -18,6 +18,7 @@ from skatcalc.server.prefork import (
     _bind_per_worker,
     _connection_limit,
     _proxy_settings,
+    fewer_malloc_arenas,
     keep_alive_server,
     mask_keys_in_logs,
 )
@@ -224,6 +225,7 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         # forwards; the address skatcalc listens on is not one a phone can open.
         config["PUBLIC_URL"] = url
     mask_keys_in_logs()  # the admin link printed below is the one key the output shows
+    fewer_malloc_arenas()  # before any thread: resident memory under large requests
     app = _app_or_exit(config)
     click.echo(f"skatcalc läuft / is running: {url}/")
     click.echo(f"Datenbank / database: {app.config['DATABASE']}")

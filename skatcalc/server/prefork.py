@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 import time
 from typing import Any
 
@@ -340,6 +341,23 @@ class KeyMask(logging.Filter):
         if clean != text:
             record.msg, record.args = clean, None
         return True
+
+
+def fewer_malloc_arenas() -> None:
+    """glibc gives each thread that allocates at once an arena of its own (up to 8 per core)
+    and keeps what a large request freed in it: a 1,000-deal sheet's JSON read in eight
+    threads left eight arenas' worth resident. Two arenas hold the same load in a fraction."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if not name or not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(name)
+        libc.mallopt(-8, 2)  # M_ARENA_MAX
+    except (OSError, AttributeError):
+        return
 
 
 def mask_keys_in_logs() -> None:
