@@ -65,8 +65,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     -Host/-Port from that many proxies, for a WSGI server other than ``skatcalc serve``,
     whose ``--behind-proxy`` has waitress do it), ``HSTS_SECONDS``, ``WRITE_LIMIT`` (writes
     per minute and client), ``PREVIEW_LIMIT`` (live previews per minute and client),
-    ``WRITE_SLOTS`` (writes in progress at once), ``WRITE_WAIT`` (seconds a write waits
-    for a slot before 503, default 10), ``DB_BUSY_TIMEOUT``
+    ``IMPORT_LIMIT`` (imports per hour and client), ``PDF_WAITERS`` (PDF downloads waiting
+    for the render at once), ``WRITE_SLOTS`` (writes in progress at once), ``WRITE_WAIT``
+    (seconds a write waits for a slot before 503, default 10), ``DB_BUSY_TIMEOUT``
     (seconds a write waits for another writer), ``DB_DURABLE`` (synchronous=FULL),
     ``PUBLIC_URL`` (the address links and QR codes show), ``BUILD_TAG`` (part of every page
     tag; default: new at each start, shared by the workers of `serve --processes`)."""

@@ -175,41 +175,70 @@ def serve(db: Path, *args: str, port: int | None = None) -> Iterator[Served]:
         log.close()
 
 
-def documented_nginx_server(listen_port: int, app_port: int) -> str:
-    """The nginx ``server`` block of docs/operations.md, as the test runs it: plain http on a
-    loopback port instead of 443 with a certificate, skatcalc on ``app_port``. Everything
-    else (headers, body cap, timeouts) is the documented text, word for word."""
+def _documented_nginx() -> tuple[str, str]:
+    """The two nginx blocks of docs/operations.md: the lines of ``nginx.conf`` and the site."""
     doc = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
-    fence = re.search(r"^( *)```nginx\n(.+?)^\1```", doc, re.S | re.M)
-    assert fence is not None, "docs/operations.md: no nginx block"
-    # the https server (the block's first); the port-80 redirect is not run here
-    block = re.search(r"^server \{.+?^\}", textwrap.dedent(fence.group(2)), re.S | re.M)
-    assert block is not None, "docs/operations.md: no nginx server block"
-    text = block.group(0)
+    fences = [textwrap.dedent(m.group(2))
+              for m in re.finditer(r"^( *)```nginx\n(.+?)^\1```", doc, re.S | re.M)]  # fmt: skip
+    assert len(fences) == 2, "docs/operations.md: nginx.conf's lines and the site, two blocks"
+    return fences[0], fences[1]
+
+
+def documented_nginx_conf() -> tuple[str, str, str]:
+    """docs/operations.md's lines of ``nginx.conf``, word for word: (main, events, http)."""
+    conf, _ = _documented_nginx()
+    events = re.search(r"^events \{\n(.+?)^\}", conf, re.S | re.M)
+    http = re.search(r"^http \{\n(.+?)^\}", conf, re.S | re.M)
+    assert events is not None and http is not None, "docs/operations.md: nginx.conf lines"
+    return conf[: events.start()], events.group(1), http.group(1)
+
+
+def documented_nginx_server(listen_port: int, app_port: int, redirect_port: int = 0,
+                            log_dir: Path | None = None) -> str:  # fmt: skip
+    """The site of docs/operations.md (its http lines and both ``server`` blocks), as the
+    test runs it: plain http on loopback ports instead of 443 with a certificate and 80,
+    skatcalc on ``app_port``, the access log in ``log_dir``. Everything else (zones, limits,
+    headers, body caps, the masked log, the redirect) is the documented text, word for word."""
+    _, text = _documented_nginx()
     swaps = [
         ("listen 443 ssl http2;", f"listen 127.0.0.1:{listen_port};"),
+        ("listen 80;", f"listen 127.0.0.1:{redirect_port or free_port()};"),
         ("proxy_pass http://127.0.0.1:5000;", f"proxy_pass http://127.0.0.1:{app_port};"),
+        ("/var/log/nginx/", f"{log_dir or Path('/tmp')}/"),
     ]
     for old, new in swaps:
-        assert old in text, f"docs/operations.md nginx block: {old!r}"
+        assert old in text, f"docs/operations.md nginx site: {old!r}"
         text = text.replace(old, new)
     lines = [ln for ln in text.splitlines() if not ln.strip().startswith("ssl_certificate")]
     return "\n".join(lines)
 
 
+@dataclass
+class Nginx:
+    """nginx as the docs set it up: the https site on ``port``, the port-80 redirect on
+    ``redirect_port``, its files (the access log ``skatcalc.log``) in ``folder``."""
+
+    port: int
+    redirect_port: int
+    folder: Path
+
+
 @contextmanager
-def nginx_in_front(tmp: Path, app_port: int) -> Iterator[int]:
+def nginx_in_front(tmp: Path, app_port: int) -> Iterator[Nginx]:
     """Debian's nginx (not as a daemon, everything in ``tmp``) in front of skatcalc on
-    ``app_port``, with the documented server block: its port on 127.0.0.1."""
-    port = free_port()
+    ``app_port``, with the documented lines of ``nginx.conf`` and the documented site."""
+    port, redirect_port = free_port(), free_port()
     tmp.mkdir(parents=True, exist_ok=True)
+    main, events, http = documented_nginx_conf()
     conf = tmp / "nginx.conf"
     conf.write_text(
         f"""daemon off;
 worker_processes 1;
 pid {tmp}/nginx.pid;
 error_log {tmp}/error.log warn;
-events {{ worker_connections 256; }}
+{main}
+events {{
+{events}}}
 http {{
     access_log {tmp}/access.log;
     client_body_temp_path {tmp}/client_body;
@@ -217,7 +246,8 @@ http {{
     fastcgi_temp_path {tmp}/fastcgi;
     uwsgi_temp_path {tmp}/uwsgi;
     scgi_temp_path {tmp}/scgi;
-{documented_nginx_server(port, app_port)}
+{http}
+{documented_nginx_server(port, app_port, redirect_port, tmp)}
 }}
 """,
         encoding="utf-8",
@@ -242,7 +272,7 @@ http {{
                         + (tmp / "error.log").read_text()
                     ) from None
                 time.sleep(0.05)
-        yield port
+        yield Nginx(port, redirect_port, tmp)
     finally:
         _stop(proc, signal.SIGQUIT)  # graceful: finishes the answers under way
 
@@ -258,8 +288,8 @@ def serve_behind_nginx(tmp: Path, *args: str) -> Iterator[Served]:
     ``PROXIED_SERVE``) behind Debian's nginx configured as docs/operations.md shows. The
     answer's ``call`` goes through nginx with ``Host: skat.example.org``."""
     with serve(tmp / "proxied.sqlite", *(args or PROXIED_SERVE)) as app:
-        with nginx_in_front(tmp / "nginx", app.port) as port:
-            yield Served(port, PROXIED_HOST, app.db, app.port)
+        with nginx_in_front(tmp / "nginx", app.port) as nginx:
+            yield Served(nginx.port, PROXIED_HOST, app.db, app.port)
 
 
 # --- The largest export the app can make -------------------------------------------------------

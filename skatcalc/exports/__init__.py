@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from flask import Response
+from flask import Response, current_app, has_app_context
 from sqlite_utils import Database
 
 from skatcalc.services import cache
@@ -87,6 +87,27 @@ PDF_WAIT = 30.0  # seconds a download waits for its turn before it is told to co
 _PDFS = cache.PDFS  # kept in cache.py with every other process cache
 
 
+# Downloads waiting for their turn at once, per process (``PDF_WAITERS``; `skatcalc serve`
+# sets a quarter of its threads): each holds a server thread while it waits, and a flood of
+# PDF requests must leave the other threads to the phones' reads. Beyond, told to come back.
+_WAITING = [0]
+_WAITING_LOCK = threading.Lock()
+
+
+def _wait_for_turn() -> bool:
+    """The render slot after waiting for it, or False (too many waiting, or not in time)."""
+    limit = current_app.config.get("PDF_WAITERS") if has_app_context() else None
+    with _WAITING_LOCK:
+        if limit is not None and _WAITING[0] >= int(limit):
+            return False
+        _WAITING[0] += 1
+    try:
+        return PDF_RENDERS.acquire(timeout=PDF_WAIT)
+    finally:
+        with _WAITING_LOCK:
+            _WAITING[0] -= 1
+
+
 class RenderBusy(Exception):
     """Every PDF render slot stayed taken for ``PDF_WAIT`` seconds."""
 
@@ -107,7 +128,7 @@ def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
     if data is not None:
         return data
     waited = not PDF_RENDERS.acquire(blocking=False)
-    if waited and not PDF_RENDERS.acquire(timeout=PDF_WAIT):
+    if waited and not _wait_for_turn():
         raise RenderBusy()
     try:
         if waited:
@@ -227,8 +248,12 @@ register(Format("csv", "text/csv", "CSV", csv_bytes))
 
 def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
     """The sheet exactly as the API answers it (``import_json`` takes it back)."""
-    sheet = service.sheet_json(db, loaded, lang)
-    return json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
+
+    def make() -> bytes:
+        sheet = service.sheet_json(db, loaded, lang)
+        return json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
+
+    return service.sheet_bytes(loaded, lang, "export", make)
 
 
 register(Format("json", "application/json", "JSON", json_bytes))

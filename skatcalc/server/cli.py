@@ -18,7 +18,9 @@ from skatcalc.server.prefork import (
     _bind_per_worker,
     _connection_limit,
     _proxy_settings,
+    fewer_malloc_arenas,
     keep_alive_server,
+    mask_keys_in_logs,
 )
 from skatcalc.web.http import IMPORT_BODY_MAX
 
@@ -128,6 +130,14 @@ DB_HELP = (
     "unlimited on loopback; 0 = unlimited].",
 )
 @click.option(
+    "--import-limit",
+    default=None,
+    type=int,
+    metavar="N",
+    help="Imports of a JSON export per hour and client before 429 (they count as writes "
+    "too) [default: 20 with --lan, unlimited on loopback; 0 = unlimited].",
+)
+@click.option(
     "--durable",
     is_flag=True,
     help="synchronous=FULL: every save is on the disk before it is confirmed, so a "
@@ -160,7 +170,8 @@ DB_HELP = (
 )
 def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: int,
           trusted_hosts: tuple[str, ...], proxies: int, public_url: str | None, hsts: bool,
-          preview_limit: int | None, write_limit: int | None, durable: bool, channel_timeout: int,
+          preview_limit: int | None, write_limit: int | None, import_limit: int | None,
+          durable: bool, channel_timeout: int,
           connection_limit: int, processes: int) -> None:  # fmt: skip
     """Start skatcalc with the waitress WSGI server and print the URL."""
     import logging
@@ -195,11 +206,17 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         preview_limit = 240 if lan else 0
     if preview_limit:
         config["PREVIEW_LIMIT"] = preview_limit
+    if import_limit is None:
+        import_limit = 20 if lan else 0
+    if import_limit:
+        config["IMPORT_LIMIT"] = import_limit
     if durable:
         config["DB_DURABLE"] = True
     # Writes beyond half the threads wait for a slot (web/http.py WriteSlots), so most
     # threads are free for reads while a burst of saves is written one after the other.
     config["WRITE_SLOTS"] = max(1, threads // 2)
+    # PDF downloads waiting for the one render at a time hold threads too: a quarter at most.
+    config["PDF_WAITERS"] = max(1, threads // 4)
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}" if ":" not in shown else f"http://[{shown}]:{port}"
     if public_url:
@@ -208,6 +225,8 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         # Behind a proxy without --public-url the links follow the Host and scheme the proxy
         # forwards; the address skatcalc listens on is not one a phone can open.
         config["PUBLIC_URL"] = url
+    mask_keys_in_logs()  # the admin link printed below is the one key the output shows
+    fewer_malloc_arenas()  # before any thread: resident memory under large requests
     app = _app_or_exit(config)
     click.echo(f"skatcalc läuft / is running: {url}/")
     click.echo(f"Datenbank / database: {app.config['DATABASE']}")

@@ -11,6 +11,7 @@ Keys use a sheet's random share token, where SQLite may give a deleted sheet's i
 from __future__ import annotations
 
 import hashlib
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -52,16 +53,70 @@ def code_version(root: Path | None = None) -> str:
 CODE_VERSION = code_version()
 
 
+# --- The size of what is kept -------------------------------------------------------------
+
+# Every cache of a sheet's derived data is bounded by the bytes it holds, not by how many
+# sheets it holds: a 1,000-deal sheet's computation and JSON take ~40 MB in both languages, a
+# 48-deal evening's ~2 MB, so a bound by count let a few imported sheets fill the memory.
+MB = 1024 * 1024
+# A long list is measured by a sample of this many of its items (evenly spaced), scaled up:
+# the deals of a sheet are alike, and measuring all of them would cost as much as making them.
+SAMPLE = 16
+
+
+def approx_size(value: object) -> int:
+    """About how many bytes ``value`` takes with everything it holds (``sys.getsizeof`` over
+    its containers, dataclasses and objects; each object counted once; long lists by a
+    sample). A bound for caches, not an accounting: a sheet's JSON and computation measure
+    0.84 of what tracemalloc finds (tests/services/test_cache_bytes.py holds it within 2×)."""
+    seen: set[int] = set()
+
+    def size(obj: object, depth: int) -> int:
+        if id(obj) in seen or depth > 40:
+            return 0
+        seen.add(id(obj))
+        total = sys.getsizeof(obj)
+        if isinstance(obj, (str, bytes, bytearray, int, float, bool)) or obj is None:
+            return total
+        if isinstance(obj, dict):
+            items: list[object] = [x for kv in obj.items() for x in kv]
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            items = list(obj)
+        else:
+            fields = getattr(obj, "__dict__", None)
+            items = list(fields.values()) if isinstance(fields, dict) else []
+            for slot in getattr(type(obj), "__slots__", ()):
+                if hasattr(obj, slot):
+                    items.append(getattr(obj, slot))
+        n = len(items)
+        if n > 4 * SAMPLE:
+            # Two samples: the first counts what the items share (names, keys) once, the
+            # second what one more item adds to it, which is what the rest add each.
+            step = n / (2 * SAMPLE)
+            sample = [items[int(i * step)] for i in range(2 * SAMPLE)]
+            first = sum(size(x, depth + 1) for x in sample[0::2])
+            more = sum(size(x, depth + 1) for x in sample[1::2])
+            return total + first + more * (n - SAMPLE) // SAMPLE
+        return total + sum(size(x, depth + 1) for x in items)
+
+    return size(value, 0)
+
+
 # --- Per sheet and revision (service.derived) --------------------------------------------------
 
 # Sheets kept at once (least recently used go first): a club night's tables and the list page
-# fit; the bound only stops hundreds of imported evenings from all staying in memory.
+# fit; besides the bytes below, the bound stops thousands of tiny sheets from all staying.
 SHEETS_KEPT = 128
+# What the per-revision entries of all sheets may take together; the sheet used last stays
+# whatever its size (else a sheet larger than the bound would be made again on every request).
+DERIVED_BYTES = 24 * MB
 
 # Per sheet (by its share token): the revision the entries belong to, and the entries. A write
 # bumps the revision, after which nothing older can be asked for, so the first use of a newer
 # revision drops the older one's entries: memory follows the sheets, not the writes.
 PER_REVISION: OrderedDict[str, tuple[int, dict[tuple[Any, ...], Any]]] = OrderedDict()
+# The bytes of each sheet's entries in PER_REVISION (approx_size, measured as each is made).
+PER_REVISION_BYTES: dict[str, int] = {}
 _PER_REVISION_LOCK = threading.Lock()
 
 
@@ -74,25 +129,34 @@ def derived(token: str, rev: int, entry: tuple[Any, ...], make: Callable[[], T])
             PER_REVISION.move_to_end(token)
             return held[1][entry]  # type: ignore[no-any-return]
     value = make()
+    size = approx_size(value)  # outside the lock: other requests need not wait for it
     with _PER_REVISION_LOCK:
         held = PER_REVISION.get(token)
         if held is None or held[0] < rev:
             held = (rev, {})
             PER_REVISION[token] = held
-        if held[0] == rev:  # a request that read an older revision does not store its result
+            PER_REVISION_BYTES[token] = 0
+        if held[0] == rev and entry not in held[1]:  # an older revision's result is not kept
             held[1][entry] = value
+            PER_REVISION_BYTES[token] = PER_REVISION_BYTES.get(token, 0) + size
         PER_REVISION.move_to_end(token)
-        while len(PER_REVISION) > SHEETS_KEPT:
-            PER_REVISION.popitem(last=False)
+        _trim_per_revision()
     return value
 
 
-# The last computed sheet per sheet token, whatever its revision: an append-only change
-# continues from it (service.computed). Language-free: both languages share one computation.
-LATEST_COMPUTED: Recent[str, Any] = Recent(SHEETS_KEPT)
-# The last serialisation per sheet token and language (its rows and their dicts): rows that a
-# resumed computation kept are not serialised again.
-LATEST_JSON: Recent[tuple[str, str], Any] = Recent(2 * SHEETS_KEPT)
+def _trim_per_revision() -> None:
+    for gone in [t for t in PER_REVISION_BYTES if t not in PER_REVISION]:
+        del PER_REVISION_BYTES[gone]  # PER_REVISION was cleared around this module
+    total = sum(PER_REVISION_BYTES.get(t, 0) for t in PER_REVISION)
+    while len(PER_REVISION) > 1 and (len(PER_REVISION) > SHEETS_KEPT or total > DERIVED_BYTES):
+        token, _ = PER_REVISION.popitem(last=False)
+        total -= PER_REVISION_BYTES.pop(token, 0)
+
+
+def derived_bytes() -> int:
+    """What the per-revision entries take now (for the benches and tests)."""
+    with _PER_REVISION_LOCK:
+        return sum(PER_REVISION_BYTES.get(t, 0) for t in PER_REVISION)
 
 
 # --- Bounded by bytes: rendered pages and their rows -----------------------------------------
@@ -110,7 +174,7 @@ class ByteBounded(Generic[K, V]):
         self._bytes = 0
         self._lock = threading.Lock()
 
-    def get(self, key: K, touch: bool = False) -> V | None:
+    def get(self, key: K, touch: bool = True) -> V | None:
         with self._lock:
             value = self._items.get(key)
             if value is not None and touch:
@@ -134,14 +198,34 @@ class ByteBounded(Generic[K, V]):
             self._items.clear()
             self._bytes = 0
 
+    @property
+    def bytes(self) -> int:
+        """What the kept values take now (their ``size_of``)."""
+        return self._bytes
+
     def __len__(self) -> int:
         return len(self._items)
 
 
+# The last computed sheet per sheet token, whatever its revision: an append-only change
+# continues from it (service.computed). Language-free: both languages share one computation.
+# (Mostly the same objects as the "computed" entries above: the bytes are not held twice.)
+LATEST_COMPUTED: ByteBounded[str, Any] = ByteBounded(
+    8 * MB, lambda held: approx_size(held), keep_one=True
+)
+# The last serialisation per sheet token and language (its rows and their dicts): rows that a
+# resumed computation kept are not serialised again.
+LATEST_JSON: ByteBounded[tuple[str, str], Any] = ByteBounded(
+    8 * MB, lambda held: approx_size(held[1]), keep_one=True
+)
+# A sheet's JSON as the API and the export send it, per revision, language and shape: a
+# 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
+SHEET_JSON: ByteBounded[tuple[Any, ...], bytes] = ByteBounded(12 * MB, len, keep_one=True)
+
 # The rows of each sheet page variant as last rendered, with their deals' signatures
 # (sheet_view.py): a 1,000-deal sheet's rows are ~0.5 MB.
 PAGE_ROWS: ByteBounded[tuple[Any, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
-    ByteBounded(16 * 1024 * 1024, lambda held: sum(len(r) for r in held[1]), keep_one=True)
+    ByteBounded(12 * MB, lambda held: sum(len(r) for r in held[1]), keep_one=True)
 )
 
 
@@ -152,13 +236,17 @@ def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
 # The rendered page per variant for its latest revision, as pieces and deflated pieces
 # (caching.py).
 PAGES: ByteBounded[tuple[Any, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
-    ByteBounded(16 * 1024 * 1024, _page_size, keep_one=False)
+    ByteBounded(12 * MB, _page_size, keep_one=False)
 )
 
 # The entry form's HTML per variant with the per-page values cut out (sheet_view.py).
-ENTRY_FORMS: Recent[tuple[Any, ...], list[str]] = Recent(512)
-# The PDF per sheet revision and language, newest few only (exports).
-PDFS: Recent[tuple[Any, ...], tuple[Any, bytes]] = Recent(16)
+ENTRY_FORMS: ByteBounded[tuple[Any, ...], list[str]] = ByteBounded(
+    4 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
+)
+# The PDF per sheet revision and language, newest first (exports); a 1,000-deal PDF is ~0.3 MB.
+PDFS: ByteBounded[tuple[Any, ...], tuple[Any, bytes]] = ByteBounded(
+    8 * MB, lambda held: len(held[1]), keep_one=True
+)
 
 # What the list of sheets shows of each sheet, per sheet id: (share token, revision, code
 # fingerprint, summary); the ``sheet_summaries`` table keeps them across restarts.
@@ -204,8 +292,9 @@ def clear() -> None:
     """Forget everything kept in this process (as a restart would)."""
     with _PER_REVISION_LOCK:
         PER_REVISION.clear()
-    for held in (LATEST_COMPUTED, LATEST_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS, SPECS,
-                 EVENT_SNAPSHOTS, QR_CODES, DATES):  # fmt: skip
+        PER_REVISION_BYTES.clear()
+    for held in (LATEST_COMPUTED, LATEST_JSON, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
+                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()

@@ -43,7 +43,6 @@ from skatcalc.rules.sheet import (
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.services import cache
 from skatcalc.services import players as people
-from skatcalc.services.recent import Recent
 from skatcalc.store import MAX_ID, NotFound, body_hash, fault_of, get_db, is_id, settings
 from skatcalc.store import sheets as store
 from skatcalc.store.records import (
@@ -127,10 +126,10 @@ def records(deals: list[Deal], versions: bool = False) -> list[DealRecord]:
 # cache; these names stay for the code and tests that reach them here.
 _CACHE = cache.PER_REVISION
 _CACHE_SHEETS = cache.SHEETS_KEPT
-_LATEST: Recent[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
+_LATEST: cache.ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
     cache.LATEST_COMPUTED
 )
-_LATEST_JSON: Recent[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]]]] = (
+_LATEST_JSON: cache.ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]]]] = (
     cache.LATEST_JSON
 )
 
@@ -223,6 +222,18 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
             for h in history(db, sheet)
         ]
     return out
+
+
+def sheet_bytes(sheet: Sheet, lang: str, shape: str, make: Callable[[], bytes]) -> bytes:
+    """A file or answer made of the sheet (``shape`` names which: the API's JSON, the
+    export's, packed or not), once per revision and language: every write bumps the
+    revision, and a 1,000-deal sheet is ~9 MB of JSON, too much to build for every request."""
+    key = (sheet.share_token, sheet.rev, lang, shape)
+    data = cache.SHEET_JSON.get(key)
+    if data is None:
+        data = make()
+        cache.SHEET_JSON.put(key, data)
+    return data
 
 
 def default_name(game: str) -> str:

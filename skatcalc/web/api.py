@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from skatcalc import exports, games
 from skatcalc.rules.common import InvalidDeal
@@ -16,9 +16,10 @@ from skatcalc.services import players
 from skatcalc.services import sheets as service
 from skatcalc.text import _, field_errors
 from skatcalc.web import rights
+from skatcalc.web.caching import MIN_GZIP, gzip_bytes
 from skatcalc.web.http import BadJSON, can_change_rules, can_edit, parse_json
 from skatcalc.web.i18n import api_lang
-from skatcalc.web.request_state import mark_private
+from skatcalc.web.request_state import mark_private, state
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -108,8 +109,23 @@ def forbidden() -> Reply:
 
 
 def sheet_reply(sheet: service.Sheet, status: int = 200) -> Reply:
-    """The sheet as loaded, or as the write just made left it: never read again by id."""
-    return jsonify(service.sheet_json(service.get_db(), sheet, api_lang())), status
+    """The sheet as loaded, or as the write just made left it: never read again by id. Its
+    JSON (and that packed with gzip) is kept per revision and language: a 1,000-deal sheet
+    read again costs neither building its ~9 MB of JSON nor packing them."""
+    lang = api_lang()
+
+    def make() -> bytes:
+        out = service.sheet_json(service.get_db(), sheet, lang)
+        return (current_app.json.dumps(out) + "\n").encode("utf-8")  # as jsonify writes it
+
+    data = service.sheet_bytes(sheet, lang, "api", make)
+    if status == 200 and request.accept_encodings["gzip"] > 0 and len(data) >= MIN_GZIP:
+        packed = service.sheet_bytes(sheet, lang, "api.gz", lambda: gzip_bytes(data))
+        resp = Response(packed, mimetype="application/json")
+        resp.headers["Content-Encoding"] = "gzip"
+        state().prepacked = True  # compress() adds its Vary and packs nothing again
+        return resp, status
+    return Response(data, mimetype="application/json"), status
 
 
 def load(sheet_id: int) -> service.Sheet:

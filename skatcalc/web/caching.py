@@ -28,7 +28,7 @@ from wtforms.i18n import messages_path
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
 from skatcalc.web.http import can_edit
-from skatcalc.web.i18n import page_lang
+from skatcalc.web.i18n import page_args, page_lang
 from skatcalc.web.request_state import csrf_token, keep_sheet, mark_private, private, state
 
 # Pages whose whole content follows from the sheet's revision (plus language and edit rights).
@@ -91,7 +91,7 @@ def revision_etag() -> str | None:
         bool(current_app.config.get("LAN")),
         current_app.config.get("PUBLIC_URL"),
         request.host_url,
-        request.query_string,
+        page_args(),  # only those the page reads: a random ``?x=`` is the same page
     )
     state().page_variant = variant
     parts = (current_app.extensions["skatcalc_build"], sheet.rev, variant)
@@ -239,6 +239,11 @@ def _wtforms_catalog(locale: str) -> Any:
 # kept in cache.py with every other process cache.
 _PACKED = cache.STATIC_GZIP
 _PACKED_LOCK = cache.STATIC_GZIP_LOCK
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """``data`` packed as every answer here is packed (level 1, no time stamp)."""
+    return gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
 
 
 def compress(resp: Response) -> Response:

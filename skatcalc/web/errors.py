@@ -23,6 +23,7 @@ from skatcalc.text import _
 from skatcalc.web.http import IMPORT_BODY_MAX, IMPORT_PATHS, Refused, busy_text, refuse
 from skatcalc.web.i18n import api_lang
 from skatcalc.web.request_state import forget_sheet
+from skatcalc.web.rights import masked
 
 # endpoint -> the page of its form, as sent, with a message above it (None: no such page)
 FormAgain = Callable[[str, int], Response | None]
@@ -111,7 +112,8 @@ def storage_fault(exc: sqlite3.Error) -> Any:
     answer = storage_fault_answer(exc)
     if answer is None:
         return crash(exc)
-    current_app.logger.warning("storage fault on %s %s: %s", request.method, request.path, exc)
+    where = masked(request.path)  # the path may hold a link's key
+    current_app.logger.warning("storage fault on %s %s: %s", request.method, where, exc)
     return _form_again_or_refuse(*answer)
 
 
@@ -137,7 +139,7 @@ def _form_again_or_refuse(status: int, text: str, retry: float | None) -> Any:
 
 
 def crash(exc: Exception) -> Any:
-    current_app.logger.exception("unhandled error")
+    current_app.logger.exception("unhandled error on %s %s", request.method, masked(request.path))
     if request.path.startswith("/api/"):
         return jsonify({"errors": {"_": [_("Interner Fehler.")]}}), 500
     return render_template("error.html", code=500, exc=None), 500

@@ -332,6 +332,10 @@ def init_app(app: Flask) -> None:
     # so a loop of them cannot starve the others (and typing never eats the write limit).
     preview_limit = app.config.get("PREVIEW_LIMIT")
     previews = RateLimiter(int(preview_limit)) if preview_limit else None
+    # Imports need no right and each may bring a 16 MiB sheet of 1,000 deals: a budget of
+    # their own per client and hour, beside the write limit they count against too.
+    import_limit = app.config.get("IMPORT_LIMIT")
+    imports = RateLimiter(int(import_limit), per=3600.0) if import_limit else None
     slots = WriteSlots(int(app.config.get("WRITE_SLOTS") or 4),
                        float(app.config.get("WRITE_WAIT") or WRITE_WAIT))  # fmt: skip
     app.extensions["skatcalc_write_slots"] = slots
@@ -360,6 +364,12 @@ def init_app(app: Flask) -> None:
                     429, _("Zu viele Vorschauen in kurzer Zeit – bitte kurz warten."), wait
                 )
             return None  # nothing stored: no write slot
+        if imports is not None and request.path in IMPORT_PATHS:
+            wait = imports.hit(client_address())
+            if wait:
+                raise Refused(
+                    429, _("Zu viele Importe in kurzer Zeit – bitte später noch einmal."), wait
+                )
         if limiter is not None:
             wait = limiter.hit(client_address())
             if wait:

@@ -17,6 +17,7 @@ from flask import Flask, Response, flash, request
 from flask_babel import Babel
 from markupsafe import Markup
 
+from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import InvalidDeal, number
 from skatcalc.rules.common import money as common_money
 from skatcalc.services import dates
@@ -24,7 +25,7 @@ from skatcalc.text import LANGS, catalog, field_errors, translate, use_request_l
 from skatcalc.web.request_state import state
 
 __all__ = ["api_lang", "current_lang", "day", "flash_errors", "init_app", "lang_url", "money",
-           "num", "page_lang", "select_locale", "when"]  # fmt: skip
+           "num", "page_args", "page_lang", "select_locale", "when"]  # fmt: skip
 
 
 def current_lang() -> str:
@@ -78,8 +79,29 @@ def when(value: str) -> str:
     return dates.when(value, page_lang())
 
 
+# The query arguments a page whose rendering is kept per revision reads (besides ``lang``):
+# any other argument changes nothing on it, so it neither makes a new kept page
+# (web/caching.py) nor is carried into the page's links.
+KEPT_PAGE_ARGS = {"sheets.show": ("saved",), "sheets.share": ()}
+
+
+def page_args() -> tuple[tuple[str, str], ...]:
+    """The query arguments that shape this page: all of them, except on a kept page, where
+    only those it reads count (one value each, as the page reads them)."""
+    known = KEPT_PAGE_ARGS.get(request.endpoint or "")
+    if known is None:
+        return tuple((k, v) for k, vs in request.args.lists() for v in vs)
+    # a number read the way the page reads it (``parse_int``): "?saved=01" is "?saved=1", and
+    # a value that is no number is no argument
+    kept = ((k, parse_int(request.args[k])) for k in known if k in request.args)
+    return tuple((k, str(n)) for k, n in kept if n is not None)
+
+
 def lang_url(code: str) -> str:
-    args = request.args.to_dict(flat=False)
+    if (request.endpoint or "") in KEPT_PAGE_ARGS:
+        args = {k: [v] for k, v in page_args()}
+    else:
+        args = request.args.to_dict(flat=False)
     args["lang"] = [code]
     # Only the query: the link stays on the page it is on. The path as requested could lead
     # away ("/\\evil.example/x" is "//evil.example/x" to a browser).

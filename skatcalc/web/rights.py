@@ -18,6 +18,7 @@ survives restarts and travels with a backup; ``skatcalc admin-link`` prints it a
 from __future__ import annotations
 
 import hmac
+import re
 from typing import TypeVar
 
 from flask import current_app, request
@@ -30,6 +31,17 @@ from skatcalc.web.request_state import mark_private
 ADMIN_COOKIE = "skatcalc_admin"
 KEY_COOKIE_AGE = 3600 * 24 * 365
 R = TypeVar("R", bound=Response)  # Flask's own Response or a redirect's
+
+
+# Every address that carries a key in its path: a sheet's edit and share links, an
+# organiser's and a group's link, the admin link (and anything below it).
+_KEYED_PATH = re.compile(r"(/(?:sheets|events|groups)/\d+/(?:edit|share)/|/admin/)[^/?#\s\"']+")
+
+
+def masked(text: str) -> str:
+    """``text`` (a path, a log line) with every link's key replaced by ``***``: logs never
+    hold a key, which would be as good as the link."""
+    return _KEYED_PATH.sub(r"\1***", text)
 
 
 def token_matches(given: str | None, expected: str | None) -> bool:

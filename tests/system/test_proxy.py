@@ -325,3 +325,46 @@ def test_behind_the_proxy_rights_come_from_links_not_from_loopback(behind_nginx:
     r = behind_nginx.call("POST", API, json_body=into, client="127.0.0.3",
                           headers={"Authorization": f"Bearer {token}"})  # fmt: skip
     assert r.status == 201, r.body
+
+
+def test_imports_have_a_budget_per_client_and_hour(tmp_path: Path) -> None:
+    with serve(tmp_path / "imp.sqlite", "--lan", "--host", "127.0.0.1",
+               "--import-limit", "2") as server:  # fmt: skip
+        sheet = server.call("POST", API, json_body=SHEET, client="127.0.0.2").json()
+        export = server.call("GET", f"{API}/{sheet['id']}/export.json").body
+        hdrs = {"Content-Type": "application/json"}
+        codes = [server.call("POST", f"{API}/import", data=export, headers=hdrs,
+                             client="127.0.0.2").status for _ in range(3)]  # fmt: skip
+        assert codes == [201, 201, 429]
+        r = server.call("POST", f"{API}/import", data=export, headers=hdrs, client="127.0.0.2")
+        assert r.status == 429 and int(r.headers["Retry-After"]) > 60  # an hour's budget
+        assert "Import" in r.json()["errors"]["_"][0]
+        # the page's import form is the same budget
+        r = server.call("POST", "/sheets/import", data=b"", client="127.0.0.2",
+                        headers={"Content-Type": "application/x-www-form-urlencoded"})  # fmt: skip
+        assert r.status == 429
+        # another client imports; the limited one still writes everything else
+        r = server.call("POST", f"{API}/import", data=export, headers=hdrs, client="127.0.0.3")
+        assert r.status == 201
+        assert server.call("POST", API, json_body=SHEET, client="127.0.0.2").status == 201
+    # --lan alone: 20 an hour
+    with serve(tmp_path / "imp20.sqlite", "--lan", "--host", "127.0.0.1") as server:
+        sheet = server.call("POST", API, json_body=SHEET).json()
+        export = server.call("GET", f"{API}/{sheet['id']}/export.json").body
+        codes = [server.call("POST", f"{API}/import", data=export,
+                             headers={"Content-Type": "application/json"}).status
+                 for _ in range(21)]  # fmt: skip
+        assert codes == [201] * 20 + [429]
+
+
+def test_unknown_query_arguments_share_one_kept_page_through_serve(tmp_path: Path) -> None:
+    """A random ``?x=`` per request is the page already kept, not a render of its own: the
+    same tag, and the answers come as fast as kept pages do."""
+    with serve(tmp_path / "q.sqlite", "--lan", "--host", "127.0.0.1") as server:
+        sheet = server.call("POST", API, json_body=SHEET).json()
+        path = f"/sheets/{sheet['id']}/share/{sheet['share_token']}"
+        tag = server.call("GET", path).headers["ETag"]
+        for i in range(20):
+            r = server.call("GET", f"{path}?x={i}&utm_source=qr{i}")
+            assert r.status == 200 and r.headers["ETag"] == tag
+            assert f"qr{i}" not in r.body.decode()

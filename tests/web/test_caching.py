@@ -270,3 +270,35 @@ def test_the_code_fingerprint_covers_every_rules_and_games_file(tmp_path: Path) 
         path = root / changed
         path.write_text(path.read_text() + "\n# a changed rule\n")
         assert cache.code_version(root) != before, changed
+
+
+def test_unknown_query_arguments_share_the_kept_page(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sheet = new_sheet(client)
+    add(client, sheet["id"])
+    for path in paths(sheet)[:2]:
+        first = client.get(path)
+        assert first.status_code == 200
+
+        def boom(*_a: object, **_k: object) -> None:
+            raise AssertionError("rendered again for an argument the page does not read")
+
+        monkeypatch.setattr(service, "computed_sheet", boom)
+        for query in ("?x=1", "?x=2&y=3", "?saved=abc", "?utm_source=qr"):
+            r = client.get(path + query)
+            assert r.status_code == 200
+            assert r.headers["ETag"] == first.headers["ETag"]
+            assert "x=1" not in r.data.decode() and "utm_source" not in r.data.decode()
+        monkeypatch.undo()
+    # what the page reads still makes its own page: the saved line, the language
+    path = paths(sheet)[0]
+    plain = client.get(path).headers["ETag"]
+    assert client.get(path + "?saved=1").headers["ETag"] != plain
+    assert (
+        client.get(path + "?saved=01").headers["ETag"]
+        == client.get(path + "?saved=1").headers["ETag"]
+    )
+    # a page first rendered with a stray argument does not carry it in its links
+    r = client.get(f"/sheets/{sheet['id']}?zz=evil&lang=de")
+    assert "zz=evil" not in r.data.decode()

@@ -526,3 +526,38 @@ def test_pdf_is_rendered_once_per_revision_and_one_at_a_time(
         assert r.status_code == 503 and r.get_json()["errors"]["_"]
     finally:
         exports.PDF_RENDERS.release()
+
+
+def test_pdf_downloads_waiting_for_their_turn_are_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each waiting download holds a server thread: beyond ``PDF_WAITERS`` waiting at once, a
+    download is told to come back at once, so a flood of them leaves threads to the reads."""
+    import threading
+    import time
+
+    from skatcalc import exports
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "pdfw.sqlite"),
+                      "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False,
+                      "PDF_WAITERS": 1})  # fmt: skip
+    c = app.test_client()
+    ids = [new_sheet(c)["id"] for _ in range(3)]
+    codes: list[int] = []
+    assert exports.PDF_RENDERS.acquire()  # a render in progress
+    try:
+        waiter = threading.Thread(target=lambda: codes.append(
+            app.test_client().get(f"/sheets/{ids[0]}/export.pdf").status_code))  # fmt: skip
+        waiter.start()
+        deadline = time.monotonic() + 10
+        while exports._WAITING[0] < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        t0 = time.monotonic()
+        r = c.get(f"/sheets/{ids[1]}/export.pdf")
+        assert r.status_code == 503 and int(r.headers["Retry-After"]) >= 1
+        assert time.monotonic() - t0 < 2  # at once, not after PDF_WAIT
+        assert c.get(f"/api/v1/sheets/{ids[2]}").status_code == 200  # reads go on
+    finally:
+        exports.PDF_RENDERS.release()
+    waiter.join(timeout=30)
+    assert codes == [200]  # the one waiting got its turn
