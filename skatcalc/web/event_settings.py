@@ -120,6 +120,22 @@ def values_text(kind: str, values: list[Any], lang: str) -> str:
     )
 
 
+def teams_body(text: str) -> list[dict[str, Any]]:
+    """Teams as typed, one a line: "Name: Anna, Bernd" (the new-event and players pages)."""
+    teams = []
+    for line in text.splitlines():
+        if line.strip():
+            name, _sep, members = line.partition(":")
+            teams.append({"name": " ".join(name.split()),
+                          "members": [" ".join(m.split()) for m in re.split(r"[,;]", members)
+                                      if m.strip()]})  # fmt: skip
+    return teams
+
+
+def teams_text(teams: list[Mapping[str, Any]]) -> str:
+    return "\n".join(f"{t['name']}: {', '.join(t['members'])}" for t in teams)
+
+
 # --- Page → body ------------------------------------------------------------------------------
 
 
@@ -169,13 +185,7 @@ def settings_body(
     cats = [" ".join(c.split()) for c in re.split(r"[,;\n]", form.get("categories") or "")]
     if any(cats):
         body["categories"] = [c for c in cats if c]
-    teams = []
-    for line in (form.get("teams") or "").splitlines():
-        if line.strip():
-            name, _sep, members = line.partition(":")
-            teams.append({"name": " ".join(name.split()),
-                          "members": [" ".join(m.split()) for m in re.split(r"[,;]", members)
-                                      if m.strip()]})  # fmt: skip
+    teams = teams_body(form.get("teams") or "")
     if teams:
         body["teams"] = teams
     raw_pot = (form.get("pot") or "").strip()
@@ -237,8 +247,7 @@ def settings_fields(body: Mapping[str, Any], lang: str) -> dict[str, str]:
             out[f"{prefix}_places"] = str(payout.get("places") or "")
             out[f"{prefix}_per"] = str(payout.get("per_players") or "")
     out["categories"] = ", ".join(body.get("categories") or [])
-    out["teams"] = "\n".join(f"{t['name']}: {', '.join(t['members'])}"
-                             for t in body.get("teams") or [])  # fmt: skip
+    out["teams"] = teams_text(body.get("teams") or [])
     if body.get("pot_cents") is not None:
         out["pot"] = euros(body["pot_cents"], lang)
     out["double_entry"] = "y" if body.get("double_entry") else ""

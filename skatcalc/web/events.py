@@ -462,12 +462,7 @@ def teams(event_id: int) -> Response:
     editable(event_id)
     if not ActionForm().validate_on_submit():
         abort(400)
-    raw = []
-    for line in (request.form.get("teams") or "").splitlines():
-        if line.strip():
-            name, _sep, members = line.partition(":")
-            raw.append({"name": name, "members": [m for m in re.split(r"[,;]", members)
-                                                  if m.strip()]})  # fmt: skip
+    raw = settings.teams_body(request.form.get("teams") or "")
     e = Errors()
     found = read_teams(raw, e)
     try:
