@@ -113,6 +113,29 @@ def test_every_setting_by_keyboard_at_1366(browser: object, served: tuple[str, F
     assert api["teams"] == [{"name": "Nord", "members": ["Anna", "Bernd"]}]
     assert api["team_payout"] == {"kind": "fixed", "values": [2000]}
     assert api["double_entry"] is True
+    # the players page: register, a category and the teams, still by keyboard
+    assert pg.evaluate("document.activeElement.name") == "names"  # autofocus
+    pg.keyboard.type("Anna, Bernd, Carla, Dora")
+    with pg.expect_navigation():
+        pg.keyboard.press("Enter")
+    pg.locator("body").focus()
+    tab_to(pg, "category")  # Anna's, the first
+    pg.keyboard.press("ArrowDown")  # "–" → "Damen"
+    pg.keyboard.press("Tab")
+    with pg.expect_navigation():
+        pg.keyboard.press("Enter")
+    pg.locator("body").focus()
+    tab_to(pg, "teams")
+    pg.keyboard.press("Control+End")
+    pg.keyboard.type("Süd: Carla, Dora")
+    pg.keyboard.press("Tab")
+    with pg.expect_navigation():
+        pg.keyboard.press("Enter")
+    api = pg.request.get(f"{server}/api/v1/events/{event_id}").json()
+    assert [(r["name"], r.get("category")) for r in api["registrations"]] == [
+        ("Anna", "Damen"), ("Bernd", None), ("Carla", None), ("Dora", None)]  # fmt: skip
+    assert api["teams"] == [{"name": "Nord", "members": ["Anna", "Bernd"]},
+                            {"name": "Süd", "members": ["Carla", "Dora"]}]  # fmt: skip
     # the ranking page states the fee rule in full
     pg.goto(f"{server}/events/{event_id}")
     rule = pg.locator("#fee-rule").inner_text()
