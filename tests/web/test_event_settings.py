@@ -9,7 +9,7 @@ import io
 from typing import Any
 
 from flask.testing import FlaskClient
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
@@ -262,3 +262,18 @@ def test_a_goods_prize_needs_a_name_with_letters(client: FlaskClient) -> None:
         "kind": "fixed", "values": [5000, "  Gans   mit Rotkohl "]}})  # fmt: skip
     assert r.status_code == 201
     assert r.json["payout"]["values"] == [5000, "Gans mit Rotkohl"]
+
+
+typed = st.one_of(st.text(max_size=30), st.sampled_from(["0", "1", "2,5", "Gans", "10 / Gans",
+                                                         "-1", "1e9", "99999999999", "a: b"]))  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(st.dictionaries(st.sampled_from([f for f in FIELDS if f != "double_entry"]), typed,
+                       max_size=8))  # fmt: skip
+def test_any_text_in_the_settings_is_made_or_told_never_500(
+    client: FlaskClient, fields: dict[str, str]
+) -> None:
+    r = client.post("/events", data={"game": "skat", **fields})
+    assert r.status_code in (302, 422), r.get_data(as_text=True)[:500]
