@@ -66,7 +66,7 @@ def render_event_pdf(
         what = translate("Punkte (Turnierwertung)", lang)
         if scale.get("written"):  # "nur Gute": the ranking counts what the winners wrote
             what = translate("geschriebene Punkte (nur Gute)", lang)
-    fees = fees_line(event, lang)
+    fees = events.fees_line(event, lang)
     pdf.multi_cell(0, 5, f"{game} · {event.day} · {what} · {fees}",
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     if event.closed is None:
@@ -79,7 +79,12 @@ def render_event_pdf(
                        new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     pdf.ln(2)
     n_series = len(rows[0].series) if rows else 0
-    prize_of = {r.player: prizes.won.cents_of(r.player) for r in rows}
+    # a player's own prize: money, or a goods prize by its name (never added to the money)
+    prize_of = {r.player: money(c, lang) if (c := prizes.won.cents_of(r.player)) else ""
+                for r in rows}  # fmt: skip
+    for r in rows:
+        if goods := prizes.won.goods_of(r.player):
+            prize_of[r.player] = f"{prize_of[r.player]} {goods}".strip()
     numbers = start_numbers(events.registrations(db, event.id))
 
     def named(player: str) -> str:
@@ -98,7 +103,7 @@ def render_event_pdf(
            [*heads, *[f"S{i + 1}" for i in shown], *tail],
            [[f"{r.rank}.", named(r.player), _n(r.score), *_series_cells(r, shown),
              f"{r.won} / {r.lost}", money(r.fees_cents, lang),
-             money(prize_of[r.player], lang) if prize_of.get(r.player) else ""]
+             prize_of[r.player]]
             for r in rows])  # fmt: skip
     if not inline:
         per_table = int((pdf.epw - 12 - NAME_MIN) // SERIES_W)
@@ -168,27 +173,6 @@ def write_double_entry_note(pdf: SheetPDF, event: Event, t: EventTable,
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip
 
 
-def fees_line(event: Event, lang: str) -> str:
-    """ "Startgeld 5,00 € · je verlorenes Spiel 0,50 €", or with tiers "… · verlorene Spiele
-    je Serie: ab dem 1. 0,50 €, ab dem 3. 1,00 €", and the table and team fees if any."""
-    fees = events.fees_of(event)
-    out = translate("Startgeld %(entry)s", lang, entry=money(fees.entry_cents, lang))
-    if fees.tiers:
-        steps = ", ".join(translate("ab dem %(n)s. %(cents)s", lang, n=t.start,
-                                    cents=money(t.cents, lang)) for t in fees.tiers)  # fmt: skip
-        out += " · " + translate("verlorene Spiele je Serie: %(steps)s", lang, steps=steps)
-    else:
-        out += " · " + translate("je verlorenes Spiel %(per_lost)s", lang,
-                                 per_lost=money(fees.lost_game_cents, lang))  # fmt: skip
-    if fees.table_cents:
-        out += " · " + translate("Tischgeld %(cents)s je Serie", lang,
-                                 cents=money(fees.table_cents, lang))  # fmt: skip
-    if fees.team_cents:
-        out += " · " + translate("Mannschaftsgeld %(cents)s", lang,
-                                 cents=money(fees.team_cents, lang))  # fmt: skip
-    return out
-
-
 def write_more_prizes(pdf: SheetPDF, prizes: events.PrizeList, lang: str) -> None:
     """The series, category and team prizes, one line each, and the team ranking."""
     others = [p for p in prizes.won.prizes if p.kind is not PrizeKind.OVERALL]
@@ -208,7 +192,7 @@ def write_more_prizes(pdf: SheetPDF, prizes: events.PrizeList, lang: str) -> Non
             if p.members:
                 who += f" ({', '.join(p.members)})"
             pdf.multi_cell(0, 5, f"{what}, {p.place}.: {who} · {_n(p.score)} · "
-                           f"{money(p.cents, lang)}", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+                           f"{p.goods or money(p.cents, lang)}", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     if prizes.teams:
         pdf.ln(2)
         pdf.set_font("DejaVu", "B", 10)

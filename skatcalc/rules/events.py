@@ -565,10 +565,10 @@ def fees_total(rows: Sequence[RankRow]) -> int:
 @dataclass(frozen=True)
 class Payout:
     """The organiser's scheme: ``values[i]`` is for place i + 1, in cents (fixed) or percent
-    of the pot (shares)."""
+    of the pot (shares), or a goods prize named by a text ("Gans"), worth no money."""
 
     kind: PayoutKind
-    values: tuple[int, ...]
+    values: tuple[int | str, ...]
     places: int | None = None  # so many prizes; the last value repeats for the places after
     per_players: int | None = None  # one prize per so many players (rounded up)
 
@@ -580,13 +580,26 @@ class Payout:
             return -(-field // self.per_players)
         return len(self.values)
 
-    def amounts(self, pot_cents: int, field: int | None = None) -> tuple[int, ...]:
+    def spread(self, field: int | None = None) -> tuple[int | str, ...]:
+        """The value of each place paid: the last value repeats for the places after it."""
         k = len(self.values) if field is None else self.count(field)
-        values = self.values[:k] + self.values[-1:] * max(0, k - len(self.values))
+        return self.values[:k] + self.values[-1:] * max(0, k - len(self.values))
+
+    def amounts(self, pot_cents: int, field: int | None = None) -> tuple[int, ...]:
+        """The money of each place paid: a goods prize is worth 0 cents (never money).
+
+        >>> Payout(PayoutKind.SHARES, (50, "Gans", 20)).amounts(1000)
+        (500, 0, 200)
+        """
+        values = tuple(v if isinstance(v, int) else 0 for v in self.spread(field))
         if self.kind is PayoutKind.FIXED:
             return values
         # shares: whole cents, rounded down; what rounding leaves stays in the pot
         return tuple(pot_cents * v // 100 for v in values)
+
+    def goods(self, field: int | None = None) -> tuple[str | None, ...]:
+        """The goods prize of each place paid, None where the place is paid in money."""
+        return tuple(v if isinstance(v, str) else None for v in self.spread(field))
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"kind": self.kind.value, "values": list(self.values)}
@@ -602,7 +615,8 @@ class Payout:
         values = data.get("values")
         places, per = data.get("places"), data.get("per_players")
         return Payout(PayoutKind(str(data["kind"])),
-                      tuple(int(v) for v in values) if isinstance(values, list) else (),
+                      tuple(v if isinstance(v, str) else int(v) for v in values)
+                      if isinstance(values, list) else (),
                       places if isinstance(places, int) else None,
                       per if isinstance(per, int) else None)  # fmt: skip
 
@@ -623,17 +637,29 @@ class PrizeList:
     rest_cents: int  # pot − payouts; negative when fixed prizes exceed the pot
 
 
-def check_payout(kind: str, values: Sequence[int], e: Errors, field: str = "payout") -> None:
+MAX_GOODS_NAME = 40
+
+
+def check_payout(kind: str, values: Sequence[int | str], e: Errors, field: str = "payout") -> None:
+    """The values of a payout: money (whole cents or percent) or a goods prize's name, which
+    counts for nothing in the sums."""
     if kind not in ("fixed", "shares"):
         e.add(field, "Auszahlung: fest oder Anteile.")
         return
     if len(values) > 100:
         e.add(field, "Höchstens 100 Preise.")
-    if any(v < 0 for v in values):
+    goods = [clean_name(v) for v in values if isinstance(v, str)]
+    if any(not g or len(g) > MAX_GOODS_NAME for g in goods):
+        e.add(field, "Ein Sachpreis hat einen Namen von 1 bis %(n)s Zeichen.", n=MAX_GOODS_NAME)
+    elif any(not g.isprintable() or not any(c.isalpha() for c in g) or "/" in g for g in goods):
+        # the page separates the prizes by "/" and tells a goods prize by its letters
+        e.add(field, "Ein Sachpreis ist ein Name mit Buchstaben, ohne „/“ (z. B. Gans).")
+    money = [v for v in values if isinstance(v, int)]
+    if any(v < 0 for v in money):
         e.add(field, "Preise sind nicht negativ.")
-    if kind == "shares" and sum(values) > 100:
-        e.add(field, "Die Anteile ergeben %(sum)s %%, mehr als der ganze Topf.", sum=sum(values))
-    if kind == "fixed" and any(v > 10_000_000 for v in values):
+    if kind == "shares" and sum(money) > 100:
+        e.add(field, "Die Anteile ergeben %(sum)s %%, mehr als der ganze Topf.", sum=sum(money))
+    if kind == "fixed" and any(v > 10_000_000 for v in money):
         e.add(field, "Ein Preis ist zu hoch.")
 
 
@@ -698,6 +724,7 @@ class Prize:
     series: int | None = None
     category: str | None = None
     members: tuple[str, ...] = ()
+    goods: str | None = None  # a goods prize ("Gans") instead of money: cents is 0
 
 
 @dataclass(frozen=True)
@@ -712,6 +739,11 @@ class Prizes:
         return sum(p.cents for p in self.prizes if p.kind is not PrizeKind.TEAM
                    and p.winner == player)  # fmt: skip
 
+    def goods_of(self, player: str) -> str | None:
+        """A player's own goods prize, if his prize is one (team prizes not counted)."""
+        return next((p.goods for p in self.prizes if p.kind is not PrizeKind.TEAM
+                     and p.winner == player and p.goods), None)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class _Entry:
@@ -721,12 +753,15 @@ class _Entry:
 
 def _pay(
     entries: Sequence[_Entry], payout: Payout, field: int, pot_cents: int, budget: list[int]
-) -> list[tuple[int, _Entry, int]]:
-    """(place, entry, cents) for the winners of one list, best first: equal scores share the
-    places they hold together in equal parts (a cent over goes to the first of them). Shares
-    are capped by what is left in the pot (``budget[0]``), so shares never pay out more."""
+) -> list[tuple[int, _Entry, int, str | None]]:
+    """(place, entry, cents, goods) for the winners of one list, best first: equal scores
+    share the money of the places they hold together in equal parts (a cent over goes to the
+    first of them); a goods prize cannot be shared, so each of them takes the goods of his own
+    position in the list, in the list's order. Shares are capped by what is left in the pot
+    (``budget[0]``), so shares never pay out more; goods take nothing from it."""
     amounts = payout.amounts(pot_cents, field)
-    out: list[tuple[int, _Entry, int]] = []
+    goods = payout.goods(field)
+    out: list[tuple[int, _Entry, int, str | None]] = []
     i = 0
     while i < len(entries) and i < len(amounts):
         j = i
@@ -739,7 +774,14 @@ def _pay(
         k = j - i + 1
         each, extra = divmod(total, k)
         for m in range(i, j + 1):
-            out.append((i + 1, entries[m], each + (1 if m - i < extra else 0)))
+            out.append(
+                (
+                    i + 1,
+                    entries[m],
+                    each + (1 if m - i < extra else 0),
+                    goods[m] if m < len(goods) else None,
+                )
+            )
         i = j + 1
     return out
 
@@ -760,8 +802,9 @@ def award(
     taken: set[str] = set()
     field = sum(1 for r in rows if any(r.played)) or len(rows)
     overall = [_Entry(r.player, r.score) for r in rows]
-    for place, entry, cents in _pay(overall, plan.payout, field, pot_cents, budget):
-        prizes.append(Prize(PrizeKind.OVERALL, place, entry.name, entry.score, cents))
+    for place, entry, cents, goods in _pay(overall, plan.payout, field, pot_cents, budget):
+        prizes.append(Prize(PrizeKind.OVERALL, place, entry.name, entry.score, cents,
+                            goods=goods))  # fmt: skip
         taken.add(entry.name)
     if plan.series_prizes is not None:
         n_series = len(rows[0].series) if rows else 0
@@ -772,28 +815,28 @@ def award(
             seated.sort(key=lambda r: (*order_key(r.series[s], _at(r.won_series, s),
                                                   _at(r.lost_series, s)), index[r.player]))  # fmt: skip
             free = [_Entry(r.player, r.series[s]) for r in seated if r.player not in taken]
-            for place, entry, cents in _pay(free, plan.series_prizes, len(seated), pot_cents,
-                                            budget):  # fmt: skip
+            for place, entry, cents, goods in _pay(free, plan.series_prizes, len(seated),
+                                                   pot_cents, budget):  # fmt: skip
                 prizes.append(Prize(PrizeKind.SERIES, place, entry.name, entry.score, cents,
-                                    series=s + 1))  # fmt: skip
+                                    series=s + 1, goods=goods))  # fmt: skip
                 taken.add(entry.name)
     if plan.category_prizes is not None:
         for cat in plan.categories:
             members = [r for r in rows if category_of.get(r.player) == cat and any(r.played)]
             free = [_Entry(r.player, r.score) for r in members if r.player not in taken]
-            for place, entry, cents in _pay(free, plan.category_prizes, len(members), pot_cents,
-                                            budget):  # fmt: skip
+            for place, entry, cents, goods in _pay(free, plan.category_prizes, len(members),
+                                                   pot_cents, budget):  # fmt: skip
                 prizes.append(Prize(PrizeKind.CATEGORY, place, entry.name, entry.score, cents,
-                                    category=cat))  # fmt: skip
+                                    category=cat, goods=goods))  # fmt: skip
                 taken.add(entry.name)
     if plan.team_payout is not None and plan.teams:
         scored = team_scores(rows, plan.teams)
         teams = {t.name: t for t, _ in scored}
         entries = [_Entry(t.name, s) for t, s in scored]
-        for place, entry, cents in _pay(entries, plan.team_payout, len(entries), pot_cents,
-                                        budget):  # fmt: skip
+        for place, entry, cents, goods in _pay(entries, plan.team_payout, len(entries),
+                                               pot_cents, budget):  # fmt: skip
             prizes.append(Prize(PrizeKind.TEAM, place, entry.name, entry.score, cents,
-                                members=teams[entry.name].members))  # fmt: skip
+                                members=teams[entry.name].members, goods=goods))  # fmt: skip
     paid = sum(p.cents for p in prizes)
     return Prizes(tuple(prizes), pot_cents, paid, pot_cents - paid)
 
@@ -1177,7 +1220,8 @@ def read_prize_plan(r: Reader, e: Errors) -> tuple[
 
 
 def read_payout(data: object, e: Errors, field: str = "payout") -> Payout:
-    """``{"kind": "fixed"|"shares", "values": [int, ...]}`` and at most one of ``"places"``
+    """``{"kind": "fixed"|"shares", "values": [int | str, ...]}`` (a text is a goods prize,
+    "Gans") and at most one of ``"places"``
     (so many prizes) or ``"per_players"`` (one prize per so many players); the last value
     repeats for the places after it. Missing: 50/30/20 % of the pot."""
     if data is None:
@@ -1186,13 +1230,14 @@ def read_payout(data: object, e: Errors, field: str = "payout") -> Payout:
     kind = r.choice("kind", {"fixed": "fixed", "shares": "shares"})
     raw = r.data.get("values")
     r.seen.add("values")
-    values: list[int] = []
+    values: list[int | str] = []
     if not isinstance(raw, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in raw
+        isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool)) for v in raw
     ):
-        r.errors.add("values", "Erwartet: eine Liste ganzer Zahlen.")  # fmt: skip
+        r.errors.add("values", "Erwartet: eine Liste ganzer Zahlen oder Sachpreise (Text).")
     else:
-        values = list(raw)
+        # a goods prize is kept as the one name rule has it
+        values = [clean_name(v) if isinstance(v, str) else v for v in raw]
     places = r.integer("places")
     per = r.integer("per_players")
     if places is not None and per is not None:

@@ -19,7 +19,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from skatcalc import store
-from skatcalc.rules.common import Errors, InvalidDeal, Msg, clean_name
+from skatcalc.rules.common import Errors, InvalidDeal, Msg, clean_name, money
 from skatcalc.rules.double_entry import Comparison, Counted, compare, counted
 from skatcalc.rules.events import (
     MAX_EVENT_PLAYERS,
@@ -76,6 +76,7 @@ from skatcalc.store.club_records import EventLogEntry, Registration, SeriesRow
 from skatcalc.store.club_records import PenaltyRow as PenaltyRow
 from skatcalc.store.club_records import TableOfSheet as TableOfSheet
 from skatcalc.store.records import Sheet
+from skatcalc.text import translate
 
 MAX_SEED = 999_999  # short enough to read out and type in again
 
@@ -114,6 +115,27 @@ def fees_of(event: Event) -> Fees:
     tiers = tuple(FeeTier(int(t["from"]), int(t["cents"])) for t in f.get("lost_game_tiers", ()))
     return Fees(event.entry_cents, event.lost_game_cents, tiers,
                 int(f.get("table_cents", 0)), int(f.get("team_cents", 0)))  # fmt: skip
+
+
+def fees_line(event: Event, lang: str) -> str:
+    """ "Startgeld 5,00 € · je verlorenes Spiel 0,50 €", or with tiers "… · verlorene Spiele
+    je Serie: ab dem 1. 0,50 €, ab dem 3. 1,00 €", and the table and team fees if any."""
+    fees = fees_of(event)
+    out = translate("Startgeld %(entry)s", lang, entry=money(fees.entry_cents, lang))
+    if fees.tiers:
+        steps = ", ".join(translate("ab dem %(n)s. %(cents)s", lang, n=t.start,
+                                    cents=money(t.cents, lang)) for t in fees.tiers)  # fmt: skip
+        out += " · " + translate("verlorene Spiele je Serie: %(steps)s", lang, steps=steps)
+    else:
+        out += " · " + translate("je verlorenes Spiel %(per_lost)s", lang,
+                                 per_lost=money(fees.lost_game_cents, lang))  # fmt: skip
+    if fees.table_cents:
+        out += " · " + translate("Tischgeld %(cents)s je Serie", lang,
+                                 cents=money(fees.table_cents, lang))  # fmt: skip
+    if fees.team_cents:
+        out += " · " + translate("Mannschaftsgeld %(cents)s", lang,
+                                 cents=money(fees.team_cents, lang))  # fmt: skip
+    return out
 
 
 def _payout_or_none(data: Any) -> Payout | None:
@@ -892,7 +914,8 @@ def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[s
         "rest_cents": won.rest_cents,
         "payout": event.payout,
         "rows": [
-            {"rank": r.rank, "player": r.player, "score": r.score, "cents": won.cents_of(r.player)}
+            {"rank": r.rank, "player": r.player, "score": r.score, "cents": won.cents_of(r.player),
+             **({"goods": g} if (g := won.goods_of(r.player)) else {})}
             for r in rows
         ],
         "prizes": [
@@ -901,7 +924,8 @@ def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[s
                 else {"player": p.winner}),
              "score": p.score, "cents": p.cents,
              **({"series": p.series} if p.series is not None else {}),
-             **({"category": p.category} if p.category is not None else {})}
+             **({"category": p.category} if p.category is not None else {}),
+             **({"goods": p.goods} if p.goods else {})}
             for p in won.prizes
         ],
         "teams": [

@@ -54,6 +54,7 @@ from skatcalc.services.event_desk import start_numbers
 from skatcalc.services.events import Event
 from skatcalc.services.players import Group
 from skatcalc.text import _, field_errors, pgettext, translate
+from skatcalc.web import event_settings as settings
 from skatcalc.web import rights
 from skatcalc.web.deal_forms import SheetRulesFields, attach_errors, rules_body
 from skatcalc.web.event_actor import forget_actor, name_actor
@@ -118,40 +119,20 @@ def organiser_link(event: Event) -> dict[str, Any]:
 # --- Money on forms ---------------------------------------------------------------------------
 
 
-def parse_euros(text: str | None) -> int | None:
-    """ "10", "10,50", "10.5", "2 €" → cents; "" → 0; anything else → None."""
-    raw = (text or "").replace("€", "").strip()
-    if not raw:
-        return 0
-    m = re.fullmatch(r"([0-9]{1,7})(?:[.,]([0-9]{1,2}))?", raw)
-    if not m:
-        return None
-    return int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
-
-
 def euros(cents: int) -> str:
     """Cents as the form shows them again: "10", "10,50" (German) or "10.50"."""
-    whole, rest = divmod(cents, 100)
-    if not rest:
-        return str(whole)
-    return f"{whole}{',' if page_lang() == 'de' else '.'}{rest:02d}"
+    return settings.euros(cents, page_lang())
 
 
 def payout_text(event_payout: dict[str, Any]) -> str:
-    if event_payout["kind"] == "shares":
-        return " / ".join(str(v) for v in event_payout["values"])
-    return " / ".join(euros(v) for v in event_payout["values"])
+    return settings.values_text(event_payout["kind"], event_payout["values"], page_lang())
 
 
 def read_payout_fields(kind: str, text: str, errors: list[tuple[str, str]]) -> Payout | None:
-    parts = [p for p in re.split(r"[/;\s]+", text or "") if p]
-    values: list[int] = []
-    for p in parts:
-        v = parse_int(p.rstrip("%")) if kind == "shares" else parse_euros(p)
-        if v is None:
-            errors.append(("payout", _("Bitte die Preise als Zahlen, getrennt durch „/“.")))
-            return None
-        values.append(v)
+    values = settings.parse_values(kind, text)
+    if values is None:
+        errors.append(("payout", _("Bitte die Preise als Zahlen oder Sachpreise, getrennt durch „/“.")))  # fmt: skip
+        return None
     e = Errors()
     check_payout(kind, values, e, "payout")
     if e:
@@ -164,29 +145,22 @@ def read_payout_fields(kind: str, text: str, errors: list[tuple[str, str]]) -> P
 # --- Forms ------------------------------------------------------------------------------------
 
 
-class NewEventForm(FlaskForm, SheetRulesFields, ScaleFields):
+class NewEventForm(FlaskForm, SheetRulesFields, ScaleFields, settings.EventSettingsFields):
     name = StringField(validators=[Optional()])
     day = StringField(validators=[Optional()])
     game = RadioField(default=games.first(), validate_choice=False)
     group = StringField(validators=[Optional()])
     deals4 = StringField(validators=[Optional()])
     deals3 = StringField(validators=[Optional()])
-    entry = StringField(validators=[Optional()])
-    lost_fee = StringField(validators=[Optional()])
-    tier_from = StringField(validators=[Optional()])  # a second tier: from the n-th lost game
-    tier_fee = StringField(validators=[Optional()])
-    table_fee = StringField(validators=[Optional()])
-    payout_kind = RadioField(default="shares", validate_choice=False)
-    payout = StringField(validators=[Optional()])
-    double_entry = BooleanField(default=False)  # two lists per table
+    # fees, the prize plan and double entry: settings.EventSettingsFields
     points = BooleanField(default=False)  # Schafkopf: the tournament scale (docs/rules.md 2.8)
 
     def setup(self) -> NewEventForm:
         self.game.choices = games.choices()
         self.setup_rules()
         self.setup_scale()
-        self.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
-                                    ("fixed", _("feste Beträge (€)"))]  # fmt: skip
+        for _key, prefix in settings.PAYOUTS:
+            getattr(self, f"{prefix}_kind").choices = settings.kind_choices()
         return self
 
 
@@ -286,32 +260,11 @@ def create() -> Any:
             else:
                 deals[key] = v
     data["deals"] = deals
-    fees: dict[str, Any] = {}
-    for key, field in (("entry_cents", form.entry), ("lost_game_cents", form.lost_fee),
-                       ("table_cents", form.table_fee), ("tier", form.tier_fee)):  # fmt: skip
-        v = parse_euros(field.data)
-        if v is None:
-            errors.append((field.name, _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
-        else:
-            fees[key] = v
-    tier_fee = fees.pop("tier", 0)
-    raw_from = (form.tier_from.data or "").strip()
-    if raw_from:
-        start = parse_int(raw_from)
-        if start is None or start < 2:
-            errors.append(("tier_from", _("Die zweite Stufe beginnt ab dem 2. verlorenen Spiel oder später.")))  # fmt: skip
-        else:
-            first = fees.pop("lost_game_cents", 0)
-            fees["lost_game_tiers"] = [{"from": 1, "cents": first},
-                                       {"from": start, "cents": tier_fee}]  # fmt: skip
-    data["fees"] = fees
+    # fees, the prize plan and double entry: the one mapping of page and API body
+    body, found = settings.settings_body(settings.form_values(form), page_lang())
+    data |= body
+    errors += found
     data["rules"] = rules_body(form, game, errors)
-    kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else "shares"
-    payout = read_payout_fields(kind, form.payout.data or "", errors)
-    if payout is not None and (form.payout.data or "").strip():
-        data["payout"] = {"kind": payout.kind.value, "values": list(payout.values)}
-    if form.double_entry.data:
-        data["double_entry"] = True
     if game_kind(game).has_point_scale:  # a tournament in points (docs/rules.md 2.8)
         if form.points.data and form.scoring.data in (None, "", "money"):
             form.scoring.data = "default"  # the old tick box: the default scale
@@ -329,12 +282,10 @@ def create() -> Any:
             flash(_("Veranstaltung angelegt. Jetzt die Spieler anmelden."))
             resp = redirect(url_for("events.players", event_id=event.id))
             return remember_event_token(resp, event)
-    aliases = {"deals.4": "deals4", "deals.3": "deals3", "fees.entry_cents": "entry",
-               "fees.lost_game_cents": "lost_fee", "date": "day",
-               "fees.lost_game_tiers": "tier_from", "fees.table_cents": "table_fee",
-               **scale_aliases()}  # fmt: skip
+    aliases = {"deals.4": "deals4", "deals.3": "deals3", "date": "day", **scale_aliases()}
     if exc is not None:
-        renamed = [(aliases.get(k, k.replace("rules.", "")), m)
+        renamed = [(aliases.get(k) or (settings.field_of(k) if k.split(".")[0]
+                                       in settings.BODY_KEYS else k.replace("rules.", "")), m)
                    for k, msgs in field_errors(exc, page_lang()).items() for m in msgs]  # fmt: skip
         errors += renamed
     general += attach_errors(form, None, errors, page_lang())
@@ -392,7 +343,8 @@ def ranking_rows_html(rows: tuple[RankRow, ...], n_series: int, screen: bool,
 def show(event_id: int) -> str:
     event = load_event(event_id)
     rules = [translate(m, page_lang()) for m in describe_rules(_spec(event))]
-    return render_template("events/show.html", rules=rules, **view_data(event),
+    fee_rule = events.fees_line(event, page_lang())
+    return render_template("events/show.html", rules=rules, fee_rule=fee_rule, **view_data(event),
                            **organiser_link(event))  # fmt: skip
 
 
@@ -534,12 +486,7 @@ def teams(event_id: int) -> Response:
     editable(event_id)
     if not ActionForm().validate_on_submit():
         abort(400)
-    raw = []
-    for line in (request.form.get("teams") or "").splitlines():
-        if line.strip():
-            name, _sep, members = line.partition(":")
-            raw.append({"name": name, "members": [m for m in re.split(r"[,;]", members)
-                                                  if m.strip()]})  # fmt: skip
+    raw = settings.teams_body(request.form.get("teams") or "")
     e = Errors()
     found = read_teams(raw, e)
     try:
@@ -675,7 +622,7 @@ def close(event_id: int) -> Any:
             kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else ""
             payout = read_payout_fields(kind or "shares", form.payout.data or "", errors)
             pot_raw = (form.pot.data or "").strip()
-            pot = parse_euros(pot_raw) if pot_raw else None
+            pot = settings.parse_euros(pot_raw) if pot_raw else None
             if pot_raw and pot is None:
                 errors.append(("pot", _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
             if payout is not None:
@@ -806,14 +753,15 @@ def export_csv(event_id: int) -> Response:
     n = len(rows[0].series) if rows else 0
     head = [pgettext("rank", "Platz"), _("Name"), _("Punkte")]
     head += [_("Serie %(n)s", n=i) for i in range(1, n + 1)]
-    head += [_("gewonnen"), _("verloren"), _("Gebühren (Cent)"), _("Preis (Cent)")]
+    head += [_("gewonnen"), _("verloren"), _("Gebühren (Cent)"), _("Preis (Cent)"), _("Sachpreis")]
     head += [_("Strafpunkte"), _("Mitgliedsnummer"), _("Verein")]
     w.writerow(head)
     regs = {r.name: r for r in events.registrations(service.get_db(), event_id)}
     for r in rows:
         reg = regs.get(r.player)
         w.writerow([r.rank, cell(r.player), r.score, *r.series, r.won, r.lost, r.fees_cents,
-                    won.cents_of(r.player), r.penalty, cell(reg.member_no or "") if reg else "",
+                    won.cents_of(r.player), cell(won.goods_of(r.player) or ""), r.penalty,
+                    cell(reg.member_no or "") if reg else "",
                     cell(reg.club or "") if reg else ""])  # fmt: skip
     return attachment(out.getvalue().encode("utf-8-sig"), "text/csv", _filename(event, "csv"))
 
