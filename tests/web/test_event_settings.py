@@ -235,9 +235,11 @@ def test_goods_prizes_through_the_api_the_close_page_csv_and_pdf(client: FlaskCl
     page = client.get(f"/events/{event_id}/close").get_data(as_text=True)
     assert "Gans" in page
     csv = client.get(f"/events/{event_id}/ranking.csv").get_data(as_text=True)
-    line = next(x for x in csv.splitlines() if x.split(";")[1] == third["player"])
-    assert line.endswith(";0;Gans")
-    assert csv.splitlines()[0].endswith(";Sachpreis")
+    head = csv.splitlines()[0].split(";")
+    line = next(x for x in csv.splitlines() if x.split(";")[1] == third["player"]).split(";")
+    # the money column says 0 and the goods prize stands in its own column beside it
+    money, goods = head.index("Preis (Cent)"), head.index("Sachpreis")
+    assert goods == money + 1 and (line[money], line[goods]) == ("0", "Gans")
     pdf = client.get(f"/events/{event_id}/event.pdf").data
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages[:2])
     assert "Gans" in text
