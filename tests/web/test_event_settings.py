@@ -243,7 +243,9 @@ def test_goods_prizes_through_the_api_the_close_page_csv_and_pdf(client: FlaskCl
     pdf = client.get(f"/events/{event_id}/event.pdf").data
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages[:2])
     assert "Gans" in text
-    # the close page's form takes goods too, and shows them again
+    # the close page's form takes goods too, and shows them again (a closed event keeps its
+    # payout: the organiser reopens it first)
+    assert client.post(f"/api/v1/events/{event_id}/reopen", json={}).status_code == 200
     r = client.post(f"/events/{event_id}/close",
                     data={"payout_kind": "fixed", "payout": "20 / Präsentkorb",
                           "action": "save"})  # fmt: skip
