@@ -957,7 +957,7 @@ def check_series_deals(game: str, deals: Mapping[int, int], e: Errors) -> None:
     where the game asks it (Skat: 48 at four, 36 at three); a message on ``deals.<size>``
     otherwise. Schafkopf tournaments play 20, 30 or 32 games a round: no such rule.
 
-    >>> e = Errors(); check_series_deals("skat", {4: 50, 3: 36}, e); [(i.field, i.msg.de) for i in e.items]
+    >>> e = Errors(); check_series_deals("skat", {4: 50, 3: 30}, e); [(i.field, i.msg.de) for i in e.items]
     [('deals.4', 'Bei 4 Spielern am Tisch muss die Serie durch 4 teilbar sein (z. B. 48 oder 52).')]
     >>> e = Errors(); check_series_deals("schafkopf", {4: 30}, e); e.items
     []

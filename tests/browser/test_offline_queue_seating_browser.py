@@ -278,7 +278,8 @@ def test_behind_nginx_the_queue_waits_through_the_proxys_502(browser: Any, tmp_p
     to a queued send is no refusal; the deal waits and goes in when the app is back."""
     db, app_port = tmp_path / "proxied.sqlite", free_port()
     ctx, pg = phone(browser)
-    with nginx_in_front(tmp_path / "nginx", app_port) as port:
+    with nginx_in_front(tmp_path / "nginx", app_port) as nginx:
+        port = nginx.port
         with serve(db, port=app_port) as server:
             sid = open_sheet(pg, server, port, FOUR)
             enter(pg, "Ben")

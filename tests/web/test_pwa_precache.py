@@ -19,7 +19,9 @@ def test_the_workers_list_is_the_one_in_pwa_py(app: Flask, client: FlaskClient) 
     with app.test_request_context():
         assert json.loads(found.group(1)) == pwa.precache()
     listed = json.loads(found.group(1))
-    assert "/static/app.js" in listed and "/offline" in listed
+    # the static files under their content-hashed names (web/assets.py), as the pages link them
+    assert any(re.fullmatch(r"/static/app\.[0-9a-f]{10}\.js", a) for a in listed), listed
+    assert "/offline" in listed
     for address in listed:
         r = client.get(address)
         r.close()  # a static file is sent from an open file
