@@ -167,6 +167,9 @@ class NewEventForm(FlaskForm, SheetRulesFields, ScaleFields, settings.EventSetti
 class RegisterForm(FlaskForm):
     names = TextAreaField(validators=[Optional()])
     paid = BooleanField()  # the entry fee taken at the door
+    # for the association's report: a member number names one player, a club may be many's
+    member_no = StringField(validators=[Optional()])
+    club = StringField(validators=[Optional()])
 
 
 class SeriesForm(FlaskForm):
@@ -405,13 +408,22 @@ def players(event_id: int) -> Any:
         else:
             e = Errors()
             names = events.check_names(split_names(form.names.data or ""), e)
+            typed = {"member_no": form.member_no.data or None, "club": form.club.data or None}
+            member_no, club = events.read_member(typed, e)
+            if member_no and len(names) > 1:
+                e.add("names.member_no",
+                      "Eine Mitgliedsnummer gehört zu einem Namen: bitte einzeln anmelden.")  # fmt: skip
+            members = {n: (member_no, club) for n in names} if member_no or club else None
             try:
                 e.raise_if_any()
                 added, already = events.register(service.get_db(), event_id, names,
+                                                 members=members,
                                                  paid=set(names) if form.paid.data else None)  # fmt: skip
             except InvalidDeal as exc:
-                form.names.errors = [m for msgs in field_errors(exc, page_lang()).values()
-                                     for m in msgs]  # fmt: skip
+                found = field_errors(exc, page_lang())
+                form.member_no.errors = found.pop("names.member_no", [])
+                form.club.errors = found.pop("names.club", [])
+                form.names.errors = [m for msgs in found.values() for m in msgs]
                 status = 422
             else:
                 if added:

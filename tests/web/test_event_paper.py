@@ -578,3 +578,30 @@ def test_a_struck_deal_does_not_hold_a_foot_back_nor_come_back_after_it(
     r = client.post(f"{API}/sheets/{sheet}/deals/1/restore", json={})
     assert r.status_code == 409
     assert client.get(f"{API}/sheets/{sheet}").json["deals"][0]["struck"] is True
+
+
+def test_member_number_and_club_are_typed_on_the_registration_page(client: FlaskClient) -> None:
+    """The registration page takes what the API takes: a member number for one name, a club
+    for every name typed; both show in the list and in the ranking CSV."""
+    event_id = _open(client, {"game": "skat"})
+    r = client.post(f"/events/{event_id}/players",
+                    data={"names": "Anna", "member_no": " 4711 ", "club": "Skatfreunde  Au"})  # fmt: skip
+    assert r.status_code == 302
+    r = client.post(f"/events/{event_id}/players", data={"names": "Bernd, Clara", "club": "Kreuz"})
+    assert r.status_code == 302
+    regs = {x["name"]: x for x in client.get(f"{API}/events/{event_id}").json["registrations"]}
+    assert (regs["Anna"].get("member_no"), regs["Anna"].get("club")) == ("4711", "Skatfreunde Au")
+    assert "member_no" not in regs["Bernd"] and regs["Clara"]["club"] == "Kreuz"
+    page = client.get(f"/events/{event_id}/players").get_data(as_text=True)
+    assert "4711 · Skatfreunde Au" in page and "Mitgliedsnummer (optional)" in page
+    # one member number for two names is told beside the field; nothing is registered and the
+    # names stay as typed
+    r = client.post(f"/events/{event_id}/players",
+                    data={"names": "Dora, Emil", "member_no": "12"})  # fmt: skip
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and "bitte einzeln anmelden" in page
+    assert 'value="Dora, Emil"' in page
+    r = client.post(f"/events/{event_id}/players", data={"names": "Dora", "club": "x" * 61})
+    assert r.status_code == 422 and "Höchstens 60 Zeichen" in r.get_data(as_text=True)
+    names = {x["name"] for x in client.get(f"{API}/events/{event_id}").json["registrations"]}
+    assert names == {"Anna", "Bernd", "Clara"}
