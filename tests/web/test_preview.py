@@ -322,7 +322,9 @@ def test_app_js_leaves_numbers_and_bodies_to_the_server() -> None:
     # messages already told), never as a body sent to the server
     for line in js.splitlines():
         if "JSON.stringify" in line:
-            assert re.search(r"(localStorage|sessionStorage)\.setItem\([^;]*JSON\.stringify", line), line
+            assert re.search(
+                r"(localStorage|sessionStorage)\.setItem\([^;]*JSON\.stringify", line
+            ), line
     assert re.search(r"\bbody\s*[.\[]", js) is None  # no deal body put together field by field
 
 
