@@ -264,9 +264,11 @@ def correction_body(sheet: Sheet, form: Any, deal: Deal,
     if form.kind.data == "game":
         GAME_FORMS[sheet.game].keep_unsaid(body, deal.input)
     body.setdefault("dealer", deal.dealer)
+    if body["dealer"] != deal.dealer:
+        return body  # another dealer, or a name that is none: the rules judge it as typed
     spec = service.spec_of(sheet)
-    named = body.get("active") or default_active(spec, body["dealer"])
-    if body["dealer"] == deal.dealer and set(named) == set(deal.active):
+    named = body.get("active") or default_active(spec, deal.dealer)
+    if set(named) == set(deal.active):
         body["active"] = list(deal.active)
         if tuple(deal.active) == tuple(default_active(spec, deal.dealer)):
             del body["active"]

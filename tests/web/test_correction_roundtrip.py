@@ -230,3 +230,24 @@ def test_a_correction_refused_as_changed_meanwhile_keeps_what_was_typed(
         "declarer",
         9 * (3 + 1 + 1 + 1),
     )
+
+
+@pytest.mark.parametrize("dealer", ["0", "Zora", ""])
+def test_a_correction_naming_no_player_as_dealer_is_told_not_a_crash(
+    client: FlaskClient, dealer: str
+) -> None:
+    """A correction form whose dealer is no player of the sheet (a hand-made post) is judged
+    by the rules as typed: 422 with the message at the field (or, when empty, the stored
+    dealer), never 500, and the deal stays as it was."""
+    sid = client.post(API, json={"game": "skat", "players": ["A", "B", "C", "D"]}).get_json()["id"]
+    body = {"game": "grand", "with": True, "matadors": 2, "won": True, "declarer": "B"}
+    assert client.post(f"{API}/{sid}/deals", json=body).status_code == 201
+    before = stored(client, sid)[0]
+    page = client.get(f"/sheets/{sid}/deals/1/edit").data.decode()
+    fields = [(k, dealer if k == "dealer" else v)
+              for k, v in form_fields(page, f"/sheets/{sid}/deals/1/edit")]  # fmt: skip
+    r = client.post(f"/sheets/{sid}/deals/1/edit", data=MultiDict(fields))
+    assert r.status_code in ((302,) if dealer == "" else (422,)), r.status_code
+    assert stored(client, sid)[0]["value"] == before["value"]
+    r = client.post(f"/sheets/{sid}/deals/1/edit", data={"dealer": dealer})
+    assert r.status_code < 500
