@@ -33,7 +33,6 @@ import json
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -44,6 +43,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from common import start_server  # noqa: E402
 
 from skatcalc.rules.sheet import SheetSpec, default_active  # noqa: E402
 
@@ -106,35 +107,6 @@ class Http:
         if status >= 400:
             raise RuntimeError(f"{method} {path}: {status} {payload[:300]!r}")
         return json.loads(payload)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(db: Path, stderr: int = subprocess.DEVNULL, threads: str | None = None,
-                 processes: str | None = None) -> tuple[subprocess.Popen[bytes], int]:  # fmt: skip
-    """``skatcalc serve`` of this checkout on a free loopback port with its own database
-    (and ``--threads`` / ``--processes`` when given), returned once it answers."""
-    port = free_port()
-    extra = ["--threads", str(threads)] if threads else []
-    extra += ["--processes", str(processes)] if processes else []
-    server = subprocess.Popen(
-        [sys.executable, "-m", "skatcalc.server.cli", "serve", "--port", str(port), "--db", str(db),
-         *extra],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.DEVNULL, stderr=stderr,
-    )  # fmt: skip
-    probe = Http(port)
-    for _ in range(200):
-        try:
-            probe.request("GET", "/")
-            break
-        except OSError:
-            time.sleep(0.05)
-    return server, port
 
 
 def pct(values: list[float], p: float) -> float:

@@ -1,4 +1,18 @@
-"""What the benchmarks share: the table and a mix of deals as an evening has them."""
+"""What the benchmarks share: the table, a mix of deals as an evening has them, and a server of
+this checkout on a free loopback port."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
 
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
 DEALS = [
@@ -9,3 +23,36 @@ DEALS = [
     {"game": "clubs", "matadors": 3, "with": False, "hand": True, "declarer_points": 95},
     {"game": "diamonds", "matadors": 1, "with": True, "bid": 22, "declarer_points": 70},
 ]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: Path, stderr: Any = subprocess.DEVNULL, threads: str | None = None,
+                 processes: str | None = None,
+                 stdout: Any = subprocess.DEVNULL,
+                 port: int | None = None) -> tuple[subprocess.Popen[bytes], int]:  # fmt: skip
+    """``skatcalc serve`` of this checkout on a free loopback port with its own database
+    (and ``--threads`` / ``--processes`` when given), returned once it answers."""
+    port = port or free_port()
+    extra = ["--threads", str(threads)] if threads else []
+    extra += ["--processes", str(processes)] if processes else []
+    server = subprocess.Popen(
+        [sys.executable, "-m", "skatcalc.server.cli", "serve", "--port", str(port), "--db", str(db),
+         *extra],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=stdout, stderr=stderr,
+    )  # fmt: skip
+    for _ in range(200):
+        try:
+            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            probe.request("GET", "/")
+            probe.getresponse().read()
+            probe.close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return server, port

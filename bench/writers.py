@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -34,7 +32,7 @@ from club_night import Http, cpu_s, pct
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from common import DEALS  # noqa: E402
+from common import DEALS, free_port, start_server  # noqa: E402
 
 PLAYERS = ["Anna", "Bernd", "Carla"]
 PER_SHEET = 300
@@ -47,12 +45,6 @@ def deal(k: int) -> dict[str, object]:
     return body
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def main() -> int:
     args = [a for a in sys.argv[1:] if not a.startswith("--port")]
     port = free_port()
@@ -63,19 +55,8 @@ def main() -> int:
     seconds = float(args[1]) if len(args) > 1 else 30.0
     tmp = Path(tempfile.mkdtemp(prefix="skatcalc-writers-"))
     log = (tmp / "serve.log").open("wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "skatcalc.server.cli", "serve", "--port", str(port),
-         "--db", str(tmp / "writers.sqlite")],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=log, stderr=log,
-    )  # fmt: skip
+    server, port = start_server(tmp / "writers.sqlite", stderr=log, stdout=log, port=port)
     try:
-        probe = Http(port)
-        for _ in range(200):
-            try:
-                probe.request("GET", "/")
-                break
-            except OSError:
-                time.sleep(0.05)
         load_before = os.getloadavg()
         cpu0 = cpu_s(server.pid)
         statuses: Counter[int] = Counter()
