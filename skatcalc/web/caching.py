@@ -222,11 +222,11 @@ def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
 
 # Not in services/cache.py: WTForms' catalogue file read once per language (two), like an
 # import, not data derived from what is stored or asked.
-_WTF: dict[str, Any] = {}
+_WTF: dict[str, support.NullTranslations] = {}
 _WTF_LOCK = threading.Lock()
 
 
-def _wtforms_catalog(locale: str) -> Any:
+def _wtforms_catalog(locale: str) -> support.NullTranslations:
     with _WTF_LOCK:
         if locale not in _WTF:
             _WTF[locale] = support.Translations.load(messages_path(), [locale], domain="wtforms")

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, render_template, request
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from skatcalc.games import game
@@ -27,7 +28,7 @@ def index() -> str:
     return render_template("calculators/index.html", sheets=sheets)
 
 
-def calculator(key: str) -> Any:
+def calculator(key: str) -> ResponseReturnValue:
     """``/<game>``: the game's calculator (``GAME_FORMS[key]``); with ``part=result`` the
     result alone, for the live preview."""
     calc = GAME_FORMS[key]
@@ -75,7 +76,7 @@ def calculator_part(key: str, form: Any) -> Response:
 
 
 def _page(key: str) -> Callable[[], Any]:
-    def page() -> Any:
+    def page() -> ResponseReturnValue:
         return calculator(key)
 
     # a named view, as Flask-WTF's CSRF exemptions look views up by module and name

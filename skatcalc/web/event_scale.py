@@ -88,8 +88,8 @@ def page_groups() -> list[tuple[str, list[Any]]]:
     return out
 
 
-def _at(scale: Mapping[str, Any], path: tuple[str, ...]) -> Any:
-    value: Any = scale
+def _at(scale: Mapping[str, object], path: tuple[str, ...]) -> object:
+    value: object = scale
     for key in path:
         value = value.get(key) if isinstance(value, Mapping) else None
     return value

@@ -21,6 +21,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -78,7 +79,7 @@ bp = Blueprint("events", __name__, url_prefix="/events")
 # --- Edit rights ------------------------------------------------------------------------------
 
 
-def remember_event_token(resp: Any, event: Event) -> Any:
+def remember_event_token(resp: rights.R, event: Event) -> rights.R:
     return rights.remember_key(resp, f"event_{event.id}", event.edit_token)
 
 
@@ -227,7 +228,7 @@ def render_index(form: NewEventForm, general: list[str]) -> str:
 
 
 @bp.post("")
-def create() -> Any:
+def create() -> ResponseReturnValue:
     form = NewEventForm().setup()
     errors: list[tuple[str, str]] = []
     general: list[str] = []
@@ -296,7 +297,7 @@ def create() -> Any:
 
 
 @bp.get("/<int:event_id>/edit/<token>")
-def edit_link(event_id: int, token: str) -> Any:
+def edit_link(event_id: int, token: str) -> ResponseReturnValue:
     event = load_event(event_id)
     if not token_matches(token, event.edit_token):  # any text, in constant time
         abort(refuse(403, forbidden_text()))
@@ -396,7 +397,7 @@ def split_names(text: str) -> list[str]:
 
 
 @bp.route("/<int:event_id>/players", methods=["GET", "POST"])
-def players(event_id: int) -> Any:
+def players(event_id: int) -> ResponseReturnValue:
     event = editable(event_id)
     form = RegisterForm()
     general: list[str] = []
@@ -518,7 +519,7 @@ def teams(event_id: int) -> Response:
 
 
 @bp.post("/<int:event_id>/series")
-def new_series(event_id: int) -> Any:
+def new_series(event_id: int) -> ResponseReturnValue:
     event = editable(event_id)
     form = SeriesForm()
     if not form.validate_on_submit():
@@ -560,7 +561,7 @@ def new_series(event_id: int) -> Any:
 
 
 @bp.get("/<int:event_id>/series/<int:n>")
-def series(event_id: int, n: int) -> Any:
+def series(event_id: int, n: int) -> ResponseReturnValue:
     event = load_event(event_id)
     db = service.get_db()
     try:
@@ -585,7 +586,7 @@ def series(event_id: int, n: int) -> Any:
 
 
 @bp.post("/<int:event_id>/series/<int:n>/lengthen")
-def lengthen(event_id: int, n: int) -> Any:
+def lengthen(event_id: int, n: int) -> ResponseReturnValue:
     """The organiser lengthens a series: its deals per table size."""
     editable(event_id)
     form = LengthenForm()
@@ -617,7 +618,7 @@ def lengthen(event_id: int, n: int) -> Any:
 
 
 @bp.route("/<int:event_id>/close", methods=["GET", "POST"])
-def close(event_id: int) -> Any:
+def close(event_id: int) -> ResponseReturnValue:
     event = load_event(event_id)
     editor = can_edit_event(event)
     form = CloseForm()
@@ -736,7 +737,7 @@ def read_places(form: CloseForm, payout: Payout, errors: list[tuple[str, str]]) 
 
 
 @bp.route("/<int:event_id>/delete", methods=["GET", "POST"])
-def delete(event_id: int) -> Any:
+def delete(event_id: int) -> ResponseReturnValue:
     event = editable(event_id)
     if request.method == "POST":
         if not ActionForm().validate_on_submit():

@@ -14,7 +14,7 @@ import math
 import socket
 import threading
 import time
-from typing import Any, TypeVar
+from typing import NoReturn, TypeAlias, TypeVar
 
 from flask import (
     Flask,
@@ -26,7 +26,7 @@ from flask import (
     request,
 )
 from flask.sessions import SecureCookieSessionInterface
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers import Response as BaseResponse
 
 from skatcalc.services.events import Event
@@ -63,23 +63,27 @@ IMPORT_PATHS = frozenset({"/sheets/import", "/api/v1/sheets/import"})
 class BoundedIntConverter(IntegerConverter):
     """``<int:...>`` in every route: 0 … 2^63−1, else the route does not match (404)."""
 
-    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("max", MAX_ID)
-        super().__init__(map, *args, **kwargs)
+    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = None,
+                 max: int | None = MAX_ID, signed: bool = False) -> None:  # fmt: skip
+        super().__init__(map, fixed_digits, min, max, signed)
 
 
 # --- JSON bodies ------------------------------------------------------------------------------
+
+
+#: a parsed JSON body: what ``parse_json`` gives, before the rules read it
+JSONValue: TypeAlias = "None | bool | int | float | str | list[JSONValue] | dict[str, JSONValue]"
 
 
 class BadJSON(ValueError):
     pass
 
 
-def _reject_constant(name: str) -> Any:
+def _reject_constant(name: str) -> NoReturn:
     raise BadJSON(f"{name} is not JSON")
 
 
-def _storable(value: Any, depth: int = 0) -> None:
+def _storable(value: object, depth: int = 0) -> None:
     """One walk over a parsed body: every string encodable as UTF-8 (a lone surrogate such as
     "\\ud800" is valid JSON syntax but no character: it can neither be stored nor sent back)
     and every number finite (1e400 parses to inf)."""
@@ -102,13 +106,13 @@ def _storable(value: Any, depth: int = 0) -> None:
             _storable(v, depth + 1)
 
 
-def parse_json(raw: bytes) -> Any:
+def parse_json(raw: bytes) -> JSONValue:
     """Strict JSON (RFC 8259): UTF-8, no NaN/Infinity, no lone surrogates, no 1e400.
 
     Raises ``BadJSON`` (a ValueError) for anything else, so no later step meets a value it
     could not store or send back as JSON."""
     try:
-        value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        value: JSONValue = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise BadJSON(str(exc)) from None
     _storable(value)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
@@ -95,7 +96,7 @@ def _stored(t: events.EventTable) -> dict[str, str]:
     return out
 
 
-def _page(event_id: int, n: int, refused: PaperTable | None = None) -> Any:
+def _page(event_id: int, n: int, refused: PaperTable | None = None) -> ResponseReturnValue:
     event = editable(event_id)
     db = service.get_db()
     try:
@@ -125,7 +126,7 @@ def _page(event_id: int, n: int, refused: PaperTable | None = None) -> Any:
 
 
 @bp.get("/<int:event_id>/series/<int:n>/paper")
-def page(event_id: int, n: int) -> Any:
+def page(event_id: int, n: int) -> ResponseReturnValue:
     return _page(event_id, n)
 
 
@@ -138,7 +139,7 @@ def _table(event_id: int, n: int, table: int) -> events.EventTable:
 
 
 @bp.post("/<int:event_id>/series/<int:n>/paper/<int:table>")
-def save(event_id: int, n: int, table: int) -> Any:
+def save(event_id: int, n: int, table: int) -> ResponseReturnValue:
     """One table's foot, typed: saved, and on to the next table; refused, the page again
     with the typed figures and each message beside its field."""
     t = _table(event_id, n, table)

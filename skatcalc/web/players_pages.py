@@ -14,6 +14,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -85,7 +86,7 @@ def _charts(stats: season.PlayerStats) -> dict[str, Markup]:
     return out
 
 
-def render_player(pid: int, rename: RenameForm | None = None, status: int = 200) -> Any:
+def render_player(pid: int, rename: RenameForm | None = None, status: int = 200) -> ResponseReturnValue:
     db = service.get_db()
     stats = season.player_stats(db, pid)
     merge = MergeForm()
@@ -126,7 +127,7 @@ def _player_or_404(player_id: int) -> int:
 
 
 @players_bp.get("/<int:player_id>")
-def show(player_id: int) -> Any:
+def show(player_id: int) -> ResponseReturnValue:
     pid = _player_or_404(player_id)
     if pid != player_id:  # a merged entry: the player lives on under the other id
         return redirect(url_for("players.show", player_id=pid))
@@ -134,7 +135,7 @@ def show(player_id: int) -> Any:
 
 
 @players_bp.post("/<int:player_id>/rename")
-def rename(player_id: int) -> Any:
+def rename(player_id: int) -> ResponseReturnValue:
     pid = _player_or_404(player_id)
     if not may_manage():
         abort(refuse(403, admin_only()))
@@ -152,7 +153,7 @@ def rename(player_id: int) -> Any:
 
 
 @players_bp.post("/<int:player_id>/merge")
-def merge(player_id: int) -> Any:
+def merge(player_id: int) -> ResponseReturnValue:
     """Another entry is the same person: its sheets join this player."""
     pid = _player_or_404(player_id)
     if not may_manage():
@@ -237,7 +238,7 @@ def attach(form: GroupForm, exc: InvalidDeal) -> list[str]:
 
 
 @groups_bp.post("")
-def create() -> Any:
+def create() -> ResponseReturnValue:
     form = GroupForm().setup()
     general: list[str] = []
     if not form.validate_on_submit():
@@ -322,7 +323,7 @@ def _standings_view(group_id: int) -> dict[str, Any]:
 
 
 @groups_bp.get("/<int:group_id>", endpoint="show")
-def group_show(group_id: int) -> Any:
+def group_show(group_id: int) -> ResponseReturnValue:
     view = _standings_view(group_id)
     status = 422 if view["errors"] else 200
     return render_template("groups/show.html", **view), status
@@ -400,7 +401,7 @@ def remove_sheet(group_id: int, sheet_id: int) -> Response:
 
 
 @groups_bp.post("/<int:group_id>/edit")
-def edit(group_id: int) -> Any:
+def edit(group_id: int) -> ResponseReturnValue:
     """Rename the group or change its club rules; the standings follow at once."""
     group = _manage_group(group_id)
     form = GroupForm().setup()

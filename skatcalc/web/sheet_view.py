@@ -153,7 +153,7 @@ def _render_entry_form(sheet: service.Sheet, spec: Any, proposed: str,
     form.dealer.data = proposed
     fresh = game_kind(spec.game).fresh_contract
     if fresh is not None:
-        form.game.data = fresh
+        form["game"].data = fresh  # every game's entry form has its contract buttons
     active = default_active(spec, proposed)
     form.active.data = list(active)
     form.n.data = _ENTRY_N
