@@ -17,7 +17,6 @@ import secrets
 import struct
 import threading
 import zlib
-from typing import Any
 
 from babel import support
 from flask import Flask, Response, current_app, request, session
@@ -180,7 +179,7 @@ def deflate_piece(data: bytes) -> bytes:
     return c.compress(data) + c.flush(zlib.Z_FULL_FLUSH)
 
 
-def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> None:
+def keep_page(variant: tuple[object, ...] | None, etag: str, resp: Response) -> None:
     if (
         variant is None
         or resp.mimetype != "text/html"
@@ -198,7 +197,7 @@ def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> Non
     _PAGES.put(variant, (etag, pieces, packed, private()))
 
 
-def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
+def cached_page(variant: tuple[object, ...], etag: str) -> Response | None:
     held = _PAGES.get(variant, touch=True)
     if held is None or held[0] != etag:
         return None

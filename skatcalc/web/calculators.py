@@ -6,10 +6,10 @@ the body read from it, when it is worth a preview; the value is ``GameKind.deal_
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from skatcalc.games import game
@@ -57,7 +57,7 @@ def calculator(key: str) -> ResponseReturnValue:
     )
 
 
-def calculator_part(key: str, form: Any) -> Response:
+def calculator_part(key: str, form: FlaskForm) -> Response:
     """The result alone, as the page below the form would show it (an unfinished form: an
     empty answer, or only what is wrong already)."""
     errors: list[tuple[str, str]] = []
@@ -75,7 +75,7 @@ def calculator_part(key: str, form: Any) -> Response:
     return preview_answer(messages)
 
 
-def _page(key: str) -> Callable[[], Any]:
+def _page(key: str) -> Callable[[], ResponseReturnValue]:
     def page() -> ResponseReturnValue:
         return calculator(key)
 

@@ -3,10 +3,9 @@ series, correct a registered name. Organiser only; a closed event or a started t
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
+from sqlite_utils import Database
 
 from skatcalc.rules.inputs import Reader
 from skatcalc.services import event_desk as desk
@@ -20,7 +19,7 @@ from skatcalc.web.i18n import api_lang
 bp = Blueprint("desk_api", __name__, url_prefix="/api/v1/events")
 
 
-def locked(db: Any, event_id: int, exc: desk.Locked) -> ResponseReturnValue:
+def locked(db: Database, event_id: int, exc: desk.Locked) -> ResponseReturnValue:
     text = translate(exc.msg, api_lang())
     return jsonify({"errors": {"_": [text]}, "event": events.event_json(db, event_id)}), 409
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -107,7 +108,7 @@ def editable(event_id: int) -> Event:
 bp.teardown_app_request(forget_actor)
 
 
-def organiser_link(event: Event) -> dict[str, Any]:
+def organiser_link(event: Event) -> dict[str, object]:
     """The organiser's link with its QR code for the organiser's pages (on the network): the
     one way back in from another browser, so the pages say to keep it."""
     if not can_edit_event(event) or not current_app.config.get("LAN"):
@@ -125,7 +126,7 @@ def euros(cents: int) -> str:
     return settings.euros(cents, page_lang())
 
 
-def payout_text(event_payout: dict[str, Any]) -> str:
+def payout_text(event_payout: Mapping[str, Any]) -> str:
     return settings.values_text(event_payout["kind"], event_payout["values"], page_lang())
 
 
@@ -236,7 +237,7 @@ def create() -> ResponseReturnValue:
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
         return render_index(form, general), 400
     game = form.game.data if form.game.data in GAMES else games.first()
-    data: dict[str, Any] = {"game": form.game.data, "name": form.name.data or ""}
+    data: dict[str, object] = {"game": form.game.data, "name": form.name.data or ""}
     day = (form.day.data or "").strip()
     if day:
         data["date"] = day
@@ -307,7 +308,7 @@ def edit_link(event_id: int, token: str) -> ResponseReturnValue:
 # --- The event's views ------------------------------------------------------------------------
 
 
-def view_data(event: Event, screen: bool = False) -> dict[str, Any]:
+def view_data(event: Event, screen: bool = False) -> dict[str, object]:
     snap = events.snapshot(service.get_db(), event)
     tables, rows, n_series = snap.tables, snap.rows, snap.n_series
     current = [t for t in tables if t.series == n_series]
@@ -714,7 +715,7 @@ def paid(event_id: int, series: int) -> Response:
 def read_places(form: CloseForm, payout: Payout, errors: list[tuple[str, str]]) -> Payout | None:
     """The number of prizes from the close form: ``places`` or one per ``per_players``,
     checked by the rules as the API's payout is."""
-    data: dict[str, Any] = {"kind": payout.kind.value, "values": list(payout.values)}
+    data: dict[str, object] = {"kind": payout.kind.value, "values": list(payout.values)}
     for key, field in (("places", form.places), ("per_players", form.per_players)):
         raw = (field.data or "").strip()
         if raw:

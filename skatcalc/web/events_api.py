@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
+from sqlite_utils import Database
 
 from skatcalc.rules.common import Msg, clean_name
 from skatcalc.rules.double_entry import difference_msg
@@ -339,7 +340,7 @@ def open_lists_messages(tables: tuple[event_close.OpenTable, ...]) -> list[str]:
     ]
 
 
-def refused_close(db: Any, event_id: int, messages: list[str]) -> ResponseReturnValue:
+def refused_close(db: Database, event_id: int, messages: list[str]) -> ResponseReturnValue:
     return jsonify({"errors": {"_": messages}, "event": events.event_json(db, event_id)}), 409
 
 
@@ -381,7 +382,7 @@ def table_json(event: Event, t: events.EventTable, lang: str) -> dict[str, Any]:
     return out
 
 
-def refused(db: Any, event_id: int, n: int, table: int, msg: Msg) -> ResponseReturnValue:
+def refused(db: Database, event_id: int, n: int, table: int, msg: Msg) -> ResponseReturnValue:
     event = events.get_event(db, event_id)
     t = events.find_table(db, event, n, table)
     return jsonify({"errors": {"_": [translate(msg, api_lang())]},

@@ -10,7 +10,6 @@ Numbers, money and dates here are in the page's language.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
 from urllib.parse import urlencode
 
 from flask import Flask, Response, flash, request
@@ -108,21 +107,21 @@ def lang_url(code: str) -> str:
     return "?" + urlencode(args, doseq=True)
 
 
-def _jinja_gettext(text: str, **variables: Any) -> Markup:
+def _jinja_gettext(text: str, **variables: object) -> Markup:
     return Markup(catalog(current_lang()).ugettext(text)) % variables
 
 
-def _jinja_ngettext(singular: str, plural: str, n: int, **variables: Any) -> Markup:
+def _jinja_ngettext(singular: str, plural: str, n: int, **variables: object) -> Markup:
     variables.setdefault("num", n)
     return Markup(catalog(current_lang()).ungettext(singular, plural, n)) % variables
 
 
-def _jinja_pgettext(context: str, text: str, **variables: Any) -> Markup:
+def _jinja_pgettext(context: str, text: str, **variables: object) -> Markup:
     variables.setdefault("context", context)
     return Markup(catalog(current_lang()).upgettext(context, text)) % variables
 
 
-def _jinja_npgettext(context: str, singular: str, plural: str, n: int, **variables: Any
+def _jinja_npgettext(context: str, singular: str, plural: str, n: int, **variables: object
                      ) -> Markup:  # fmt: skip
     variables.setdefault("context", context)
     variables.setdefault("num", n)

@@ -5,8 +5,8 @@ server's, shown as the foot is typed. Organiser only (the event's link)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -32,7 +32,7 @@ class FootForm(FlaskForm):
     """Only the CSRF token: the fields are per seat (``p0_points`` …) and read by hand."""
 
 
-def _typed(form: Any, seats: int) -> dict[str, str]:
+def _typed(form: Mapping[str, str], seats: int) -> dict[str, str]:
     """The page's fields as typed (the form shows them again when refused)."""
     names = [f"p{i}_{c}" for i in range(seats) for c in COLUMNS] + ["passed"]
     return {k: str(form.get(k, ""))[:20] for k in names}
@@ -49,7 +49,7 @@ def _value(raw: str, blank_zero: bool) -> object:
     return text if value is None else value
 
 
-def foot_body(form: Any, players: tuple[str, ...]) -> dict[str, Any]:
+def foot_body(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, object]:
     """The page's fields as the API's body (``PUT …/foot``): one code path for both."""
     return {
         "players": {p: {"points": _value(str(form.get(f"p{i}_points", "")), False),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from flask import (
     Blueprint,
@@ -138,16 +137,17 @@ def create() -> ResponseReturnValue:
     form = NewSheetForm().setup()
     names = form.names()
     first_index = (parse_int(form.first_dealer.data or "1") or 0) - 1
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "game": form.game.data,
         "players": names,
         "first_dealer": names[first_index] if 0 <= first_index < len(names) else None,
     }
     parse_errors: list[tuple[str, str]] = []
     stake = field_int(form.stake_cents, parse_errors)
-    data["rules"] = rules_body(form, form.game.data, parse_errors)
+    rules = rules_body(form, form.game.data, parse_errors)
     if stake is not None:
-        data["rules"]["stake_cents"] = stake
+        rules["stake_cents"] = stake
+    data["rules"] = rules
     general: list[str] = []
     if not form.validate_on_submit() and "csrf_token" in form.errors:
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))  # fmt: skip
