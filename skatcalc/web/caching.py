@@ -99,7 +99,8 @@ def revision_etag() -> str | None:
 
 def _before() -> Response | None:
     # Flask-WTF loads WTForms' message catalogue from disk for every request that builds a
-    # form, unless the request already carries one: hand it the parsed one.
+    # form, unless the request already carries one: hand it the parsed one (in Flask-WTF's
+    # own slot on the request, which Flask's Request type does not declare).
     request.wtforms_translations = _wtforms_catalog(str(get_locale()))  # type: ignore[attr-defined]
     etag = revision_etag()
     if etag is None:

@@ -236,6 +236,27 @@ def create() -> ResponseReturnValue:
     if not form.validate_on_submit() and "csrf_token" in form.errors:
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
         return render_index(form, general), 400
+    data = new_event_body(form, errors)
+    exc: InvalidDeal | None = None
+    if not errors:
+        try:
+            spec = normalize_event(data, events.today())
+            event = events.create_event(service.get_db(), spec)
+        except InvalidDeal as e:
+            exc = e
+        else:
+            flash(_("Veranstaltung angelegt. Jetzt die Spieler anmelden."))
+            resp = redirect(url_for("events.players", event_id=event.id))
+            return remember_event_token(resp, event)
+    if exc is not None:
+        errors += new_event_errors(exc)
+    general += attach_errors(form, None, errors, page_lang())
+    return render_index(form, general), 422
+
+
+def new_event_body(form: NewEventForm, errors: list[tuple[str, str]]) -> dict[str, object]:
+    """The API's body of a new event from the page's form; what the page finds wrong before
+    the rules see it goes to ``errors``."""
     game = form.game.data if form.game.data in GAMES else games.first()
     data: dict[str, object] = {"game": form.game.data, "name": form.name.data or ""}
     day = (form.day.data or "").strip()
@@ -253,18 +274,7 @@ def create() -> ResponseReturnValue:
                 known = {grp.id for grp in people.list_groups(service.get_db())}
                 if gid in known:
                     errors.append(("group", _("Ändern nur mit dem Link dieser Gruppe.")))
-    deals: dict[str, int] = {}
-    for key, field in (("4", form.deals4), ("3", form.deals3)):
-        raw = (field.data or "").strip()
-        if int(key) not in game_kind(game).event_tables:
-            continue
-        if raw:
-            v = parse_int(raw)
-            if v is None or not 1 <= v <= MAX_SERIES_DEALS:
-                errors.append((field.name, _("Spiele je Serie: 1 bis %(n)s.", n=MAX_SERIES_DEALS)))
-            else:
-                deals[key] = v
-    data["deals"] = deals
+    data["deals"] = series_deals_fields(form, game, errors)
     # fees, the prize plan and double entry: the one mapping of page and API body
     body, found = settings.settings_body(settings.form_values(form), page_lang())
     data |= body
@@ -276,25 +286,32 @@ def create() -> ResponseReturnValue:
         scoring = scoring_body(form, errors)
         if scoring is not None:
             data["scoring"] = scoring
-    exc: InvalidDeal | None = None
-    if not errors:
-        try:
-            spec = normalize_event(data, events.today())
-            event = events.create_event(service.get_db(), spec)
-        except InvalidDeal as e:
-            exc = e
-        else:
-            flash(_("Veranstaltung angelegt. Jetzt die Spieler anmelden."))
-            resp = redirect(url_for("events.players", event_id=event.id))
-            return remember_event_token(resp, event)
+    return data
+
+
+def series_deals_fields(form: NewEventForm, game: str,
+                        errors: list[tuple[str, str]]) -> dict[str, int]:  # fmt: skip
+    """The deals per series typed for each table size the game plays at."""
+    deals: dict[str, int] = {}
+    for key, field in (("4", form.deals4), ("3", form.deals3)):
+        raw = (field.data or "").strip()
+        if int(key) not in game_kind(game).event_tables:
+            continue
+        if raw:
+            v = parse_int(raw)
+            if v is None or not 1 <= v <= MAX_SERIES_DEALS:
+                errors.append((field.name, _("Spiele je Serie: 1 bis %(n)s.", n=MAX_SERIES_DEALS)))
+            else:
+                deals[key] = v
+    return deals
+
+
+def new_event_errors(exc: InvalidDeal) -> list[tuple[str, str]]:
+    """The rules' messages on a new event, each by the page's field it belongs to."""
     aliases = {"deals.4": "deals4", "deals.3": "deals3", "date": "day", **scale_aliases()}
-    if exc is not None:
-        renamed = [(aliases.get(k) or (settings.field_of(k) if k.split(".")[0]
-                                       in settings.BODY_KEYS else k.replace("rules.", "")), m)
-                   for k, msgs in field_errors(exc, page_lang()).items() for m in msgs]  # fmt: skip
-        errors += renamed
-    general += attach_errors(form, None, errors, page_lang())
-    return render_index(form, general), 422
+    return [(aliases.get(k) or (settings.field_of(k) if k.split(".")[0]
+                                in settings.BODY_KEYS else k.replace("rules.", "")), m)
+            for k, msgs in field_errors(exc, page_lang()).items() for m in msgs]  # fmt: skip
 
 
 @bp.get("/<int:event_id>/edit/<token>")
@@ -632,41 +649,10 @@ def close(event_id: int) -> ResponseReturnValue:
             general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
             status = 400
         else:
-            errors: list[tuple[str, str]] = []
-            kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else ""
-            payout = read_payout_fields(kind or "shares", form.payout.data or "", errors)
-            pot_raw = (form.pot.data or "").strip()
-            pot = settings.parse_euros(pot_raw) if pot_raw else None
-            if pot_raw and pot is None:
-                errors.append(("pot", _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
-            if payout is not None:
-                payout = read_places(form, payout, errors)
-            if not errors and payout is not None:
-                db = service.get_db()
-                action = request.form.get("action")
-                try:
-                    if action == "close":
-                        force = request.form.get("force") == "1"
-                        if event_close.close(db, event_id, payout, pot, force):
-                            flash(_("Veranstaltung abgeschlossen."))
-                    elif action == "reopen":  # the payout stays as it was closed
-                        event_close.reopen(db, event_id)
-                        flash(_("Veranstaltung wieder geöffnet."))
-                    else:
-                        event_close.set_money(db, event_id, payout, pot)
-                        flash(_("Auszahlung gespeichert."))
-                    return redirect(url_for("events.close", event_id=event_id))
-                except event_close.OpenLists as still_open:
-                    general += [translate(t.msg(), page_lang()) for t in still_open.tables]
-                    general.append(_("Trotzdem abschließen: „Trotz offener Listen "
-                                     "abschließen“ ankreuzen."))  # fmt: skip
-                    status = 409
-                except event_close.Refused as refusal:
-                    general.append(translate(refusal.msg, page_lang()))
-                    status = 409
-            else:
-                general += attach_errors(form, None, errors, page_lang())
-                status = 422
+            done = close_action(event_id, form)
+            if isinstance(done, Response):
+                return done
+            general, status = done
     else:
         form.payout_kind.data = event.payout["kind"]
         form.payout.data = payout_text(event.payout)
@@ -675,22 +661,63 @@ def close(event_id: int) -> ResponseReturnValue:
         form.per_players.data = str(event.payout.get("per_players") or "")
     form.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
                                 ("fixed", _("feste Beträge (€)"))]  # fmt: skip
+    return close_page(event, form, general, editor), status
+
+
+def close_action(event_id: int, form: CloseForm) -> Response | tuple[list[str], int]:
+    """The close form's action (close, reopen, or the payout and pot saved): a redirect to
+    the page when done, else the page's messages and status."""
+    errors: list[tuple[str, str]] = []
+    kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else ""
+    payout = read_payout_fields(kind or "shares", form.payout.data or "", errors)
+    pot_raw = (form.pot.data or "").strip()
+    pot = settings.parse_euros(pot_raw) if pot_raw else None
+    if pot_raw and pot is None:
+        errors.append(("pot", _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
+    if payout is not None:
+        payout = read_places(form, payout, errors)
+    if errors or payout is None:
+        return attach_errors(form, None, errors, page_lang()), 422
+    db = service.get_db()
+    action = request.form.get("action")
+    try:
+        if action == "close":
+            force = request.form.get("force") == "1"
+            if event_close.close(db, event_id, payout, pot, force):
+                flash(_("Veranstaltung abgeschlossen."))
+        elif action == "reopen":  # the payout stays as it was closed
+            event_close.reopen(db, event_id)
+            flash(_("Veranstaltung wieder geöffnet."))
+        else:
+            event_close.set_money(db, event_id, payout, pot)
+            flash(_("Auszahlung gespeichert."))
+        return redirect(url_for("events.close", event_id=event_id))
+    except event_close.OpenLists as still_open:
+        general = [translate(t.msg(), page_lang()) for t in still_open.tables]
+        general.append(_("Trotzdem abschließen: „Trotz offener Listen "
+                         "abschließen“ ankreuzen."))  # fmt: skip
+        return general, 409
+    except event_close.Refused as refusal:
+        return [translate(refusal.msg, page_lang())], 409
+
+
+def close_page(event: Event, form: CloseForm, general: list[str], editor: bool) -> str:
+    """The close page: the payout form, the prizes, the cash, the history."""
     db = service.get_db()
     rows = events.ranking_rows(db, event)
     prizes = events.prize_list(db, event, rows)
-    html = render_template(
+    return render_template(
         "events/close.html", event=event, form=form, general=general, prizes=prizes,
         action_form=ActionForm(),
-        history=[(h, event_history.line(h)) for h in events.event_history(db, event_id)],
+        history=[(h, event_history.line(h)) for h in events.event_history(db, event.id)],
         still_open=(event_close.open_tables(db, event, shared=True)
                     if editor and not event.closed else ()),
-        editor=editor, rows=rows, n_series=events.series_count(db, event_id),
+        editor=editor, rows=rows, n_series=events.series_count(db, event.id),
         playing=[t for t in events.tables_of(db, event)
                                            if t.left > 0],
         table_money=events.table_money(event, events.snapshot(db, event).tables),
-        penalties=events.penalties(db, event_id), regs=events.registrations(db, event_id),
+        penalties=events.penalties(db, event.id), regs=events.registrations(db, event.id),
     )  # fmt: skip
-    return html, status
 
 
 @bp.post("/<int:event_id>/paid/<int:series>")

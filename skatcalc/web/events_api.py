@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 from sqlite_utils import Database
 
-from skatcalc.rules.common import Msg, clean_name
+from skatcalc.rules.common import Errors, Msg, clean_name
 from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.events import Seating, normalize_event, read_payout, read_teams
 from skatcalc.rules.inputs import Reader
@@ -98,7 +98,7 @@ def register(event_id: int) -> ResponseReturnValue:
     members: dict[str, tuple[str | None, str | None]] = {}
     paid: set[str] = set()
     if isinstance(raw, list):
-        plain: list[Any] = []
+        plain: list[object] = []
         for item in raw:
             if isinstance(item, dict) and set(item) <= {"name", "category", "member_no", "club",
                                                         "paid"}:  # fmt: skip
@@ -227,7 +227,7 @@ def lengthen(event_id: int, n: int) -> ResponseReturnValue:
     return jsonify(events.event_json(db, event_id))
 
 
-def read_series_deals(raw: object, e: Any) -> dict[int, int]:
+def read_series_deals(raw: object, e: Errors) -> dict[int, int]:
     """{"4": 52, "3": 39} → {4: 52, 3: 39}; anything else is a message on ``deals``."""
     out: dict[int, int] = {}
     if not isinstance(raw, dict):
