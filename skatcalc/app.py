@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 from flask_wtf.csrf import CSRFProtect
 
 # Every game registers itself with the sheet computation when its package is imported: so
@@ -51,7 +52,7 @@ def _secret_key(folder: str) -> str:
     return key
 
 
-def create_app(config: dict[str, Any] | None = None) -> Flask:
+def create_app(config: Mapping[str, object] | None = None) -> Flask:
     """The app. ``config`` overrides the defaults (tests, the CLI); without it the instance
     folder's ``config.py`` is read. Raises ``store.StorageUnusable`` when the database (or the
     secret key beside it) cannot be opened and written, with the path and the reason in one
@@ -77,6 +78,36 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         template_folder=_asset_dir("templates"),
         static_folder=_asset_dir("static"),
     )
+    _configure(app, config)
+    from skatcalc import store
+    from skatcalc.web import assets, caching, deal_forms, errors, http, i18n
+
+    deal_forms.init_app(app)
+    app.json = _JSONProvider(app)
+    store.check_path(app.config["DATABASE"])
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(_key_folder(app))
+    store.init_app(app)
+    http.init_app(app)
+    csrf.init_app(app)
+    i18n.init_app(app)
+    assets.init_app(app)
+    caching.init_app(app)  # registered after http: its answer hooks run first (ETag, gzip)
+    _register_blueprints(app)
+    errors.init_app(app)
+    return app
+
+
+class _JSONProvider(DefaultJSONProvider):
+    """Flask's JSON with names as typed (no \\u escapes) and the charset said."""
+
+    ensure_ascii = False
+    mimetype = "application/json; charset=utf-8"
+
+
+def _configure(app: Flask, config: Mapping[str, object] | None) -> None:
+    """The defaults, then ``config`` (else the instance folder's ``config.py``); the
+    database's place when none is given; the proxies trusted."""
     # Before any route is added: ids in URLs beyond SQLite's integers simply name nothing.
     from skatcalc.web.http import BODY_MAX, BoundedIntConverter
 
@@ -92,22 +123,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.update(config)
-
     from skatcalc import store
-    from skatcalc.web import (
-        api,
-        assets,
-        caching,
-        calculators,
-        deal_forms,
-        errors,
-        http,
-        i18n,
-        players_api,
-        players_pages,
-        pwa,
-        sheets,
-    )
 
     if not app.config.get("DATABASE"):
         path, note = store.default_location(app.instance_path)
@@ -117,26 +133,38 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         n = int(app.config["PROXY_COUNT"])
+        # Flask's documented way to wrap its WSGI callable, which mypy takes for a method
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n
         )
 
-    deal_forms.init_app(app)
 
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    app.json.mimetype = "application/json; charset=utf-8"  # type: ignore[attr-defined]
-    store.check_path(app.config["DATABASE"])
-    if not app.config.get("SECRET_KEY"):
-        database = app.config["DATABASE"]
-        in_memory = database == ":memory:" or database.startswith("file::memory:")
-        folder = app.instance_path if in_memory else os.path.dirname(os.path.abspath(database))
-        app.config["SECRET_KEY"] = _secret_key(folder)
-    store.init_app(app)
-    http.init_app(app)
-    csrf.init_app(app)
-    i18n.init_app(app)
-    assets.init_app(app)
-    caching.init_app(app)  # registered after http: its answer hooks run first (ETag, gzip)
+def _key_folder(app: Flask) -> str:
+    """Where the secret key is kept: beside the database, or in the instance folder for a
+    database in memory."""
+    database = app.config["DATABASE"]
+    in_memory = database == ":memory:" or database.startswith("file::memory:")
+    return app.instance_path if in_memory else os.path.dirname(os.path.abspath(database))
+
+
+def _register_blueprints(app: Flask) -> None:
+    """Every page and API route; the APIs are exempt from the form token (JSON only: a
+    cross-site form cannot send it)."""
+    from skatcalc.web import (
+        admin,
+        api,
+        calculators,
+        desk,
+        desk_api,
+        events,
+        events_api,
+        paper,
+        players_api,
+        players_pages,
+        pwa,
+        sheets,
+    )
+
     app.register_blueprint(calculators.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(sheets.bp)
@@ -146,21 +174,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(players_api.bp)
     app.register_blueprint(players_pages.players_bp)
     app.register_blueprint(players_pages.groups_bp)
-    from skatcalc.web import events, events_api
-
     app.register_blueprint(events.bp)
     app.register_blueprint(events_api.bp)
     csrf.exempt(events_api.bp)
-    from skatcalc.web import desk, desk_api
-
     app.register_blueprint(desk.bp)
     app.register_blueprint(desk_api.bp)
     csrf.exempt(desk_api.bp)
-    from skatcalc.web import paper
-
     app.register_blueprint(paper.bp)
-    from skatcalc.web import admin
-
     app.register_blueprint(admin.bp)
-    errors.init_app(app)
-    return app

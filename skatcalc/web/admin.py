@@ -5,9 +5,8 @@ opening it puts the admin token into this browser's cookie (rights.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, abort, render_template
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from skatcalc.services import events as event_service
@@ -47,7 +46,7 @@ def _page() -> Response:
     return rights.remember_admin_token(resp)  # also: private, no-store (every link is a key)
 
 
-def _refused() -> Any:
+def _refused() -> ResponseReturnValue:
     abort(refuse(403, _("Nur mit dem Admin-Link des Servers (skatcalc admin-link).")))
 
 

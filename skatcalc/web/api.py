@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import ParamSpec
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
+from sqlite_utils import Database
 
 from skatcalc import exports, games
 from skatcalc.rules.common import InvalidDeal
@@ -17,11 +19,12 @@ from skatcalc.services import sheets as service
 from skatcalc.text import _, field_errors
 from skatcalc.web import rights
 from skatcalc.web.caching import MIN_GZIP, gzip_bytes
-from skatcalc.web.http import BadJSON, can_change_rules, can_edit, parse_json
+from skatcalc.web.http import BadJSON, JSONValue, can_change_rules, can_edit, parse_json
 from skatcalc.web.i18n import api_lang
 from skatcalc.web.request_state import mark_private, state
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+P = ParamSpec("P")
 
 Reply = tuple[Response, int]
 
@@ -45,7 +48,7 @@ class BadBody(Exception):
         self.reply = reply
 
 
-def body() -> Any:
+def body() -> JSONValue:
     """The request's JSON; only JSON is accepted (415), and it must parse (422)."""
     if request.mimetype != "application/json":
         raise BadBody(error(415, "_", _("Bitte JSON senden (Content-Type: application/json).")))
@@ -56,10 +59,10 @@ def body() -> Any:
         raise BadBody(error(422, "_", _("Das ist kein gültiges JSON."))) from None
 
 
-def json_route(fn: Callable[..., Any]) -> Callable[..., Any]:
+def json_route(fn: Callable[P, ResponseReturnValue]) -> Callable[P, ResponseReturnValue]:
     """Turn the known failures of a route into the documented error answers."""
 
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> ResponseReturnValue:
         try:
             return fn(*args, **kwargs)
         except BadBody as exc:
@@ -89,11 +92,11 @@ def json_route(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def value_route(key: str) -> Callable[[], Any]:
+def value_route(key: str) -> Callable[[], ResponseReturnValue]:
     """``POST /api/v1/<game>/value`` of a registered game: one deal's value (its
     ``GameKind.deal_value``)."""
 
-    def route() -> Any:
+    def route() -> ResponseReturnValue:
         return jsonify(result_json(games.game(key).deal_value(body()), api_lang()))
 
     route.__name__ = f"{key}_value_route"
@@ -146,7 +149,7 @@ def group_forbidden() -> Reply:
     return error(403, "_", _("Ändern nur mit dem Link dieser Gruppe."))
 
 
-def pop_group_token(data: Any) -> str | None:
+def pop_group_token(data: JSONValue) -> str | None:
     """The body's ``group_token`` (taken out before the body is read), a text or None."""
     if not isinstance(data, dict) or "group_token" not in data:
         return None
@@ -156,7 +159,7 @@ def pop_group_token(data: Any) -> str | None:
     return token
 
 
-def require_group_right(db: Any, group_id: int | None, token: str | None) -> None:
+def require_group_right(db: Database, group_id: int | None, token: str | None) -> None:
     """A sheet or an event goes into a group only with the group's right (rights.py): its
     ``group_token`` in the same body, the group link's cookie or the admin right; else 403."""
     if group_id is not None and not rights.may_change_group(players.get_group(db, group_id), token):
@@ -165,7 +168,7 @@ def require_group_right(db: Any, group_id: int | None, token: str | None) -> Non
 
 @bp.post("/sheets")
 @json_route
-def create_sheet() -> Any:
+def create_sheet() -> ResponseReturnValue:
     data = body()
     group = data.pop("group", None) if isinstance(data, dict) else None
     token = pop_group_token(data)
@@ -181,13 +184,13 @@ def create_sheet() -> Any:
 
 @bp.get("/sheets/<int:sheet_id>")
 @json_route
-def get_sheet(sheet_id: int) -> Any:
+def get_sheet(sheet_id: int) -> ResponseReturnValue:
     return sheet_reply(load(sheet_id))
 
 
 @bp.patch("/sheets/<int:sheet_id>")
 @json_route
-def change_rules(sheet_id: int) -> Any:
+def change_rules(sheet_id: int) -> ResponseReturnValue:
     """The house rules changed during the evening: ``{"rules": {...}}``, from the next deal
     on (docs/api.md)."""
     db = service.get_db()
@@ -210,7 +213,7 @@ def _editable(sheet_id: int) -> service.Sheet:
 
 @bp.post("/sheets/<int:sheet_id>/deals")
 @json_route
-def add_deal(sheet_id: int) -> Any:
+def add_deal(sheet_id: int) -> ResponseReturnValue:
     sheet = _editable(sheet_id)
     key = request.headers.get("Idempotency-Key", "").strip() or None
     if key is not None and len(key) > 100:
@@ -228,7 +231,7 @@ def add_deal(sheet_id: int) -> Any:
 
 @bp.post("/sheets/<int:sheet_id>/preview")
 @json_route
-def preview_deal(sheet_id: int) -> Any:
+def preview_deal(sheet_id: int) -> ResponseReturnValue:
     """A deal body as the sheet's next deal would count it (deltas, Bock, explanation);
     nothing is stored, so no edit right is needed."""
     data = body()  # a bad body is told before an unknown sheet, as always
@@ -257,7 +260,7 @@ def deal_number_taken(loaded: service.Sheet, taken: service.Taken) -> Reply:
 
 @bp.put("/sheets/<int:sheet_id>/deals/<int:n>")
 @json_route
-def correct_deal(sheet_id: int, n: int) -> Any:
+def correct_deal(sheet_id: int, n: int) -> ResponseReturnValue:
     sheet = _editable(sheet_id)
     data = body()
     expected = if_match(sheet, n)
@@ -282,14 +285,14 @@ def if_match(sheet: service.Sheet, n: int) -> int | None:
 
 @bp.delete("/sheets/<int:sheet_id>/deals/<int:n>")
 @json_route
-def strike_deal(sheet_id: int, n: int) -> Any:
+def strike_deal(sheet_id: int, n: int) -> ResponseReturnValue:
     sheet = _editable(sheet_id)
     return sheet_reply(service.strike_deal(service.get_db(), sheet, n).sheet)
 
 
 @bp.post("/sheets/<int:sheet_id>/deals/<int:n>/restore")
 @json_route
-def restore_deal(sheet_id: int, n: int) -> Any:
+def restore_deal(sheet_id: int, n: int) -> ResponseReturnValue:
     sheet = _editable(sheet_id)
     # JSON only, like every API route: a cross-site form cannot send it (API.md additions).
     # The body may be empty or an object; there is nothing in it to read.
@@ -308,14 +311,14 @@ def json_object_or_nothing() -> None:
 
 @bp.post("/sheets/<int:sheet_id>/close")
 @json_route
-def close_sheet(sheet_id: int) -> Any:
+def close_sheet(sheet_id: int) -> ResponseReturnValue:
     """Close the sheet ("Abend abschließen"): every later write answers 409 until reopened."""
     return _set_closed(sheet_id, True)
 
 
 @bp.post("/sheets/<int:sheet_id>/reopen")
 @json_route
-def reopen_sheet(sheet_id: int) -> Any:
+def reopen_sheet(sheet_id: int) -> ResponseReturnValue:
     return _set_closed(sheet_id, False)
 
 
@@ -344,11 +347,11 @@ def _set_closed(sheet_id: int, closed: bool) -> Reply:
 
 @bp.get("/sheets/<int:sheet_id>/export.<fmt>")
 @json_route
-def export(sheet_id: int, fmt: str) -> Any:
+def export(sheet_id: int, fmt: str) -> ResponseReturnValue:
     return exports.download(service.get_db(), load(sheet_id), fmt, api_lang())
 
 
 @bp.post("/sheets/import")
 @json_route
-def import_sheet() -> Any:
+def import_sheet() -> ResponseReturnValue:
     return created(exports.import_json(service.get_db(), body()))

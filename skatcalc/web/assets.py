@@ -16,7 +16,6 @@ import mimetypes
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import rjsmin
 from flask import Flask, Response, current_app, request
@@ -112,10 +111,11 @@ def assets() -> Assets:
     return table
 
 
-def _url_default(endpoint: str, values: dict[str, Any]) -> None:
+def _url_default(endpoint: str, values: dict[str, object]) -> None:
     if endpoint != "static":
         return
-    asset = assets().by_name.get(values.get("filename", ""))
+    filename = values.get("filename", "")
+    asset = assets().by_name.get(filename) if isinstance(filename, str) else None
     if asset is not None:
         values["filename"] = asset.hashed
 

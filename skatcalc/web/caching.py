@@ -17,7 +17,6 @@ import secrets
 import struct
 import threading
 import zlib
-from typing import Any
 
 from babel import support
 from flask import Flask, Response, current_app, request, session
@@ -100,7 +99,8 @@ def revision_etag() -> str | None:
 
 def _before() -> Response | None:
     # Flask-WTF loads WTForms' message catalogue from disk for every request that builds a
-    # form, unless the request already carries one: hand it the parsed one.
+    # form, unless the request already carries one: hand it the parsed one (in Flask-WTF's
+    # own slot on the request, which Flask's Request type does not declare).
     request.wtforms_translations = _wtforms_catalog(str(get_locale()))  # type: ignore[attr-defined]
     etag = revision_etag()
     if etag is None:
@@ -180,7 +180,7 @@ def deflate_piece(data: bytes) -> bytes:
     return c.compress(data) + c.flush(zlib.Z_FULL_FLUSH)
 
 
-def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> None:
+def keep_page(variant: tuple[object, ...] | None, etag: str, resp: Response) -> None:
     if (
         variant is None
         or resp.mimetype != "text/html"
@@ -198,7 +198,7 @@ def keep_page(variant: tuple[Any, ...] | None, etag: str, resp: Response) -> Non
     _PAGES.put(variant, (etag, pieces, packed, private()))
 
 
-def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
+def cached_page(variant: tuple[object, ...], etag: str) -> Response | None:
     held = _PAGES.get(variant, touch=True)
     if held is None or held[0] != etag:
         return None
@@ -222,11 +222,11 @@ def cached_page(variant: tuple[Any, ...], etag: str) -> Response | None:
 
 # Not in services/cache.py: WTForms' catalogue file read once per language (two), like an
 # import, not data derived from what is stored or asked.
-_WTF: dict[str, Any] = {}
+_WTF: dict[str, support.NullTranslations] = {}
 _WTF_LOCK = threading.Lock()
 
 
-def _wtforms_catalog(locale: str) -> Any:
+def _wtforms_catalog(locale: str) -> support.NullTranslations:
     with _WTF_LOCK:
         if locale not in _WTF:
             _WTF[locale] = support.Translations.load(messages_path(), [locale], domain="wtforms")

@@ -6,9 +6,10 @@ the body read from it, when it is worth a preview; the value is ``GameKind.deal_
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from flask import Blueprint, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from skatcalc.games import game
@@ -27,7 +28,7 @@ def index() -> str:
     return render_template("calculators/index.html", sheets=sheets)
 
 
-def calculator(key: str) -> Any:
+def calculator(key: str) -> ResponseReturnValue:
     """``/<game>``: the game's calculator (``GAME_FORMS[key]``); with ``part=result`` the
     result alone, for the live preview."""
     calc = GAME_FORMS[key]
@@ -56,7 +57,7 @@ def calculator(key: str) -> Any:
     )
 
 
-def calculator_part(key: str, form: Any) -> Response:
+def calculator_part(key: str, form: FlaskForm) -> Response:
     """The result alone, as the page below the form would show it (an unfinished form: an
     empty answer, or only what is wrong already)."""
     errors: list[tuple[str, str]] = []
@@ -74,8 +75,8 @@ def calculator_part(key: str, form: Any) -> Response:
     return preview_answer(messages)
 
 
-def _page(key: str) -> Callable[[], Any]:
-    def page() -> Any:
+def _page(key: str) -> Callable[[], ResponseReturnValue]:
+    def page() -> ResponseReturnValue:
         return calculator(key)
 
     # a named view, as Flask-WTF's CSRF exemptions look views up by module and name

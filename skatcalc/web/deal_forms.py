@@ -19,7 +19,7 @@ page and one sent to the API go through one parser and one scoring function.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Mapping
 
 from flask import Flask, make_response, render_template
 from flask_wtf import FlaskForm
@@ -30,7 +30,14 @@ from wtforms.validators import Optional
 from skatcalc.games import bock_triggers, contract_marks, script_json
 
 # parse_int and field_int: the whole-number reading every page's forms share
-from skatcalc.games.form_fields import MultiCheckboxField, not_a_number, parse_int
+from skatcalc.games.form_fields import (
+    DealMeta,
+    FormData,
+    MultiCheckboxField,
+    field_choices,
+    not_a_number,
+    parse_int,
+)
 from skatcalc.games.forms import GAME_FORMS, GameRulesFields
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.sheet import BOCK_NAMES, GAMES, SheetSpec, default_active, forehand, seat_after
@@ -45,12 +52,13 @@ from skatcalc.web.i18n import page_lang
 # message, only an empty preview; letters in a number field are told at once.
 
 
-def deal_ready(sheet: Sheet, form: Any, body: dict[str, Any]) -> bool:
+def deal_ready(sheet: Sheet, form: DealMeta, body: Mapping[str, object]) -> bool:
     """A sheet's entry (``deal_body``) complete enough for the preview row."""
     if form.kind.data == "passed":
         return False  # nothing to show: an all-pass deal counts nothing
     if form.kind.data == "ramsch":
-        return bool((body.get("ramsch") or body).get("points"))
+        ramsch = body.get("ramsch")  # Skat nests it, Schafkopf does not
+        return bool((ramsch if isinstance(ramsch, Mapping) and ramsch else body).get("points"))
     return GAME_FORMS[sheet.game].game_ready(body)
 
 
@@ -137,11 +145,12 @@ class SheetRulesFields(GameRulesFields):
         for forms in GAME_FORMS.values():
             forms.setup_rules(self)
 
-    def fill_rules(self, rules: dict[str, Any]) -> None:
+    def fill_rules(self, rules: Mapping[str, object]) -> None:
         """The fields from a sheet's stored rules (the "Hausregeln" page)."""
         self.ramsch.data = bool(rules.get("ramsch"))
         self.bock_on.data = bool(rules.get("bock"))
-        self.bock.data = list(rules.get("bock") or [])
+        bock = rules.get("bock")
+        self.bock.data = list(bock) if isinstance(bock, list) else []
         for forms in GAME_FORMS.values():
             forms.fill_rules(self, rules)
 
@@ -151,16 +160,17 @@ class SheetRulesFields(GameRulesFields):
 DEFAULT_BOCK = ("60-60", "grand-hand-won", "kontra-lost", "value-100")
 
 
-def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> dict[str, Any]:
+def rules_body(form: SheetRulesFields, game: str | None,
+               errors: list[tuple[str, str]]) -> dict[str, object]:  # fmt: skip
     """The API's ``rules`` from a form with ``SheetRulesFields``, for ``game``; the rules
     engine (``normalize_sheet``) judges them (an unknown game is refused there, with only
     the rules every game shares)."""
     forms = GAME_FORMS.get(game or "")
     triggers = tuple(game_kind(game).bock_triggers) if forms is not None and game else ()
     bock = [b for b in (form.bock.data or []) if forms is None or b in triggers]
-    if getattr(form, "bock_on", None) is not None and form.bock_on.data and not bock:
+    if form.bock_on.data and not bock:
         bock = [t for t in DEFAULT_BOCK if forms is None or t in triggers]
-    rules: dict[str, Any] = {"ramsch": bool(form.ramsch.data), "bock": bock}
+    rules: dict[str, object] = {"ramsch": bool(form.ramsch.data), "bock": bock}
     if forms is not None:
         rules.update(forms.house_rules(form, errors))
     return rules
@@ -169,7 +179,7 @@ def rules_body(form: Any, game: str | None, errors: list[tuple[str, str]]) -> di
 # --- A sheet's entry and correction forms -----------------------------------------------------
 
 
-def rules_at(sheet: Sheet, n: int) -> dict[str, Any]:
+def rules_at(sheet: Sheet, n: int) -> Mapping[str, object]:
     """The house rules deal ``n`` was played under (a change applies from its deal on): what
     its correction form offers, so an old deal's Kontra or pushes are not lost to a rule
     turned off since."""
@@ -180,13 +190,13 @@ def rules_at(sheet: Sheet, n: int) -> dict[str, Any]:
     return sheet.rules
 
 
-def deal_form(sheet: Sheet, formdata: Any = None, rules: dict[str, Any] | None = None,
-              **kwargs: Any) -> Any:  # fmt: skip
+def deal_form(sheet: Sheet, formdata: FormData | None = None,
+              rules: Mapping[str, object] | None = None, **kwargs: object) -> DealMeta:  # fmt: skip
     """The entry form of the sheet's next deal, or under ``rules`` (``rules_at``) that of
     a deal corrected."""
     players = sheet.players
     rules = sheet.rules if rules is None else rules
-    form: Any = GAME_FORMS[sheet.game].deal_form(players, formdata, **kwargs)
+    form = GAME_FORMS[sheet.game].deal_form(players, formdata, **kwargs)
     # Under the Ramsch house rule nobody "passes in": an all-pass deal is played as Ramsch.
     if rules.get("ramsch"):
         kinds = [("game", _("Spiel")), ("ramsch", "Ramsch")]
@@ -210,13 +220,13 @@ def deal_form(sheet: Sheet, formdata: Any = None, rules: dict[str, Any] | None =
     return form
 
 
-def deal_body(sheet: Sheet, form: Any, proposed_dealer: str,
-              errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
+def deal_body(sheet: Sheet, form: DealMeta, proposed_dealer: str,
+              errors: list[tuple[str, str]]) -> dict[str, object]:  # fmt: skip
     """The API deal body from the sheet's entry form."""
     players = sheet.players
     spec = service.spec_of(sheet)
     dealer, active = form_placement(spec, form, proposed_dealer)
-    body: dict[str, Any]
+    body: dict[str, object]
     if form.kind.data == "passed":
         body = {"passed": True}
     elif form.kind.data == "ramsch":
@@ -232,7 +242,7 @@ def deal_body(sheet: Sheet, form: Any, proposed_dealer: str,
                     errors.append((f"r{i}", not_a_number()))
                 else:
                     points[p] = value
-        ramsch: dict[str, Any] = {
+        ramsch: dict[str, object] = {
             "points": points,
             "jungfrau": list(form.jungfrau.data or []),
             "durchmarsch": form.durchmarsch.data or None,
@@ -249,14 +259,14 @@ def deal_body(sheet: Sheet, form: Any, proposed_dealer: str,
         body["dealer"] = dealer
     if active is not None:
         body["active"] = list(active)
-    n = parse_int(form.n.data or "") if hasattr(form, "n") else None
+    n = parse_int(form.n.data or "")
     if n is not None and n > 0:
         body["n"] = n
     return body
 
 
-def correction_body(sheet: Sheet, form: Any, deal: Deal,
-                    errors: list[tuple[str, str]]) -> dict[str, Any]:  # fmt: skip
+def correction_body(sheet: Sheet, form: DealMeta, deal: Deal,
+                    errors: list[tuple[str, str]]) -> dict[str, object]:  # fmt: skip
     """The body a correction form of ``deal`` saves (and previews): ``deal_body`` with the
     deal's dealer filled in, and its players as stored while the form names the same
     ones (their stored order kept: the form lists them from Vorhand on)."""
@@ -267,7 +277,8 @@ def correction_body(sheet: Sheet, form: Any, deal: Deal,
     if body["dealer"] != deal.dealer:
         return body  # another dealer, or a name that is none: the rules judge it as typed
     spec = service.spec_of(sheet)
-    named = body.get("active") or default_active(spec, deal.dealer)
+    active = body.get("active")
+    named = active if isinstance(active, list) and active else default_active(spec, deal.dealer)
     if set(named) == set(deal.active):
         body["active"] = list(deal.active)
         if tuple(deal.active) == tuple(default_active(spec, deal.dealer)):
@@ -275,7 +286,7 @@ def correction_body(sheet: Sheet, form: Any, deal: Deal,
     return body
 
 
-def form_placement(spec: SheetSpec, form: Any, proposed_dealer: str
+def form_placement(spec: SheetSpec, form: DealMeta, proposed_dealer: str
                    ) -> tuple[str, tuple[str, ...] | None]:  # fmt: skip
     """The dealer of the form's deal, and who played when that is not the rotation's."""
     players = spec.players
@@ -301,7 +312,7 @@ def forehand_of(players: list[str], dealer: str, active: list[str]) -> str | Non
     return forehand(players, dealer, active)
 
 
-def correction_form(sheet: Sheet, deal: Deal, formdata: Any = None) -> Any:
+def correction_form(sheet: Sheet, deal: Deal, formdata: FormData | None = None) -> DealMeta:
     """Deal ``deal``'s correction form under the rules it was played under, offering its own
     kind (an imported all-pass deal, a Bockramsch round's Ramsch) and the one posted."""
     form = deal_form(sheet, formdata, rules=rules_at(sheet, deal.n))
@@ -309,22 +320,26 @@ def correction_form(sheet: Sheet, deal: Deal, formdata: Any = None) -> Any:
     wanted = {form.kind.data if formdata is not None else None,
               "passed" if deal.input.get("passed") else None,
               "ramsch" if kind.ramsch_body(deal.input) else None}  # fmt: skip
-    offered = [k for k, _label in form.kind.choices]
+    kinds = field_choices(form.kind)
+    offered = [k for k, _label in kinds]
     if "ramsch" in wanted and "ramsch" not in offered:
-        form.kind.choices.insert(1, ("ramsch", "Ramsch"))
+        kinds.insert(1, ("ramsch", "Ramsch"))
     if "passed" in wanted and "passed" not in offered:
-        form.kind.choices.append(("passed", _("eingepasst")))
+        kinds.append(("passed", _("eingepasst")))
+    form.kind.choices = kinds
     return form
 
 
-def form_from_deal(sheet: Sheet, deal: Deal, body: dict[str, Any] | None = None) -> Any:
+def form_from_deal(sheet: Sheet, deal: Deal, body: Mapping[str, object] | None = None
+                   ) -> DealMeta:  # fmt: skip
     """The correction form of ``deal`` filled in with a body: the stored deal's (a
     correction's start) or, after a refusal, the one typed; the inverse of
     ``correction_body``, so a correction saved untouched stores the same deal."""
-    inp = deal.input if body is None else body
+    inp: Mapping[str, object] = deal.input if body is None else body
     form = correction_form(sheet, deal)
     form.dealer.data = inp.get("dealer") or deal.dealer
-    form.active.data = list(inp.get("active") or deal.active)
+    active = inp.get("active")
+    form.active.data = list(active) if isinstance(active, list) and active else list(deal.active)
     form.version.data = str(deal.version)
     if inp.get("passed"):
         form.kind.data = "passed"
@@ -343,7 +358,7 @@ def form_from_deal(sheet: Sheet, deal: Deal, body: dict[str, Any] | None = None)
     return form
 
 
-def deal_taken(sheet: Sheet, form: Any) -> Any:
+def deal_taken(sheet: Sheet, form: DealMeta) -> service.Taken | None:
     """The ``service.Taken`` of an entry whose deal number another phone has saved since
     (None if its number is still the next one, or it names none)."""
     try:
@@ -354,7 +369,7 @@ def deal_taken(sheet: Sheet, form: Any) -> Any:
     return service.Taken(n, count + 1) if 0 < n <= count else None
 
 
-def refresh_entry(sheet: Sheet, form: Any, proposed: str) -> None:
+def refresh_entry(sheet: Sheet, form: DealMeta, proposed: str) -> None:
     """A kept entry after another phone's save: it now means the next free number, and an
     untouched dealer follows the rotation as it is now; a declarer who does not play the
     next deal (he deals it) is taken off, so the page shows the next deal's players."""

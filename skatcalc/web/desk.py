@@ -4,9 +4,8 @@ a registered name (from the registration list). Organiser only (the event's link
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import Optional
@@ -63,12 +62,12 @@ def cards(event_id: int, n: int) -> Response:
     return attachment(data, "application/pdf", name)
 
 
-def _back(event_id: int, n: int) -> Any:
+def _back(event_id: int, n: int) -> ResponseReturnValue:
     return redirect(url_for("events.series", event_id=event_id, n=n) + "#desk")
 
 
 @bp.post("/<int:event_id>/series/<int:n>/swap")
-def swap(event_id: int, n: int) -> Any:
+def swap(event_id: int, n: int) -> ResponseReturnValue:
     editable(event_id)
     form = SwapForm()
     if not form.validate_on_submit():
@@ -93,7 +92,7 @@ def swap(event_id: int, n: int) -> Any:
 
 
 @bp.post("/<int:event_id>/series/<int:n>/redraw")
-def redraw(event_id: int, n: int) -> Any:
+def redraw(event_id: int, n: int) -> ResponseReturnValue:
     editable(event_id)
     form = RedrawForm()
     if not form.validate_on_submit():
@@ -116,7 +115,7 @@ def redraw(event_id: int, n: int) -> Any:
 
 
 @bp.route("/<int:event_id>/registrations/<int:reg_id>/name", methods=["GET", "POST"])
-def correct_name(event_id: int, reg_id: int) -> Any:
+def correct_name(event_id: int, reg_id: int) -> ResponseReturnValue:
     """The organiser corrects a registered name; it reaches every table of the event."""
     event = editable(event_id)
     db = service.get_db()

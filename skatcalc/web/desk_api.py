@@ -3,9 +3,9 @@ series, correct a registered name. Organiser only; a closed event or a started t
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, jsonify
+from flask.typing import ResponseReturnValue
+from sqlite_utils import Database
 
 from skatcalc.rules.inputs import Reader
 from skatcalc.services import event_desk as desk
@@ -19,14 +19,14 @@ from skatcalc.web.i18n import api_lang
 bp = Blueprint("desk_api", __name__, url_prefix="/api/v1/events")
 
 
-def locked(db: Any, event_id: int, exc: desk.Locked) -> Any:
+def locked(db: Database, event_id: int, exc: desk.Locked) -> ResponseReturnValue:
     text = translate(exc.msg, api_lang())
     return jsonify({"errors": {"_": [text]}, "event": events.event_json(db, event_id)}), 409
 
 
 @bp.post("/<int:event_id>/series/<int:n>/swap")
 @json_route
-def swap(event_id: int, n: int) -> Any:
+def swap(event_id: int, n: int) -> ResponseReturnValue:
     """{"a": name, "b": name} → the series with the two players' seats exchanged."""
     _editable(event_id)
     r = Reader(body())
@@ -49,7 +49,7 @@ def swap(event_id: int, n: int) -> Any:
 
 @bp.post("/<int:event_id>/series/<int:n>/redraw")
 @json_route
-def redraw(event_id: int, n: int) -> Any:
+def redraw(event_id: int, n: int) -> ResponseReturnValue:
     """{} or {"seed": int} → the series drawn again."""
     _editable(event_id)
     r = Reader(body())
@@ -68,7 +68,7 @@ def redraw(event_id: int, n: int) -> Any:
 
 @bp.post("/<int:event_id>/players/rename")
 @json_route
-def rename(event_id: int) -> Any:
+def rename(event_id: int) -> ResponseReturnValue:
     """{"from": registered name, "to": corrected name} → the event."""
     _editable(event_id)
     r = Reader(body())

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections.abc import Callable
-from typing import Any
 
 from flask import Flask, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -56,7 +56,7 @@ def show_on_refusal(*endpoints: str) -> Callable[[FormAgain], FormAgain]:
     return register
 
 
-def settled(exc: service.Settled) -> Any:
+def settled(exc: service.Settled) -> ResponseReturnValue:
     """409 for a write to a settled sheet, from wherever it came (service.sheet_write):
     the API answers ``{"errors": {"_": [message]}, "sheet": {...}}`` with the sheet as it
     is; a page shows the sheet with the message and what was typed."""
@@ -88,7 +88,7 @@ def storage_fault_answer(exc: BaseException) -> tuple[int, str, float | None] | 
     return None
 
 
-def http_error(exc: HTTPException) -> Any:
+def http_error(exc: HTTPException) -> ResponseReturnValue:
     code = exc.code or 500
     if request.path.startswith("/api/"):
         # under /api/ the catalogue speaks the API's language (Accept-Language)
@@ -104,11 +104,11 @@ def http_error(exc: HTTPException) -> Any:
     return render_template("error.html", code=code, exc=exc), code
 
 
-def render_busy(_exc: exports.RenderBusy) -> Any:
+def render_busy(_exc: exports.RenderBusy) -> ResponseReturnValue:
     return refuse(503, _("Gerade entstehen viele PDFs – bitte gleich noch einmal versuchen."), 10)
 
 
-def storage_fault(exc: sqlite3.Error) -> Any:
+def storage_fault(exc: sqlite3.Error) -> ResponseReturnValue:
     answer = storage_fault_answer(exc)
     if answer is None:
         return crash(exc)
@@ -117,11 +117,11 @@ def storage_fault(exc: sqlite3.Error) -> Any:
     return _form_again_or_refuse(*answer)
 
 
-def refused(exc: Refused) -> Any:
+def refused(exc: Refused) -> ResponseReturnValue:
     return _form_again_or_refuse(exc.status, exc.text, exc.retry_after)
 
 
-def _form_again_or_refuse(status: int, text: str, retry: float | None) -> Any:
+def _form_again_or_refuse(status: int, text: str, retry: float | None) -> ResponseReturnValue:
     """The page of the form just posted, filled in as it was sent, with ``text`` above it;
     the plain message where there is no such page (the API, a read, a page without one)."""
     draw = _FORM_AGAIN.get(request.endpoint or "") if request.method == "POST" else None
@@ -138,7 +138,7 @@ def _form_again_or_refuse(status: int, text: str, retry: float | None) -> Any:
     return resp
 
 
-def crash(exc: Exception) -> Any:
+def crash(exc: Exception) -> ResponseReturnValue:
     current_app.logger.exception("unhandled error on %s %s", request.method, masked(request.path))
     if request.path.startswith("/api/"):
         return jsonify({"errors": {"_": [_("Interner Fehler.")]}}), 500

@@ -10,12 +10,13 @@ it, as ``"scale"`` does in the API. The page reads nothing but the game's preset
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
 from skatcalc.games.form_fields import parse_int
+from skatcalc.rules.common import Msg
 from skatcalc.rules.sheet import GAMES
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.text import _, translate
@@ -29,7 +30,29 @@ def scale_game() -> str:
     return next(key for key in GAMES if game_kind(key).has_point_scale)
 
 
-def figures() -> tuple[Any, ...]:
+class Figure(Protocol):
+    """What the page reads of one figure of the game's scale (``GameKind.point_figures``):
+    its field, where it stands in the scale's JSON, its range, its words and its group."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> tuple[str, ...]: ...
+    @property
+    def low(self) -> int: ...
+    @property
+    def high(self) -> int: ...
+    @property
+    def label(self) -> Msg: ...
+    @property
+    def group(self) -> Msg: ...
+    @property
+    def games(self) -> tuple[str, ...]: ...
+    @property
+    def zero_is_none(self) -> bool: ...
+
+
+def figures() -> tuple[Figure, ...]:
     """The scale's figures as the game declares them (``GameKind.point_figures``)."""
     return game_kind(scale_game()).point_figures
 
@@ -77,9 +100,9 @@ def preset_label(name: str) -> str:
     return translate(game_kind(scale_game()).point_preset_source(name), page_lang())
 
 
-def page_groups() -> list[tuple[str, list[Any]]]:
+def page_groups() -> list[tuple[str, list[tuple[str, str]]]]:
     """The figures in the groups the page shows them in, each group's words translated."""
-    out: list[tuple[str, list[Any]]] = []
+    out: list[tuple[str, list[tuple[str, str]]]] = []
     for f in figures():
         words = translate(f.group, page_lang())
         if not out or out[-1][0] != words:
@@ -88,8 +111,8 @@ def page_groups() -> list[tuple[str, list[Any]]]:
     return out
 
 
-def _at(scale: Mapping[str, Any], path: tuple[str, ...]) -> Any:
-    value: Any = scale
+def _at(scale: Mapping[str, object], path: tuple[str, ...]) -> object:
+    value: object = scale
     for key in path:
         value = value.get(key) if isinstance(value, Mapping) else None
     return value

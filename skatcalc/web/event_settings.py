@@ -12,9 +12,10 @@ body → page → body give back what they started from (tests/web/test_event_se
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
 
+from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, StringField, TextAreaField
 from wtforms.validators import Optional
 
@@ -113,16 +114,23 @@ def parse_values(kind: str, text: str) -> list[int | str] | None:
     return values
 
 
-def values_text(kind: str, values: list[Any], lang: str) -> str:
+def values_text(kind: str, values: Sequence[int | str], lang: str) -> str:
     return " / ".join(
         v if isinstance(v, str) else str(v) if kind == "shares" else euros(int(v), lang)
         for v in values
     )
 
 
-def teams_body(text: str) -> list[dict[str, Any]]:
+class TeamBody(TypedDict):
+    """A team as the API's body names it."""
+
+    name: str
+    members: list[str]
+
+
+def teams_body(text: str) -> list[TeamBody]:
     """Teams as typed, one a line: "Name: Anna, Bernd" (the new-event and players pages)."""
-    teams = []
+    teams: list[TeamBody] = []
     for line in text.splitlines():
         if line.strip():
             name, _sep, members = line.partition(":")
@@ -132,7 +140,7 @@ def teams_body(text: str) -> list[dict[str, Any]]:
     return teams
 
 
-def teams_text(teams: list[Mapping[str, Any]]) -> str:
+def teams_text(teams: Sequence[TeamBody]) -> str:
     return "\n".join(f"{t['name']}: {', '.join(t['members'])}" for t in teams)
 
 
@@ -141,12 +149,12 @@ def teams_text(teams: list[Mapping[str, Any]]) -> str:
 
 def settings_body(
     form: Mapping[str, str], lang: str
-) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+) -> tuple[dict[str, object], list[tuple[str, str]]]:
     """The API body's part for the page's fields, and the errors the page finds before the
     rules see the body (text that is no amount, no number). Empty fields are left out."""
     errors: list[tuple[str, str]] = []
-    body: dict[str, Any] = {}
-    fees: dict[str, Any] = {}
+    body: dict[str, object] = {}
+    fees: dict[str, object] = {}
 
     def cents(name: str) -> int | None:
         v = parse_euros(form.get(name, ""))
@@ -200,7 +208,7 @@ def settings_body(
 
 def _payout_body(
     form: Mapping[str, str], prefix: str, errors: list[tuple[str, str]]
-) -> dict[str, Any] | None:
+) -> dict[str, object] | None:
     text = form.get(values_field(prefix)) or ""
     kind = form.get(f"{prefix}_kind") or "shares"
     kind = kind if kind in ("fixed", "shares") else "shares"
@@ -208,7 +216,7 @@ def _payout_body(
     if values is None:
         errors.append((values_field(prefix), _("Bitte die Preise als Zahlen oder Sachpreise, getrennt durch „/“.")))  # fmt: skip
         return None
-    out: dict[str, Any] = {"kind": kind, "values": values}
+    out: dict[str, object] = {"kind": kind, "values": values}
     for suffix, key in (("_places", "places"), ("_per", "per_players")):
         raw = (form.get(prefix + suffix) or "").strip()
         if raw:
@@ -274,16 +282,16 @@ for _name in FIELDS:
         setattr(EventSettingsFields, _name, StringField(validators=[Optional()]))
 
 
-def form_values(form: Any) -> dict[str, str]:
-    """The mapping's fields of a posted form as text."""
-    out = {n: str(getattr(form, n).data or "") for n in FIELDS}
-    out["double_entry"] = "y" if form.double_entry.data else ""
+def form_values(form: FlaskForm) -> dict[str, str]:
+    """The mapping's fields of a posted form (with ``EventSettingsFields``) as text."""
+    out = {n: str(form[n].data or "") for n in FIELDS}
+    out["double_entry"] = "y" if form["double_entry"].data else ""
     return out
 
 
-def fill_form(form: Any, values: Mapping[str, str]) -> None:
+def fill_form(form: FlaskForm, values: Mapping[str, str]) -> None:
     for n in FIELDS:
-        getattr(form, n).data = values.get(n, "") if n != "double_entry" else bool(values.get(n))
+        form[n].data = values.get(n, "") if n != "double_entry" else bool(values.get(n))
 
 
 def kind_choices() -> list[tuple[str, str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -21,6 +22,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -78,7 +80,7 @@ bp = Blueprint("events", __name__, url_prefix="/events")
 # --- Edit rights ------------------------------------------------------------------------------
 
 
-def remember_event_token(resp: Any, event: Event) -> Any:
+def remember_event_token(resp: rights.R, event: Event) -> rights.R:
     return rights.remember_key(resp, f"event_{event.id}", event.edit_token)
 
 
@@ -106,7 +108,7 @@ def editable(event_id: int) -> Event:
 bp.teardown_app_request(forget_actor)
 
 
-def organiser_link(event: Event) -> dict[str, Any]:
+def organiser_link(event: Event) -> dict[str, object]:
     """The organiser's link with its QR code for the organiser's pages (on the network): the
     one way back in from another browser, so the pages say to keep it."""
     if not can_edit_event(event) or not current_app.config.get("LAN"):
@@ -124,7 +126,7 @@ def euros(cents: int) -> str:
     return settings.euros(cents, page_lang())
 
 
-def payout_text(event_payout: dict[str, Any]) -> str:
+def payout_text(event_payout: Mapping[str, Any]) -> str:
     return settings.values_text(event_payout["kind"], event_payout["values"], page_lang())
 
 
@@ -227,15 +229,36 @@ def render_index(form: NewEventForm, general: list[str]) -> str:
 
 
 @bp.post("")
-def create() -> Any:
+def create() -> ResponseReturnValue:
     form = NewEventForm().setup()
     errors: list[tuple[str, str]] = []
     general: list[str] = []
     if not form.validate_on_submit() and "csrf_token" in form.errors:
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
         return render_index(form, general), 400
+    data = new_event_body(form, errors)
+    exc: InvalidDeal | None = None
+    if not errors:
+        try:
+            spec = normalize_event(data, events.today())
+            event = events.create_event(service.get_db(), spec)
+        except InvalidDeal as e:
+            exc = e
+        else:
+            flash(_("Veranstaltung angelegt. Jetzt die Spieler anmelden."))
+            resp = redirect(url_for("events.players", event_id=event.id))
+            return remember_event_token(resp, event)
+    if exc is not None:
+        errors += new_event_errors(exc)
+    general += attach_errors(form, None, errors, page_lang())
+    return render_index(form, general), 422
+
+
+def new_event_body(form: NewEventForm, errors: list[tuple[str, str]]) -> dict[str, object]:
+    """The API's body of a new event from the page's form; what the page finds wrong before
+    the rules see it goes to ``errors``."""
     game = form.game.data if form.game.data in GAMES else games.first()
-    data: dict[str, Any] = {"game": form.game.data, "name": form.name.data or ""}
+    data: dict[str, object] = {"game": form.game.data, "name": form.name.data or ""}
     day = (form.day.data or "").strip()
     if day:
         data["date"] = day
@@ -251,18 +274,7 @@ def create() -> Any:
                 known = {grp.id for grp in people.list_groups(service.get_db())}
                 if gid in known:
                     errors.append(("group", _("Ändern nur mit dem Link dieser Gruppe.")))
-    deals: dict[str, int] = {}
-    for key, field in (("4", form.deals4), ("3", form.deals3)):
-        raw = (field.data or "").strip()
-        if int(key) not in game_kind(game).event_tables:
-            continue
-        if raw:
-            v = parse_int(raw)
-            if v is None or not 1 <= v <= MAX_SERIES_DEALS:
-                errors.append((field.name, _("Spiele je Serie: 1 bis %(n)s.", n=MAX_SERIES_DEALS)))
-            else:
-                deals[key] = v
-    data["deals"] = deals
+    data["deals"] = series_deals_fields(form, game, errors)
     # fees, the prize plan and double entry: the one mapping of page and API body
     body, found = settings.settings_body(settings.form_values(form), page_lang())
     data |= body
@@ -274,29 +286,36 @@ def create() -> Any:
         scoring = scoring_body(form, errors)
         if scoring is not None:
             data["scoring"] = scoring
-    exc: InvalidDeal | None = None
-    if not errors:
-        try:
-            spec = normalize_event(data, events.today())
-            event = events.create_event(service.get_db(), spec)
-        except InvalidDeal as e:
-            exc = e
-        else:
-            flash(_("Veranstaltung angelegt. Jetzt die Spieler anmelden."))
-            resp = redirect(url_for("events.players", event_id=event.id))
-            return remember_event_token(resp, event)
+    return data
+
+
+def series_deals_fields(form: NewEventForm, game: str,
+                        errors: list[tuple[str, str]]) -> dict[str, int]:  # fmt: skip
+    """The deals per series typed for each table size the game plays at."""
+    deals: dict[str, int] = {}
+    for key, field in (("4", form.deals4), ("3", form.deals3)):
+        raw = (field.data or "").strip()
+        if int(key) not in game_kind(game).event_tables:
+            continue
+        if raw:
+            v = parse_int(raw)
+            if v is None or not 1 <= v <= MAX_SERIES_DEALS:
+                errors.append((field.name, _("Spiele je Serie: 1 bis %(n)s.", n=MAX_SERIES_DEALS)))
+            else:
+                deals[key] = v
+    return deals
+
+
+def new_event_errors(exc: InvalidDeal) -> list[tuple[str, str]]:
+    """The rules' messages on a new event, each by the page's field it belongs to."""
     aliases = {"deals.4": "deals4", "deals.3": "deals3", "date": "day", **scale_aliases()}
-    if exc is not None:
-        renamed = [(aliases.get(k) or (settings.field_of(k) if k.split(".")[0]
-                                       in settings.BODY_KEYS else k.replace("rules.", "")), m)
-                   for k, msgs in field_errors(exc, page_lang()).items() for m in msgs]  # fmt: skip
-        errors += renamed
-    general += attach_errors(form, None, errors, page_lang())
-    return render_index(form, general), 422
+    return [(aliases.get(k) or (settings.field_of(k) if k.split(".")[0]
+                                in settings.BODY_KEYS else k.replace("rules.", "")), m)
+            for k, msgs in field_errors(exc, page_lang()).items() for m in msgs]  # fmt: skip
 
 
 @bp.get("/<int:event_id>/edit/<token>")
-def edit_link(event_id: int, token: str) -> Any:
+def edit_link(event_id: int, token: str) -> ResponseReturnValue:
     event = load_event(event_id)
     if not token_matches(token, event.edit_token):  # any text, in constant time
         abort(refuse(403, forbidden_text()))
@@ -306,7 +325,7 @@ def edit_link(event_id: int, token: str) -> Any:
 # --- The event's views ------------------------------------------------------------------------
 
 
-def view_data(event: Event, screen: bool = False) -> dict[str, Any]:
+def view_data(event: Event, screen: bool = False) -> dict[str, object]:
     snap = events.snapshot(service.get_db(), event)
     tables, rows, n_series = snap.tables, snap.rows, snap.n_series
     current = [t for t in tables if t.series == n_series]
@@ -396,7 +415,7 @@ def split_names(text: str) -> list[str]:
 
 
 @bp.route("/<int:event_id>/players", methods=["GET", "POST"])
-def players(event_id: int) -> Any:
+def players(event_id: int) -> ResponseReturnValue:
     event = editable(event_id)
     form = RegisterForm()
     general: list[str] = []
@@ -518,7 +537,7 @@ def teams(event_id: int) -> Response:
 
 
 @bp.post("/<int:event_id>/series")
-def new_series(event_id: int) -> Any:
+def new_series(event_id: int) -> ResponseReturnValue:
     event = editable(event_id)
     form = SeriesForm()
     if not form.validate_on_submit():
@@ -560,7 +579,7 @@ def new_series(event_id: int) -> Any:
 
 
 @bp.get("/<int:event_id>/series/<int:n>")
-def series(event_id: int, n: int) -> Any:
+def series(event_id: int, n: int) -> ResponseReturnValue:
     event = load_event(event_id)
     db = service.get_db()
     try:
@@ -585,7 +604,7 @@ def series(event_id: int, n: int) -> Any:
 
 
 @bp.post("/<int:event_id>/series/<int:n>/lengthen")
-def lengthen(event_id: int, n: int) -> Any:
+def lengthen(event_id: int, n: int) -> ResponseReturnValue:
     """The organiser lengthens a series: its deals per table size."""
     editable(event_id)
     form = LengthenForm()
@@ -617,7 +636,7 @@ def lengthen(event_id: int, n: int) -> Any:
 
 
 @bp.route("/<int:event_id>/close", methods=["GET", "POST"])
-def close(event_id: int) -> Any:
+def close(event_id: int) -> ResponseReturnValue:
     event = load_event(event_id)
     editor = can_edit_event(event)
     form = CloseForm()
@@ -630,41 +649,10 @@ def close(event_id: int) -> Any:
             general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))
             status = 400
         else:
-            errors: list[tuple[str, str]] = []
-            kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else ""
-            payout = read_payout_fields(kind or "shares", form.payout.data or "", errors)
-            pot_raw = (form.pot.data or "").strip()
-            pot = settings.parse_euros(pot_raw) if pot_raw else None
-            if pot_raw and pot is None:
-                errors.append(("pot", _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
-            if payout is not None:
-                payout = read_places(form, payout, errors)
-            if not errors and payout is not None:
-                db = service.get_db()
-                action = request.form.get("action")
-                try:
-                    if action == "close":
-                        force = request.form.get("force") == "1"
-                        if event_close.close(db, event_id, payout, pot, force):
-                            flash(_("Veranstaltung abgeschlossen."))
-                    elif action == "reopen":  # the payout stays as it was closed
-                        event_close.reopen(db, event_id)
-                        flash(_("Veranstaltung wieder geöffnet."))
-                    else:
-                        event_close.set_money(db, event_id, payout, pot)
-                        flash(_("Auszahlung gespeichert."))
-                    return redirect(url_for("events.close", event_id=event_id))
-                except event_close.OpenLists as still_open:
-                    general += [translate(t.msg(), page_lang()) for t in still_open.tables]
-                    general.append(_("Trotzdem abschließen: „Trotz offener Listen "
-                                     "abschließen“ ankreuzen."))  # fmt: skip
-                    status = 409
-                except event_close.Refused as refusal:
-                    general.append(translate(refusal.msg, page_lang()))
-                    status = 409
-            else:
-                general += attach_errors(form, None, errors, page_lang())
-                status = 422
+            done = close_action(event_id, form)
+            if isinstance(done, Response):
+                return done
+            general, status = done
     else:
         form.payout_kind.data = event.payout["kind"]
         form.payout.data = payout_text(event.payout)
@@ -673,22 +661,63 @@ def close(event_id: int) -> Any:
         form.per_players.data = str(event.payout.get("per_players") or "")
     form.payout_kind.choices = [("shares", _("Anteile am Topf (%)")),
                                 ("fixed", _("feste Beträge (€)"))]  # fmt: skip
+    return close_page(event, form, general, editor), status
+
+
+def close_action(event_id: int, form: CloseForm) -> Response | tuple[list[str], int]:
+    """The close form's action (close, reopen, or the payout and pot saved): a redirect to
+    the page when done, else the page's messages and status."""
+    errors: list[tuple[str, str]] = []
+    kind = form.payout_kind.data if form.payout_kind.data in ("fixed", "shares") else ""
+    payout = read_payout_fields(kind or "shares", form.payout.data or "", errors)
+    pot_raw = (form.pot.data or "").strip()
+    pot = settings.parse_euros(pot_raw) if pot_raw else None
+    if pot_raw and pot is None:
+        errors.append(("pot", _("Bitte einen Betrag in Euro, z. B. 10 oder 0,50.")))
+    if payout is not None:
+        payout = read_places(form, payout, errors)
+    if errors or payout is None:
+        return attach_errors(form, None, errors, page_lang()), 422
+    db = service.get_db()
+    action = request.form.get("action")
+    try:
+        if action == "close":
+            force = request.form.get("force") == "1"
+            if event_close.close(db, event_id, payout, pot, force):
+                flash(_("Veranstaltung abgeschlossen."))
+        elif action == "reopen":  # the payout stays as it was closed
+            event_close.reopen(db, event_id)
+            flash(_("Veranstaltung wieder geöffnet."))
+        else:
+            event_close.set_money(db, event_id, payout, pot)
+            flash(_("Auszahlung gespeichert."))
+        return redirect(url_for("events.close", event_id=event_id))
+    except event_close.OpenLists as still_open:
+        general = [translate(t.msg(), page_lang()) for t in still_open.tables]
+        general.append(_("Trotzdem abschließen: „Trotz offener Listen "
+                         "abschließen“ ankreuzen."))  # fmt: skip
+        return general, 409
+    except event_close.Refused as refusal:
+        return [translate(refusal.msg, page_lang())], 409
+
+
+def close_page(event: Event, form: CloseForm, general: list[str], editor: bool) -> str:
+    """The close page: the payout form, the prizes, the cash, the history."""
     db = service.get_db()
     rows = events.ranking_rows(db, event)
     prizes = events.prize_list(db, event, rows)
-    html = render_template(
+    return render_template(
         "events/close.html", event=event, form=form, general=general, prizes=prizes,
         action_form=ActionForm(),
-        history=[(h, event_history.line(h)) for h in events.event_history(db, event_id)],
+        history=[(h, event_history.line(h)) for h in events.event_history(db, event.id)],
         still_open=(event_close.open_tables(db, event, shared=True)
                     if editor and not event.closed else ()),
-        editor=editor, rows=rows, n_series=events.series_count(db, event_id),
+        editor=editor, rows=rows, n_series=events.series_count(db, event.id),
         playing=[t for t in events.tables_of(db, event)
                                            if t.left > 0],
         table_money=events.table_money(event, events.snapshot(db, event).tables),
-        penalties=events.penalties(db, event_id), regs=events.registrations(db, event_id),
+        penalties=events.penalties(db, event.id), regs=events.registrations(db, event.id),
     )  # fmt: skip
-    return html, status
 
 
 @bp.post("/<int:event_id>/paid/<int:series>")
@@ -713,7 +742,7 @@ def paid(event_id: int, series: int) -> Response:
 def read_places(form: CloseForm, payout: Payout, errors: list[tuple[str, str]]) -> Payout | None:
     """The number of prizes from the close form: ``places`` or one per ``per_players``,
     checked by the rules as the API's payout is."""
-    data: dict[str, Any] = {"kind": payout.kind.value, "values": list(payout.values)}
+    data: dict[str, object] = {"kind": payout.kind.value, "values": list(payout.values)}
     for key, field in (("places", form.places), ("per_players", form.per_players)):
         raw = (field.data or "").strip()
         if raw:
@@ -736,7 +765,7 @@ def read_places(form: CloseForm, payout: Payout, errors: list[tuple[str, str]]) 
 
 
 @bp.route("/<int:event_id>/delete", methods=["GET", "POST"])
-def delete(event_id: int) -> Any:
+def delete(event_id: int) -> ResponseReturnValue:
     event = editable(event_id)
     if request.method == "POST":
         if not ActionForm().validate_on_submit():

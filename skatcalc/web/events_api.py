@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, jsonify
+from flask.typing import ResponseReturnValue
+from sqlite_utils import Database
 
-from skatcalc.rules.common import Msg, clean_name
+from skatcalc.rules.common import Errors, Msg, clean_name
 from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.events import Seating, normalize_event, read_payout, read_teams
 from skatcalc.rules.inputs import Reader
@@ -46,7 +48,7 @@ def _editable(event_id: int) -> Event:
 
 @bp.post("")
 @json_route
-def create() -> Any:
+def create() -> ResponseReturnValue:
     data = body()
     token = pop_group_token(data)
     spec = normalize_event(data, events.today())
@@ -62,7 +64,7 @@ def create() -> Any:
 
 @bp.get("")
 @json_route
-def index() -> Any:
+def index() -> ResponseReturnValue:
     db = service.get_db()
     return jsonify(
         {
@@ -78,13 +80,13 @@ def index() -> Any:
 
 @bp.get("/<int:event_id>")
 @json_route
-def show(event_id: int) -> Any:
+def show(event_id: int) -> ResponseReturnValue:
     return jsonify(events.event_json(service.get_db(), event_id))
 
 
 @bp.post("/<int:event_id>/players")
 @json_route
-def register(event_id: int) -> Any:
+def register(event_id: int) -> ResponseReturnValue:
     _editable(event_id)
     r = Reader(body())
     e = r.errors
@@ -96,7 +98,7 @@ def register(event_id: int) -> Any:
     members: dict[str, tuple[str | None, str | None]] = {}
     paid: set[str] = set()
     if isinstance(raw, list):
-        plain: list[Any] = []
+        plain: list[object] = []
         for item in raw:
             if isinstance(item, dict) and set(item) <= {"name", "category", "member_no", "club",
                                                         "paid"}:  # fmt: skip
@@ -126,7 +128,7 @@ def register(event_id: int) -> Any:
 
 @bp.post("/<int:event_id>/players/category")
 @json_route
-def category(event_id: int) -> Any:
+def category(event_id: int) -> ResponseReturnValue:
     """A registration's category: {"player": "Anna", "category": "Damen"} (null: none)."""
     _editable(event_id)
     r = Reader(body())
@@ -149,7 +151,7 @@ def category(event_id: int) -> Any:
 
 @bp.post("/<int:event_id>/teams")
 @json_route
-def teams(event_id: int) -> Any:
+def teams(event_id: int) -> ResponseReturnValue:
     """The teams: {"teams": [{"name": "…", "members": ["…", "…"]}]}, replacing those before."""
     _editable(event_id)
     r = Reader(body())
@@ -169,7 +171,7 @@ def teams(event_id: int) -> Any:
 
 @bp.post("/<int:event_id>/series")
 @json_route
-def series(event_id: int) -> Any:
+def series(event_id: int) -> ResponseReturnValue:
     _editable(event_id)
     r = Reader(body())
     seating = r.choice(
@@ -211,7 +213,7 @@ def unfinished_message(unfinished: events.Unfinished) -> str:
 
 @bp.post("/<int:event_id>/series/<int:n>/lengthen")
 @json_route
-def lengthen(event_id: int, n: int) -> Any:
+def lengthen(event_id: int, n: int) -> ResponseReturnValue:
     """Lengthen series ``n``: its deals per table size, e.g. {"deals": {"4": 52}}."""
     _editable(event_id)
     r = Reader(body())
@@ -225,7 +227,7 @@ def lengthen(event_id: int, n: int) -> Any:
     return jsonify(events.event_json(db, event_id))
 
 
-def read_series_deals(raw: object, e: Any) -> dict[int, int]:
+def read_series_deals(raw: object, e: Errors) -> dict[int, int]:
     """{"4": 52, "3": 39} → {4: 52, 3: 39}; anything else is a message on ``deals``."""
     out: dict[int, int] = {}
     if not isinstance(raw, dict):
@@ -241,7 +243,7 @@ def read_series_deals(raw: object, e: Any) -> dict[int, int]:
 
 @bp.get("/<int:event_id>/ranking")
 @json_route
-def ranking(event_id: int) -> Any:
+def ranking(event_id: int) -> ResponseReturnValue:
     db = service.get_db()
     event = events.get_event(db, event_id)
     out = events.ranking_json(events.ranking_rows(db, event))
@@ -252,7 +254,7 @@ def ranking(event_id: int) -> Any:
 
 @bp.get("/<int:event_id>/prizes")
 @json_route
-def prizes(event_id: int) -> Any:
+def prizes(event_id: int) -> ResponseReturnValue:
     db = service.get_db()
     event = events.get_event(db, event_id)
     return jsonify(events.prizes_json(db, event, events.ranking_rows(db, event)))
@@ -260,7 +262,7 @@ def prizes(event_id: int) -> Any:
 
 @bp.get("/<int:event_id>/fees")
 @json_route
-def fees(event_id: int) -> Any:
+def fees(event_id: int) -> ResponseReturnValue:
     """Per player what is due, item by item (0: entry fee), what was ticked as paid, and the
     cash check: collected against due."""
     db = service.get_db()
@@ -272,7 +274,7 @@ def fees(event_id: int) -> Any:
 
 @bp.post("/<int:event_id>/fees/paid")
 @json_route
-def paid(event_id: int) -> Any:
+def paid(event_id: int) -> ResponseReturnValue:
     """The organiser's tick: {"player": "Anna", "series": 1, "paid": true}; series 0 is the
     entry fee. Allowed on a closed event too: the money is counted after the last deal."""
     _editable(event_id)
@@ -299,7 +301,7 @@ def paid(event_id: int) -> Any:
 
 @bp.post("/<int:event_id>/close")
 @json_route
-def close(event_id: int) -> Any:
+def close(event_id: int) -> ResponseReturnValue:
     """Close the event, optionally setting the payout scheme and the pot first; refused (409)
     while a double-entry table is open unless ``"force": true``, and on a closed event with
     another payout or pot."""
@@ -338,13 +340,13 @@ def open_lists_messages(tables: tuple[event_close.OpenTable, ...]) -> list[str]:
     ]
 
 
-def refused_close(db: Any, event_id: int, messages: list[str]) -> Any:
+def refused_close(db: Database, event_id: int, messages: list[str]) -> ResponseReturnValue:
     return jsonify({"errors": {"_": messages}, "event": events.event_json(db, event_id)}), 409
 
 
 @bp.post("/<int:event_id>/reopen")
 @json_route
-def reopen(event_id: int) -> Any:
+def reopen(event_id: int) -> ResponseReturnValue:
     """Reopen a closed event: its tables' sheets take writes again; in the history."""
     _editable(event_id)
     json_object_or_nothing()
@@ -380,7 +382,7 @@ def table_json(event: Event, t: events.EventTable, lang: str) -> dict[str, Any]:
     return out
 
 
-def refused(db: Any, event_id: int, n: int, table: int, msg: Msg) -> Any:
+def refused(db: Database, event_id: int, n: int, table: int, msg: Msg) -> ResponseReturnValue:
     event = events.get_event(db, event_id)
     t = events.find_table(db, event, n, table)
     return jsonify({"errors": {"_": [translate(msg, api_lang())]},
@@ -389,7 +391,7 @@ def refused(db: Any, event_id: int, n: int, table: int, msg: Msg) -> Any:
 
 @bp.get("/<int:event_id>/series/<int:n>/tables/<int:table>")
 @json_route
-def table_state(event_id: int, n: int, table: int) -> Any:
+def table_state(event_id: int, n: int, table: int) -> ResponseReturnValue:
     """One table of a series: its progress, double entry (list B, differences) and sign-off."""
     db = service.get_db()
     event = events.get_event(db, event_id)
@@ -398,7 +400,7 @@ def table_state(event_id: int, n: int, table: int) -> Any:
 
 @bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/confirm")
 @json_route
-def confirm(event_id: int, n: int, table: int) -> Any:
+def confirm(event_id: int, n: int, table: int) -> ResponseReturnValue:
     """A player confirms the table's list ({"player": name}) or the captain for all
     ({"captain": true}); with the table's edit link (A or B) or the organiser's."""
     db = service.get_db()
@@ -425,7 +427,7 @@ def confirm(event_id: int, n: int, table: int) -> Any:
 
 @bp.post("/<int:event_id>/series/<int:n>/tables/<int:table>/unlock")
 @json_route
-def unlock(event_id: int, n: int, table: int) -> Any:
+def unlock(event_id: int, n: int, table: int) -> ResponseReturnValue:
     """The organiser unlocks a confirmed table: its lists take writes again."""
     event = _editable(event_id)
     json_object_or_nothing()
@@ -442,7 +444,7 @@ def unlock(event_id: int, n: int, table: int) -> Any:
 
 @bp.put("/<int:event_id>/series/<int:n>/tables/<int:table>/foot")
 @json_route
-def foot(event_id: int, n: int, table: int) -> Any:
+def foot(event_id: int, n: int, table: int) -> ResponseReturnValue:
     """The desk types (or corrects) a paper list's foot: docs/rules.md 1.12."""
     event = _editable(event_id)
     data = body()
@@ -456,7 +458,7 @@ def foot(event_id: int, n: int, table: int) -> Any:
 
 @bp.get("/<int:event_id>/penalties")
 @json_route
-def penalties(event_id: int) -> Any:
+def penalties(event_id: int) -> ResponseReturnValue:
     db = service.get_db()
     events.get_event(db, event_id)
     return jsonify({"penalties": [events.penalty_json(p) for p in events.penalties(db, event_id)]})
@@ -464,7 +466,7 @@ def penalties(event_id: int) -> Any:
 
 @bp.post("/<int:event_id>/penalties")
 @json_route
-def add_penalty(event_id: int) -> Any:
+def add_penalty(event_id: int) -> ResponseReturnValue:
     _editable(event_id)
     db = service.get_db()
     try:
@@ -476,7 +478,7 @@ def add_penalty(event_id: int) -> Any:
 
 @bp.delete("/<int:event_id>/penalties/<int:penalty_id>")
 @json_route
-def delete_penalty(event_id: int, penalty_id: int) -> Any:
+def delete_penalty(event_id: int, penalty_id: int) -> ResponseReturnValue:
     _editable(event_id)
     json_object_or_nothing()
     db = service.get_db()

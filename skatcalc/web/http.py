@@ -14,7 +14,8 @@ import math
 import socket
 import threading
 import time
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import NoReturn, TypeAlias, TypeVar
 
 from flask import (
     Flask,
@@ -26,7 +27,7 @@ from flask import (
     request,
 )
 from flask.sessions import SecureCookieSessionInterface
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers import Response as BaseResponse
 
 from skatcalc.services.events import Event
@@ -63,23 +64,27 @@ IMPORT_PATHS = frozenset({"/sheets/import", "/api/v1/sheets/import"})
 class BoundedIntConverter(IntegerConverter):
     """``<int:...>`` in every route: 0 … 2^63−1, else the route does not match (404)."""
 
-    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("max", MAX_ID)
-        super().__init__(map, *args, **kwargs)
+    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = None,
+                 max: int | None = MAX_ID, signed: bool = False) -> None:  # fmt: skip
+        super().__init__(map, fixed_digits, min, max, signed)
 
 
 # --- JSON bodies ------------------------------------------------------------------------------
+
+
+#: a parsed JSON body: what ``parse_json`` gives, before the rules read it
+JSONValue: TypeAlias = "None | bool | int | float | str | list[JSONValue] | dict[str, JSONValue]"
 
 
 class BadJSON(ValueError):
     pass
 
 
-def _reject_constant(name: str) -> Any:
+def _reject_constant(name: str) -> NoReturn:
     raise BadJSON(f"{name} is not JSON")
 
 
-def _storable(value: Any, depth: int = 0) -> None:
+def _storable(value: object, depth: int = 0) -> None:
     """One walk over a parsed body: every string encodable as UTF-8 (a lone surrogate such as
     "\\ud800" is valid JSON syntax but no character: it can neither be stored nor sent back)
     and every number finite (1e400 parses to inf)."""
@@ -102,13 +107,13 @@ def _storable(value: Any, depth: int = 0) -> None:
             _storable(v, depth + 1)
 
 
-def parse_json(raw: bytes) -> Any:
+def parse_json(raw: bytes) -> JSONValue:
     """Strict JSON (RFC 8259): UTF-8, no NaN/Infinity, no lone surrogates, no 1e400.
 
     Raises ``BadJSON`` (a ValueError) for anything else, so no later step meets a value it
     could not store or send back as JSON."""
     try:
-        value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        value: JSONValue = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise BadJSON(str(exc)) from None
     _storable(value)
@@ -324,30 +329,36 @@ class SessionInterface(SecureCookieSessionInterface):
         return bool(super().get_cookie_secure(app) or (has_request_context() and request.is_secure))
 
 
-def init_app(app: Flask) -> None:
-    app.session_interface = SessionInterface()
-    limit = app.config.get("WRITE_LIMIT")
-    limiter = RateLimiter(int(limit)) if limit else None
+def _limiter(app: Flask, key: str, per: float = 60.0) -> RateLimiter | None:
+    """The rate limit ``app.config[key]`` (hits per ``per`` seconds and client), if set."""
+    limit = app.config.get(key)
+    return RateLimiter(int(limit), per=per) if limit else None
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """What every request passes first: a known host, a page's body on a page, and for a
+    write its limits and a write slot."""
+
+    writes: RateLimiter | None
     # Previews need no edit right but compute the sheet: a bucket of their own per client,
     # so a loop of them cannot starve the others (and typing never eats the write limit).
-    preview_limit = app.config.get("PREVIEW_LIMIT")
-    previews = RateLimiter(int(preview_limit)) if preview_limit else None
+    previews: RateLimiter | None
     # Imports need no right and each may bring a 16 MiB sheet of 1,000 deals: a budget of
     # their own per client and hour, beside the write limit they count against too.
-    import_limit = app.config.get("IMPORT_LIMIT")
-    imports = RateLimiter(int(import_limit), per=3600.0) if import_limit else None
-    slots = WriteSlots(int(app.config.get("WRITE_SLOTS") or 4),
-                       float(app.config.get("WRITE_WAIT") or WRITE_WAIT))  # fmt: skip
-    app.extensions["skatcalc_write_slots"] = slots
+    imports: RateLimiter | None
+    slots: WriteSlots
 
-    def check_request() -> Response | None:
+    @classmethod
+    def of(cls, app: Flask) -> Gate:
+        slots = WriteSlots(int(app.config.get("WRITE_SLOTS") or 4),
+                           float(app.config.get("WRITE_WAIT") or WRITE_WAIT))  # fmt: skip
+        return cls(_limiter(app, "WRITE_LIMIT"), _limiter(app, "PREVIEW_LIMIT"),
+                   _limiter(app, "IMPORT_LIMIT", per=3600.0), slots)  # fmt: skip
+
+    def check(self, app: Flask) -> Response | None:
         if not host_allowed(request.headers.get("Host", ""), app):
-            # Plain text: no page of ours, no link, is built for a host we do not know.
-            resp = Response(_("Unbekannter Hostname."), 400, mimetype="text/plain")
-            if _is_api():
-                resp = jsonify({"errors": {"_": [_("Unbekannter Hostname.")]}})
-                resp.status_code = 400
-            return resp
+            return _unknown_host()
         if request.method not in WRITE_METHODS:
             return None
         if request.path in IMPORT_PATHS:
@@ -358,28 +369,77 @@ def init_app(app: Flask) -> None:
         if request.path in CALCULATORS:
             return None  # only calculates (cheap): no limit, no write slot
         if request.endpoint in PREVIEWS:
-            wait = previews.hit(client_address()) if previews is not None else 0.0
+            wait = self.previews.hit(client_address()) if self.previews is not None else 0.0
             if wait:
                 return refuse(
                     429, _("Zu viele Vorschauen in kurzer Zeit – bitte kurz warten."), wait
                 )
             return None  # nothing stored: no write slot
-        if imports is not None and request.path in IMPORT_PATHS:
-            wait = imports.hit(client_address())
+        self.enter_write()
+        return None
+
+    def enter_write(self) -> None:
+        """A write's limits, then a write slot (given back when the request ends); else
+        :class:`Refused`."""
+        if self.imports is not None and request.path in IMPORT_PATHS:
+            wait = self.imports.hit(client_address())
             if wait:
                 raise Refused(
                     429, _("Zu viele Importe in kurzer Zeit – bitte später noch einmal."), wait
                 )
-        if limiter is not None:
-            wait = limiter.hit(client_address())
+        if self.writes is not None:
+            wait = self.writes.hit(client_address())
             if wait:
                 raise Refused(
                     429, _("Zu viele Änderungen in kurzer Zeit – bitte kurz warten."), wait
                 )
-        if not slots.enter():
+        if not self.slots.enter():
             raise Refused(503, busy_text(), 2)
         take_write_slot()
-        return None
+
+
+def _unknown_host() -> Response:
+    # Plain text: no page of ours, no link, is built for a host we do not know.
+    resp = Response(_("Unbekannter Hostname."), 400, mimetype="text/plain")
+    if _is_api():
+        resp = jsonify({"errors": {"_": [_("Unbekannter Hostname.")]}})
+        resp.status_code = 400
+    return resp
+
+
+def security_headers(resp: Response) -> Response:
+    """What every answer says of itself: its content policy, no framing, its privacy, Secure
+    cookies and HSTS over https."""
+    h = resp.headers
+    h.setdefault("Content-Security-Policy", CSP)
+    h.setdefault("X-Content-Type-Options", "nosniff")
+    h.setdefault("Referrer-Policy", "same-origin")
+    h.setdefault("X-Frame-Options", "DENY")
+    if private():
+        # An edit link or token in the answer is a key: no cache may keep it, whoever
+        # built the answer (a view, or the page cache in caching.py).
+        h["Cache-Control"] = "private, no-store"
+    if request.is_secure:
+        # Over https every cookie is Secure (the edit cookie is a key to the sheet).
+        cookies = h.getlist("Set-Cookie")
+        if cookies:
+            del h["Set-Cookie"]
+            for c in cookies:
+                secure = c if "; secure" in c.lower() else f"{c}; Secure"
+                h.add("Set-Cookie", secure)
+    hsts = current_app.config.get("HSTS_SECONDS")
+    if hsts and request.is_secure:
+        h.setdefault("Strict-Transport-Security", f"max-age={int(hsts)}")
+    return resp  # gzip: caching.py, whose hook runs before this one
+
+
+def init_app(app: Flask) -> None:
+    app.session_interface = SessionInterface()
+    gate = Gate.of(app)
+    app.extensions["skatcalc_write_slots"] = gate.slots
+
+    def check_request() -> Response | None:
+        return gate.check(app)
 
     # First of all hooks: a request for an unknown host is refused before CSRF and the rest.
     app.before_request_funcs.setdefault(None, []).insert(0, check_request)
@@ -387,28 +447,6 @@ def init_app(app: Flask) -> None:
     @app.teardown_request
     def release(_exc: BaseException | None = None) -> None:
         if give_back_write_slot():
-            slots.leave()
+            gate.slots.leave()
 
-    @app.after_request
-    def headers(resp: Response) -> Response:
-        h = resp.headers
-        h.setdefault("Content-Security-Policy", CSP)
-        h.setdefault("X-Content-Type-Options", "nosniff")
-        h.setdefault("Referrer-Policy", "same-origin")
-        h.setdefault("X-Frame-Options", "DENY")
-        if private():
-            # An edit link or token in the answer is a key: no cache may keep it, whoever
-            # built the answer (a view, or the page cache in caching.py).
-            h["Cache-Control"] = "private, no-store"
-        if request.is_secure:
-            # Over https every cookie is Secure (the edit cookie is a key to the sheet).
-            cookies = h.getlist("Set-Cookie")
-            if cookies:
-                del h["Set-Cookie"]
-                for c in cookies:
-                    secure = c if "; secure" in c.lower() else f"{c}; Secure"
-                    h.add("Set-Cookie", secure)
-        hsts = app.config.get("HSTS_SECONDS")
-        if hsts and request.is_secure:
-            h.setdefault("Strict-Transport-Security", f"max-age={int(hsts)}")
-        return resp  # gzip: caching.py, whose hook runs before this one
+    app.after_request(security_headers)

@@ -9,8 +9,9 @@ Numbers, money and dates here are in the page's language.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
-from typing import Any
+from typing import Protocol, cast
 from urllib.parse import urlencode
 
 from flask import Flask, Response, flash, request
@@ -108,31 +109,45 @@ def lang_url(code: str) -> str:
     return "?" + urlencode(args, doseq=True)
 
 
-def _jinja_gettext(text: str, **variables: Any) -> Markup:
+def _jinja_gettext(text: str, **variables: object) -> Markup:
     return Markup(catalog(current_lang()).ugettext(text)) % variables
 
 
-def _jinja_ngettext(singular: str, plural: str, n: int, **variables: Any) -> Markup:
+def _jinja_ngettext(singular: str, plural: str, n: int, **variables: object) -> Markup:
     variables.setdefault("num", n)
     return Markup(catalog(current_lang()).ungettext(singular, plural, n)) % variables
 
 
-def _jinja_pgettext(context: str, text: str, **variables: Any) -> Markup:
+def _jinja_pgettext(context: str, text: str, **variables: object) -> Markup:
     variables.setdefault("context", context)
     return Markup(catalog(current_lang()).upgettext(context, text)) % variables
 
 
-def _jinja_npgettext(context: str, singular: str, plural: str, n: int, **variables: Any
+def _jinja_npgettext(context: str, singular: str, plural: str, n: int, **variables: object
                      ) -> Markup:  # fmt: skip
     variables.setdefault("context", context)
     variables.setdefault("num", n)
     return Markup(catalog(current_lang()).unpgettext(context, singular, plural, n)) % variables
 
 
+class _GettextCallables(Protocol):
+    """What Jinja's i18n extension adds to the environment (its types do not say it)."""
+
+    def install_gettext_callables(
+        self,
+        gettext: Callable[[str], str],
+        ngettext: Callable[[str, str, int], str],
+        newstyle: bool | None = None,
+        pgettext: Callable[[str, str], str] | None = None,
+        npgettext: Callable[[str, str, str, int], str] | None = None,
+    ) -> None: ...
+
+
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale, default_translation_directories="translations")
     use_request_lang(current_lang)  # skatcalc.text's _() and pgettext(): the request's language
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+    # the i18n extension (added by Flask-Babel) gives the environment this method
+    cast(_GettextCallables, app.jinja_env).install_gettext_callables(
         gettext=lambda s: catalog(current_lang()).ugettext(s),
         ngettext=lambda s, p, n: catalog(current_lang()).ungettext(s, p, n),
         pgettext=lambda c, s: catalog(current_lang()).upgettext(c, s),

@@ -5,10 +5,11 @@ server's, shown as the foot is typed. Organiser only (the event's link)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
@@ -31,7 +32,7 @@ class FootForm(FlaskForm):
     """Only the CSRF token: the fields are per seat (``p0_points`` …) and read by hand."""
 
 
-def _typed(form: Any, seats: int) -> dict[str, str]:
+def _typed(form: Mapping[str, str], seats: int) -> dict[str, str]:
     """The page's fields as typed (the form shows them again when refused)."""
     names = [f"p{i}_{c}" for i in range(seats) for c in COLUMNS] + ["passed"]
     return {k: str(form.get(k, ""))[:20] for k in names}
@@ -48,7 +49,7 @@ def _value(raw: str, blank_zero: bool) -> object:
     return text if value is None else value
 
 
-def foot_body(form: Any, players: tuple[str, ...]) -> dict[str, Any]:
+def foot_body(form: Mapping[str, str], players: tuple[str, ...]) -> dict[str, object]:
     """The page's fields as the API's body (``PUT …/foot``): one code path for both."""
     return {
         "players": {p: {"points": _value(str(form.get(f"p{i}_points", "")), False),
@@ -95,7 +96,7 @@ def _stored(t: events.EventTable) -> dict[str, str]:
     return out
 
 
-def _page(event_id: int, n: int, refused: PaperTable | None = None) -> Any:
+def _page(event_id: int, n: int, refused: PaperTable | None = None) -> ResponseReturnValue:
     event = editable(event_id)
     db = service.get_db()
     try:
@@ -125,7 +126,7 @@ def _page(event_id: int, n: int, refused: PaperTable | None = None) -> Any:
 
 
 @bp.get("/<int:event_id>/series/<int:n>/paper")
-def page(event_id: int, n: int) -> Any:
+def page(event_id: int, n: int) -> ResponseReturnValue:
     return _page(event_id, n)
 
 
@@ -138,7 +139,7 @@ def _table(event_id: int, n: int, table: int) -> events.EventTable:
 
 
 @bp.post("/<int:event_id>/series/<int:n>/paper/<int:table>")
-def save(event_id: int, n: int, table: int) -> Any:
+def save(event_id: int, n: int, table: int) -> ResponseReturnValue:
     """One table's foot, typed: saved, and on to the next table; refused, the page again
     with the typed figures and each message beside its field."""
     t = _table(event_id, n, table)

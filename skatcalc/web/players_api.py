@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from datetime import date
-from typing import Any
 
 from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from skatcalc.rules.common import parse_day
 from skatcalc.services import players, season
@@ -21,13 +21,13 @@ bp = Blueprint("players_api", __name__, url_prefix="/api/v1")
 
 @bp.get("/players")
 @json_route
-def list_players() -> Any:
+def list_players() -> ResponseReturnValue:
     return jsonify({"players": [asdict(p) for p in players.list_players(service.get_db())]})
 
 
 @bp.get("/players/<int:player_id>")
 @json_route
-def get_player(player_id: int) -> Any:
+def get_player(player_id: int) -> ResponseReturnValue:
     db = service.get_db()
     stats = season.player_stats(db, player_id)
     events = player_events_json(player_events(db, stats.id))
@@ -36,7 +36,7 @@ def get_player(player_id: int) -> Any:
 
 @bp.post("/groups")
 @json_route
-def create_group() -> Any:
+def create_group() -> ResponseReturnValue:
     name, game, rules = players.normalize_group(body())
     group = players.create_group(service.get_db(), name, game, rules)
     out = season.group_json(group)
@@ -47,14 +47,14 @@ def create_group() -> Any:
 
 @bp.get("/groups")
 @json_route
-def list_groups() -> Any:
+def list_groups() -> ResponseReturnValue:
     groups = players.list_groups(service.get_db())
     return jsonify({"groups": [season.group_json(g) for g in groups]})
 
 
 @bp.get("/groups/<int:group_id>")
 @json_route
-def get_group(group_id: int) -> Any:
+def get_group(group_id: int) -> ResponseReturnValue:
     return jsonify(season.group_json(players.get_group(service.get_db(), group_id)))
 
 
@@ -80,7 +80,7 @@ def period() -> tuple[date, date]:
 
 @bp.get("/groups/<int:group_id>/standings")
 @json_route
-def standings(group_id: int) -> Any:
+def standings(group_id: int) -> ResponseReturnValue:
     db = service.get_db()
     group = players.get_group(db, group_id)
     start, end = period()

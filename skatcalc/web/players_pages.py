@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import TypedDict
 
 from flask import (
     Blueprint,
@@ -14,6 +14,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -30,6 +31,7 @@ from skatcalc.services import players, season
 from skatcalc.services import sheets as service
 from skatcalc.services.events import player_events
 from skatcalc.services.players import Group
+from skatcalc.services.season import GroupStandings
 from skatcalc.text import _, field_errors, translate
 from skatcalc.web import rights
 from skatcalc.web.http import can_edit, refuse
@@ -85,7 +87,9 @@ def _charts(stats: season.PlayerStats) -> dict[str, Markup]:
     return out
 
 
-def render_player(pid: int, rename: RenameForm | None = None, status: int = 200) -> Any:
+def render_player(
+    pid: int, rename: RenameForm | None = None, status: int = 200
+) -> ResponseReturnValue:
     db = service.get_db()
     stats = season.player_stats(db, pid)
     merge = MergeForm()
@@ -126,7 +130,7 @@ def _player_or_404(player_id: int) -> int:
 
 
 @players_bp.get("/<int:player_id>")
-def show(player_id: int) -> Any:
+def show(player_id: int) -> ResponseReturnValue:
     pid = _player_or_404(player_id)
     if pid != player_id:  # a merged entry: the player lives on under the other id
         return redirect(url_for("players.show", player_id=pid))
@@ -134,7 +138,7 @@ def show(player_id: int) -> Any:
 
 
 @players_bp.post("/<int:player_id>/rename")
-def rename(player_id: int) -> Any:
+def rename(player_id: int) -> ResponseReturnValue:
     pid = _player_or_404(player_id)
     if not may_manage():
         abort(refuse(403, admin_only()))
@@ -152,7 +156,7 @@ def rename(player_id: int) -> Any:
 
 
 @players_bp.post("/<int:player_id>/merge")
-def merge(player_id: int) -> Any:
+def merge(player_id: int) -> ResponseReturnValue:
     """Another entry is the same person: its sheets join this player."""
     pid = _player_or_404(player_id)
     if not may_manage():
@@ -212,8 +216,8 @@ def group_list() -> str:
                            form=GroupForm(formdata=None).setup())  # fmt: skip
 
 
-def form_rules(form: GroupForm) -> dict[str, Any]:
-    rules: dict[str, Any] = {}
+def form_rules(form: GroupForm) -> dict[str, object]:
+    rules: dict[str, object] = {}
     if form.rank_by.data:
         rules["rank_by"] = form.rank_by.data
     for key in ("min_sheets", "best"):
@@ -237,7 +241,7 @@ def attach(form: GroupForm, exc: InvalidDeal) -> list[str]:
 
 
 @groups_bp.post("")
-def create() -> Any:
+def create() -> ResponseReturnValue:
     form = GroupForm().setup()
     general: list[str] = []
     if not form.validate_on_submit():
@@ -289,12 +293,32 @@ def _group_or_404(group_id: int) -> Group:
         abort(404)
 
 
-def _standings_view(group_id: int) -> dict[str, Any]:
+class StandingsView(TypedDict, total=False):
+    """A group's standings page (``templates/groups/show.html``) and what its PDF reads."""
+
+    group: Group
+    start: date
+    end: date
+    errors: object
+    rows: object
+    sheets: object
+    standings: GroupStandings
+    manage: bool
+    evenings: object
+    rank_name: str
+    group_url: str
+    qr: object
+    edit_form: GroupForm
+    add_form: GroupSheetForm
+    action_form: GroupSheetForm
+
+
+def _standings_view(group_id: int) -> StandingsView:
     group = _group_or_404(group_id)
     start, end, errors = _period()
     db = service.get_db()
     found = season.group_standings(db, group, start, end)
-    view: dict[str, Any] = {"group": group, "start": start, "end": end, "errors": errors,
+    view: StandingsView = {"group": group, "start": start, "end": end, "errors": errors,
                             "rows": found.rows, "sheets": found.sheets, "standings": found,
                             "manage": rights.may_change_group(group),
                             "evenings": found.evenings,
@@ -317,12 +341,13 @@ def _standings_view(group_id: int) -> dict[str, Any]:
             for s in players.ungrouped_sheets(db, group.game)
             if can_edit(s)  # only the sheets this browser may move (their edit right)
         ]  # fmt: skip
-        view.update(edit_form=edit, add_form=add, action_form=GroupSheetForm(formdata=None))
+        view["edit_form"], view["add_form"] = edit, add
+        view["action_form"] = GroupSheetForm(formdata=None)
     return view
 
 
 @groups_bp.get("/<int:group_id>", endpoint="show")
-def group_show(group_id: int) -> Any:
+def group_show(group_id: int) -> ResponseReturnValue:
     view = _standings_view(group_id)
     status = 422 if view["errors"] else 200
     return render_template("groups/show.html", **view), status
@@ -400,7 +425,7 @@ def remove_sheet(group_id: int, sheet_id: int) -> Response:
 
 
 @groups_bp.post("/<int:group_id>/edit")
-def edit(group_id: int) -> Any:
+def edit(group_id: int) -> ResponseReturnValue:
     """Rename the group or change its club rules; the standings follow at once."""
     group = _manage_group(group_id)
     form = GroupForm().setup()
@@ -419,8 +444,8 @@ def edit(group_id: int) -> Any:
             flash(_("Gruppe gespeichert."))
             return redirect(url_for("groups.show", group_id=group_id))
     view = _standings_view(group_id)
-    view.update(edit_form=form, general=general)
-    return render_template("groups/show.html", **view), 422
+    view["edit_form"] = form
+    return render_template("groups/show.html", **view, general=general), 422
 
 
 @groups_bp.get("/<int:group_id>/standings.pdf")
@@ -445,7 +470,7 @@ def pdf(group_id: int) -> Response:
 
 
 @players_bp.app_context_processor
-def _helpers() -> dict[str, Any]:
+def _helpers() -> dict[str, object]:
     def dec(value: float | None, digits: int = 1) -> str:
         """A figure with decimals as the page's language writes it: 12,5 / 12.5."""
         return "—" if value is None else decimal(value, page_lang(), digits)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any
 
 from flask import g
 
@@ -46,7 +45,7 @@ class RequestState:
     # page's variant (sheet, view, language, …) and revision ETag, the render lock this
     # request holds, whether the answer came from the kept pages (nothing to keep again) and
     # whether it is gzipped already (compress() then packs nothing).
-    page_variant: tuple[Any, ...] | None = None
+    page_variant: tuple[object, ...] | None = None
     revision_etag: str | None = None
     render_lock: threading.Lock | None = None
     page_kept: bool = False

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -28,12 +29,18 @@ from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
 from skatcalc.exports.charts import ON_PAGE, running_totals_svg
-from skatcalc.games.form_fields import parse_int
+from skatcalc.games.form_fields import DealMeta, parse_int
 from skatcalc.rules.common import InvalidDeal, number
 from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from skatcalc.rules.ranking import leader, leaders
-from skatcalc.rules.sheet import default_active, describe_rules, evaluate_deal, seat_after
+from skatcalc.rules.sheet import (
+    SheetSpec,
+    default_active,
+    describe_rules,
+    evaluate_deal,
+    seat_after,
+)
 from skatcalc.rules.sheet import game as game_kind
 from skatcalc.rules.stats import statistics
 from skatcalc.services import cache
@@ -53,7 +60,7 @@ from skatcalc.web.i18n import num, page_lang
 from skatcalc.web.request_state import mark_private
 
 
-def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | None = None,
+def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: list[str] | None = None,
                  status: int = 200, share: bool = False) -> Response:  # fmt: skip
     """The sheet page: the edit view (entry ``form``, or a fresh one for the next deal, with
     ``general`` messages above it) or the read-only ``share`` view."""
@@ -103,7 +110,7 @@ def render_sheet(sheet: service.Sheet, form: Any = None, general: list[str] | No
     return resp
 
 
-def seat_rotation(spec: Any) -> str:
+def seat_rotation(spec: SheetSpec) -> str:
     """For each seat: who deals after it and who plays when it deals (from forehand on), as
     JSON. The offline queue (``static/app.js``) sets the next entry form's dealer and seats
     after the deals waiting on the phone from it: the rotation stays the server's."""
@@ -126,7 +133,7 @@ _ENTRY_SPLIT = re.compile("(\x00entry-(?:n|csrf|idem)\x00)")
 _ENTRY = cache.ENTRY_FORMS  # kept in cache.py with every other process cache
 
 
-def entry_form_html(sheet: service.Sheet, spec: Any, proposed: str, n: int,
+def entry_form_html(sheet: service.Sheet, spec: SheetSpec, proposed: str, n: int,
                     ramsch_round: bool = False) -> Markup:  # fmt: skip
     """The sheet page's form for deal ``n`` with ``proposed`` dealing, as
     ``templates/deals/_form.html`` draws a fresh ``deal_form`` (the same HTML, with this
@@ -145,7 +152,7 @@ def entry_form_html(sheet: service.Sheet, spec: Any, proposed: str, n: int,
     return Markup("".join([fill.get(p, p) for p in pieces]))
 
 
-def _render_entry_form(sheet: service.Sheet, spec: Any, proposed: str,
+def _render_entry_form(sheet: service.Sheet, spec: SheetSpec, proposed: str,
                        ramsch_round: bool = False) -> list[str]:  # fmt: skip
     form = deal_form(sheet)
     if ramsch_round:
@@ -153,7 +160,7 @@ def _render_entry_form(sheet: service.Sheet, spec: Any, proposed: str,
     form.dealer.data = proposed
     fresh = game_kind(spec.game).fresh_contract
     if fresh is not None:
-        form.game.data = fresh
+        form["game"].data = fresh  # every game's entry form has its contract buttons
     active = default_active(spec, proposed)
     form.active.data = list(active)
     form.n.data = _ENTRY_N
@@ -396,7 +403,7 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
 _ROWS = cache.PAGE_ROWS  # kept in cache.py with every other process cache
 
 
-def _keep_rows(key: tuple[Any, ...], signature: tuple[tuple[int, int, bool], ...],
+def _keep_rows(key: tuple[object, ...], signature: tuple[tuple[int, int, bool], ...],
                rows: list[str]) -> None:  # fmt: skip
     _ROWS.put(key, (signature, rows))
 
@@ -492,7 +499,7 @@ def sheet_summaries() -> list[SheetSummary]:
     their summary was made are computed again."""
     db = service.get_db()
 
-    def summarize(s: service.Sheet) -> dict[str, Any]:
+    def summarize(s: service.Sheet) -> dict[str, object]:
         computed = service.computed_sheet(db, s, page_lang())
         # a struck deal was never really played: counted apart ("14 Spiele (1 gestrichen)")
         struck = sum(1 for d in computed["deals"] if d["struck"])
@@ -507,7 +514,7 @@ def sheet_summaries() -> list[SheetSummary]:
     return out
 
 
-def render_deal(sheet: service.Sheet, deal: service.Deal, form: Any, general: list[str],
+def render_deal(sheet: service.Sheet, deal: service.Deal, form: DealMeta, general: list[str],
                 status: int = 200) -> Response:  # fmt: skip
     """A deal's own page: its calculation step by step and the correction form."""
     spec = service.spec_of(sheet)
@@ -521,7 +528,7 @@ def render_deal(sheet: service.Sheet, deal: service.Deal, form: Any, general: li
     return make_response(html, status)
 
 
-def render_preview(sheet: service.Sheet, form: Any, body: dict[str, Any],
+def render_preview(sheet: service.Sheet, form: DealMeta, body: Mapping[str, object],
                    errors: list[tuple[str, str]]) -> Response:  # fmt: skip
     """The live preview of an entry or a correction (``body`` from ``deal_body``): the row it
     would become (``service.preview_deal``), drawn by ``templates/deals/_preview.html``; the

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from flask import (
     Blueprint,
@@ -16,6 +15,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 from wtforms import RadioField, SelectField, StringField
@@ -133,20 +133,21 @@ def index() -> str:
 
 
 @bp.post("")
-def create() -> Any:
+def create() -> ResponseReturnValue:
     form = NewSheetForm().setup()
     names = form.names()
     first_index = (parse_int(form.first_dealer.data or "1") or 0) - 1
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "game": form.game.data,
         "players": names,
         "first_dealer": names[first_index] if 0 <= first_index < len(names) else None,
     }
     parse_errors: list[tuple[str, str]] = []
     stake = field_int(form.stake_cents, parse_errors)
-    data["rules"] = rules_body(form, form.game.data, parse_errors)
+    rules = rules_body(form, form.game.data, parse_errors)
     if stake is not None:
-        data["rules"]["stake_cents"] = stake
+        rules["stake_cents"] = stake
+    data["rules"] = rules
     general: list[str] = []
     if not form.validate_on_submit() and "csrf_token" in form.errors:
         general.append(_("Das Formular ist abgelaufen; bitte noch einmal senden."))  # fmt: skip
@@ -186,13 +187,13 @@ def create() -> Any:
 
 
 @bp.get("/<int:sheet_id>")
-def show(sheet_id: int) -> Any:
+def show(sheet_id: int) -> ResponseReturnValue:
     sheet = load_sheet(sheet_id)
     return render_sheet(sheet, share=not can_edit(sheet))
 
 
 @bp.get("/<int:sheet_id>/rev")
-def revision(sheet_id: int) -> Any:
+def revision(sheet_id: int) -> ResponseReturnValue:
     """The sheet's revision, polled by open pages to notice new deals (cheap: one row)."""
     sheet = load_sheet(sheet_id)
     resp = jsonify({"rev": sheet.rev})
@@ -209,7 +210,7 @@ def edit_link(sheet_id: int, token: str) -> Response:
 
 
 @bp.get("/<int:sheet_id>/share/<token>")
-def share(sheet_id: int, token: str) -> Any:
+def share(sheet_id: int, token: str) -> ResponseReturnValue:
     sheet = load_sheet(sheet_id)
     if not token_matches(token, sheet.share_token):
         abort(404)
@@ -217,7 +218,7 @@ def share(sheet_id: int, token: str) -> Any:
 
 
 @bp.post("/<int:sheet_id>/deals")
-def add_deal(sheet_id: int) -> Any:
+def add_deal(sheet_id: int) -> ResponseReturnValue:
     sheet = load_sheet(sheet_id)
     require_edit(sheet)
     form = deal_form(sheet, request.form)
@@ -307,7 +308,7 @@ def find_deal(sheet: Sheet, n: int) -> Deal:
 
 
 @bp.route("/<int:sheet_id>/deals/<int:n>/edit", methods=["GET", "POST"])
-def edit_deal(sheet_id: int, n: int) -> Any:
+def edit_deal(sheet_id: int, n: int) -> ResponseReturnValue:
     sheet = load_sheet(sheet_id)
     require_edit(sheet)
     deal = find_deal(sheet, n)
@@ -424,7 +425,7 @@ class RulesForm(FlaskForm, SheetRulesFields):
 
 
 def rules_page(sheet: Sheet, form: RulesForm, general: list[str],
-               status: int = 200) -> Any:  # fmt: skip
+               status: int = 200) -> ResponseReturnValue:  # fmt: skip
     n = len(service.computed(service.get_db(), sheet).rows) + 1
     html = render_template("sheets/rules.html", sheet=sheet, form=form, general=general,
                            from_n=n, changes=service.rule_changes_json(sheet))  # fmt: skip
@@ -432,7 +433,7 @@ def rules_page(sheet: Sheet, form: RulesForm, general: list[str],
 
 
 @bp.route("/<int:sheet_id>/rules", methods=["GET", "POST"])
-def house_rules(sheet_id: int) -> Any:
+def house_rules(sheet_id: int) -> ResponseReturnValue:
     """Change the house rules from the next deal on (the stake: for the whole evening)."""
     sheet = load_sheet(sheet_id)
     db = service.get_db()
@@ -481,7 +482,7 @@ class RenameForm(FlaskForm):
 
 
 @bp.post("/<int:sheet_id>/rename")
-def rename(sheet_id: int) -> Any:
+def rename(sheet_id: int) -> ResponseReturnValue:
     sheet = load_sheet(sheet_id)
     require_edit(sheet)
     form = RenameForm()
@@ -498,17 +499,17 @@ def rename(sheet_id: int) -> Any:
 
 
 @bp.post("/<int:sheet_id>/close")
-def close(sheet_id: int) -> Any:
+def close(sheet_id: int) -> ResponseReturnValue:
     """ "Abend abschließen": the sheet becomes read-only until reopened."""
     return _set_closed(sheet_id, True)
 
 
 @bp.post("/<int:sheet_id>/reopen")
-def reopen(sheet_id: int) -> Any:
+def reopen(sheet_id: int) -> ResponseReturnValue:
     return _set_closed(sheet_id, False)
 
 
-def _set_closed(sheet_id: int, closed: bool) -> Any:
+def _set_closed(sheet_id: int, closed: bool) -> ResponseReturnValue:
     sheet = load_sheet(sheet_id)
     _checked_post(sheet)
     try:
@@ -527,7 +528,7 @@ def table_of_event_message(table: service.TableOfEvent, closed: bool) -> str:
 
 
 @bp.route("/<int:sheet_id>/delete", methods=["GET", "POST"])
-def delete(sheet_id: int) -> Any:
+def delete(sheet_id: int) -> ResponseReturnValue:
     sheet = load_sheet(sheet_id)
     require_edit(sheet)
     event = event_of_sheet(service.get_db(), sheet_id)
@@ -547,7 +548,7 @@ def delete(sheet_id: int) -> Any:
 
 
 @bp.get("/<int:sheet_id>/export.<fmt>")
-def export(sheet_id: int, fmt: str) -> Any:
+def export(sheet_id: int, fmt: str) -> ResponseReturnValue:
     sheet = load_sheet(sheet_id)
     try:
         return exports.download(service.get_db(), sheet, fmt, page_lang())
@@ -560,7 +561,7 @@ class ImportForm(FlaskForm):
 
 
 @bp.post("/import")
-def import_file() -> Any:
+def import_file() -> ResponseReturnValue:
     if not ImportForm().validate_on_submit():
         abort(400)
     upload = request.files.get("file")

@@ -5,7 +5,8 @@ game (:class:`SchafkopfForms`). Flask, not pure."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Self
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, StringField
@@ -13,9 +14,11 @@ from wtforms.validators import Optional
 
 from skatcalc.games.form_fields import (
     DealMeta,
+    FormData,
     GameForms,
     MultiCheckboxField,
     field_int,
+    form_as,
     known_game,
 )
 from skatcalc.text import _, request_lang, translate
@@ -48,7 +51,7 @@ class SchafkopfGameForm(FlaskForm):
     gestellt = RadioField(validators=[Optional()], validate_choice=False, default="0")
     kontra = RadioField(validators=[Optional()], validate_choice=False, default="0")
 
-    def setup(self, players: list[str]) -> SchafkopfGameForm:
+    def setup(self, players: list[str]) -> Self:
         self.game.choices = schafkopf_game_choices()
         # card terms of the German deck, the same in both languages
         self.suit.choices = [(k, SUIT_NAMES[k]) for k in SK_SUITS]
@@ -70,8 +73,9 @@ class SchafkopfGameForm(FlaskForm):
         return self
 
 
-def schafkopf_input(form: SchafkopfGameForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
-    data: dict[str, Any] = {}
+def schafkopf_input(form: SchafkopfGameForm,
+                    errors: list[tuple[str, str]]) -> dict[str, object]:  # fmt: skip
+    data: dict[str, object] = {}
     if form.game.data and known_game(form, form.game.data, errors):
         data["game"] = form.game.data
     data["declarers"] = list(form.declarers.data or [])
@@ -153,14 +157,16 @@ class SchafkopfCalcForm(SchafkopfGameForm, TariffFields):
         return [(f.data or "").strip() for f in (self.p1, self.p2, self.p3, self.p4)]
 
 
-def schafkopf_ready(data: dict[str, Any]) -> bool:
+def schafkopf_ready(data: Mapping[str, object]) -> bool:
     """A Schafkopf body from ``schafkopf_input`` complete enough to be valued: the game, its
     declarer (both partners in a Sauspiel or Hochzeit) and the outcome."""
     game = data.get("game")
-    if not game:
+    if not game or not isinstance(game, str):
         return False
     row = BY_KEY.get(game)
-    if len(data.get("declarers") or []) < (2 if row is not None and row.partner else 1):
+    declarers = data.get("declarers")
+    named = len(declarers) if isinstance(declarers, list) else 0
+    if named < (2 if row is not None and row.partner else 1):
         return False
     return "won" in data or "player_points" in data
 
@@ -170,16 +176,21 @@ class SchafkopfDealForm(SchafkopfGameForm, DealMeta):
 
 
 class SchafkopfForms(GameForms):
-    def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
+    def deal_form(self, players: list[str], formdata: FormData | None,
+                  **kwargs: object) -> SchafkopfDealForm:  # fmt: skip
         return SchafkopfDealForm(formdata, **kwargs).setup(players)
 
-    def setup_rules(self, form: Any) -> None:
+    def setup_rules(self, form: object) -> None:
+        form = form_as(form, SchafkopfRulesFields)
         form.stock_taken_by.choices = stock_taken_by_choices()
         form.stock_lost.choices = [("leave", _("Stock bleibt")),
                                    ("double", _("Stock wird verdoppelt"))]  # fmt: skip
 
-    def fill_rules(self, form: Any, rules: dict[str, Any]) -> None:
-        tariffs = rules.get("tariffs") or {}
+    def fill_rules(self, form: object, rules: Mapping[str, object]) -> None:
+        form = form_as(form, SchafkopfRulesFields)
+        tariffs = rules.get("tariffs")
+        if not isinstance(tariffs, Mapping):
+            tariffs = {}
         for key in TARIFF_KEYS:
             value = tariffs.get(key)
             getattr(form, f"t_{key}").data = "" if value is None else str(value)
@@ -190,8 +201,9 @@ class SchafkopfForms(GameForms):
             form.stock_taken_by.data = stock.get("taken_by", "any")
             form.stock_lost.data = stock.get("lost", "leave")
 
-    def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        rules: dict[str, Any] = {
+    def house_rules(self, form: object, errors: list[tuple[str, str]]) -> dict[str, object]:
+        form = form_as(form, SchafkopfRulesFields)
+        rules: dict[str, object] = {
             "tariffs": form.tariff_values(errors),
             "tout_counts_schneider_schwarz": bool(form.tout_counts.data),
         }
@@ -202,44 +214,49 @@ class SchafkopfForms(GameForms):
                               "lost": form.stock_lost.data or "leave"}  # fmt: skip
         return rules
 
-    def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        return schafkopf_input(form, errors)
+    def game_body(self, form: DealMeta, errors: list[tuple[str, str]]) -> dict[str, object]:
+        return schafkopf_input(form_as(form, SchafkopfGameForm), errors)
 
-    def calculator_form(self, args: Any) -> SchafkopfCalcForm:
+    def calculator_form(self, args: FormData) -> SchafkopfCalcForm:
         form = SchafkopfCalcForm(args, meta={"csrf": False})
         if "submitted" not in args:
             form.tout_counts.data = True
         form.setup([n or "?" for n in form.player_names()])
         return form
 
-    def calculator_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+    def calculator_body(self, form: FlaskForm,
+                        errors: list[tuple[str, str]]) -> dict[str, object]:  # fmt: skip
+        form = form_as(form, SchafkopfCalcForm)
         data = schafkopf_input(form, errors)
         data["players"] = form.player_names()
         data["tariffs"] = form.tariff_values(errors)
         data["tout_counts_schneider_schwarz"] = bool(form.tout_counts.data)
         return data
 
-    def calculator_ready(self, body: dict[str, Any]) -> bool:
+    def calculator_ready(self, body: Mapping[str, object]) -> bool:
         return schafkopf_ready(body)
 
-    def calculator_context(self, form: Any) -> dict[str, Any]:
-        return {"names": form.player_names()}
+    def calculator_context(self, form: FlaskForm) -> dict[str, object]:
+        return {"names": form_as(form, SchafkopfCalcForm).player_names()}
 
-    def game_ready(self, body: dict[str, Any]) -> bool:
+    def game_ready(self, body: Mapping[str, object]) -> bool:
         return schafkopf_ready(body)
 
-    def keep_unsaid(self, body: dict[str, Any], stored: dict[str, Any]) -> None:
+    def keep_unsaid(self, body: dict[str, object], stored: Mapping[str, object]) -> None:
         # The first named of the player party is who played (called the Sau): he counts the
         # game in the statistics and takes an odd cent of the Stock. The boxes list the party
         # in seat order, so while the same two are ticked the stored order stays.
         old = stored.get("declarers")
-        if isinstance(old, list) and sorted(map(str, old)) == sorted(body.get("declarers") or []):
+        new = body.get("declarers")
+        if isinstance(old, list) and isinstance(new, list) and sorted(map(str, old)) == sorted(new):
             body["declarers"] = list(old)
 
-    def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
+    def fill_game(self, form: DealMeta, inp: Mapping[str, object]) -> None:
+        form = form_as(form, SchafkopfDealForm)
         form.game.data = inp.get("game")
         form.suit.data = inp.get("suit")
-        form.declarers.data = list(inp.get("declarers") or [])
+        declarers = inp.get("declarers")
+        form.declarers.data = list(declarers) if isinstance(declarers, list) else []
         if "won" in inp:
             form.outcome.data = "won" if inp["won"] else "lost"
         else:

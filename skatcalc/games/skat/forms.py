@@ -5,8 +5,8 @@ the pages' side of the game (:class:`SkatForms`). Flask, not pure."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Self
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectField, StringField
@@ -14,17 +14,20 @@ from wtforms.validators import Optional
 
 from skatcalc.games.form_fields import (
     DealMeta,
+    FormData,
     GameForms,
     MultiCheckboxField,
     field_int,
+    form_as,
     known_game,
 )
 from skatcalc.text import _, request_lang, translate
 
 from ...rules.contracts import buttons
+from ...rules.sheet.base import Result
 from .contracts import CONTRACTS
 from .inputs import skat_outcome_conflict
-from .values import LEGAL_BIDS, SUITS, games_with_value
+from .values import LEGAL_BIDS, SUITS, SkatResult, games_with_value
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 RANK_LABEL = {"T": "10", "J": "B", "Q": "D", "K": "K", "A": "A"}
@@ -68,7 +71,7 @@ class SkatForm(FlaskForm):
     kontra = BooleanField()
     re = BooleanField()
 
-    def setup(self) -> SkatForm:
+    def setup(self) -> Self:
         self.game.choices = skat_game_choices()
         self.spitzen.choices = spitzen_choices(True)
         self.with_.choices = [("true", _("mit")), ("false", _("ohne"))]
@@ -84,9 +87,9 @@ class SkatForm(FlaskForm):
         return self
 
 
-def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
+def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, object]:
     """The API-shaped input of a Skat form; fields that do not apply to the game are left out."""
-    data: dict[str, Any] = {}
+    data: dict[str, object] = {}
     game = form.game.data or None
     if game and not known_game(form, game, errors):
         game = None
@@ -141,7 +144,7 @@ def skat_input(form: SkatForm, errors: list[tuple[str, str]]) -> dict[str, Any]:
     return data
 
 
-def skat_fill(form: SkatForm, inp: dict[str, Any]) -> None:
+def skat_fill(form: SkatForm, inp: Mapping[str, object]) -> None:
     """The inverse of :func:`skat_input`: a Skat body's fields as the form's controls, so a
     correction saved untouched gives back the same deal. Every part of the body goes into a
     control the page draws (``templates/games/skat/_fields.html``): who took every trick is
@@ -152,7 +155,8 @@ def skat_fill(form: SkatForm, inp: dict[str, Any]) -> None:
     if "with" in inp and "matadors" in inp:
         form.spitzen.data = f"{'w' if inp['with'] else 'o'}{inp['matadors']}"
     # the grid's values are upper case; the API also takes "cj" for CJ
-    form.cards.data = [str(c).upper() for c in inp.get("cards") or []]
+    cards = inp.get("cards")
+    form.cards.data = [str(c).upper() for c in cards] if isinstance(cards, list) else []
     for flag in ("hand", "ouvert", "schneider_announced", "schwarz_announced", "kontra", "re"):
         getattr(form, flag).data = bool(inp.get(flag))
     form.bid.data = str(inp.get("bid", 18))
@@ -165,14 +169,14 @@ def skat_fill(form: SkatForm, inp: dict[str, Any]) -> None:
     form.all_tricks.data = ""
 
 
-def skat_ready(data: dict[str, Any]) -> bool:
+def skat_ready(data: Mapping[str, object]) -> bool:
     """A Skat body from ``skat_input`` complete enough to be valued."""
     game = data.get("game")
     if not game:
         return False
     if game != "null":
         cards = data.get("cards")
-        if cards is not None and len(cards) not in (10, 12):
+        if isinstance(cards, list) and len(cards) not in (10, 12):
             return False  # still tapping the cards
         if cards is None and "matadors" not in data:
             return False
@@ -197,14 +201,17 @@ class SkatRulesFields:
 
 
 class SkatForms(GameForms):
-    def deal_form(self, players: list[str], formdata: Any, **kwargs: Any) -> Any:
+    def deal_form(self, players: list[str], formdata: FormData | None,
+                  **kwargs: object) -> SkatDealForm:  # fmt: skip
         return SkatDealForm(formdata, **kwargs).setup()
 
-    def setup_rules(self, form: Any) -> None:
+    def setup_rules(self, form: object) -> None:
+        form = form_as(form, SkatRulesFields)
         form.ramsch_loser.choices = [("most", _("wer die meisten Augen hat")),
                                      ("each", _("jeder seine Augen"))]  # fmt: skip
 
-    def fill_rules(self, form: Any, rules: dict[str, Any]) -> None:
+    def fill_rules(self, form: object, rules: Mapping[str, object]) -> None:
+        form = form_as(form, SkatRulesFields)
         form.kontra_re.data = bool(rules.get("kontra_re"))
         form.schieberamsch.data = bool(rules.get("schieberamsch"))
         form.ramsch_loser.data = rules.get("ramsch_loser") or "most"
@@ -212,10 +219,11 @@ class SkatForms(GameForms):
         form.bockramsch.data = bool(rules.get("bockramsch"))
         form.bierlachs.data = "" if rules.get("bierlachs") is None else str(rules["bierlachs"])
 
-    def house_rules(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
+    def house_rules(self, form: object, errors: list[tuple[str, str]]) -> dict[str, object]:
+        form = form_as(form, SkatRulesFields)
         # every key, off ones too: the "Hausregeln" page sends the rules whole and they merge
         # into those in force, so a rule left out there would stay on
-        rules: dict[str, Any] = {
+        rules: dict[str, object] = {
             "kontra_re": bool(form.kontra_re.data),
             "schieberamsch": bool(form.schieberamsch.data),
             "ramsch_loser": "each" if form.ramsch_loser.data == "each" else "most",
@@ -225,40 +233,44 @@ class SkatForms(GameForms):
             rules[key] = field_int(getattr(form, key), errors)
         return rules
 
-    def game_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        body = skat_input(form, errors)
+    def game_body(self, form: DealMeta, errors: list[tuple[str, str]]) -> dict[str, object]:
+        body = skat_input(form_as(form, SkatDealForm), errors)
         if form.declarer.data:
             body["declarer"] = form.declarer.data
         return body
 
-    def game_ready(self, body: dict[str, Any]) -> bool:
+    def game_ready(self, body: Mapping[str, object]) -> bool:
         return "declarer" in body and skat_ready(body)
 
-    def calculator_form(self, args: Any) -> SkatForm:
+    def calculator_form(self, args: FormData) -> SkatForm:
         return SkatForm(args, meta={"csrf": False}).setup()
 
-    def calculator_body(self, form: Any, errors: list[tuple[str, str]]) -> dict[str, Any]:
-        return skat_input(form, errors)
+    def calculator_body(self, form: FlaskForm,
+                        errors: list[tuple[str, str]]) -> dict[str, object]:  # fmt: skip
+        return skat_input(form_as(form, SkatForm), errors)
 
-    def calculator_submitted(self, args: Any) -> bool:
+    def calculator_submitted(self, args: FormData) -> bool:
         return "game" in args
 
-    def calculator_fresh(self, form: Any) -> None:
-        form.bid.data = "18"  # the lowest bid, where most games are taken
+    def calculator_fresh(self, form: FlaskForm) -> None:
+        form_as(form, SkatForm).bid.data = "18"  # the lowest bid, where most games are taken
 
-    def calculator_ready(self, body: dict[str, Any]) -> bool:
+    def calculator_ready(self, body: Mapping[str, object]) -> bool:
         return skat_ready(body)
 
-    def calculator_shown(self, form: Any, result: Any) -> None:
+    def calculator_shown(self, form: FlaskForm, result: Result) -> None:
+        result = form_as(result, SkatResult)
         if result.matadors is not None:  # the Spitzen the cards gave, as their button
-            form.spitzen.data = f"{'w' if result.with_ else 'o'}{result.matadors}"
+            form_as(
+                form, SkatForm
+            ).spitzen.data = f"{'w' if result.with_ else 'o'}{result.matadors}"
 
-    def bid_table(self) -> list[tuple[int, list[Any]]]:
+    def bid_table(self) -> list[tuple[int, Sequence[object]]]:
         return [(b, list(games_with_value(b))) for b in LEGAL_BIDS]
 
-    def template_globals(self) -> dict[str, Callable[..., Any]]:
+    def template_globals(self) -> dict[str, Callable[..., object]]:
         return {"spitzen_choices": spitzen_choices}  # the Spitzen buttons of _fields.html
 
-    def fill_game(self, form: Any, inp: dict[str, Any]) -> None:
-        skat_fill(form, inp)
+    def fill_game(self, form: DealMeta, inp: Mapping[str, object]) -> None:
+        skat_fill(form_as(form, SkatDealForm), inp)
         form.declarer.data = inp.get("declarer")
