@@ -1,0 +1,104 @@
+"""The largest sheet's PDF: every deal's row is in it, and its cost grows with the deals by
+drawing, not by laying text out (fpdf2's ``table()`` laid out every cell twice: 16 s of CPU)."""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from fpdf import FPDF
+from pypdf import PdfReader
+
+from skatcalc.rules.common import number
+from tests.support import BIG_DEAL
+
+API = "/api/v1/sheets"
+NAMES = [chr(0x41 + i) * 40 for i in range(5)]  # five players, 40-character names
+
+
+def big_sheet(client: FlaskClient, deals: int) -> int:
+    """A sheet of ``deals`` hand games with Kontra and Re (Bock rounds doubling them), put in
+    by import: one deal added through the API gives the shape, the import repeats it."""
+    r = client.post(API, json={
+        "game": "skat", "players": NAMES, "first_dealer": NAMES[0], "name": "x" * 40,
+        "rules": {"kontra_re": True, "ramsch": True, "stake_cents": 100,
+                  "bock": ["60-60", "grand-hand-won", "kontra-lost", "value-100"]}})  # fmt: skip
+    assert r.status_code == 201, r.get_json()
+    sid = r.get_json()["id"]
+    body = {**BIG_DEAL, "active": NAMES[1:4], "dealer": NAMES[4], "declarer": NAMES[1]}
+    assert client.post(f"{API}/{sid}/deals", json=body).status_code == 201
+    one = client.get(f"{API}/{sid}/export.json").get_json()
+    one["deals"] = [{**one["deals"][0], "n": n} for n in range(1, deals + 1)]
+    one["history"] = []
+    r = client.post(f"{API}/import", json=one)
+    assert r.status_code == 201, r.get_json()
+    return int(r.get_json()["id"])
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """How often fpdf2 lays text out (``cell``, ``multi_cell``) and draws it (``text``)."""
+    counted: Counter[str] = Counter()
+
+    def counting(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            counted[name] += 1
+            return real(*args, **kwargs)
+
+        return wrapper
+
+    for name in ("cell", "multi_cell", "text"):
+        monkeypatch.setattr(FPDF, name, counting(name, getattr(FPDF, name)))
+    yield counted
+
+
+def test_the_largest_pdf_has_every_deal_and_costs_about_its_deals(
+    client: FlaskClient, calls: Counter[str]
+) -> None:
+    sid = big_sheet(client, 1000)
+    sheet = client.get(f"{API}/{sid}").get_json()
+    calls.clear()
+    r = client.get(f"{API}/{sid}/export.pdf")
+    assert r.status_code == 200
+    # the cost: a fixed number of laid-out texts (the head, the titles, the page feet), and
+    # at most a text drawn per line of a cell (about 16 a deal: 5 players' two lines each)
+    pages = PdfReader(io.BytesIO(r.data)).pages
+    assert calls["cell"] + calls["multi_cell"] <= 20 + len(pages)
+    assert calls["text"] <= 20 * 1000
+    text = "\n".join(page.extract_text() for page in pages)
+    text = text[: text.index("Stand (Nullsumme)") + 200]  # the list and its foot
+    # every deal's row: its number on a line of its own, then its value and each player's
+    # running total over what the deal gave him, in the players' order
+    assert [int(n) for n in re.findall(r"^(\d+)$", text, re.M)] == list(range(1, 1001))
+    rows = re.split(r"^\d+$", text, flags=re.M)[1:]
+    for d, row in zip(sheet["deals"], rows, strict=True):
+        figures = " ".join(
+            f"{number(d['totals'][p], signed=True)} {number(d['deltas'][p], signed=True)}"
+            for p in NAMES
+        )
+        assert f"Bock) 1632 {figures}" in row or f"Re) 816 {figures}" in row, d["n"]
+    totals = " ".join(number(sheet["totals"]["balance"][p], signed=True) for p in NAMES)
+    assert f"Stand (Nullsumme) {totals}" in rows[-1]
+    # the CPU of this process only (``process_time``), as a ratio (robust on a shared
+    # machine): 1,000 deals cost about 9 times as much as 50 (the page, the fonts and the
+    # chart are the same); with fpdf2's ``table()`` it was 16 s of CPU, over 40 times
+    small = big_sheet(client, 50)
+    cpu(client, small)  # computed
+    ratio = cpu(client, sid) / min(cpu(client, small), cpu(client, small))
+    assert ratio < 25, ratio
+
+
+def cpu(client: FlaskClient, sid: int) -> float:
+    """The CPU seconds of one render of a sheet's PDF (the kept copy dropped)."""
+    from skatcalc.services import cache
+
+    cache.PDFS.clear()
+    t = time.process_time()
+    assert client.get(f"{API}/{sid}/export.pdf").status_code == 200
+    return time.process_time() - t
