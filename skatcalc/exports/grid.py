@@ -8,7 +8,7 @@ glyph widths."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from fpdf import FPDF
@@ -125,11 +125,25 @@ class Grid:
         self.line_h = line_h
         self.pad_y = pad_y
         self.x = pdf.l_margin if x is None else x
-        self.heading = [_cell(c) for c in heading]
         self.measure = Measure(pdf)
+        self.heading = self._fit_heading([_cell(c) for c in heading])
         self._rule: float | None = None  # the line under the last row, drawn if a row follows
         if self.heading:
             self._draw(self.heading, HEAD)
+
+    def _fit_heading(self, cells: list[Cell]) -> list[Cell]:
+        """A heading whose longest word would be broken in its column is set smaller, so the
+        word stays whole ("gewertet" over a column of numbers); a size given is kept."""
+        out, col = [], 0
+        for c in cells:
+            room = sum(self.widths[col : col + c.span]) - WRAP_PAD
+            col += c.span
+            longest = max((self.measure.width(w, True, self.size) for w in c.text.split()),
+                          default=0.0)  # fmt: skip
+            if c.size is None and longest > room:
+                c = replace(c, size=max(3.5, self.size * room / longest * 0.97))
+            out.append(c)
+        return out
 
     def row(self, cells: Sequence[Cell | str], look: Look = PLAIN) -> None:
         """One row; a new page (with the heading) first when it does not fit on this one."""

@@ -67,20 +67,14 @@ def name_size(pdf: FPDF, name: str, room: float, size: float, bold: bool = False
     return max(4.5, min(size * room / (word or full), size * 1.8 * room / full) * 0.97)
 
 
-def _fitting(pdf: FPDF, text: str, room: float) -> float | None:
-    """A bold heading whose longest word would be broken in its column is set smaller, so
-    that the word fits whole (a long name in a narrow player column)."""
-    longest = max((text_width(pdf, w, True, 8) for w in text.split()), default=0.0)
-    return None if longest <= room else max(3.5, 8 * room / longest * 0.97)
-
-
-def _heading(pdf: FPDF, fixed: Sequence[str], widths: Sequence[float],
-             players: Sequence[str], per_player: float) -> list[Cell]:  # fmt: skip
-    """The heading: the fixed columns' words, then a long name smaller, on two lines at most,
-    its words whole."""
-    cells = [Cell(h, size=_fitting(pdf, h, w - 2.4)) for h, w in zip(fixed, widths, strict=False)]
+def _heading(pdf: FPDF, fixed: Sequence[str], players: Sequence[str],
+             per_player: float) -> list[Cell]:  # fmt: skip
+    """The heading: the fixed columns' words (a word too wide set smaller, ``Grid``), then a
+    long name smaller, on two lines at most, its words whole."""
     room = per_player - 2.4
-    return cells + [Cell(p, size=name_size(pdf, p, room, 8, bold=True)) for p in players]
+    return [Cell(h) for h in fixed] + [
+        Cell(p, size=name_size(pdf, p, room, 8, bold=True)) for p in players
+    ]
 
 
 def render_pdf(sheet: Mapping[str, object], rules: list[str], lang: str, rows: Sequence[Row],
@@ -139,7 +133,7 @@ def write_tournament_list(pdf: SheetPDF, sheet: SheetDoc, rules: list[str], lang
               *([per_player] * len(players)))  # fmt: skip
     fixed = [translate("Nr.", lang), translate("Geber", lang), translate("Spiel", lang)]
     grid = Grid(pdf, widths, ("R", "L", "L") + ("R",) * len(players),
-                _heading(pdf, fixed, widths, players, per_player))  # fmt: skip
+                _heading(pdf, fixed, players, per_player))  # fmt: skip
     for line, typed in zip(tlist.lines, rows, strict=False):
         text = translate(describe_row(sheet["game"], typed).line(), lang)
         cells = [Cell(str(line.n)), _dealer(pdf, line.dealer, dealer_w),
@@ -199,7 +193,7 @@ def _write_deals(pdf: SheetPDF, sheet: SheetDoc, lang: str, rows: Sequence[Row])
               *([per_player] * len(players)))  # fmt: skip
     fixed = ["#", translate("Geber", lang), translate("Spiel", lang), translate("Wert", lang)]
     grid = Grid(pdf, widths, ("R", "L", "L", "R") + ("R",) * len(players),
-                _heading(pdf, fixed, widths, players, per_player))  # fmt: skip
+                _heading(pdf, fixed, players, per_player))  # fmt: skip
     keeps_list = game_kind(sheet["game"]).keeps_list
     for d, typed in zip(sheet["deals"], rows, strict=False):
         grid.row(_deal_cells(pdf, sheet, d, typed, lang, dealer_w, keeps_list),
