@@ -1,5 +1,5 @@
 """The parts of a sheet as the API shows it (``services.sheets.sheet_json``) that the files
-read: typed, so a renderer names what it takes instead of reaching into ``dict[str, Any]``."""
+read: typed, so a renderer names the fields it takes instead of reaching into an untyped dict."""
 
 from __future__ import annotations
 
