@@ -102,3 +102,23 @@ def cpu(client: FlaskClient, sid: int) -> float:
     t = time.process_time()
     assert client.get(f"{API}/{sid}/export.pdf").status_code == 200
     return time.process_time() - t
+
+
+def test_the_chart_keys_of_five_long_names_do_not_run_into_each_other() -> None:
+    """Each key's name keeps to its share of the width under the chart (shortened with "…"
+    when it must be); usual names stay whole, on the page's narrow chart too."""
+    from skatcalc.exports.charts import ON_PAGE, running_totals_svg
+
+    deals = [{"totals": dict.fromkeys(NAMES, n)} for n in range(3)]
+    svg = running_totals_svg(NAMES, deals, title="t", for_pdf=True)
+    keys = re.findall(r'<text x="([\d.]+)" y="[\d.]+" fill="#333">([^<]*)</text>', svg)
+    assert len(keys) == 5
+    for (x, label), (next_x, _) in zip(keys, keys[1:], strict=False):
+        assert label.endswith("…") and len(label) < 40
+        width = sum(0.72 if c.isupper() else 0.6 for c in label) * 11
+        assert float(x) + width < float(next_x) - 16, (x, label, next_x)
+    from skatcalc.exports.charts import key_label
+
+    usual = ["Anna", "Bernd", "Carla", "Dieter"]
+    room = (ON_PAGE["width"] - 64) / 4 - 22
+    assert [key_label(p, room, ON_PAGE["font_size"]) for p in usual] == usual
