@@ -157,7 +157,9 @@ class Grid:
         pdf = self.pdf
         laid = self._lay_out(cells, look)
         height = max(len(lines) for _, _, lines, _ in laid) * self.line_h + 2 * self.pad_y
-        if pdf.y + height > pdf.page_break_trigger and look is not HEAD:
+        if look is HEAD and self._rule is None and pdf.y + 2 * height > pdf.page_break_trigger:
+            pdf.add_page()  # a heading with no room for a row under it starts the next page
+        elif pdf.y + height > pdf.page_break_trigger and look is not HEAD:
             self._rule_off()
             pdf.add_page()
             if self.heading:

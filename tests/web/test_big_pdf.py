@@ -122,3 +122,18 @@ def test_the_chart_keys_of_five_long_names_do_not_run_into_each_other() -> None:
     usual = ["Anna", "Bernd", "Carla", "Dieter"]
     room = (ON_PAGE["width"] - 64) / 4 - 22
     assert [key_label(p, room, ON_PAGE["font_size"]) for p in usual] == usual
+
+
+def test_a_heading_is_never_left_alone_at_the_foot_of_a_page() -> None:
+    from skatcalc.exports.grid import Grid
+    from skatcalc.exports.pdf import SheetPDF
+
+    pdf = SheetPDF("t", "de", landscape=False)
+    pdf.add_page()
+    pdf.set_y(pdf.page_break_trigger - 6)  # room for the heading, none for a row under it
+    grid = Grid(pdf, (20, 40), ("R", "L"), ["Nr.", "Name"])
+    grid.row(["1", "Anna"])
+    grid.close()
+    pages = [p.extract_text() for p in PdfReader(io.BytesIO(bytes(pdf.output()))).pages]
+    assert len(pages) == 2
+    assert "Name" not in pages[0] and pages[1].count("Name") == 1 and "Anna" in pages[1]
