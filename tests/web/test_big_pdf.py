@@ -86,8 +86,8 @@ def test_the_largest_pdf_has_every_deal_and_costs_about_its_deals(
     totals = " ".join(number(sheet["totals"]["balance"][p], signed=True) for p in NAMES)
     assert f"Stand (Nullsumme) {totals}" in rows[-1]
     # the CPU of this process only (``process_time``), as a ratio (robust on a shared
-    # machine): 1,000 deals cost about 9 times as much as 50 (the page, the fonts and the
-    # chart are the same); with fpdf2's ``table()`` it was 16 s of CPU, over 40 times
+    # machine): 1,000 deals cost about 6 times as much as 50 (1.1 s against 0.2 s; the fonts
+    # and the chart are the same); with fpdf2's ``table()`` the 1,000 took 16 s of CPU
     small = big_sheet(client, 50)
     cpu(client, small)  # computed
     ratio = cpu(client, sid) / min(cpu(client, small), cpu(client, small))
