@@ -10,7 +10,8 @@ import json
 import re
 import threading
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
@@ -29,6 +30,7 @@ from ..rules.marks import describe_row
 from ..rules.sheet import (
     MAX_DEALS,
     DealRecord,
+    HouseRules,
     Row,
     RuleChange,
     SheetSpec,
@@ -39,6 +41,7 @@ from ..rules.sheet import (
     read_rules,
     seat_names,
 )
+from .records import Deal, SheetDoc, Totals, sheet_doc
 from .registry import FORMATS, Format, register
 from .registry import formats as formats  # the sheet page's links and sw.js read the list
 
@@ -168,74 +171,86 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
 register(Format("pdf", "application/pdf", "PDF", pdf_bytes))
 
 
-def cell(value: Any) -> Any:
+def cell(value: str | int) -> str | int:
     """Text that a spreadsheet would run as a formula is quoted; numbers stay numbers."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value
 
 
-def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
+def to_csv(sheet: Mapping[str, object], rows: Sequence[Row], lang: str = "de") -> str:
     """``sheet`` as the API shows it, with its typed ``rows`` (``service.computed``)."""
-    players = sheet["players"]
+    doc = sheet_doc(sheet)
     out = io.StringIO()
     # the separator a spreadsheet of the language expects (German decimals take the comma)
     w = csv.writer(out, delimiter=";" if lang != "en" else ",", lineterminator="\r\n")
-    head = [translate("Nr", lang), translate("Geber", lang), ptranslate("column", "Spieler", lang),
-            translate("Spiel", lang), translate("Wert", lang),
-            ptranslate("column", "gestrichen", lang)]  # fmt: skip
-    head += [f"{p} ±" for p in players]
-    head += [translate("%(player)s Stand", lang, player=p) for p in players]
-    stock = "stock" in sheet["totals"]  # a Schafkopf Stock: what each deal put in (taken: −)
-    if stock:
-        head.append("Stock")
-    keeps_list = "list" in sheet["totals"]
-    if keeps_list:  # the classic list: this deal's entry (the declarer's, Ramsch the loser's)
-        head.append(translate("Liste", lang))
-    w.writerow([cell(h) for h in head])
-    for d, typed in zip(sheet["deals"], rows, strict=False):
-        party = "+".join(d.get("party") or []) or ""
-        text = describe_row(sheet["game"], typed)  # the same words and marks as the page's row
-        value = "" if text.value is None else text.value
-        row = [d["n"], cell(d["dealer"]), cell(party), cell(translate(text.line(), lang)), value]
-        row.append(translate("ja", lang) if d["struck"] else "")
-        if "written" in d:  # "nur Gute" (docs/rules.md 2.8): what each wrote, and the sums
-            row += [d["written"][p] for p in players] + [d["written_totals"][p] for p in players]
-        else:
-            row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
-        if stock:
-            row.append(d.get("stock", ""))
-        if keeps_list:
-            entries = [v for v in d["list"].values() if v] if not d["struck"] else []
-            row.append(" ".join(str(v) for v in entries))
-        w.writerow(row)
-    t = sheet["totals"]
+    w.writerow([cell(h) for h in _csv_head(doc, lang)])
+    for d, typed in zip(doc["deals"], rows, strict=False):
+        w.writerow(_csv_row(doc, d, typed, lang))
     w.writerow([])
-    w.writerow([cell(translate("Endstand", lang)), "", "", "", "", ""] + [""] * len(players)
-               + [t["balance"][p] for p in players])  # fmt: skip
-    if "list" in t:
-        w.writerow([cell(translate("Liste", lang)), "", "", "", "", ""] + [""] * len(players)
-                   + [t["list"][p] for p in players])  # fmt: skip
-    if "written" in t:
-        w.writerow([cell(translate("Geschrieben (nur Gute)", lang)), "", "", "", "", ""]
-                   + [""] * len(players) + [t["written"][p] for p in players])  # fmt: skip
-    if stock:
-        w.writerow(["Stock", "", "", "", "", ""] + [""] * len(players)
-                   + [t["stock_back"][p] for p in players] + [t["stock"]])  # fmt: skip
-    if "seeger_fabian" in t:
-        w.writerow(["Seeger-Fabian", "", "", "", "", ""] + [""] * len(players)
-                   + [t["seeger_fabian"][p] for p in players])  # fmt: skip
-    if "bierlachs" in t:  # Bierlachse so far (docs/rules.md 1.11)
-        label = translate("Bierlachse (Runde %(n)s)", lang, n=t["bierlachs"]["round"])
+    players, t = doc["players"], doc["totals"]
+    for label, values, extra in _csv_foot(t, lang):
         w.writerow([cell(label), "", "", "", "", ""] + [""] * len(players)
-                   + [t["bierlachs"]["lost"][p] for p in players])  # fmt: skip
-    if t.get("settlement"):
+                   + [values[p] for p in players] + extra)  # fmt: skip
+    if t["settlement"]:
         # who pays whom, in the sheet's money (as on the page and in the PDF)
         w.writerow([])
         w.writerow([cell(translate("Abrechnung", lang))])
         for pay in t["settlement"]:
             w.writerow(["", cell(pay["from"]), cell(pay["to"]), cell(money(pay["cents"], lang))])
     return out.getvalue()
+
+
+def _csv_head(doc: SheetDoc, lang: str) -> list[str]:
+    players = doc["players"]
+    head = [translate("Nr", lang), translate("Geber", lang), ptranslate("column", "Spieler", lang),
+            translate("Spiel", lang), translate("Wert", lang),
+            ptranslate("column", "gestrichen", lang)]  # fmt: skip
+    head += [f"{p} ±" for p in players]
+    head += [translate("%(player)s Stand", lang, player=p) for p in players]
+    if "stock" in doc["totals"]:  # a Schafkopf Stock: what each deal put in (taken: −)
+        head.append("Stock")
+    if "list" in doc["totals"]:  # the classic list: this deal's entry (the declarer's,
+        head.append(translate("Liste", lang))  # Ramsch the loser's)
+    return head
+
+
+def _csv_row(doc: SheetDoc, d: Deal, typed: Row, lang: str) -> list[str | int]:
+    players = doc["players"]
+    party = "+".join(d.get("party") or []) or ""
+    text = describe_row(doc["game"], typed)  # the same words and marks as the page's row
+    value = "" if text.value is None else text.value
+    row = [d["n"], cell(d["dealer"]), cell(party), cell(translate(text.line(), lang)), value]
+    row.append(translate("ja", lang) if d["struck"] else "")
+    if "written" in d:  # "nur Gute" (docs/rules.md 2.8): what each wrote, and the sums
+        row += [d["written"][p] for p in players] + [d["written_totals"][p] for p in players]
+    else:
+        row += [d["deltas"][p] for p in players] + [d["totals"][p] for p in players]
+    if "stock" in doc["totals"]:
+        row.append(d.get("stock", ""))
+    if "list" in doc["totals"]:
+        entries = [v for v in d.get("list", {}).values() if v] if not d["struck"] else []
+        row.append(" ".join(str(v) for v in entries))
+    return row
+
+
+def _csv_foot(t: Totals, lang: str) -> list[tuple[str, Mapping[str, int], list[int]]]:
+    """The foot's lines under the deals: label, a figure per player, what follows them."""
+    lines: list[tuple[str, Mapping[str, int], list[int]]] = [
+        (translate("Endstand", lang), t["balance"], [])
+    ]
+    if "list" in t:
+        lines.append((translate("Liste", lang), t["list"], []))
+    if "written" in t:
+        lines.append((translate("Geschrieben (nur Gute)", lang), t["written"], []))
+    if "stock" in t and "stock_back" in t:
+        lines.append(("Stock", t["stock_back"], [t["stock"]]))
+    if "seeger_fabian" in t:
+        lines.append(("Seeger-Fabian", t["seeger_fabian"], []))
+    if "bierlachs" in t:  # Bierlachse so far (docs/rules.md 1.11)
+        label = translate("Bierlachse (Runde %(n)s)", lang, n=t["bierlachs"]["round"])
+        lines.append((label, t["bierlachs"]["lost"], []))
+    return lines
 
 
 def csv_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
@@ -295,96 +310,131 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
     assert isinstance(deals, list)
     changes = _rule_changes(spec, data.get("rule_changes"), len(deals), e)
     e.raise_if_any()
-    befores = [c["typed"] for c in changes]
-    afters = [*befores[1:], spec.rules]  # the rules from a change on: the next one's before
-    typed = [
-        RuleChange(c["from_n"], b, a) for c, b, a in zip(changes, befores, afters, strict=False)
-    ]
-    spec = SheetSpec(spec.game, spec.players, spec.first_dealer, spec.rules, typed)
-    clean: list[dict[str, Any]] = []
+    spec = _with_changes(spec, changes)
+    clean = _checked_deals(spec, deals, e)
+    history = _checked_history(data.get("history") or [], e)
+    e.raise_if_any()
+    return service.import_sheet(
+        db, data.get("name"), spec.game, list(spec.players), spec.first_dealer,
+        spec.rules.to_json(), clean, history, suffix,
+        [{"from_n": c.from_n, "before": c.before.to_json()} for c in changes],
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Change:
+    """A rule change of the file: from deal ``from_n`` on, the rules ``before`` it were left."""
+
+    from_n: int
+    before: HouseRules
+
+
+def _with_changes(spec: SheetSpec, changes: list[_Change]) -> SheetSpec:
+    """``spec`` with its rule changes: the rules from a change on are the next one's before."""
+    befores = [c.before for c in changes]
+    afters = [*befores[1:], spec.rules]
+    typed = [RuleChange(c.from_n, b, a) for c, b, a in zip(changes, befores, afters, strict=False)]
+    return SheetSpec(spec.game, spec.players, spec.first_dealer, spec.rules, typed)
+
+
+def _checked_deals(spec: SheetSpec, deals: list[object], e: Errors) -> list[dict[str, object]]:
+    """The file's deals as the store keeps them, each checked as the sheet would check it;
+    what is wrong goes to ``e`` as ``deals[i]``."""
+    clean: list[dict[str, object]] = []
     kept: list[DealRecord] = []
     progress = compute_sheet(spec, []) if service.bockramsch_of(spec) else None
     for i, d in enumerate(deals, start=1):
-        where = f"deals[{i}]"
-        if isinstance(d, dict):  # a file from before the name rule names its seats as typed
-            d = seat_names(spec.players, d)
-            if isinstance(d, dict) and isinstance(d.get("input"), dict):
-                d["input"] = seat_names(spec.players, d["input"])
-        if (
-            not isinstance(d, dict)
-            or d.get("n") != i
-            or d.get("dealer") not in spec.players
-            or not isinstance(d.get("active"), list)
-            or not all(a in spec.players for a in d["active"])
-            or not isinstance(d.get("input"), dict)
-            or not isinstance(d.get("struck", False), bool)
-            or not isinstance(d.get("version", 1), int)
-            or isinstance(d.get("version", 1), bool)
-            or not 1 <= d.get("version", 1) <= 1_000_000
-        ):
-            e.add(where, "Spiel %(i)s ist unvollständig.", i=i)
+        record, version = _deal_record(spec, i, d)
+        if record is None:
+            e.add(f"deals[{i}]", "Spiel %(i)s ist unvollständig.", i=i)
             continue
-        record = DealRecord(i, d["dealer"], tuple(d["active"]), d["input"], d.get("struck", False))
         # in a Bockramsch round a deal is checked as one (docs/rules.md 1.11); a struck deal
         # may be either
         in_round = progress.next_ramsch_round if progress is not None else False
         rounds = (in_round, not in_round) if record.struck and progress is not None else (in_round,)
-        refused: InvalidDeal | None = None
-        for ramsch_round in rounds:
-            try:
-                evaluate_deal(spec.at(i), record.input, record.active, ramsch_round=ramsch_round)
-            except InvalidDeal as exc:
-                refused = refused or exc
-            else:
-                refused = None
-                break
+        refused = _refusal(spec, record, rounds)
         if refused is not None:
-            first = refused.errors[0].msg
-            e.add(where, "Spiel %(i)s: %(first)s", i=i, first=first)
+            e.add(f"deals[{i}]", "Spiel %(i)s: %(first)s", i=i, first=refused.errors[0].msg)
             continue
         clean.append(
             {"n": i, "dealer": record.dealer, "active": list(record.active),
-             "input": dict(record.input), "struck": record.struck,
-             "version": d.get("version", 1)}
+             "input": dict(record.input), "struck": record.struck, "version": version}
         )  # fmt: skip
         if progress is not None:
             kept.append(record)
             progress = compute_sheet(spec, kept, progress.state)
-    history = data.get("history") or []
-    good_history: list[dict[str, Any]] = []
+    return clean
+
+
+def _deal_record(spec: SheetSpec, i: int, d: object) -> tuple[DealRecord | None, int]:
+    """Deal ``i`` of the file as a record with its version, or None when it is not one."""
+    if isinstance(d, dict):  # a file from before the name rule names its seats as typed
+        d = seat_names(spec.players, d)
+        if isinstance(d, dict) and isinstance(d.get("input"), dict):
+            d["input"] = seat_names(spec.players, d["input"])
+    if (
+        not isinstance(d, dict)
+        or d.get("n") != i
+        or d.get("dealer") not in spec.players
+        or not isinstance(d.get("active"), list)
+        or not all(a in spec.players for a in d["active"])
+        or not isinstance(d.get("input"), dict)
+        or not isinstance(d.get("struck", False), bool)
+        or not isinstance(d.get("version", 1), int)
+        or isinstance(d.get("version", 1), bool)
+        or not 1 <= d.get("version", 1) <= 1_000_000
+    ):
+        return None, 0
+    record = DealRecord(i, d["dealer"], tuple(d["active"]), d["input"], d.get("struck", False))
+    return record, int(d.get("version", 1))
+
+
+def _refusal(spec: SheetSpec, record: DealRecord,
+             rounds: tuple[bool, ...]) -> InvalidDeal | None:  # fmt: skip
+    """Why the deal is refused in every one of ``rounds`` (in a Bockramsch round or not), or
+    None when one of them takes it."""
+    refused: InvalidDeal | None = None
+    for ramsch_round in rounds:
+        try:
+            evaluate_deal(spec.at(record.n), record.input, record.active, ramsch_round=ramsch_round)
+        except InvalidDeal as exc:
+            refused = refused or exc
+        else:
+            return None
+    return refused
+
+
+def _checked_history(history: object, e: Errors) -> list[dict[str, object]]:
+    """The file's history, each entry's time in UTC; a broken one goes to ``e``."""
+    good: list[dict[str, object]] = []
     if not isinstance(history, list):
         e.add("history", "Der Verlauf ist beschädigt.")
-    else:
-        for h in history[: 20 * MAX_DEALS]:
-            at = _history_time(h.get("at")) if isinstance(h, dict) else None
-            if (
-                isinstance(h, dict)
-                and isinstance(h.get("action"), str)  # a list or an object is no action
-                and h.get("action") in ACTIONS | SHEET_ACTIONS
-                and isinstance(h.get("n"), int)
-                and not isinstance(h.get("n"), bool)
-                and (0 if h["action"] in SHEET_ACTIONS else 1) <= h["n"] <= MAX_DEALS
-                and at is not None
-                and (h.get("before") is None or isinstance(h.get("before"), dict))
-            ):
-                good_history.append({**h, "at": at})
-            else:
-                e.add("history", "Der Verlauf ist beschädigt.")
-                break
-    e.raise_if_any()
-    return service.import_sheet(
-        db, data.get("name"), spec.game, list(spec.players), spec.first_dealer,
-        spec.rules.to_json(), clean, good_history, suffix,
-        [{"from_n": c["from_n"], "before": c["typed"].to_json()} for c in changes],
-    )  # fmt: skip
+        return good
+    for h in history[: 20 * MAX_DEALS]:
+        at = _history_time(h.get("at")) if isinstance(h, dict) else None
+        if (
+            isinstance(h, dict)
+            and isinstance(h.get("action"), str)  # a list or an object is no action
+            and h.get("action") in ACTIONS | SHEET_ACTIONS
+            and isinstance(h.get("n"), int)
+            and not isinstance(h.get("n"), bool)
+            and (0 if h["action"] in SHEET_ACTIONS else 1) <= h["n"] <= MAX_DEALS
+            and at is not None
+            and (h.get("before") is None or isinstance(h.get("before"), dict))
+        ):
+            good.append({**h, "at": at})
+        else:
+            e.add("history", "Der Verlauf ist beschädigt.")
+            break
+    return good
 
 
-def _rule_changes(spec: SheetSpec, raw: object, count: int, e: Errors) -> list[dict[str, Any]]:
+def _rule_changes(spec: SheetSpec, raw: object, count: int, e: Errors) -> list[_Change]:
     """The file's ``rule_changes``: each from a deal 2 … count + 1 on, in order, with the rules
-    before it as a sheet's rules are checked (``typed``)."""
+    before it as a sheet's rules are checked."""
     if raw is None:
         return []
-    out: list[dict[str, Any]] = []
+    out: list[_Change] = []
     if not isinstance(raw, list) or len(raw) > count:
         e.add("rule_changes", "Die Regeländerungen sind beschädigt.")
         return out
@@ -405,6 +455,6 @@ def _rule_changes(spec: SheetSpec, raw: object, count: int, e: Errors) -> list[d
         if bad:
             e.add("rule_changes", "Die Regeländerungen sind beschädigt.")
             return []
-        out.append({"from_n": n, "typed": typed})
+        out.append(_Change(n, typed))
         last = n
     return out

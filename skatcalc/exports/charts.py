@@ -92,6 +92,7 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
             "colour": COLOURS[k % len(COLOURS)],
             "points": " ".join(f"{x(i):.0f},{y(val):.0f}" for i, val in enumerate(series[p])),
             "key_x": left + k * (pw / max(len(players), 1)),  # its colour's key under the chart
+            "label": key_label(p, pw / max(len(players), 1) - 16 - 6, font_size),
         }
         for k, p in enumerate(players)
     ]
@@ -99,6 +100,22 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
         width=width, height=height, title=title, font=font, font_size=font_size, for_pdf=for_pdf, left=left,
         right=left + pw, x_labels_y=top + ph + 16, y_ticks=y_ticks, x_ticks=x_ticks, lines=lines,
     )  # fmt: skip
+
+
+def key_label(name: str, room: float, font_size: int) -> str:
+    """A name as its colour's key shows it: whole when it fits its share of the width under
+    the chart (``room``, in the drawing's units), else shortened with "…", so that five long
+    names do not run into each other. Estimated from DejaVu Sans: a capital or a digit is at
+    most 0.72 em wide, another letter 0.6 em (the chart's text has no metrics of its own)."""
+
+    def width(text: str) -> float:
+        return sum(0.72 if c.isupper() or c.isdigit() else 0.6 for c in text) * font_size
+
+    if width(name) <= room:
+        return name
+    while name and width(name + "…") > room:
+        name = name[:-1]
+    return name.rstrip() + "…"
 
 
 def _template() -> Template:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fpdf.fonts import FontFace
 from sqlite_utils import Database
 
+from skatcalc.exports.grid import Align, Grid
 from skatcalc.exports.pdf import GREY, SheetPDF, _n, write_sheet
+from skatcalc.exports.records import sheet_doc
 from skatcalc.rules.common import money
 from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.events import CashCheck, PrizeKind, RankRow
@@ -33,41 +34,56 @@ def _table(pdf: SheetPDF, given: Sequence[float], heads: list[str], rows: list[l
     """One ranking table: the name column (second) takes what the others leave."""
     widths = list(given)
     widths[1] = pdf.epw - sum(widths)
-    align = ("RIGHT", "LEFT") + ("RIGHT",) * (len(widths) - 2)
-    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
-    pdf.set_font("DejaVu", size=8.5)
-    with pdf.table(col_widths=tuple(widths), text_align=align, repeat_headings=1,
-                   headings_style=head, line_height=4.6, padding=(0.8, 1.2),
-                   borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
-        for cells in [heads, *rows]:
-            row = table.row()
-            for text in cells:
-                row.cell(text)
+    right: list[Align] = ["R"] * (len(widths) - 2)
+    grid = Grid(pdf, widths, ["R", "L", *right], heads, size=8.5, line_h=4.6)
+    for cells in rows:
+        grid.row(cells)
+    grid.close()
 
 
 def render_event_pdf(
     db: Database, event: Event, rows: tuple[RankRow, ...], prizes: events.PrizeList,
     lang: str = "de",
 ) -> bytes:  # fmt: skip
+    """The ranking with the prizes, the cash, the penalties and the other prizes, then every
+    table's list (its sheet, or its foot as kept on paper)."""
     pdf = SheetPDF(event.name, lang, landscape=False)
     pdf.set_title(event.name)
     pdf.set_creator("skatcalc")
+    _write_event_head(pdf, event, lang)
+    _write_ranking(pdf, rows, _prize_of(rows, prizes, lang),
+                   start_numbers(events.registrations(db, event.id)), lang)  # fmt: skip
+    _write_cash(pdf, prizes, lang)
+    write_penalties(pdf, events.penalties(db, event.id), lang)
+    write_more_prizes(pdf, prizes, lang)
+    write_cash_check(pdf, prizes.cash, lang)
+    for t in events.tables_of(db, event):
+        _write_table(pdf, db, event, t, lang)
+    return bytes(pdf.output())
+
+
+def _ranked_by(event: Event, lang: str) -> str:
+    """What a club night ranks by: the game's first ranking figure, or a Schafkopf
+    tournament's points (docs/rules.md 2.8)."""
+    what = ("Seeger-Fabian" if rank_figure(event.game) == "seeger_fabian"
+            else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
+    scale = event.rules.get("scale")
+    if scale:
+        what = translate("Punkte (Turnierwertung)", lang)
+        if scale.get("written"):  # "nur Gute": the ranking counts what the winners wrote
+            what = translate("geschriebene Punkte (nur Gute)", lang)
+    return str(what)
+
+
+def _write_event_head(pdf: SheetPDF, event: Event, lang: str) -> None:
+    """The event's name, game, day, what it ranks by, its fees, and whether it is closed."""
     pdf.add_page()
     pdf.set_font("DejaVu", "B", 16)
     pdf.multi_cell(0, 8, event.name, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("DejaVu", size=9)
-    kind = game_kind(event.game)
-    game = kind.label.de
-    # what a club night ranks by: the game's first ranking figure
-    what = ("Seeger-Fabian" if rank_figure(event.game) == "seeger_fabian"
-            else ptranslate("ranked by", "Bilanz", lang))  # fmt: skip
-    scale = event.rules.get("scale")
-    if scale:  # a Schafkopf tournament in points (docs/rules.md 2.8)
-        what = translate("Punkte (Turnierwertung)", lang)
-        if scale.get("written"):  # "nur Gute": the ranking counts what the winners wrote
-            what = translate("geschriebene Punkte (nur Gute)", lang)
+    game = game_kind(event.game).label.de
     fees = events.fees_line(event, lang)
-    pdf.multi_cell(0, 5, f"{game} · {event.day} · {what} · {fees}",
+    pdf.multi_cell(0, 5, f"{game} · {event.day} · {_ranked_by(event, lang)} · {fees}",
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     if event.closed is None:
         pdf.set_text_color(*GREY)
@@ -78,22 +94,29 @@ def render_event_pdf(
         pdf.multi_cell(0, 5, translate("Abgeschlossen am %(when)s.", lang, when=when(event.closed, lang)),
                        new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     pdf.ln(2)
-    n_series = len(rows[0].series) if rows else 0
-    # a player's own prize: money, or a goods prize by its name (never added to the money)
+
+
+def _prize_of(rows: Sequence[RankRow], prizes: events.PrizeList, lang: str) -> dict[str, str]:
+    """A player's own prize: money, or a goods prize by its name (never added to the money)."""
     prize_of = {r.player: money(c, lang) if (c := prizes.won.cents_of(r.player)) else ""
                 for r in rows}  # fmt: skip
     for r in rows:
         if goods := prizes.won.goods_of(r.player):
             prize_of[r.player] = f"{prize_of[r.player]} {goods}".strip()
-    numbers = start_numbers(events.registrations(db, event.id))
+    return prize_of
+
+
+def _write_ranking(pdf: SheetPDF, rows: Sequence[RankRow], prize_of: dict[str, str],
+                   numbers: dict[str, int], lang: str) -> None:  # fmt: skip
+    """The ranking. The series go into it while the name keeps room; beyond that it leaves
+    them out and they follow in tables of their own (as many as it takes)."""
 
     def named(player: str) -> str:
         no = numbers.get(player)
         return player if no is None else f"{player} · {translate('Nr.', lang)} {no}"
 
+    n_series = len(rows[0].series) if rows else 0
     series_w = 16 if n_series <= 4 else 11
-    # the series go into the ranking while the name keeps room; beyond that the ranking
-    # leaves them out and they follow in tables of their own (as many as it takes)
     inline = pdf.epw - 12 - 18 - 58 - series_w * n_series >= NAME_MIN
     heads = [ptranslate("rank", "Platz", lang), translate("Name", lang),
              translate("Punkte", lang)]  # fmt: skip
@@ -105,14 +128,19 @@ def render_event_pdf(
              f"{r.won} / {r.lost}", money(r.fees_cents, lang),
              prize_of[r.player]]
             for r in rows])  # fmt: skip
-    if not inline:
-        per_table = int((pdf.epw - 12 - NAME_MIN) // SERIES_W)
-        for first in range(0, n_series, per_table):
-            part = range(first, min(first + per_table, n_series))
-            pdf.ln(3)
-            _table(pdf, [12, 0] + [SERIES_W] * len(part),
-                   [*heads[:2], *[f"S{i + 1}" for i in part]],
-                   [[f"{r.rank}.", named(r.player), *_series_cells(r, part)] for r in rows])  # fmt: skip
+    if inline:
+        return
+    per_table = int((pdf.epw - 12 - NAME_MIN) // SERIES_W)
+    for first in range(0, n_series, per_table):
+        part = range(first, min(first + per_table, n_series))
+        pdf.ln(3)
+        _table(pdf, [12, 0] + [SERIES_W] * len(part),
+               [*heads[:2], *[f"S{i + 1}" for i in part]],
+               [[f"{r.rank}.", named(r.player), *_series_cells(r, part)] for r in rows])  # fmt: skip
+
+
+def _write_cash(pdf: SheetPDF, prizes: events.PrizeList, lang: str) -> None:
+    """The fees the ranking counts, the pot, what is paid out and what is left."""
     pdf.ln(3)
     pdf.set_font("DejaVu", "B", 10)
     pdf.cell(0, 6, translate("Kasse", lang), new_x="LMARGIN", new_y="NEXT")
@@ -126,24 +154,22 @@ def render_event_pdf(
     for label, cents in lines:
         pdf.cell(0, 5, f"{label}: {money(cents, lang)}",
                  new_x="LMARGIN", new_y="NEXT")  # fmt: skip
-    write_penalties(pdf, events.penalties(db, event.id), lang)
-    write_more_prizes(pdf, prizes, lang)
-    write_cash_check(pdf, prizes.cash, lang)
-    for t in events.tables_of(db, event):
-        if t.foot is not None:
-            write_paper_table(pdf, t, lang)
-            continue
-        sheet = {**service.sheet_json(db, t.sheet_row, lang, full=False),
-                 "day": t.sheet_row.day}  # fmt: skip
-        spec = service.spec_of(t.sheet_row)
-        typed = service.computed(db, t.sheet_row).rows
-        # a Skat table's page is the official tournament list (Seeger-Fabian's columns)
-        tlist = tournament_of(db, t.sheet_row, at_event=True)
-        write_sheet(pdf, sheet, [translate(m, lang) for m in describe_rules(spec)], lang, typed,
-                    tlist)  # fmt: skip
-        if t.double_entry is not None:
-            write_double_entry_note(pdf, event, t, lang)
-    return bytes(pdf.output())
+
+
+def _write_table(pdf: SheetPDF, db: Database, event: Event, t: EventTable, lang: str) -> None:
+    """A table's list: its foot as kept on paper, or its sheet (a Skat table's page is the
+    official tournament list, Seeger-Fabian's columns) with list B's note under it."""
+    if t.foot is not None:
+        write_paper_table(pdf, t, lang)
+        return
+    sheet = {**service.sheet_json(db, t.sheet_row, lang, full=False), "day": t.sheet_row.day}
+    spec = service.spec_of(t.sheet_row)
+    typed = service.computed(db, t.sheet_row).rows
+    tlist = tournament_of(db, t.sheet_row, at_event=True)
+    write_sheet(pdf, sheet_doc(sheet), [translate(m, lang) for m in describe_rules(spec)], lang,
+                typed, tlist)  # fmt: skip
+    if t.double_entry is not None:
+        write_double_entry_note(pdf, event, t, lang)
 
 
 def write_double_entry_note(pdf: SheetPDF, event: Event, t: EventTable,
@@ -214,26 +240,19 @@ def write_cash_check(pdf: SheetPDF, cash: CashCheck, lang: str) -> None:
         f"{translate('kassiert', lang)} {money(cash.paid_cents, lang)}",
         f"{translate('offen', lang)} {money(cash.open_cents, lang)}",
     ]), new_x="LMARGIN", new_y="NEXT")  # fmt: skip
-    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
-    pdf.set_font("DejaVu", size=8.5)
     widths: tuple[float, ...] = (0, 60, 24, 24, 24)
     widths = (pdf.epw - sum(widths), *widths[1:])
-    with pdf.table(col_widths=widths, text_align=("LEFT", "LEFT", "RIGHT", "RIGHT", "RIGHT"),
-                   repeat_headings=1, headings_style=head, line_height=4.6,
-                   padding=(0.8, 1.2), borders_layout="HORIZONTAL_LINES") as table:  # fmt: skip
-        row = table.row()
-        for h in ("Name", "bezahlt", "fällig", "kassiert", "offen"):
-            row.cell(translate(h, lang))
-        for c in cash.rows:
-            row = table.row()
-            row.cell(c.player)
-            row.cell(" ".join(
-                ("✓" if i.paid_cents is not None else "")
-                + (translate("Startgeld", lang) if i.series == 0 else f"S{i.series}")
-                for i in c.items))  # fmt: skip
-            row.cell(money(c.due_cents, lang))
-            row.cell(money(c.paid_cents, lang))
-            row.cell(money(c.open_cents, lang) if c.open_cents else "")
+    heads = [translate(h, lang) for h in ("Name", "bezahlt", "fällig", "kassiert", "offen")]
+    grid = Grid(pdf, widths, ("L", "L", "R", "R", "R"), heads, size=8.5, line_h=4.6)
+    for c in cash.rows:
+        paid = " ".join(
+            ("✓" if i.paid_cents is not None else "")
+            + (translate("Startgeld", lang) if i.series == 0 else f"S{i.series}")
+            for i in c.items
+        )
+        grid.row([c.player, paid, money(c.due_cents, lang), money(c.paid_cents, lang),
+                  money(c.open_cents, lang) if c.open_cents else ""])  # fmt: skip
+    grid.close()
 
 
 def write_penalties(pdf: SheetPDF, given: Sequence[PenaltyRow], lang: str) -> None:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from sqlite_utils import Database
+
+from skatcalc.services.sheets import Sheet
 
 
 @dataclass(frozen=True)
@@ -18,7 +19,7 @@ class Format:
     mimetype: str  # the bare type: Werkzeug adds "; charset=utf-8" to a text/ type itself
     label: str  # the link's text on the sheet page (a format's name: the same in every language)
     # (database, the sheet the request loaded, language) -> the file's bytes
-    render: Callable[[Database, Any, str], bytes]
+    render: Callable[[Database, Sheet, str], bytes]
 
 
 # In registration order: the order of the sheet page's links.

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from fpdf.fonts import FontFace
-
+from skatcalc.exports.grid import PLAIN, Align, Grid, Look
 from skatcalc.exports.pdf import GREY, SheetPDF, _n
 from skatcalc.rules.common import money
 from skatcalc.rules.sheet import game as game_kind
@@ -37,33 +36,22 @@ def render_standings_pdf(standings: GroupStandings, rank_name: str, lang: str = 
     pdf.multi_cell(0, 5, " · ".join(parts), new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(0, 0, 0)
     pdf.ln(2)
-    head = FontFace(emphasis="BOLD", fill_color=(228, 236, 230))
     heads = [ptranslate("rank", "Platz", lang), ptranslate("player", "Spieler", lang),
              translate("Abende", lang), translate("gewertet", lang),
              ptranslate("score", "Wertung", lang), translate("Schnitt", lang),
              translate("gew./verl.", lang), translate("Bilanz", lang),
              translate("Geld", lang)]  # fmt: skip
-    widths = (12, 46, 16, 18, 20, 18, 20, 18, 22)
-    pdf.set_font("DejaVu", size=9)
-    with pdf.table(col_widths=widths, text_align=("RIGHT", "LEFT") + ("RIGHT",) * 7,
-                   headings_style=head, line_height=5, padding=(0.8, 1.2),
-                   borders_layout="HORIZONTAL_LINES", repeat_headings=1) as table:  # fmt: skip
-        row = table.row()
-        for h in heads:
-            row.cell(h)
-        for r in standings.rows:
-            style = None if r.rank is not None else FontFace(color=GREY)
-            row = table.row(style=style)
-            row.cell("" if r.rank is None else f"{r.rank}.")
-            row.cell(r.player)
-            row.cell(str(r.sheets))
-            row.cell(str(r.counted))
-            row.cell(_n(r.score))
-            avg = f"{r.average:.1f}"
-            row.cell(avg.replace(".", ",") if de else avg)
-            row.cell(f"{r.won}/{r.lost}")
-            row.cell(_n(r.balance, signed=True))
-            row.cell(money(r.cents, lang))
+    right: list[Align] = ["R"] * 7
+    grid = Grid(pdf, (12, 46, 16, 18, 20, 18, 20, 18, 22), ["R", "L", *right], heads, size=9,
+                line_h=5)  # fmt: skip
+    for r in standings.rows:
+        avg = f"{r.average:.1f}"
+        grid.row([
+            "" if r.rank is None else f"{r.rank}.", r.player, str(r.sheets), str(r.counted),
+            _n(r.score), avg.replace(".", ",") if de else avg, f"{r.won}/{r.lost}",
+            _n(r.balance, signed=True), money(r.cents, lang),
+        ], PLAIN if r.rank is not None else Look(color=GREY))  # fmt: skip
+    grid.close()
     if any(r.rank is None for r in standings.rows):
         pdf.ln(2)
         pdf.set_font("DejaVu", size=8)

@@ -16,6 +16,7 @@ from skatcalc.text import translate
 
 CARD_H = 136.0  # two cards on the 297 mm page, within the margins
 QR_W = 46.0
+SIGN_W = 52.0  # the line to sign on
 
 
 def _qr_png(url: str) -> io.BytesIO:
@@ -59,13 +60,23 @@ def render_cards(event: Event, n: int, tables: list[EventTable],
 
 def _card(pdf: SheetPDF, event: Event, n: int, t: EventTable, numbers: dict[str, int],
           link: str | None, top: float, lang: str, collect: int | None = None) -> None:  # fmt: skip
+    """One card from ``top`` down: its frame, the table's heading, the QR code of its list,
+    the seats with a line for each player's signature."""
     left, width = pdf.l_margin, pdf.epw
     pdf.set_draw_color(*GREY)
     pdf.rect(left, top, width, CARD_H)
     pdf.set_draw_color(0, 0, 0)
-    inner = left + 5
-    text_w = width - 10 - QR_W - 4
-    pdf.set_xy(inner, top + 4)
+    _card_heading(pdf, event, n, t, top, width - 10 - QR_W - 4, lang, collect)
+    if link:
+        _card_qr(pdf, link, left + width - 5 - QR_W, top + 5, lang)
+    _card_seats(pdf, t, numbers, top, width, lang)
+
+
+def _card_heading(pdf: SheetPDF, event: Event, n: int, t: EventTable, top: float,
+                  text_w: float, lang: str, collect: int | None) -> None:  # fmt: skip
+    """The event, the table's number large, the series and its games, and the lost-game
+    money its captain collects."""
+    pdf.set_xy(pdf.l_margin + 5, top + 4)
     size = fit_text(pdf, event.name, text_w, 10)
     pdf.set_font("DejaVu", size=size)
     pdf.set_text_color(*GREY)
@@ -74,10 +85,9 @@ def _card(pdf: SheetPDF, event: Event, n: int, t: EventTable, numbers: dict[str,
     pdf.set_font("DejaVu", "B", 26)
     pdf.cell(text_w, 13, f"{translate('Tisch', lang)} {t.table}", new_x="LEFT", new_y="NEXT")
     pdf.set_font("DejaVu", size=11)
-    planned = t.planned
     line = translate("Serie %(n)s", lang, n=n)
-    if planned:
-        line += " · " + translate("%(n)s Spiele", lang, n=planned)
+    if t.planned:
+        line += " · " + translate("%(n)s Spiele", lang, n=t.planned)
     pdf.cell(text_w, 6, line, new_x="LEFT", new_y="NEXT")
     if collect is not None:
         pdf.set_font("DejaVu", "B", 10)
@@ -85,25 +95,31 @@ def _card(pdf: SheetPDF, event: Event, n: int, t: EventTable, numbers: dict[str,
                                       money=money(collect, lang)),
                  new_x="LEFT", new_y="NEXT")  # fmt: skip
     pdf.ln(3)
-    if link:
-        pdf.image(_qr_png(link), x=left + width - 5 - QR_W, y=top + 5, w=QR_W, h=QR_W)
-        pdf.set_font("DejaVu", size=6.5)
-        pdf.set_text_color(*GREY)
-        pdf.set_xy(left + width - 5 - QR_W, top + 5 + QR_W + 1)
-        pdf.multi_cell(QR_W, 3, translate("Scannen: die Liste dieses Tisches", lang),
-                       align="C")  # fmt: skip
-        pdf.set_text_color(0, 0, 0)
-    # the seats: number, start number, name, first dealer; then a line to sign
-    y = top + 5 + QR_W + 10
-    pdf.set_xy(inner, y)
+
+
+def _card_qr(pdf: SheetPDF, link: str, x: float, y: float, lang: str) -> None:
+    """The QR code of the table's list, with what it is for under it."""
+    pdf.image(_qr_png(link), x=x, y=y, w=QR_W, h=QR_W)
+    pdf.set_font("DejaVu", size=6.5)
+    pdf.set_text_color(*GREY)
+    pdf.set_xy(x, y + QR_W + 1)
+    pdf.multi_cell(QR_W, 3, translate("Scannen: die Liste dieses Tisches", lang),
+                   align="C")  # fmt: skip
+    pdf.set_text_color(0, 0, 0)
+
+
+def _card_seats(pdf: SheetPDF, t: EventTable, numbers: dict[str, int], top: float,
+                width: float, lang: str) -> None:  # fmt: skip
+    """The seats: number, start number, name, first dealer; then a line to sign."""
+    inner = pdf.l_margin + 5
+    pdf.set_xy(inner, top + 5 + QR_W + 10)
     pdf.set_font("DejaVu", "B", 9)
     pdf.set_text_color(*GREY)
-    sign_w = 52.0
-    name_w = width - 10 - 10 - 14 - sign_w - 4
+    name_w = width - 10 - 10 - 14 - SIGN_W - 4
     pdf.cell(10, 5, translate("Platz", lang))
     pdf.cell(14, 5, translate("Nr.", lang))
     pdf.cell(name_w, 5, translate("Name", lang))
-    pdf.cell(sign_w, 5, translate("Unterschrift", lang), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(SIGN_W, 5, translate("Unterschrift", lang), new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(0, 0, 0)
     row_h = (top + CARD_H - 6 - pdf.get_y()) / max(4, len(t.players))
     for seat, name in enumerate(t.players, start=1):
@@ -114,21 +130,27 @@ def _card(pdf: SheetPDF, event: Event, n: int, t: EventTable, numbers: dict[str,
         no = numbers.get(name)
         pdf.set_font("DejaVu", size=12)
         pdf.cell(14, row_h, str(no) if no is not None else "")
-        label = name
         mark = translate("gibt zuerst", lang) if name == t.first_dealer else ""
-        size = fit_text(pdf, label, name_w, 14, style="B")
-        pdf.set_font("DejaVu", "B", size)
-        x = pdf.get_x()
-        if pdf.get_string_width(label) <= name_w:
-            pdf.cell(name_w, row_h * (0.6 if mark else 1), label)
-        else:  # even the smallest size is too wide: wrap within the cell
-            pdf.multi_cell(name_w, size * 0.42, label, max_line_height=size * 0.42)
-        if mark:
-            pdf.set_xy(x, y + row_h * 0.55)
-            pdf.set_font("DejaVu", size=8)
-            pdf.set_text_color(*GREY)
-            pdf.cell(name_w, row_h * 0.35, f"({mark})")
-            pdf.set_text_color(0, 0, 0)
+        _seat_name(pdf, name, mark, name_w, y, row_h)
         pdf.set_xy(inner + 10 + 14 + name_w + 4, y)
-        pdf.line(pdf.get_x(), y + row_h - 2, pdf.get_x() + sign_w, y + row_h - 2)
+        pdf.line(pdf.get_x(), y + row_h - 2, pdf.get_x() + SIGN_W, y + row_h - 2)
         pdf.set_xy(inner, y + row_h)
+
+
+def _seat_name(pdf: SheetPDF, name: str, mark: str, name_w: float, y: float,
+               row_h: float) -> None:  # fmt: skip
+    """A seat's name as large as fits (wrapped only below the smallest size), with the first
+    dealer's mark under it."""
+    size = fit_text(pdf, name, name_w, 14, style="B")
+    pdf.set_font("DejaVu", "B", size)
+    x = pdf.get_x()
+    if pdf.get_string_width(name) <= name_w:
+        pdf.cell(name_w, row_h * (0.6 if mark else 1), name)
+    else:  # even the smallest size is too wide: wrap within the cell
+        pdf.multi_cell(name_w, size * 0.42, name, max_line_height=size * 0.42)
+    if mark:
+        pdf.set_xy(x, y + row_h * 0.55)
+        pdf.set_font("DejaVu", size=8)
+        pdf.set_text_color(*GREY)
+        pdf.cell(name_w, row_h * 0.35, f"({mark})")
+        pdf.set_text_color(0, 0, 0)
