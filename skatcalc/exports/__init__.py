@@ -22,6 +22,7 @@ from skatcalc.services import cache
 from skatcalc.services import sheets as service
 from skatcalc.services.events import tournament_of_sheet
 from skatcalc.services.sheets import Sheet
+from skatcalc.store.records import DealFile, HistoryFile
 from skatcalc.text import ptranslate, translate
 
 from ..rules.common import Errors, InvalidDeal, money
@@ -301,7 +302,7 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
         RuleChange(c["from_n"], b, a) for c, b, a in zip(changes, befores, afters, strict=False)
     ]
     spec = SheetSpec(spec.game, spec.players, spec.first_dealer, spec.rules, typed)
-    clean: list[dict[str, Any]] = []
+    clean: list[DealFile] = []
     kept: list[DealRecord] = []
     progress = compute_sheet(spec, []) if service.bockramsch_of(spec) else None
     for i, d in enumerate(deals, start=1):
@@ -351,7 +352,7 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
             kept.append(record)
             progress = compute_sheet(spec, kept, progress.state)
     history = data.get("history") or []
-    good_history: list[dict[str, Any]] = []
+    good_history: list[HistoryFile] = []
     if not isinstance(history, list):
         e.add("history", "Der Verlauf ist beschädigt.")
     else:
@@ -367,7 +368,9 @@ def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
                 and at is not None
                 and (h.get("before") is None or isinstance(h.get("before"), dict))
             ):
-                good_history.append({**h, "at": at})
+                good_history.append(
+                    {"n": h["n"], "action": h["action"], "at": at, "before": h.get("before")}
+                )
             else:
                 e.add("history", "Der Verlauf ist beschädigt.")
                 break

@@ -16,6 +16,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from skatcalc import store
+from skatcalc.jsontypes import JSONObject
 from skatcalc.rules.common import Errors, Msg
 from skatcalc.rules.events import draw
 from skatcalc.services import events
@@ -162,7 +163,7 @@ def renamed(body: Any, old: str, new: str) -> Any:
     """
     if not isinstance(body, dict):
         return body
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     for k, v in body.items():
         if k in _NAME_KEYS and v == old:
             v = new

@@ -72,7 +72,7 @@ from skatcalc.store import events as rows_of
 from skatcalc.store import players as player_rows
 from skatcalc.store import sheets as sheet_store
 from skatcalc.store.club_records import Event as Event  # the pages take the records from here
-from skatcalc.store.club_records import EventLogEntry, Registration, SeriesRow
+from skatcalc.store.club_records import EventLogEntry, PrizePlanJSON, Registration, SeriesRow
 from skatcalc.store.club_records import PenaltyRow as PenaltyRow
 from skatcalc.store.club_records import TableOfSheet as TableOfSheet
 from skatcalc.store.records import Sheet
@@ -155,7 +155,7 @@ def plan_of(event: Event) -> PrizePlan:
 
 
 def _fee_plan_json(fees: Fees) -> str | None:
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     if fees.tiers:
         out["lost_game_tiers"] = [{"from": t.start, "cents": t.cents} for t in fees.tiers]
     if fees.table_cents:
@@ -165,8 +165,8 @@ def _fee_plan_json(fees: Fees) -> str | None:
     return json.dumps(out) if out else None
 
 
-def _prize_plan_json(plan: PrizePlan) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _prize_plan_json(plan: PrizePlan) -> PrizePlanJSON:
+    out = PrizePlanJSON()
     if plan.series_prizes is not None:
         out["series_prizes"] = plan.series_prizes.to_json()
     if plan.categories:
@@ -267,7 +267,7 @@ def event_history(db: Database, event_id: int) -> list[EventLogEntry]:
     return rows_of.event_log(db, event_id)
 
 
-def history_json(history: list[EventLogEntry]) -> list[dict[str, Any]]:
+def history_json(history: list[EventLogEntry]) -> list[dict[str, object]]:
     """The event's history as the API lists it: ``at``, ``action`` and the detail's own keys."""
     return [{"at": h.at, "action": h.action, **h.detail} for h in history]
 
@@ -589,7 +589,7 @@ def final_series(db: Database, event_id: int) -> int | None:
     return rows_of.final_series(db, event_id, Seating.FINAL.value)
 
 
-def scoring_json(event: Event) -> dict[str, Any]:
+def scoring_json(event: Event) -> dict[str, object]:
     """How the event counts: money (the tables' tariffs) or points on a scale."""
     scale = event.rules.get("scale")
     if not scale:
@@ -615,7 +615,7 @@ def met_before(db: Database, event: Event, n: int) -> frozenset[frozenset[str]]:
     return pairs_of([t.players for t in tables_of(db, event) if t.series < n])
 
 
-def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
+def series_json(db: Database, event_id: int, n: int) -> dict[str, object]:
     row = rows_of.get_series(db, event_id, n)
     if row is None:
         raise NotFound(n)
@@ -720,7 +720,7 @@ def tables_of(db: Database, event: Event,
 
 
 def _paper_table(event: Event, series: int, n: int, sheet: Sheet, planned: int,
-                 stored: dict[str, Any], signed: tuple[str, ...],
+                 stored: Mapping[str, object], signed: tuple[str, ...],
                  confirmed: str | None) -> EventTable:  # fmt: skip
     """A table kept on paper: its figures are its foot's, by the game's own tournament
     figure; it has played its series (the foot's check sum is the series' deals)."""
@@ -788,7 +788,7 @@ def pot_of(event: Event, rows: tuple[RankRow, ...]) -> int:
     return fees_total(rows) + sum(team_fee_payers(fees_of(event), plan_of(event).teams).values())
 
 
-def ranking_json(rows: tuple[RankRow, ...]) -> dict[str, Any]:
+def ranking_json(rows: tuple[RankRow, ...]) -> dict[str, object]:
     return {
         "rows": [
             {"rank": r.rank, "player": r.player, "score": r.score, "won": r.won, "lost": r.lost,
@@ -808,11 +808,11 @@ def live_token(db: Database, event_id: int) -> str:
     return token
 
 
-def fees_json(event: Event) -> dict[str, Any]:
+def fees_json(event: Event) -> dict[str, object]:
     """The fees as the event was made: flat (``lost_game_cents``) or by tiers; the table and
     team fees when there are any."""
     plan = event.fee_plan
-    out: dict[str, Any] = {"entry_cents": event.entry_cents}
+    out: dict[str, object] = {"entry_cents": event.entry_cents}
     if plan.get("lost_game_tiers"):
         out["lost_game_tiers"] = plan["lost_game_tiers"]
     else:
@@ -820,7 +820,7 @@ def fees_json(event: Event) -> dict[str, Any]:
     return {**out, **{k: v for k, v in plan.items() if k != "lost_game_tiers"}}
 
 
-def event_json(db: Database, event_id: int) -> dict[str, Any]:
+def event_json(db: Database, event_id: int) -> dict[str, object]:
     event = get_event(db, event_id)
     tables = tables_of(db, event)
     regs = registrations(db, event_id)
@@ -900,7 +900,7 @@ def prize_list(db: Database, event: Event, rows: tuple[RankRow, ...]) -> PrizeLi
                      cash_of(db, event, rows), fees_total(rows))  # fmt: skip
 
 
-def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[str, Any]:
+def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[str, object]:
     """The prize list: ``rows`` the ranking with each player's own prize, ``prizes`` every
     prize with its kind (overall, series, category, team), ``teams`` the team ranking, and
     the cash check."""
@@ -952,7 +952,7 @@ def cash_of(db: Database, event: Event, rows: tuple[RankRow, ...]) -> CashCheck:
     return cash_check(rows, fees_of(event), plan_of(event).teams, paid_ticks(db, event.id))
 
 
-def cash_json(cash: CashCheck) -> dict[str, Any]:
+def cash_json(cash: CashCheck) -> dict[str, object]:
     return {
         "due_cents": cash.due_cents,
         "collected_cents": cash.paid_cents,
@@ -1030,7 +1030,7 @@ def set_teams(db: Database, event_id: int, teams: tuple[Team, ...]) -> None:
                 e.add(f"teams.{i}.members", "%(name)s ist nicht angemeldet.", name=missing[0])
             fixed.append(Team(t.name, tuple(names.get(people.name_key(m), m) for m in t.members)))
         e.raise_if_any()
-        plan = dict(event.prize_plan)  # the record stays as read
+        plan = event.prize_plan.copy()  # the record stays as read
         plan["teams"] = [{"name": t.name, "members": list(t.members)} for t in fixed]
         if not fixed:
             del plan["teams"]
@@ -1091,7 +1091,7 @@ def player_events(db: Database, player_id: int) -> list[PlayerEvent]:
     return out
 
 
-def player_events_json(lines: list[PlayerEvent]) -> list[dict[str, Any]]:
+def player_events_json(lines: list[PlayerEvent]) -> list[dict[str, object]]:
     """A player's club nights as the API lists them."""
     return [
         {"event": e.event, "name": e.name, "date": e.date, "game": e.game, "closed": e.closed,
@@ -1304,7 +1304,7 @@ class FootRefused(SignOffRefused):
     """A foot the table cannot take (it has deals, the event is closed): answered 409."""
 
 
-def log_paper(db: Database, event_id: int, action: str, detail: dict[str, Any]) -> None:
+def log_paper(db: Database, event_id: int, action: str, detail: dict[str, object]) -> None:
     """The one place a foot's or a penalty's change goes into the event's history (who and
     when: the desk's history joins here)."""
     log_event(db, event_id, action, store.now(), detail)
@@ -1370,7 +1370,7 @@ def preview_foot(db: Database, event: Event, n: int, table: int, data: object) -
     return FootPreview(foot_scores(event.game, lines), foot_games(lines), t.planned, errors)
 
 
-def foot_json(t: EventTable) -> dict[str, Any] | None:
+def foot_json(t: EventTable) -> dict[str, object] | None:
     """A paper table's foot with each player's score, as typed; None for a phone table."""
     if t.foot is None:
         return None
@@ -1385,7 +1385,7 @@ def penalties(db: Database, event_id: int) -> list[PenaltyRow]:
     return rows_of.penalties(db, event_id)
 
 
-def penalty_json(p: PenaltyRow) -> dict[str, Any]:
+def penalty_json(p: PenaltyRow) -> dict[str, object]:
     return {"id": p.id, "player": p.player, "series": p.series, "points": p.points,
             "reason": p.reason, "at": p.at}  # fmt: skip
 

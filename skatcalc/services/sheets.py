@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 from sqlite_utils import Database
 
 from skatcalc import serialize
+from skatcalc.jsontypes import JSONObject
 from skatcalc.rules import marks
 from skatcalc.rules.common import Errors, InvalidDeal, Msg
 from skatcalc.rules.sheet import (
@@ -47,8 +48,11 @@ from skatcalc.store import MAX_ID, NotFound, body_hash, fault_of, get_db, is_id,
 from skatcalc.store import sheets as store
 from skatcalc.store.records import (
     Deal,
+    DealFile,
     DealHead,
     HistoryEntry,
+    HistoryFile,
+    RuleChangeJSON,
     Sheet,
     SheetLock,
     TableEvent,
@@ -69,7 +73,7 @@ def spec_of(sheet: Sheet) -> SheetSpec:
                  json.dumps(changes, sort_keys=True) if changes else "")  # fmt: skip
 
 
-def stored_changes(sheet: Sheet) -> list[dict[str, Any]]:
+def stored_changes(sheet: Sheet) -> list[RuleChangeJSON]:
     """The sheet's stored rule changes (``{"from_n", "before"}``, oldest first), whether the
     sheet came through ``db`` (a list) or as a bare row of another query (JSON text)."""
     raw = sheet.rule_changes or []
@@ -98,7 +102,7 @@ def _read_spec(game: str, players: tuple[str, ...], first_dealer: str, rules: st
     return SheetSpec(game, players, first_dealer, now, typed)
 
 
-def rule_changes_json(sheet: Sheet) -> list[dict[str, Any]]:
+def rule_changes_json(sheet: Sheet) -> list[JSONObject]:
     """The sheet's ``rule_changes`` (docs/api.md): from which deal on, the rules from there,
     and the rules before it."""
     return [
@@ -129,12 +133,12 @@ _CACHE_SHEETS = cache.SHEETS_KEPT
 _LATEST: cache.ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
     cache.LATEST_COMPUTED
 )
-_LATEST_JSON: cache.ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]]]] = (
+_LATEST_JSON: cache.ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[serialize.JSON]]] = (
     cache.LATEST_JSON
 )
 
 
-def derived(sheet: Sheet, what: str, make: Callable[[], T], *key: Any) -> T:
+def derived(sheet: Sheet, what: str, make: Callable[[], T], *key: object) -> T:
     """``make()`` once per revision of the sheet: views derived from its deals.
 
     Derived data only: the deals stay the one source of truth, and every write bumps the
@@ -179,11 +183,11 @@ def computed_sheet(db: Database, sheet: Sheet, lang: str) -> dict[str, Any]:
     """The computed sheet as JSON in ``lang`` (serialize.computed_json), once per revision and
     language: deals, totals, bock_pending, next_dealer."""
 
-    def make() -> dict[str, Any]:
+    def make() -> serialize.JSON:
         result = computed(db, sheet)
         key = (sheet.share_token, lang)
         out = serialize.computed_json(result, lang, _LATEST_JSON.get(key))
-        _LATEST_JSON.put(key, (result.rows, out["deals"]))
+        _LATEST_JSON.put(key, (result.rows, cast(list[serialize.JSON], out["deals"])))
         return out
 
     return derived(sheet, "computed-json", make, lang)
@@ -635,7 +639,7 @@ def create_sheet(
     game: str,
     players: list[str],
     first_dealer: str,
-    rules: dict[str, Any],
+    rules: JSONObject,
     group_id: int | None = None,
     suffix: str = "",
     fallback: str | None = None,
@@ -658,11 +662,11 @@ def import_sheet(
     game: str,
     players: list[str],
     first_dealer: str,
-    rules: dict[str, Any],
-    deals: list[dict[str, Any]],
-    history: list[dict[str, Any]],
+    rules: JSONObject,
+    deals: Sequence[DealFile],
+    history: Sequence[HistoryFile],
     suffix: str = "",
-    rule_changes: list[dict[str, Any]] | None = None,
+    rule_changes: list[RuleChangeJSON] | None = None,
 ) -> Sheet:
     """A checked sheet file (exports.import_json) stored whole in one transaction, or nothing:
     the name policy with ``suffix``; a file without a name gets "Import". ``rule_changes``
@@ -731,7 +735,7 @@ def change_rules(db: Database, sheet: Sheet, data: Any, whole: bool = False) -> 
         return Changed(False, sheet)
     with sheet_write(db, sheet):  # a closed sheet (or club night) keeps its rules
         from_n = store.deal_count(db, sheet.id) + 1
-        changes = [dict(c) for c in stored_changes(sheet)]
+        changes = [c.copy() for c in stored_changes(sheet)]
         if from_n > 1 and play_rules(new) != play_rules(current):
             if changes and changes[-1]["from_n"] == from_n:
                 # changed again before a deal was played: one change, from the rules before
