@@ -138,7 +138,7 @@ def fees_line(event: Event, lang: str) -> str:
     return out
 
 
-def _payout_or_none(data: Any) -> Payout | None:
+def _payout_or_none(data: Mapping[str, object] | None) -> Payout | None:
     return Payout.from_json(data) if data else None
 
 
@@ -257,7 +257,7 @@ def set_closed(db: Database, event_id: int, closed: bool) -> bool:
     return True
 
 
-def log_event(db: Database, event_id: int, action: str, at: str, detail: Any = None) -> None:
+def log_event(db: Database, event_id: int, action: str, at: str, detail: Mapping[str, object] | None = None) -> None:
     """A line of the event's history, with who made it (event_history.record)."""
     history_log.record(db, event_id, action, detail, at)
 
@@ -452,7 +452,7 @@ MAX_MEMBER_NO = 20
 MAX_CLUB = 60
 
 
-def read_member(item: Mapping[str, Any], e: Errors) -> tuple[str | None, str | None]:
+def read_member(item: Mapping[str, object], e: Errors) -> tuple[str | None, str | None]:
     """A registration's optional ``member_no`` and ``club`` (text, spaces collapsed; empty is
     none), as the association's report carries them."""
     out: list[str | None] = []

@@ -9,10 +9,9 @@ renamed player is seen at once.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import date
-from typing import Any
 
 from sqlite_utils import Database
 
@@ -156,7 +155,7 @@ def player_figures(db: Database, player_id: int) -> list[tuple[PlayedSheet, Shee
     return out
 
 
-def _tallies(m: Any) -> dict[str, dict[str, int]]:
+def _tallies(m: Mapping[str, Tally]) -> dict[str, dict[str, int]]:
     return {k: {"games": t.games, "won": t.won} for k, t in sorted(m.items())}
 
 

@@ -312,7 +312,7 @@ def is_id(value: object) -> bool:
 def cache_write(db: Database) -> Iterator[None]:
     """A write of derived data on a read, in one transaction that never waits: while another
     writer (a save, another program) holds the database, the read goes on without writing
-    (busy timeout 0) and the next read writes it. Any storage fault is swallowed the same way;
+    (busy timeout 0) and the next read writes it. A storage fault of any kind is swallowed so;
     what was to be kept can always be computed again."""
     (timeout,) = db.execute("PRAGMA busy_timeout").fetchone()
     db.execute("PRAGMA busy_timeout=0")

@@ -1,9 +1,9 @@
 """Typed records of the club's storage: players, groups, club nights (events), their
 registrations and tables, as ``store.players``, ``store.groups`` and ``store.events`` read and
 write them. Frozen: a service that needs another value makes a new record
-(``dataclasses.replace``). JSON columns are decoded once, here (one decoder per record);
-``dict[str, Any]`` is left only where a column holds free JSON (a group's or an event's rules,
-the prize plan), read by the pure rules.
+(``dataclasses.replace``). JSON columns are decoded once, here (one decoder per record), into
+TypedDicts where their shape is the store's (the fee and prize plans); a group's and an event's
+rules stay free JSON objects, read by the pure rules.
 """
 
 from __future__ import annotations
@@ -14,10 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict, TypeVar, cast
 
 from ..jsontypes import JSONObject
-from .records import Sheet
-
-Row = Mapping[str, Any]  # a sqlite-utils query row
-
+from .records import Row, Sheet
 
 J = TypeVar("J")
 

@@ -16,6 +16,8 @@ from typing import Any, NotRequired, TypedDict, cast
 
 from ..jsontypes import JSONObject, JSONValue
 
+Row = Mapping[str, Any]  # a sqlite-utils query row: its columns as SQLite gives them
+
 
 class RuleChangeJSON(TypedDict):
     """A stored change of a sheet's rules: from which deal on, and the rules before it."""
@@ -159,7 +161,7 @@ def _names(raw: object) -> list[str]:
     return [str(name) for name in _json_list(raw)]
 
 
-def sheet_of(row: Mapping[str, Any]) -> Sheet:
+def sheet_of(row: Row) -> Sheet:
     """The one decoder of a ``sheets`` row (any query selecting ``sheets.*``; columns an old
     schema lacks are left at their defaults)."""
     changes = row.get("rule_changes")
@@ -185,7 +187,7 @@ def sheet_of(row: Mapping[str, Any]) -> Sheet:
     )
 
 
-def deal_of(row: Mapping[str, Any]) -> Deal:
+def deal_of(row: Row) -> Deal:
     """The one decoder of a ``deals`` row."""
     return Deal(
         n=int(row["n"]),
@@ -199,7 +201,7 @@ def deal_of(row: Mapping[str, Any]) -> Deal:
     )
 
 
-def history_of(row: Mapping[str, Any]) -> HistoryEntry:
+def history_of(row: Row) -> HistoryEntry:
     """The one decoder of a ``history`` row."""
     return HistoryEntry(
         at=str(row["at"]),
