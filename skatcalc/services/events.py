@@ -257,7 +257,9 @@ def set_closed(db: Database, event_id: int, closed: bool) -> bool:
     return True
 
 
-def log_event(db: Database, event_id: int, action: str, at: str, detail: Mapping[str, object] | None = None) -> None:
+def log_event(
+    db: Database, event_id: int, action: str, at: str, detail: Mapping[str, object] | None = None
+) -> None:
     """A line of the event's history, with who made it (event_history.record)."""
     history_log.record(db, event_id, action, detail, at)
 
