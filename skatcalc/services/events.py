@@ -532,58 +532,76 @@ def start_series(
         _bump(db, event_id)
         event = get_event(db, event_id)
         _refuse_if_closed(event)
-        n = rows_of.series_count(db, event_id) + 1
-        if expected is not None and expected < n:
-            raise SeriesTaken(expected)
-        if expected is not None and expected > n:
-            e = Errors()
-            e.add("n", "Die nächste Serie ist Nummer %(n)s.", n=n)
-            e.raise_if_any()
-        if final_series(db, event_id) is not None:
-            e = Errors()
-            e.add("seating", "Nach dem Finale gibt es keine Serie mehr.")
-            e.raise_if_any()
-        if n > 1 and not force:
-            open_tables = [(t.table, t.played, t.planned) for t in tables_of(db, event)
-                           if t.series == n - 1 and t.left > 0]  # fmt: skip
-            if open_tables:
-                raise Unfinished(n - 1, open_tables)
+        n = _next_series(db, event, expected, force)
         regs = registrations(db, event_id)
         present = [r.name for r in regs if r.from_series <= n and not r.away]
-        if seating is Seating.FINAL:
-            if n == 1:
-                e = Errors()
-                e.add("seating", "Das Finale folgt auf mindestens eine Serie.")
-                e.raise_if_any()
-            rows = ranking_rows(db, event)
-            # the best four who played before the final and are present
-            ranked = [r.player for r in rows if any(r.played) and r.player in set(present)]
-            tables = final_table(event.game, ranked)
-        elif seating is Seating.RANKING and n > 1:
-            rows = ranking_rows(db, event)
-            order = [p for p in ranking_order(rows) if p in set(present)]
-            tables = by_ranking(event.game, order)
-        else:
-            # from the second series on: no two who shared a table share one again
-            tables = draw(event.game, present, seed, met_before(db, event, n))
-            seating = Seating.DRAW
+        tables, seating = _seated(db, event, n, seating, seed, present)
         # the seed is kept for a seating by the ranking too (it draws nothing): the answer
         # always names a seed, and the list shows how each series was seated
         rows_of.insert_series(db, event_id, n, seating.value, seed, store.now())
-        short = event.name[:50]
-        for t in tables:
-            name = f"{short} · Serie {n} · Tisch {t.number}"
-            # the table's sheet belongs to the event's date, not the day it was seated
-            sheet = service.create_sheet(db, name, event.game, list(t.players),
-                                         t.first_dealer, event.rules, event.group_id,
-                                         day=event.day)  # fmt: skip
-            rows_of.insert_table(db, event_id, n, t.number, sheet.id)
-            if event.double_entry:
-                add_list_b(db, event, n, t.number, sheet)
+        _open_tables(db, event, n, tables)
         for reg in regs:  # the sheets have linked (or created) every seated player
             if reg.player_id is None and reg.name in present:
                 rows_of.set_registration_player(db, reg.id, people.find_player(db, reg.name))
     return n
+
+
+def _next_series(db: Database, event: Event, expected: int | None, force: bool) -> int:
+    """The number of the series to seat now, or why none may be: the caller meant another
+    (:class:`SeriesTaken`, or ``n`` beyond the next), the final was played, or the series
+    before still has deals to play (:class:`Unfinished` unless ``force``)."""
+    n = rows_of.series_count(db, event.id) + 1
+    if expected is not None and expected < n:
+        raise SeriesTaken(expected)
+    if expected is not None and expected > n:
+        e = Errors()
+        e.add("n", "Die nächste Serie ist Nummer %(n)s.", n=n)
+        e.raise_if_any()
+    if final_series(db, event.id) is not None:
+        e = Errors()
+        e.add("seating", "Nach dem Finale gibt es keine Serie mehr.")
+        e.raise_if_any()
+    if n > 1 and not force:
+        open_tables = [(t.table, t.played, t.planned) for t in tables_of(db, event)
+                       if t.series == n - 1 and t.left > 0]  # fmt: skip
+        if open_tables:
+            raise Unfinished(n - 1, open_tables)
+    return n
+
+
+def _seated(db: Database, event: Event, n: int, seating: Seating, seed: int,
+            present: list[str]) -> tuple[tuple[Table, ...], Seating]:  # fmt: skip
+    """The tables of series ``n`` as ``seating`` asks, and how they were seated: the first
+    series is always drawn, and so is a series seated by the ranking before there is one."""
+    if seating is Seating.FINAL:
+        if n == 1:
+            e = Errors()
+            e.add("seating", "Das Finale folgt auf mindestens eine Serie.")
+            e.raise_if_any()
+        rows = ranking_rows(db, event)
+        # the best four who played before the final and are present
+        ranked = [r.player for r in rows if any(r.played) and r.player in set(present)]
+        return final_table(event.game, ranked), seating
+    if seating is Seating.RANKING and n > 1:
+        rows = ranking_rows(db, event)
+        order = [p for p in ranking_order(rows) if p in set(present)]
+        return by_ranking(event.game, order), seating
+    # from the second series on: no two who shared a table share one again
+    return draw(event.game, present, seed, met_before(db, event, n)), Seating.DRAW
+
+
+def _open_tables(db: Database, event: Event, n: int, tables: tuple[Table, ...]) -> None:
+    """Each table of series ``n`` with its sheet (and list B's under double entry)."""
+    short = event.name[:50]
+    for t in tables:
+        name = f"{short} · Serie {n} · Tisch {t.number}"
+        # the table's sheet belongs to the event's date, not the day it was seated
+        sheet = service.create_sheet(db, name, event.game, list(t.players),
+                                     t.first_dealer, event.rules, event.group_id,
+                                     day=event.day)  # fmt: skip
+        rows_of.insert_table(db, event.id, n, t.number, sheet.id)
+        if event.double_entry:
+            add_list_b(db, event, n, t.number, sheet)
 
 
 def final_series(db: Database, event_id: int) -> int | None:

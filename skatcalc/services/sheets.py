@@ -263,7 +263,7 @@ def keyed_number(db: Database, sheet: Sheet, idem_key: str | None) -> int | None
 
 
 def placement(
-    spec: SheetSpec, body: Any, proposed: str, keep: Deal | None = None
+    spec: SheetSpec, body: object, proposed: str, keep: Deal | None = None
 ) -> tuple[str, tuple[str, ...]]:
     """Dealer and players of a deal: as given, else as before (corrections), else the rotation."""
     e = Errors()
@@ -283,7 +283,7 @@ def placement(
 def add_deal(
     db: Database,
     sheet: Sheet,
-    body: Any,
+    body: object,
     lang: str = "de",
     idem_key: str | None = None,
     proposed: str | None = None,
@@ -320,12 +320,13 @@ def add_deal(
             proposed = proposed_dealer(db, sheet)
         dealer, active = placement(spec, body, proposed)
         evaluate_deal(spec, body, active, ramsch_round=in_ramsch_round(db, sheet, spec))
-        n, stored = store.add_deal(db, sheet_id, dealer, list(active), body, idem_key, expected_n)
+        n, stored = store.add_deal(db, sheet_id, dealer, list(active), _accepted(body), idem_key,
+                                   expected_n)  # fmt: skip
         after = _written(db, sheet)
     return Saved(n, stored, after)
 
 
-def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dict[str, Any]:
+def preview_deal(db: Database, sheet: Sheet, body: object, lang: str = "de") -> dict[str, Any]:
     """The row a deal body would become, Bock included, without storing anything: the entry
     form's live preview (Ramsch has no value route). As the sheet's next deal, or, with
     ``"n"`` of a stored deal, as the correction of that deal."""
@@ -349,12 +350,12 @@ def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dic
         before = head_records(heads)
     else:  # a deal came in meanwhile: read them all
         before = records(store.get_deals(db, sheet_id))
-    nxt = DealRecord(len(before) + 1, dealer, active, body)
+    nxt = DealRecord(len(before) + 1, dealer, active, _accepted(body))
     out = compute_sheet(spec, [*before, nxt], current.state)
     return serialize.row_json(out.rows[-1], lang)
 
 
-def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, body: Any,
+def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, body: object,
                         lang: str) -> dict[str, Any]:  # fmt: skip
     """Deal n as the correction ``body`` would make it (its dealer, Bock and running totals)."""
     deals = store.get_deals(db, sheet_id)
@@ -363,7 +364,7 @@ def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, bo
     recs = records(deals)
     # under the rules deal n was played under
     evaluate_deal(spec.at(n), body, active, ramsch_round=_round_at(spec, recs, n))
-    recs[n - 1] = DealRecord(n, dealer, active, body, old.struck)
+    recs[n - 1] = DealRecord(n, dealer, active, _accepted(body), old.struck)
     return serialize.row_json(compute_sheet(spec, recs[:n]).rows[n - 1], lang)
 
 
@@ -385,7 +386,17 @@ def _round_at(spec: SheetSpec, recs: list[DealRecord], n: int) -> bool:
     return bockramsch_of(spec) and compute_sheet(spec, recs[: n - 1]).next_ramsch_round
 
 
-def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]:
+def _accepted(body: object) -> JSONObject:
+    """A deal body as :func:`evaluate_deal` accepted it: a JSON object (it refuses any other
+    value with this very message, so this is never the one to refuse it)."""
+    if isinstance(body, dict):
+        return body
+    e = Errors()
+    e.add("_", "Erwartet wird ein JSON-Objekt mit Feldern.")
+    raise InvalidDeal(list(e.items))
+
+
+def deal_number(body: object, must_be: int | None = None) -> tuple[int | None, object]:
     """The optional ``"n"`` of a deal body (the number the deal gets, API.md Additions) and
     the body without it: the number is where the deal goes, not part of the deal."""
     if not isinstance(body, dict) or "n" not in body:
@@ -417,7 +428,7 @@ def correct_deal(
     db: Database,
     sheet: Sheet,
     n: int,
-    body: Any,
+    body: object,
     lang: str = "de",
     expected_version: int | None = None,
     current: Deal | None = None,
@@ -436,7 +447,8 @@ def correct_deal(
         in_round = (_round_at(spec, records(store.get_deals(db, sheet_id)), n)
                     if bockramsch_of(spec) else False)  # fmt: skip
         evaluate_deal(spec.at(n), body, active, ramsch_round=in_round)  # its rules
-        store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
+        store.correct_deal(db, sheet_id, n, dealer, list(active), _accepted(body),
+                           expected_version)  # fmt: skip
         return _written(db, sheet)
 
 
@@ -704,7 +716,7 @@ def undo_save(db: Database, sheet: Sheet, n: int) -> Changed:
     return strike_deal(db, sheet, n)
 
 
-def change_rules(db: Database, sheet: Sheet, data: Any, whole: bool = False) -> Changed:
+def change_rules(db: Database, sheet: Sheet, data: object, whole: bool = False) -> Changed:
     """Change the house rules during the evening (``PATCH`` ``{"rules": {...}}``, the
     "Hausregeln" page): the keys merge one by one into the rules in force (nested objects
     too), the result is checked like a new sheet's rules (:class:`InvalidDeal` with
