@@ -8,7 +8,6 @@ read them as the dicts made here, in the language asked for. Pure: no Flask, no 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from skatcalc.text import field_errors, translate
 
@@ -16,7 +15,7 @@ from .rules.cite import Step
 from .rules.sheet import ComputedSheet, HouseRules, Row, Totals, Transfer
 from .rules.sheet.base import Result
 
-JSON = dict[str, Any]
+JSON = dict[str, object]
 
 
 def result_json(res: Result | None, lang: str = "de") -> JSON | None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from babel.support import NullTranslations, Translations
 
@@ -43,7 +42,9 @@ def catalog(lang: str) -> NullTranslations:
     return _CATALOGS[lang]
 
 
-def translate(text: str | Msg, lang: str, /, *, context: str | None = None, **params: Any) -> str:
+def translate(
+    text: str | Msg, lang: str, /, *, context: str | None = None, **params: object
+) -> str:
     """The one translation path: ``text`` is the German msgid, looked up in ``lang``'s
     catalogue (German: the msgid itself) and its ``%(name)s`` placeholders filled from
     ``params`` (a text without params is taken as it is, so a lone "%" needs no escaping).
@@ -76,7 +77,7 @@ def field_errors(exc: InvalidDeal, lang: str) -> dict[str, list[str]]:
     return out
 
 
-def ptranslate(context: str, text: str, lang: str, /, **params: Any) -> str:
+def ptranslate(context: str, text: str, lang: str, /, **params: object) -> str:
     return translate(text, lang, context=context, **params)
 
 
@@ -101,9 +102,9 @@ def request_lang() -> str:
     return _find_lang()
 
 
-def _(text: str | Msg, **variables: Any) -> str:
-    return translate(text, request_lang(), **variables)
+def _(text: str | Msg, **variables: object) -> str:
+    return translate(text, request_lang(), context=None, **variables)
 
 
-def pgettext(context: str, text: str, **variables: Any) -> str:
+def pgettext(context: str, text: str, **variables: object) -> str:
     return translate(text, request_lang(), context=context, **variables)

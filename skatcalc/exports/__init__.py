@@ -23,6 +23,7 @@ from skatcalc.services import cache
 from skatcalc.services import sheets as service
 from skatcalc.services.events import tournament_of_sheet
 from skatcalc.services.sheets import Sheet
+from skatcalc.store.records import DealFile, HistoryFile
 from skatcalc.text import ptranslate, translate
 
 from ..rules.common import Errors, InvalidDeal, money
@@ -337,10 +338,10 @@ def _with_changes(spec: SheetSpec, changes: list[_Change]) -> SheetSpec:
     return SheetSpec(spec.game, spec.players, spec.first_dealer, spec.rules, typed)
 
 
-def _checked_deals(spec: SheetSpec, deals: list[object], e: Errors) -> list[dict[str, object]]:
+def _checked_deals(spec: SheetSpec, deals: list[object], e: Errors) -> list[DealFile]:
     """The file's deals as the store keeps them, each checked as the sheet would check it;
     what is wrong goes to ``e`` as ``deals[i]``."""
-    clean: list[dict[str, object]] = []
+    clean: list[DealFile] = []
     kept: list[DealRecord] = []
     progress = compute_sheet(spec, []) if service.bockramsch_of(spec) else None
     for i, d in enumerate(deals, start=1):
@@ -404,9 +405,9 @@ def _refusal(spec: SheetSpec, record: DealRecord,
     return refused
 
 
-def _checked_history(history: object, e: Errors) -> list[dict[str, object]]:
+def _checked_history(history: object, e: Errors) -> list[HistoryFile]:
     """The file's history, each entry's time in UTC; a broken one goes to ``e``."""
-    good: list[dict[str, object]] = []
+    good: list[HistoryFile] = []
     if not isinstance(history, list):
         e.add("history", "Der Verlauf ist beschädigt.")
         return good
@@ -422,7 +423,7 @@ def _checked_history(history: object, e: Errors) -> list[dict[str, object]]:
             and at is not None
             and (h.get("before") is None or isinstance(h.get("before"), dict))
         ):
-            good.append({**h, "at": at})
+            good.append({"n": h["n"], "action": h["action"], "at": at, "before": h.get("before")})
         else:
             e.add("history", "Der Verlauf ist beschädigt.")
             break

@@ -6,7 +6,8 @@ import io
 import os
 import socket
 import sys
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 import click
 from flask import Flask
@@ -189,38 +190,11 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
     # behind a page render then waits one short slice, not several long ones (bench/load.py:
     # reads p99 down by about a third; throughput unchanged).
     sys.setswitchinterval(0.001)
-    config: dict[str, object] = _db_config(db_path)
+    config = _serve_config(db_path, lan, threads, trusted_hosts, hsts, durable,
+                           _Limits(preview_limit, write_limit, import_limit))  # fmt: skip
     if host is None:
         host = "0.0.0.0" if lan else "127.0.0.1"
-    if lan:
-        config["LAN"] = True
-    if trusted_hosts:
-        config["ALLOWED_HOSTS"] = list(trusted_hosts)
-    if hsts:
-        config["HSTS_SECONDS"] = 31536000
-    if write_limit is None:
-        write_limit = 120 if lan else 0
-    if write_limit:
-        config["WRITE_LIMIT"] = write_limit
-    if preview_limit is None:
-        preview_limit = 240 if lan else 0
-    if preview_limit:
-        config["PREVIEW_LIMIT"] = preview_limit
-    if import_limit is None:
-        import_limit = 20 if lan else 0
-    if import_limit:
-        config["IMPORT_LIMIT"] = import_limit
-    if durable:
-        config["DB_DURABLE"] = True
-    # Writes beyond half the threads wait for a slot (web/http.py WriteSlots), so most
-    # threads are free for reads while a burst of saves is written one after the other.
-    config["WRITE_SLOTS"] = max(1, threads // 2)
-    # PDF downloads waiting for the one render at a time hold threads too: a quarter at most.
-    config["PDF_WAITERS"] = max(1, threads // 4)
-    shown = _lan_address() if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}" if ":" not in shown else f"http://[{shown}]:{port}"
-    if public_url:
-        url = public_url.rstrip("/")
+    url = _served_url(host, port, public_url)
     if public_url or (lan and not proxies):
         # Behind a proxy without --public-url the links follow the Host and scheme the proxy
         # forwards; the address skatcalc listens on is not one a phone can open.
@@ -228,6 +202,63 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
     mask_keys_in_logs()  # the admin link printed below is the one key the output shows
     fewer_malloc_arenas()  # before any thread: resident memory under large requests
     app = _app_or_exit(config)
+    _announce(app, url, host, lan, proxies)
+    server_kw = _server_settings(threads, connection_limit, channel_timeout, proxies)
+    if processes > 1:
+        _hand_to_workers(app, config)
+        del app  # the parent keeps no app: each worker makes its own after the fork
+        _run_processes(config, host, port, processes, threads, server_kw)
+    logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
+    waitress_serve(app, host=host, port=port, **server_kw)
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """The rate limits as given (None: the default, which depends on --lan)."""
+
+    preview: int | None
+    write: int | None
+    imports: int | None
+
+
+def _serve_config(db_path: str | None, lan: bool, threads: int, trusted_hosts: tuple[str, ...],
+                  hsts: bool, durable: bool, limits: _Limits) -> dict[str, object]:  # fmt: skip
+    """The app's configuration from the command's options."""
+    config = _db_config(db_path)
+    if lan:
+        config["LAN"] = True
+    if trusted_hosts:
+        config["ALLOWED_HOSTS"] = list(trusted_hosts)
+    if hsts:
+        config["HSTS_SECONDS"] = 31536000
+    # on the network a limit per address unless one is given; 0 is none
+    for key, given, on_lan in (("WRITE_LIMIT", limits.write, 120),
+                               ("PREVIEW_LIMIT", limits.preview, 240),
+                               ("IMPORT_LIMIT", limits.imports, 20)):  # fmt: skip
+        limit = (on_lan if lan else 0) if given is None else given
+        if limit:
+            config[key] = limit
+    if durable:
+        config["DB_DURABLE"] = True
+    # Writes beyond half the threads wait for a slot (web/http.py WriteSlots), so most
+    # threads are free for reads while a burst of saves is written one after the other.
+    config["WRITE_SLOTS"] = max(1, threads // 2)
+    # PDF downloads waiting for the one render at a time hold threads too: a quarter at most.
+    config["PDF_WAITERS"] = max(1, threads // 4)
+    return config
+
+
+def _served_url(host: str, port: int, public_url: str | None) -> str:
+    """The address the output names: --public-url if given, else the one listened on."""
+    if public_url:
+        return public_url.rstrip("/")
+    shown = _lan_address() if host in ("0.0.0.0", "::") else host
+    return f"http://{shown}:{port}" if ":" not in shown else f"http://[{shown}]:{port}"
+
+
+def _announce(app: Flask, url: str, host: str, lan: bool, proxies: int) -> None:
+    """What the command prints at its start: the address, the database, the admin link, and
+    on the network who may do what and the links."""
     click.echo(f"skatcalc läuft / is running: {url}/")
     click.echo(f"Datenbank / database: {app.config['DATABASE']}")
     _print_admin_link(app, url)
@@ -243,7 +274,13 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         click.echo("On the network: anyone may look, only holders of the edit link may change.")
         _print_qr(f"{url}/")
         _print_share_links(app, url)
-    server_kw: dict[str, Any] = dict(
+
+
+def _server_settings(threads: int, connection_limit: int, channel_timeout: int,
+                     proxies: int) -> dict[str, Any]:  # fmt: skip
+    """waitress' settings (each process's, when there are several); its stubs type them
+    ``Incomplete``, and a ``dict[str, object]`` would also fill ``serve``'s typed ``_server``."""
+    return dict(
         threads=threads, ident="skatcalc",
         connection_limit=_connection_limit(connection_limit),
         channel_timeout=channel_timeout, cleanup_interval=max(1, min(10, channel_timeout // 3)),
@@ -254,24 +291,29 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         _server=keep_alive_server,
         **_proxy_settings(proxies),
     )  # fmt: skip
-    if processes > 1:
-        # Every worker makes its own app after the fork (no SQLite connection may cross it);
-        # the key the parent's app read or created goes to all of them, so sessions and CSRF
-        # tokens hold whichever process answers.
-        config["SECRET_KEY"] = app.config["SECRET_KEY"]
-        # One start, one tag for its pages: a phone revalidating at another worker gets 304.
-        config["BUILD_TAG"] = app.extensions["skatcalc_build"]
-        app.extensions["skatcalc_db"].close_all()
-        del app
-        try:
-            sockets = _bind_per_worker(host, port, processes)
-        except OSError as exc:
-            click.echo(f"skatcalc: {host}:{port} nicht nutzbar / cannot be used: {exc}", err=True)
-            raise SystemExit(1) from None
-        click.echo(f"{processes} Prozesse / processes, je / each {threads} threads")
-        raise SystemExit(Prefork(processes, sockets, config, server_kw).run())
-    logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
-    waitress_serve(app, host=host, port=port, **server_kw)
+
+
+def _hand_to_workers(app: Flask, config: dict[str, object]) -> None:
+    """What the workers' apps take over from the parent's, whose connections are closed."""
+    # Every worker makes its own app after the fork (no SQLite connection may cross it);
+    # the key the parent's app read or created goes to all of them, so sessions and CSRF
+    # tokens hold whichever process answers.
+    config["SECRET_KEY"] = app.config["SECRET_KEY"]
+    # One start, one tag for its pages: a phone revalidating at another worker gets 304.
+    config["BUILD_TAG"] = app.extensions["skatcalc_build"]
+    app.extensions["skatcalc_db"].close_all()
+
+
+def _run_processes(config: dict[str, object], host: str, port: int, processes: int,
+                   threads: int, server_kw: dict[str, Any]) -> NoReturn:  # fmt: skip
+    """Serve from ``processes`` forked workers, each with its own app, until they stop."""
+    try:
+        sockets = _bind_per_worker(host, port, processes)
+    except OSError as exc:
+        click.echo(f"skatcalc: {host}:{port} nicht nutzbar / cannot be used: {exc}", err=True)
+        raise SystemExit(1) from None
+    click.echo(f"{processes} Prozesse / processes, je / each {threads} threads")
+    raise SystemExit(Prefork(processes, sockets, config, server_kw).run())
 
 
 def _is_loopback(host: str) -> bool:

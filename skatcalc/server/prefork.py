@@ -9,7 +9,8 @@ import os
 import socket
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 from flask import Flask
@@ -18,6 +19,10 @@ from waitress.parser import HTTPRequestParser
 from skatcalc import create_app
 from skatcalc.web.http import BODY_MAX, IMPORT_BODY_MAX, IMPORT_PATHS
 from skatcalc.web.rights import masked
+
+if TYPE_CHECKING:
+    from waitress.adjustments import Adjustments
+    from waitress.channel import HTTPChannel
 
 
 def _proxy_settings(proxies: int) -> dict[str, object]:
@@ -67,7 +72,7 @@ def _bind(host: str, port: int, reuse_port: bool = False) -> list[socket.socket]
     sockets = []
     try:
         # (family, type, proto, sockaddr) tuples; types-waitress calls them str
-        listen: list[tuple[int, int, int, Any]] = adj.listen  # type: ignore[assignment]
+        listen = cast(list[tuple[int, int, int, tuple[object, ...]]], adj.listen)
         for family, kind, proto, address in listen:
             sock = socket.socket(family, kind, proto)
             sockets.append(sock)
@@ -276,11 +281,12 @@ class CappedParser(HTTPRequestParser):
     soon as the header is read, a chunked body as soon as it grows beyond the cap (413, and
     the connection is closed): nothing beyond the cap is ever read or buffered to disk."""
 
+    path: str  # set by the header's parse (not in types-waitress)
+
     def received(self, data: bytes) -> int:
         consumed: int = super().received(data)
         if self.headers_finished and not self.error:
-            # path is set by the header's parse (not in types-waitress)
-            cap = IMPORT_BODY_MAX if self.path in IMPORT_PATHS else BODY_MAX  # type: ignore[attr-defined]
+            cap = IMPORT_BODY_MAX if self.path in IMPORT_PATHS else BODY_MAX
             if max(self.content_length, self.body_bytes_received) > cap:
                 from waitress.utilities import RequestEntityTooLarge
 
@@ -298,16 +304,23 @@ class SheddingServer:
 
     SHED = 0.02  # of the limit closed at once, so the search runs once per few accepts
 
+    # what the waitress server this is mixed into has (types-waitress types some of it wrongly)
+    adj: Adjustments
+    _map: dict[int, object]
+    active_channels: dict[int, HTTPChannel]
+    next_channel_cleanup: float
+    maintenance: Callable[[float], None]
+
     def readable(self) -> bool:
-        limit = self.adj.connection_limit  # type: ignore[attr-defined]
-        excess = len(self._map) - limit + 1  # type: ignore[attr-defined]
+        limit = self.adj.connection_limit
+        excess = len(self._map) - limit + 1
         if getattr(self, "accepting", False) and excess > 0 and self._shed(excess):
             # Room is being made in this round of the loop: go on accepting, and keep
             # waitress's cleanup of timed-out channels (which its readable() would run).
             now = time.time()
-            if now >= self.next_channel_cleanup:  # type: ignore[has-type]
-                self.next_channel_cleanup = now + self.adj.cleanup_interval  # type: ignore[attr-defined]
-                self.maintenance(now)  # type: ignore[attr-defined]
+            if now >= self.next_channel_cleanup:
+                self.next_channel_cleanup = now + self.adj.cleanup_interval
+                self.maintenance(now)
             return True
         return bool(super().readable())  # type: ignore[misc]
 
@@ -316,14 +329,14 @@ class SheddingServer:
         (every connection busy with a request: then waitress stops accepting, as before)."""
         import heapq
 
-        channels = list(self.active_channels.values())  # type: ignore[attr-defined]
+        channels = list(self.active_channels.values())
         closing = sum(1 for c in channels if c.will_close)
         if closing >= excess:
             return True
         idle = [c for c in channels
                 if not c.will_close and not c.requests and not c.total_outbufs_len]  # fmt: skip
         # a few more than needed, so the search runs once per few accepts, not for each one
-        wanted = excess - closing + int(self.adj.connection_limit * self.SHED)  # type: ignore[attr-defined]
+        wanted = excess - closing + int(self.adj.connection_limit * self.SHED)
         chosen = heapq.nsmallest(wanted, idle, key=lambda c: c.last_activity)
         for c in chosen:
             # closed by the loop in this same round (waitress's own way, as at the timeout)
@@ -383,7 +396,7 @@ class QueueWarningFilter:
         self.last = -every
         self.deepest = 0
 
-    def filter(self, record: object) -> bool:
+    def filter(self, record: logging.LogRecord) -> bool:
         import time
 
         depth = getattr(record, "args", None)
@@ -394,6 +407,6 @@ class QueueWarningFilter:
             return False
         self.last = now
         if isinstance(depth, tuple) and depth:
-            record.args = (self.deepest,)  # type: ignore[attr-defined]
+            record.args = (self.deepest,)
         self.deepest = 0
         return True

@@ -17,11 +17,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from markupsafe import Markup
 
-from skatcalc.rules.sheet import SheetSpec
+from skatcalc.jsontypes import JSONObject
+from skatcalc.rules.sheet import ComputedSheet, Row, SheetSpec
+from skatcalc.serialize import JSON
 from skatcalc.services.recent import Recent
 
 T = TypeVar("T")
@@ -114,20 +116,20 @@ DERIVED_BYTES = 24 * MB
 # Per sheet (by its share token): the revision the entries belong to, and the entries. A write
 # bumps the revision, after which nothing older can be asked for, so the first use of a newer
 # revision drops the older one's entries: memory follows the sheets, not the writes.
-PER_REVISION: OrderedDict[str, tuple[int, dict[tuple[Any, ...], Any]]] = OrderedDict()
+PER_REVISION: OrderedDict[str, tuple[int, dict[tuple[object, ...], object]]] = OrderedDict()
 # The bytes of each sheet's entries in PER_REVISION (approx_size, measured as each is made).
 PER_REVISION_BYTES: dict[str, int] = {}
 _PER_REVISION_LOCK = threading.Lock()
 
 
-def derived(token: str, rev: int, entry: tuple[Any, ...], make: Callable[[], T]) -> T:
+def derived(token: str, rev: int, entry: tuple[object, ...], make: Callable[[], T]) -> T:
     """``make()`` once per revision ``rev`` of the sheet ``token``; shared between requests
     (callers read results and never change them)."""
     with _PER_REVISION_LOCK:
         held = PER_REVISION.get(token)
         if held is not None and held[0] == rev and entry in held[1]:
             PER_REVISION.move_to_end(token)
-            return held[1][entry]  # type: ignore[no-any-return]
+            return cast(T, held[1][entry])  # kept by this function from make() of a T
     value = make()
     size = approx_size(value)  # outside the lock: other requests need not wait for it
     with _PER_REVISION_LOCK:
@@ -210,21 +212,22 @@ class ByteBounded(Generic[K, V]):
 # The last computed sheet per sheet token, whatever its revision: an append-only change
 # continues from it (service.computed). Language-free: both languages share one computation.
 # (Mostly the same objects as the "computed" entries above: the bytes are not held twice.)
-LATEST_COMPUTED: ByteBounded[str, Any] = ByteBounded(
-    8 * MB, lambda held: approx_size(held), keep_one=True
+# Held with the signature (n, version, struck) of the deals it covers.
+LATEST_COMPUTED: ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
+    ByteBounded(8 * MB, lambda held: approx_size(held), keep_one=True)
 )
 # The last serialisation per sheet token and language (its rows and their dicts): rows that a
 # resumed computation kept are not serialised again.
-LATEST_JSON: ByteBounded[tuple[str, str], Any] = ByteBounded(
+LATEST_JSON: ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[JSON]]] = ByteBounded(
     8 * MB, lambda held: approx_size(held[1]), keep_one=True
 )
 # A sheet's JSON as the API and the export send it, per revision, language and shape: a
 # 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
-SHEET_JSON: ByteBounded[tuple[Any, ...], bytes] = ByteBounded(12 * MB, len, keep_one=True)
+SHEET_JSON: ByteBounded[tuple[object, ...], bytes] = ByteBounded(12 * MB, len, keep_one=True)
 
 # The rows of each sheet page variant as last rendered, with their deals' signatures
 # (sheet_view.py): a 1,000-deal sheet's rows are ~0.5 MB.
-PAGE_ROWS: ByteBounded[tuple[Any, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
+PAGE_ROWS: ByteBounded[tuple[object, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
     ByteBounded(12 * MB, lambda held: sum(len(r) for r in held[1]), keep_one=True)
 )
 
@@ -235,22 +238,22 @@ def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
 
 # The rendered page per variant for its latest revision, as pieces and deflated pieces
 # (caching.py).
-PAGES: ByteBounded[tuple[Any, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
+PAGES: ByteBounded[tuple[object, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
     ByteBounded(12 * MB, _page_size, keep_one=False)
 )
 
 # The entry form's HTML per variant with the per-page values cut out (sheet_view.py).
-ENTRY_FORMS: ByteBounded[tuple[Any, ...], list[str]] = ByteBounded(
+ENTRY_FORMS: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     4 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
 )
 # The PDF per sheet revision and language, newest first (exports); a 1,000-deal PDF is ~0.3 MB.
-PDFS: ByteBounded[tuple[Any, ...], tuple[Any, bytes]] = ByteBounded(
+PDFS: ByteBounded[tuple[object, ...], tuple[object, bytes]] = ByteBounded(
     8 * MB, lambda held: len(held[1]), keep_one=True
 )
 
 # What the list of sheets shows of each sheet, per sheet id: (share token, revision, code
 # fingerprint, summary); the ``sheet_summaries`` table keeps them across restarts.
-SUMMARIES: dict[int, tuple[str, int, str, dict[str, Any]]] = {}
+SUMMARIES: dict[int, tuple[str, int, str, JSONObject]] = {}
 SUMMARIES_LOCK = threading.Lock()
 
 
@@ -275,7 +278,7 @@ SPECS: Recent[tuple[str, tuple[str, ...], str, str, str], SheetSpec] = Recent(10
 # A club night's tables, registrations and ranking per (event token, live token): the big
 # screen, the organiser's phone and the API read between two deals share one
 # (services/events.py ``snapshot``).
-EVENT_SNAPSHOTS: Recent[tuple[str, str], Any] = Recent(32)  # services.events.EventSnapshot
+EVENT_SNAPSHOTS: Recent[tuple[str, str], object] = Recent(32)  # services.events.EventSnapshot
 # A link's QR code as inline SVG per address (web/sheet_view.py ``qr_svg``): ~5 ms a code,
 # two on every page of a sheet on the network, and a sheet's links never change.
 QR_CODES: Recent[str, Markup] = Recent(256)

@@ -11,11 +11,11 @@ pages and the projector (their live token) draw the new seating by themselves.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from sqlite_utils import Database
 
 from skatcalc import store
+from skatcalc.jsontypes import JSONObject, JSONValue
 from skatcalc.rules.common import Errors, Msg
 from skatcalc.rules.events import draw
 from skatcalc.services import events
@@ -152,7 +152,7 @@ _MAP_KEYS = {"points"}
 _NESTED_KEYS = {"ramsch"}
 
 
-def renamed(body: Any, old: str, new: str) -> Any:
+def renamed(body: JSONValue, old: str, new: str) -> JSONValue:
     """A deal body (or a deal's snapshot) with ``old`` written ``new`` wherever it names a
     player.
 
@@ -162,7 +162,7 @@ def renamed(body: Any, old: str, new: str) -> Any:
     """
     if not isinstance(body, dict):
         return body
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     for k, v in body.items():
         if k in _NAME_KEYS and v == old:
             v = new

@@ -45,7 +45,7 @@ def actor() -> str | None:
     return _ACTOR.get()
 
 
-def record(db: Database, event_id: int, action: str, detail: Mapping[str, Any] | None = None,
+def record(db: Database, event_id: int, action: str, detail: Mapping[str, object] | None = None,
            at: str | None = None) -> None:  # fmt: skip
     """One line of the event's history: ``action`` with its ``detail``, now (or ``at``), and
     who made it (the request's right, when the edge named one)."""

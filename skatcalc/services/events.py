@@ -72,7 +72,7 @@ from skatcalc.store import events as rows_of
 from skatcalc.store import players as player_rows
 from skatcalc.store import sheets as sheet_store
 from skatcalc.store.club_records import Event as Event  # the pages take the records from here
-from skatcalc.store.club_records import EventLogEntry, Registration, SeriesRow
+from skatcalc.store.club_records import EventLogEntry, PrizePlanJSON, Registration, SeriesRow
 from skatcalc.store.club_records import PenaltyRow as PenaltyRow
 from skatcalc.store.club_records import TableOfSheet as TableOfSheet
 from skatcalc.store.records import Sheet
@@ -138,7 +138,7 @@ def fees_line(event: Event, lang: str) -> str:
     return out
 
 
-def _payout_or_none(data: Any) -> Payout | None:
+def _payout_or_none(data: Mapping[str, object] | None) -> Payout | None:
     return Payout.from_json(data) if data else None
 
 
@@ -155,7 +155,7 @@ def plan_of(event: Event) -> PrizePlan:
 
 
 def _fee_plan_json(fees: Fees) -> str | None:
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     if fees.tiers:
         out["lost_game_tiers"] = [{"from": t.start, "cents": t.cents} for t in fees.tiers]
     if fees.table_cents:
@@ -165,8 +165,8 @@ def _fee_plan_json(fees: Fees) -> str | None:
     return json.dumps(out) if out else None
 
 
-def _prize_plan_json(plan: PrizePlan) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _prize_plan_json(plan: PrizePlan) -> PrizePlanJSON:
+    out = PrizePlanJSON()
     if plan.series_prizes is not None:
         out["series_prizes"] = plan.series_prizes.to_json()
     if plan.categories:
@@ -257,7 +257,9 @@ def set_closed(db: Database, event_id: int, closed: bool) -> bool:
     return True
 
 
-def log_event(db: Database, event_id: int, action: str, at: str, detail: Any = None) -> None:
+def log_event(
+    db: Database, event_id: int, action: str, at: str, detail: Mapping[str, object] | None = None
+) -> None:
     """A line of the event's history, with who made it (event_history.record)."""
     history_log.record(db, event_id, action, detail, at)
 
@@ -267,7 +269,7 @@ def event_history(db: Database, event_id: int) -> list[EventLogEntry]:
     return rows_of.event_log(db, event_id)
 
 
-def history_json(history: list[EventLogEntry]) -> list[dict[str, Any]]:
+def history_json(history: list[EventLogEntry]) -> list[dict[str, object]]:
     """The event's history as the API lists it: ``at``, ``action`` and the detail's own keys."""
     return [{"at": h.at, "action": h.action, **h.detail} for h in history]
 
@@ -452,7 +454,7 @@ MAX_MEMBER_NO = 20
 MAX_CLUB = 60
 
 
-def read_member(item: Mapping[str, Any], e: Errors) -> tuple[str | None, str | None]:
+def read_member(item: Mapping[str, object], e: Errors) -> tuple[str | None, str | None]:
     """A registration's optional ``member_no`` and ``club`` (text, spaces collapsed; empty is
     none), as the association's report carries them."""
     out: list[str | None] = []
@@ -530,58 +532,76 @@ def start_series(
         _bump(db, event_id)
         event = get_event(db, event_id)
         _refuse_if_closed(event)
-        n = rows_of.series_count(db, event_id) + 1
-        if expected is not None and expected < n:
-            raise SeriesTaken(expected)
-        if expected is not None and expected > n:
-            e = Errors()
-            e.add("n", "Die nächste Serie ist Nummer %(n)s.", n=n)
-            e.raise_if_any()
-        if final_series(db, event_id) is not None:
-            e = Errors()
-            e.add("seating", "Nach dem Finale gibt es keine Serie mehr.")
-            e.raise_if_any()
-        if n > 1 and not force:
-            open_tables = [(t.table, t.played, t.planned) for t in tables_of(db, event)
-                           if t.series == n - 1 and t.left > 0]  # fmt: skip
-            if open_tables:
-                raise Unfinished(n - 1, open_tables)
+        n = _next_series(db, event, expected, force)
         regs = registrations(db, event_id)
         present = [r.name for r in regs if r.from_series <= n and not r.away]
-        if seating is Seating.FINAL:
-            if n == 1:
-                e = Errors()
-                e.add("seating", "Das Finale folgt auf mindestens eine Serie.")
-                e.raise_if_any()
-            rows = ranking_rows(db, event)
-            # the best four who played before the final and are present
-            ranked = [r.player for r in rows if any(r.played) and r.player in set(present)]
-            tables = final_table(event.game, ranked)
-        elif seating is Seating.RANKING and n > 1:
-            rows = ranking_rows(db, event)
-            order = [p for p in ranking_order(rows) if p in set(present)]
-            tables = by_ranking(event.game, order)
-        else:
-            # from the second series on: no two who shared a table share one again
-            tables = draw(event.game, present, seed, met_before(db, event, n))
-            seating = Seating.DRAW
+        tables, seating = _seated(db, event, n, seating, seed, present)
         # the seed is kept for a seating by the ranking too (it draws nothing): the answer
         # always names a seed, and the list shows how each series was seated
         rows_of.insert_series(db, event_id, n, seating.value, seed, store.now())
-        short = event.name[:50]
-        for t in tables:
-            name = f"{short} · Serie {n} · Tisch {t.number}"
-            # the table's sheet belongs to the event's date, not the day it was seated
-            sheet = service.create_sheet(db, name, event.game, list(t.players),
-                                         t.first_dealer, event.rules, event.group_id,
-                                         day=event.day)  # fmt: skip
-            rows_of.insert_table(db, event_id, n, t.number, sheet.id)
-            if event.double_entry:
-                add_list_b(db, event, n, t.number, sheet)
+        _open_tables(db, event, n, tables)
         for reg in regs:  # the sheets have linked (or created) every seated player
             if reg.player_id is None and reg.name in present:
                 rows_of.set_registration_player(db, reg.id, people.find_player(db, reg.name))
     return n
+
+
+def _next_series(db: Database, event: Event, expected: int | None, force: bool) -> int:
+    """The number of the series to seat now, or why none may be: the caller meant another
+    (:class:`SeriesTaken`, or ``n`` beyond the next), the final was played, or the series
+    before still has deals to play (:class:`Unfinished` unless ``force``)."""
+    n = rows_of.series_count(db, event.id) + 1
+    if expected is not None and expected < n:
+        raise SeriesTaken(expected)
+    if expected is not None and expected > n:
+        e = Errors()
+        e.add("n", "Die nächste Serie ist Nummer %(n)s.", n=n)
+        e.raise_if_any()
+    if final_series(db, event.id) is not None:
+        e = Errors()
+        e.add("seating", "Nach dem Finale gibt es keine Serie mehr.")
+        e.raise_if_any()
+    if n > 1 and not force:
+        open_tables = [(t.table, t.played, t.planned) for t in tables_of(db, event)
+                       if t.series == n - 1 and t.left > 0]  # fmt: skip
+        if open_tables:
+            raise Unfinished(n - 1, open_tables)
+    return n
+
+
+def _seated(db: Database, event: Event, n: int, seating: Seating, seed: int,
+            present: list[str]) -> tuple[tuple[Table, ...], Seating]:  # fmt: skip
+    """The tables of series ``n`` as ``seating`` asks, and how they were seated: the first
+    series is always drawn, and so is a series seated by the ranking before there is one."""
+    if seating is Seating.FINAL:
+        if n == 1:
+            e = Errors()
+            e.add("seating", "Das Finale folgt auf mindestens eine Serie.")
+            e.raise_if_any()
+        rows = ranking_rows(db, event)
+        # the best four who played before the final and are present
+        ranked = [r.player for r in rows if any(r.played) and r.player in set(present)]
+        return final_table(event.game, ranked), seating
+    if seating is Seating.RANKING and n > 1:
+        rows = ranking_rows(db, event)
+        order = [p for p in ranking_order(rows) if p in set(present)]
+        return by_ranking(event.game, order), seating
+    # from the second series on: no two who shared a table share one again
+    return draw(event.game, present, seed, met_before(db, event, n)), Seating.DRAW
+
+
+def _open_tables(db: Database, event: Event, n: int, tables: tuple[Table, ...]) -> None:
+    """Each table of series ``n`` with its sheet (and list B's under double entry)."""
+    short = event.name[:50]
+    for t in tables:
+        name = f"{short} · Serie {n} · Tisch {t.number}"
+        # the table's sheet belongs to the event's date, not the day it was seated
+        sheet = service.create_sheet(db, name, event.game, list(t.players),
+                                     t.first_dealer, event.rules, event.group_id,
+                                     day=event.day)  # fmt: skip
+        rows_of.insert_table(db, event.id, n, t.number, sheet.id)
+        if event.double_entry:
+            add_list_b(db, event, n, t.number, sheet)
 
 
 def final_series(db: Database, event_id: int) -> int | None:
@@ -589,7 +609,7 @@ def final_series(db: Database, event_id: int) -> int | None:
     return rows_of.final_series(db, event_id, Seating.FINAL.value)
 
 
-def scoring_json(event: Event) -> dict[str, Any]:
+def scoring_json(event: Event) -> dict[str, object]:
     """How the event counts: money (the tables' tariffs) or points on a scale."""
     scale = event.rules.get("scale")
     if not scale:
@@ -615,7 +635,7 @@ def met_before(db: Database, event: Event, n: int) -> frozenset[frozenset[str]]:
     return pairs_of([t.players for t in tables_of(db, event) if t.series < n])
 
 
-def series_json(db: Database, event_id: int, n: int) -> dict[str, Any]:
+def series_json(db: Database, event_id: int, n: int) -> dict[str, object]:
     row = rows_of.get_series(db, event_id, n)
     if row is None:
         raise NotFound(n)
@@ -720,7 +740,7 @@ def tables_of(db: Database, event: Event,
 
 
 def _paper_table(event: Event, series: int, n: int, sheet: Sheet, planned: int,
-                 stored: dict[str, Any], signed: tuple[str, ...],
+                 stored: Mapping[str, object], signed: tuple[str, ...],
                  confirmed: str | None) -> EventTable:  # fmt: skip
     """A table kept on paper: its figures are its foot's, by the game's own tournament
     figure; it has played its series (the foot's check sum is the series' deals)."""
@@ -788,7 +808,7 @@ def pot_of(event: Event, rows: tuple[RankRow, ...]) -> int:
     return fees_total(rows) + sum(team_fee_payers(fees_of(event), plan_of(event).teams).values())
 
 
-def ranking_json(rows: tuple[RankRow, ...]) -> dict[str, Any]:
+def ranking_json(rows: tuple[RankRow, ...]) -> dict[str, object]:
     return {
         "rows": [
             {"rank": r.rank, "player": r.player, "score": r.score, "won": r.won, "lost": r.lost,
@@ -808,11 +828,11 @@ def live_token(db: Database, event_id: int) -> str:
     return token
 
 
-def fees_json(event: Event) -> dict[str, Any]:
+def fees_json(event: Event) -> dict[str, object]:
     """The fees as the event was made: flat (``lost_game_cents``) or by tiers; the table and
     team fees when there are any."""
     plan = event.fee_plan
-    out: dict[str, Any] = {"entry_cents": event.entry_cents}
+    out: dict[str, object] = {"entry_cents": event.entry_cents}
     if plan.get("lost_game_tiers"):
         out["lost_game_tiers"] = plan["lost_game_tiers"]
     else:
@@ -820,7 +840,7 @@ def fees_json(event: Event) -> dict[str, Any]:
     return {**out, **{k: v for k, v in plan.items() if k != "lost_game_tiers"}}
 
 
-def event_json(db: Database, event_id: int) -> dict[str, Any]:
+def event_json(db: Database, event_id: int) -> dict[str, object]:
     event = get_event(db, event_id)
     tables = tables_of(db, event)
     regs = registrations(db, event_id)
@@ -900,7 +920,7 @@ def prize_list(db: Database, event: Event, rows: tuple[RankRow, ...]) -> PrizeLi
                      cash_of(db, event, rows), fees_total(rows))  # fmt: skip
 
 
-def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[str, Any]:
+def prizes_json(db: Database, event: Event, rows: tuple[RankRow, ...]) -> dict[str, object]:
     """The prize list: ``rows`` the ranking with each player's own prize, ``prizes`` every
     prize with its kind (overall, series, category, team), ``teams`` the team ranking, and
     the cash check."""
@@ -952,7 +972,7 @@ def cash_of(db: Database, event: Event, rows: tuple[RankRow, ...]) -> CashCheck:
     return cash_check(rows, fees_of(event), plan_of(event).teams, paid_ticks(db, event.id))
 
 
-def cash_json(cash: CashCheck) -> dict[str, Any]:
+def cash_json(cash: CashCheck) -> dict[str, object]:
     return {
         "due_cents": cash.due_cents,
         "collected_cents": cash.paid_cents,
@@ -1030,7 +1050,7 @@ def set_teams(db: Database, event_id: int, teams: tuple[Team, ...]) -> None:
                 e.add(f"teams.{i}.members", "%(name)s ist nicht angemeldet.", name=missing[0])
             fixed.append(Team(t.name, tuple(names.get(people.name_key(m), m) for m in t.members)))
         e.raise_if_any()
-        plan = dict(event.prize_plan)  # the record stays as read
+        plan = event.prize_plan.copy()  # the record stays as read
         plan["teams"] = [{"name": t.name, "members": list(t.members)} for t in fixed]
         if not fixed:
             del plan["teams"]
@@ -1091,7 +1111,7 @@ def player_events(db: Database, player_id: int) -> list[PlayerEvent]:
     return out
 
 
-def player_events_json(lines: list[PlayerEvent]) -> list[dict[str, Any]]:
+def player_events_json(lines: list[PlayerEvent]) -> list[dict[str, object]]:
     """A player's club nights as the API lists them."""
     return [
         {"event": e.event, "name": e.name, "date": e.date, "game": e.game, "closed": e.closed,
@@ -1304,7 +1324,7 @@ class FootRefused(SignOffRefused):
     """A foot the table cannot take (it has deals, the event is closed): answered 409."""
 
 
-def log_paper(db: Database, event_id: int, action: str, detail: dict[str, Any]) -> None:
+def log_paper(db: Database, event_id: int, action: str, detail: dict[str, object]) -> None:
     """The one place a foot's or a penalty's change goes into the event's history (who and
     when: the desk's history joins here)."""
     log_event(db, event_id, action, store.now(), detail)
@@ -1370,7 +1390,7 @@ def preview_foot(db: Database, event: Event, n: int, table: int, data: object) -
     return FootPreview(foot_scores(event.game, lines), foot_games(lines), t.planned, errors)
 
 
-def foot_json(t: EventTable) -> dict[str, Any] | None:
+def foot_json(t: EventTable) -> dict[str, object] | None:
     """A paper table's foot with each player's score, as typed; None for a phone table."""
     if t.foot is None:
         return None
@@ -1385,7 +1405,7 @@ def penalties(db: Database, event_id: int) -> list[PenaltyRow]:
     return rows_of.penalties(db, event_id)
 
 
-def penalty_json(p: PenaltyRow) -> dict[str, Any]:
+def penalty_json(p: PenaltyRow) -> dict[str, object]:
     return {"id": p.id, "player": p.player, "series": p.series, "points": p.points,
             "reason": p.reason, "at": p.at}  # fmt: skip
 

@@ -42,6 +42,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from skatcalc.games import first as first_game
+from skatcalc.jsontypes import JSONObject
 from skatcalc.rules.common import Errors, Msg, clean_name, name_key
 from skatcalc.rules.sheet import BAD_NAME_MSG, GAMES, MAX_NAME, bad_name_char
 from skatcalc.rules.standings import normalize_group_rules
@@ -123,7 +124,7 @@ def sheets_of_player(db: Database, player_id: int) -> list[SeatedSheet]:
     return sorted(seated, key=lambda s: _day_order(s.sheet))
 
 
-def _log(db: Database, player_id: int, action: str, detail: dict[str, Any]) -> None:
+def _log(db: Database, player_id: int, action: str, detail: JSONObject) -> None:
     rows.add_log(db, player_id, _now(), action, detail)
 
 
@@ -192,7 +193,7 @@ def aliases(db: Database, player_id: int) -> list[str]:
 # --- Groups -----------------------------------------------------------------------------------
 
 
-def normalize_group(data: object) -> tuple[str, str, dict[str, Any]]:
+def normalize_group(data: object) -> tuple[str, str, JSONObject]:
     """A new group's name, game and club rules (defaults filled in); InvalidDeal otherwise."""
     e = Errors()
     if not isinstance(data, dict):
@@ -218,7 +219,7 @@ def normalize_group(data: object) -> tuple[str, str, dict[str, Any]]:
     return clean_name(name), game, rules
 
 
-def create_group(db: Database, name: str, game: str, rules: dict[str, Any]) -> Group:
+def create_group(db: Database, name: str, game: str, rules: JSONObject) -> Group:
     with db.atomic():
         gid = group_rows.insert_group(db, name, game, rules, _now(), secrets.token_urlsafe(18))
     return get_group(db, gid)
@@ -319,7 +320,7 @@ def join_group(db: Database, sheet_id: int, group_id: int | None) -> None:
         group_rows.set_sheet_group(db, sheet_id, group_id, _now())
 
 
-def update_group(db: Database, group_id: int, name: str, rules: dict[str, Any]) -> None:
+def update_group(db: Database, group_id: int, name: str, rules: JSONObject) -> None:
     """A new name or new club rules (``normalize_group`` checks both first)."""
     with db.atomic():
         if not group_rows.update_group(db, group_id, name, rules):

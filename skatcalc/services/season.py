@@ -9,10 +9,9 @@ renamed player is seen at once.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import date
-from typing import Any
 
 from sqlite_utils import Database
 
@@ -114,7 +113,8 @@ def figures_of_sheet(
         computed = service.computed(db, sheet)
         typed = sheet.players
         canonical = {typed[i]: name for i, (_pid, name) in enumerate(seats) if i < len(typed)}
-        stake = int(sheet.rules.get("stake_cents") or 0)
+        stake_cents = sheet.rules.get("stake_cents") or 0
+        stake = int(stake_cents) if isinstance(stake_cents, int | float | str) else 0
         day = players.sheet_day(sheet).isoformat()
         figs = {
             pid: sheet_figures(
@@ -155,7 +155,7 @@ def player_figures(db: Database, player_id: int) -> list[tuple[PlayedSheet, Shee
     return out
 
 
-def _tallies(m: Any) -> dict[str, dict[str, int]]:
+def _tallies(m: Mapping[str, Tally]) -> dict[str, dict[str, int]]:
     return {k: {"games": t.games, "won": t.won} for k, t in sorted(m.items())}
 
 
@@ -201,10 +201,10 @@ def game_figures(t: PlayerTotals, sheets: list[tuple[PlayedSheet, SheetFigures]]
     )
 
 
-def evening_figures_json(e: PlayerEvening) -> dict[str, Any]:
+def evening_figures_json(e: PlayerEvening) -> dict[str, object]:
     """One evening of a player's figures, as the API answers it."""
     f = e.figures
-    out: dict[str, Any] = {"sheet": e.sheet, "name": e.name, "day": f.day, "table": f.table,
+    out: dict[str, object] = {"sheet": e.sheet, "name": e.name, "day": f.day, "table": f.table,
                            "deals": f.deals, "played": f.played, "balance": f.balance,
                            "cents": f.cents, "won": f.won, "lost": f.lost}  # fmt: skip
     if e.event is not None:
@@ -215,10 +215,10 @@ def evening_figures_json(e: PlayerEvening) -> dict[str, Any]:
     return out
 
 
-def game_json(g: GameFigures) -> dict[str, Any]:
+def game_json(g: GameFigures) -> dict[str, object]:
     """A player's figures in one game, as the API answers them."""
     t = g.totals
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "sheets": t.sheets,
         "deals": t.deals,
         "won": t.won,
@@ -280,7 +280,7 @@ def player_stats(db: Database, player_id: int) -> PlayerStats:
     return PlayerStats(pid, player.name, games)
 
 
-def player_stats_json(stats: PlayerStats) -> dict[str, Any]:
+def player_stats_json(stats: PlayerStats) -> dict[str, object]:
     """The player as the API answers: id, name, and per game his figures (or None)."""
     return {"id": stats.id, "name": stats.name,
             **{k: None if g is None else game_json(g) for k, g in stats.games.items()}}  # fmt: skip
@@ -367,7 +367,7 @@ def group_evenings(sheets: list[PlayedSheet]) -> list[Evening]:
     return out
 
 
-def evening_json(e: Evening) -> dict[str, Any]:
+def evening_json(e: Evening) -> dict[str, object]:
     """An evening as the standings API lists it."""
     which = {"sheet": e.sheet} if e.event is None else {"event": e.event}
     return {**which, "name": e.name, "day": e.day, "players": list(e.players),
@@ -381,14 +381,14 @@ def group_version(db: Database, group_id: int) -> str:
     return group_rows.group_fingerprint(db, group_id, CODE_VERSION)
 
 
-def row_json(r: StandingRow) -> dict[str, Any]:
+def row_json(r: StandingRow) -> dict[str, object]:
     d = asdict(r)
     d.pop("player_id")
     return d
 
 
-def group_json(group: Group) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": group.id, "name": group.name, "game": group.game,
+def group_json(group: Group) -> dict[str, object]:
+    out: dict[str, object] = {"id": group.id, "name": group.name, "game": group.game,
                            "rules": group.rules, "created": group.created}  # fmt: skip
     if group.sheets is not None:
         out["sheets"] = group.sheets

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 from sqlite_utils import Database
 
 from skatcalc import serialize
+from skatcalc.jsontypes import JSONObject
 from skatcalc.rules import marks
 from skatcalc.rules.common import Errors, InvalidDeal, Msg
 from skatcalc.rules.sheet import (
@@ -47,8 +48,11 @@ from skatcalc.store import MAX_ID, NotFound, body_hash, fault_of, get_db, is_id,
 from skatcalc.store import sheets as store
 from skatcalc.store.records import (
     Deal,
+    DealFile,
     DealHead,
     HistoryEntry,
+    HistoryFile,
+    RuleChangeJSON,
     Sheet,
     SheetLock,
     TableEvent,
@@ -69,7 +73,7 @@ def spec_of(sheet: Sheet) -> SheetSpec:
                  json.dumps(changes, sort_keys=True) if changes else "")  # fmt: skip
 
 
-def stored_changes(sheet: Sheet) -> list[dict[str, Any]]:
+def stored_changes(sheet: Sheet) -> list[RuleChangeJSON]:
     """The sheet's stored rule changes (``{"from_n", "before"}``, oldest first), whether the
     sheet came through ``db`` (a list) or as a bare row of another query (JSON text)."""
     raw = sheet.rule_changes or []
@@ -98,7 +102,7 @@ def _read_spec(game: str, players: tuple[str, ...], first_dealer: str, rules: st
     return SheetSpec(game, players, first_dealer, now, typed)
 
 
-def rule_changes_json(sheet: Sheet) -> list[dict[str, Any]]:
+def rule_changes_json(sheet: Sheet) -> list[JSONObject]:
     """The sheet's ``rule_changes`` (docs/api.md): from which deal on, the rules from there,
     and the rules before it."""
     return [
@@ -129,12 +133,12 @@ _CACHE_SHEETS = cache.SHEETS_KEPT
 _LATEST: cache.ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
     cache.LATEST_COMPUTED
 )
-_LATEST_JSON: cache.ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[dict[str, Any]]]] = (
+_LATEST_JSON: cache.ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[serialize.JSON]]] = (
     cache.LATEST_JSON
 )
 
 
-def derived(sheet: Sheet, what: str, make: Callable[[], T], *key: Any) -> T:
+def derived(sheet: Sheet, what: str, make: Callable[[], T], *key: object) -> T:
     """``make()`` once per revision of the sheet: views derived from its deals.
 
     Derived data only: the deals stay the one source of truth, and every write bumps the
@@ -179,11 +183,11 @@ def computed_sheet(db: Database, sheet: Sheet, lang: str) -> dict[str, Any]:
     """The computed sheet as JSON in ``lang`` (serialize.computed_json), once per revision and
     language: deals, totals, bock_pending, next_dealer."""
 
-    def make() -> dict[str, Any]:
+    def make() -> serialize.JSON:
         result = computed(db, sheet)
         key = (sheet.share_token, lang)
         out = serialize.computed_json(result, lang, _LATEST_JSON.get(key))
-        _LATEST_JSON.put(key, (result.rows, out["deals"]))
+        _LATEST_JSON.put(key, (result.rows, cast(list[serialize.JSON], out["deals"])))
         return out
 
     return derived(sheet, "computed-json", make, lang)
@@ -259,7 +263,7 @@ def keyed_number(db: Database, sheet: Sheet, idem_key: str | None) -> int | None
 
 
 def placement(
-    spec: SheetSpec, body: Any, proposed: str, keep: Deal | None = None
+    spec: SheetSpec, body: object, proposed: str, keep: Deal | None = None
 ) -> tuple[str, tuple[str, ...]]:
     """Dealer and players of a deal: as given, else as before (corrections), else the rotation."""
     e = Errors()
@@ -279,7 +283,7 @@ def placement(
 def add_deal(
     db: Database,
     sheet: Sheet,
-    body: Any,
+    body: object,
     lang: str = "de",
     idem_key: str | None = None,
     proposed: str | None = None,
@@ -316,12 +320,13 @@ def add_deal(
             proposed = proposed_dealer(db, sheet)
         dealer, active = placement(spec, body, proposed)
         evaluate_deal(spec, body, active, ramsch_round=in_ramsch_round(db, sheet, spec))
-        n, stored = store.add_deal(db, sheet_id, dealer, list(active), body, idem_key, expected_n)
+        n, stored = store.add_deal(db, sheet_id, dealer, list(active), _accepted(body), idem_key,
+                                   expected_n)  # fmt: skip
         after = _written(db, sheet)
     return Saved(n, stored, after)
 
 
-def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dict[str, Any]:
+def preview_deal(db: Database, sheet: Sheet, body: object, lang: str = "de") -> dict[str, Any]:
     """The row a deal body would become, Bock included, without storing anything: the entry
     form's live preview (Ramsch has no value route). As the sheet's next deal, or, with
     ``"n"`` of a stored deal, as the correction of that deal."""
@@ -345,12 +350,12 @@ def preview_deal(db: Database, sheet: Sheet, body: Any, lang: str = "de") -> dic
         before = head_records(heads)
     else:  # a deal came in meanwhile: read them all
         before = records(store.get_deals(db, sheet_id))
-    nxt = DealRecord(len(before) + 1, dealer, active, body)
+    nxt = DealRecord(len(before) + 1, dealer, active, _accepted(body))
     out = compute_sheet(spec, [*before, nxt], current.state)
     return serialize.row_json(out.rows[-1], lang)
 
 
-def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, body: Any,
+def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, body: object,
                         lang: str) -> dict[str, Any]:  # fmt: skip
     """Deal n as the correction ``body`` would make it (its dealer, Bock and running totals)."""
     deals = store.get_deals(db, sheet_id)
@@ -359,7 +364,7 @@ def _preview_correction(db: Database, spec: SheetSpec, sheet_id: int, n: int, bo
     recs = records(deals)
     # under the rules deal n was played under
     evaluate_deal(spec.at(n), body, active, ramsch_round=_round_at(spec, recs, n))
-    recs[n - 1] = DealRecord(n, dealer, active, body, old.struck)
+    recs[n - 1] = DealRecord(n, dealer, active, _accepted(body), old.struck)
     return serialize.row_json(compute_sheet(spec, recs[:n]).rows[n - 1], lang)
 
 
@@ -381,7 +386,17 @@ def _round_at(spec: SheetSpec, recs: list[DealRecord], n: int) -> bool:
     return bockramsch_of(spec) and compute_sheet(spec, recs[: n - 1]).next_ramsch_round
 
 
-def deal_number(body: Any, must_be: int | None = None) -> tuple[int | None, Any]:
+def _accepted(body: object) -> JSONObject:
+    """A deal body as :func:`evaluate_deal` accepted it: a JSON object (it refuses any other
+    value with this very message, so this is never the one to refuse it)."""
+    if isinstance(body, dict):
+        return body
+    e = Errors()
+    e.add("_", "Erwartet wird ein JSON-Objekt mit Feldern.")
+    raise InvalidDeal(list(e.items))
+
+
+def deal_number(body: object, must_be: int | None = None) -> tuple[int | None, object]:
     """The optional ``"n"`` of a deal body (the number the deal gets, API.md Additions) and
     the body without it: the number is where the deal goes, not part of the deal."""
     if not isinstance(body, dict) or "n" not in body:
@@ -413,7 +428,7 @@ def correct_deal(
     db: Database,
     sheet: Sheet,
     n: int,
-    body: Any,
+    body: object,
     lang: str = "de",
     expected_version: int | None = None,
     current: Deal | None = None,
@@ -432,7 +447,8 @@ def correct_deal(
         in_round = (_round_at(spec, records(store.get_deals(db, sheet_id)), n)
                     if bockramsch_of(spec) else False)  # fmt: skip
         evaluate_deal(spec.at(n), body, active, ramsch_round=in_round)  # its rules
-        store.correct_deal(db, sheet_id, n, dealer, list(active), body, expected_version)
+        store.correct_deal(db, sheet_id, n, dealer, list(active), _accepted(body),
+                           expected_version)  # fmt: skip
         return _written(db, sheet)
 
 
@@ -635,7 +651,7 @@ def create_sheet(
     game: str,
     players: list[str],
     first_dealer: str,
-    rules: dict[str, Any],
+    rules: JSONObject,
     group_id: int | None = None,
     suffix: str = "",
     fallback: str | None = None,
@@ -658,11 +674,11 @@ def import_sheet(
     game: str,
     players: list[str],
     first_dealer: str,
-    rules: dict[str, Any],
-    deals: list[dict[str, Any]],
-    history: list[dict[str, Any]],
+    rules: JSONObject,
+    deals: Sequence[DealFile],
+    history: Sequence[HistoryFile],
     suffix: str = "",
-    rule_changes: list[dict[str, Any]] | None = None,
+    rule_changes: list[RuleChangeJSON] | None = None,
 ) -> Sheet:
     """A checked sheet file (exports.import_json) stored whole in one transaction, or nothing:
     the name policy with ``suffix``; a file without a name gets "Import". ``rule_changes``
@@ -700,7 +716,7 @@ def undo_save(db: Database, sheet: Sheet, n: int) -> Changed:
     return strike_deal(db, sheet, n)
 
 
-def change_rules(db: Database, sheet: Sheet, data: Any, whole: bool = False) -> Changed:
+def change_rules(db: Database, sheet: Sheet, data: object, whole: bool = False) -> Changed:
     """Change the house rules during the evening (``PATCH`` ``{"rules": {...}}``, the
     "Hausregeln" page): the keys merge one by one into the rules in force (nested objects
     too), the result is checked like a new sheet's rules (:class:`InvalidDeal` with
@@ -731,7 +747,7 @@ def change_rules(db: Database, sheet: Sheet, data: Any, whole: bool = False) -> 
         return Changed(False, sheet)
     with sheet_write(db, sheet):  # a closed sheet (or club night) keeps its rules
         from_n = store.deal_count(db, sheet.id) + 1
-        changes = [dict(c) for c in stored_changes(sheet)]
+        changes = [c.copy() for c in stored_changes(sheet)]
         if from_n > 1 and play_rules(new) != play_rules(current):
             if changes and changes[-1]["from_n"] == from_n:
                 # changed again before a deal was played: one change, from the rules before

@@ -19,7 +19,6 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any
 
 from flask import Flask, current_app
 from sqlite_utils import Database
@@ -266,7 +265,8 @@ def describe_fault(exc: BaseException) -> str:
 
 
 def get_db() -> Database:
-    return current_app.extensions["skatcalc_db"].get()  # type: ignore[no-any-return]
+    pool: Connections = current_app.extensions["skatcalc_db"]
+    return pool.get()
 
 
 def close_db(_exc: BaseException | None = None) -> None:
@@ -312,7 +312,7 @@ def is_id(value: object) -> bool:
 def cache_write(db: Database) -> Iterator[None]:
     """A write of derived data on a read, in one transaction that never waits: while another
     writer (a save, another program) holds the database, the read goes on without writing
-    (busy timeout 0) and the next read writes it. Any storage fault is swallowed the same way;
+    (busy timeout 0) and the next read writes it. A storage fault of any kind is swallowed so;
     what was to be kept can always be computed again."""
     (timeout,) = db.execute("PRAGMA busy_timeout").fetchone()
     db.execute("PRAGMA busy_timeout=0")
@@ -327,7 +327,7 @@ def cache_write(db: Database) -> Iterator[None]:
         db.execute(f"PRAGMA busy_timeout={int(timeout)}")
 
 
-def body_hash(body: Any) -> str:
+def body_hash(body: object) -> str:
     """What an Idempotency-Key is stored with: the hash of the body it came with."""
     return hashlib.sha256(
         json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()

@@ -1,9 +1,9 @@
 """Typed records of the club's storage: players, groups, club nights (events), their
 registrations and tables, as ``store.players``, ``store.groups`` and ``store.events`` read and
 write them. Frozen: a service that needs another value makes a new record
-(``dataclasses.replace``). JSON columns are decoded once, here (one decoder per record);
-``dict[str, Any]`` is left only where a column holds free JSON (a group's or an event's rules,
-the prize plan), read by the pure rules.
+(``dataclasses.replace``). JSON columns are decoded once, here (one decoder per record), into
+TypedDicts where their shape is the store's (the fee and prize plans); a group's and an event's
+rules stay free JSON objects, read by the pure rules.
 """
 
 from __future__ import annotations
@@ -11,15 +11,43 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, TypeVar, cast
 
-from .records import Sheet
+from ..jsontypes import JSONObject
+from .records import Row, Sheet
 
-Row = Mapping[str, Any]  # a sqlite-utils query row
+J = TypeVar("J")
 
 
-def _json_or(text: object, empty: Any) -> Any:
-    return json.loads(str(text)) if text else empty
+def _json_or(text: object, empty: J) -> J:
+    # the JSON edge: a column holds what its record's field says (the store wrote it so)
+    return cast(J, json.loads(str(text))) if text else empty
+
+
+FeeTierJSON = TypedDict("FeeTierJSON", {"from": int, "cents": int})
+
+
+class FeePlanJSON(TypedDict, total=False):
+    """An event's stored fee plan (``rules.events.Fees`` beyond the entry and per lost game)."""
+
+    lost_game_tiers: list[FeeTierJSON]
+    table_cents: int
+    team_cents: int
+
+
+class TeamJSON(TypedDict):
+    name: str
+    members: list[str]
+
+
+class PrizePlanJSON(TypedDict, total=False):
+    """An event's stored prize plan beyond its payout; each payout as ``Payout.to_json`` makes it."""
+
+    series_prizes: dict[str, object]
+    categories: list[str]
+    category_prizes: dict[str, object]
+    teams: list[TeamJSON]
+    team_payout: dict[str, object]
 
 
 @dataclass(frozen=True)
@@ -50,7 +78,7 @@ class PlayerSummary:
 class PlayerLogEntry:
     at: str
     action: str
-    detail: dict[str, Any]
+    detail: JSONObject
 
 
 def decode_player_log(row: Row) -> PlayerLogEntry:
@@ -85,7 +113,7 @@ class EventLogEntry:
 
     at: str
     action: str
-    detail: dict[str, Any]
+    detail: JSONObject
 
 
 def decode_event_log(row: Row) -> EventLogEntry:
@@ -133,7 +161,7 @@ class PenaltyRow:
 
 def decode_deals(text: object) -> dict[int, int]:
     """Deals per table size, stored as JSON with string keys: the one shape is int keys."""
-    return {int(k): int(v) for k, v in _json_or(text, {}).items()}
+    return {int(k): int(v) for k, v in _json_or(text, dict[str, int]()).items()}
 
 
 def encode_deals(deals: Mapping[int, int]) -> str:
@@ -155,14 +183,14 @@ class Event:
     rules: dict[str, Any]
     entry_cents: int
     lost_game_cents: int
-    payout: dict[str, Any]
+    payout: dict[str, object]
     pot_cents: int | None
     edit_token: str
     created: str
     closed: str | None
     rev: int
-    fee_plan: dict[str, Any]
-    prize_plan: dict[str, Any]
+    fee_plan: FeePlanJSON
+    prize_plan: PrizePlanJSON
     double_entry: bool
     player_count: int | None = None
     series_count: int | None = None
@@ -183,14 +211,14 @@ def decode_event(row: Row) -> Event:
         rules=json.loads(row["rules"]),
         entry_cents=int(row["entry_cents"]),
         lost_game_cents=int(row["lost_game_cents"]),
-        payout=json.loads(row["payout"]),
+        payout=_json_or(row["payout"], {}),
         pot_cents=_int_or_none(row["pot_cents"]),
         edit_token=str(row["edit_token"]),
         created=str(row["created"]),
         closed=row["closed"],
         rev=int(row["rev"]),
-        fee_plan=_json_or(row.get("fee_plan"), {}),
-        prize_plan=_json_or(row.get("prize_plan"), {}),
+        fee_plan=_json_or(row.get("fee_plan"), FeePlanJSON()),
+        prize_plan=_json_or(row.get("prize_plan"), PrizePlanJSON()),
         double_entry=bool(row.get("double_entry")),
         player_count=_int_or_none(row.get("player_count")),
         series_count=_int_or_none(row.get("series_count")),
@@ -236,7 +264,7 @@ class TableRow:
     signed: tuple[str, ...]
     confirmed: str | None
     series_deals: dict[int, int]
-    foot: dict[str, Any] | None = None  # a paper table's foot as typed (docs/rules.md 1.12)
+    foot: JSONObject | None = None  # a paper table's foot as typed (docs/rules.md 1.12)
 
 
 @dataclass(frozen=True)

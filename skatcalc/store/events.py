@@ -9,16 +9,17 @@ shape: deals per table size with int keys, its JSON columns decoded.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from sqlite_utils import Database
 
+from ..jsontypes import JSONObject, JSONValue
 from .club_records import (
     Event,
     EventLogEntry,
     EventRef,
     PenaltyRow,
+    PrizePlanJSON,
     Registration,
     SeriesRow,
     SeriesTable,
@@ -31,12 +32,13 @@ from .club_records import (
     decode_series,
     encode_deals,
 )
+from .records import DealRow
 from .records import sheet_of as decode_sheet
 
 # --- Events -----------------------------------------------------------------------------------
 
 
-def insert_event(db: Database, values: dict[str, Any]) -> int:
+def insert_event(db: Database, values: Mapping[str, object]) -> int:
     """A new event row from its column values (JSON columns already encoded)."""
     cols = list(values)
     cur = db.execute(
@@ -73,7 +75,9 @@ def bump(db: Database, event_id: int) -> bool:
     return db.execute("update events set rev = rev + 1 where id = ?", [event_id]).rowcount > 0
 
 
-def set_money(db: Database, event_id: int, payout: Any, pot_cents: int | None) -> None:
+def set_money(
+    db: Database, event_id: int, payout: Mapping[str, object], pot_cents: int | None
+) -> None:
     db.execute(
         "update events set payout = ?, pot_cents = ? where id = ?",
         [json.dumps(payout), pot_cents, event_id],
@@ -89,14 +93,14 @@ def set_closed(db: Database, event_id: int, at: str | None) -> bool:
     return cur.rowcount > 0
 
 
-def set_prize_plan(db: Database, event_id: int, plan: dict[str, Any]) -> None:
+def set_prize_plan(db: Database, event_id: int, plan: PrizePlanJSON) -> None:
     db.execute(
         "update events set prize_plan = ? where id = ?",
         [json.dumps(plan, ensure_ascii=False) if plan else None, event_id],
     )
 
 
-def add_log(db: Database, event_id: int, action: str, at: str, detail: Any = None) -> None:
+def add_log(db: Database, event_id: int, action: str, at: str, detail: object = None) -> None:
     db.execute(
         "insert into event_log (event_id, at, action, detail) values (?, ?, ?, ?)",
         [event_id, at, action, None if detail is None else json.dumps(detail)],
@@ -464,7 +468,7 @@ def table_of_sheet(db: Database, sheet_id: int) -> TableOfSheet | None:
 # --- Paper tables and penalties ----------------------------------------------------------------
 
 
-def set_foot(db: Database, event_id: int, series: int, n: int, foot: dict[str, Any]) -> None:
+def set_foot(db: Database, event_id: int, series: int, n: int, foot: JSONObject) -> None:
     db.execute(
         "update event_tables set foot = ? where event_id = ? and series = ? and n = ?",
         [json.dumps(foot, ensure_ascii=False), event_id, series, n],
@@ -518,12 +522,17 @@ def reseat_sheet(db: Database, sheet_id: int, players: list[str], first_dealer: 
     )
 
 
-def deal_rows(db: Database, sheet_id: int) -> list[dict[str, Any]]:
+def deal_rows(db: Database, sheet_id: int) -> list[DealRow]:
     """A sheet's deals as stored (JSON text): what a rename rewrites."""
-    return [dict(r) for r in db.query("select * from deals where sheet_id = ?", [sheet_id])]
+    return [
+        DealRow(id=int(r[0]), dealer=str(r[1]), active=str(r[2]), input=str(r[3]), idem_key=r[4])
+        for r in db.execute(
+            "select id, dealer, active, input, idem_key from deals where sheet_id = ?", [sheet_id]
+        )
+    ]
 
 
-def rewrite_deal(db: Database, deal_id: int, dealer: str, active: list[str], body: Any,
+def rewrite_deal(db: Database, deal_id: int, dealer: str, active: list[str], body: JSONValue,
                  idem_hash: str | None) -> None:  # fmt: skip
     """A deal's names rewritten: a new version (a phone holding the old one is told)."""
     db.execute(
@@ -534,7 +543,7 @@ def rewrite_deal(db: Database, deal_id: int, dealer: str, active: list[str], bod
     )  # fmt: skip
 
 
-def history_befores(db: Database, sheet_id: int) -> list[tuple[int, Any]]:
+def history_befores(db: Database, sheet_id: int) -> list[tuple[int, JSONValue]]:
     """(history id, decoded ``before``) of a sheet's history entries that keep one."""
     return [
         (int(h["id"]), json.loads(h["before"]))
@@ -545,7 +554,7 @@ def history_befores(db: Database, sheet_id: int) -> list[tuple[int, Any]]:
     ]
 
 
-def set_history_before(db: Database, history_id: int, before: Any) -> None:
+def set_history_before(db: Database, history_id: int, before: JSONValue) -> None:
     db.execute(
         "update history set before = ? where id = ?",
         [json.dumps(before, ensure_ascii=False, sort_keys=True), history_id],

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 from sqlite_utils import Database
 
+from ..jsontypes import JSONObject
 from .club_records import Group, decode_group
 from .records import Sheet
 from .records import sheet_of as decode_sheet
 
 
-def _rules_json(rules: dict[str, Any]) -> str:
+def _rules_json(rules: JSONObject) -> str:
     return json.dumps(rules, sort_keys=True)
 
 
 def insert_group(
-    db: Database, name: str, game: str, rules: dict[str, Any], created: str, edit_token: str
+    db: Database, name: str, game: str, rules: JSONObject, created: str, edit_token: str
 ) -> int:
     cur = db.execute(
         "insert into groups (name, game, rules, created, edit_token) values (?, ?, ?, ?, ?)",
@@ -39,14 +39,14 @@ def list_groups(db: Database, game: str | None = None) -> list[Group]:
         "from sheets s left join event_tables t on t.sheet_id = s.id "
         "where s.group_id = g.id) as sheets from groups g"
     )
-    args: list[Any] = []
+    args: list[str] = []
     if game:
         sql += " where g.game = ?"
         args.append(game)
     return [decode_group(r) for r in db.query(sql + " order by g.name collate nocase, g.id", args)]
 
 
-def update_group(db: Database, group_id: int, name: str, rules: dict[str, Any]) -> bool:
+def update_group(db: Database, group_id: int, name: str, rules: JSONObject) -> bool:
     """False when there is no such group."""
     cur = db.execute(
         "update groups set name = ?, rules = ? where id = ?", [name, _rules_json(rules), group_id]

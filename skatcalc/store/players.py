@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from sqlite_utils import Database
 
+from ..jsontypes import JSONObject
 from .club_records import Player, PlayerLogEntry, PlayerSummary, decode_player, decode_player_log
 from .records import Sheet
 from .records import sheet_of as decode_sheet
@@ -92,7 +92,7 @@ def aliases(db: Database, player_id: int) -> list[str]:
     ]
 
 
-def add_log(db: Database, player_id: int, at: str, action: str, detail: dict[str, Any]) -> None:
+def add_log(db: Database, player_id: int, at: str, action: str, detail: JSONObject) -> None:
     db.execute(
         "insert into player_log (player_id, at, action, detail) values (?, ?, ?, ?)",
         [player_id, at, action, json.dumps(detail, ensure_ascii=False)],

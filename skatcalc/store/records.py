@@ -12,7 +12,18 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
+
+from ..jsontypes import JSONObject, JSONValue
+
+Row = Mapping[str, Any]  # a sqlite-utils query row: its columns as SQLite gives them
+
+
+class RuleChangeJSON(TypedDict):
+    """A stored change of a sheet's rules: from which deal on, and the rules before it."""
+
+    from_n: int
+    before: JSONObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,13 +36,13 @@ class Sheet:
     game: str
     players: list[str]
     first_dealer: str
-    rules: dict[str, Any]
+    rules: JSONObject
     edit_token: str
     share_token: str
     created: str
     updated: str
     rev: int = 0
-    rule_changes: list[dict[str, Any]] | None = None
+    rule_changes: list[RuleChangeJSON] | None = None
     group_id: int | None = None
     closed: str | None = None  # when it was closed; None while open
     day: str | None = None  # the day it belongs to when not that of ``created``
@@ -111,11 +122,46 @@ class TableEvent:
     edit_token: str
 
 
-def _json_list(raw: Any) -> list[Any]:
-    return list(json.loads(raw)) if isinstance(raw, str) else list(raw or [])
+class DealFile(TypedDict):
+    """A deal of a sheet file, checked by the import: stored as it is."""
+
+    n: int
+    dealer: str
+    active: list[str]
+    input: JSONObject
+    struck: bool
+    version: NotRequired[int]
 
 
-def sheet_of(row: Mapping[str, Any]) -> Sheet:
+class HistoryFile(TypedDict):
+    """A history entry of a sheet file, checked by the import."""
+
+    n: int
+    action: str
+    at: str
+    before: NotRequired[JSONObject | None]
+
+
+class DealRow(TypedDict):
+    """A ``deals`` row as stored (its JSON columns as text): what a rename rewrites."""
+
+    id: int
+    dealer: str
+    active: str
+    input: str
+    idem_key: str | None
+
+
+def _json_list(raw: object) -> list[JSONValue]:
+    decoded = json.loads(raw) if isinstance(raw, str) else raw
+    return list(decoded) if isinstance(decoded, list | tuple) else []
+
+
+def _names(raw: object) -> list[str]:
+    return [str(name) for name in _json_list(raw)]
+
+
+def sheet_of(row: Row) -> Sheet:
     """The one decoder of a ``sheets`` row (any query selecting ``sheets.*``; columns an old
     schema lacks are left at their defaults)."""
     changes = row.get("rule_changes")
@@ -125,7 +171,7 @@ def sheet_of(row: Mapping[str, Any]) -> Sheet:
         id=int(row["id"]),
         name=str(row["name"]),
         game=str(row["game"]),
-        players=_json_list(row["players"]),
+        players=_names(row["players"]),
         first_dealer=str(row["first_dealer"]),
         rules=json.loads(row["rules"]) if isinstance(row["rules"], str) else dict(row["rules"]),
         edit_token=str(row["edit_token"]),
@@ -133,7 +179,7 @@ def sheet_of(row: Mapping[str, Any]) -> Sheet:
         created=str(row["created"]),
         updated=str(row["updated"]),
         rev=int(row.get("rev") or 0),
-        rule_changes=_json_list(changes),
+        rule_changes=cast(list[RuleChangeJSON], _json_list(changes)),
         group_id=None if group is None else int(group),
         closed=row.get("closed"),
         day=row.get("day"),
@@ -141,12 +187,12 @@ def sheet_of(row: Mapping[str, Any]) -> Sheet:
     )
 
 
-def deal_of(row: Mapping[str, Any]) -> Deal:
+def deal_of(row: Row) -> Deal:
     """The one decoder of a ``deals`` row."""
     return Deal(
         n=int(row["n"]),
         dealer=str(row["dealer"]),
-        active=_json_list(row["active"]),
+        active=_names(row["active"]),
         input=json.loads(row["input"]),
         struck=bool(row["struck"]),
         version=int(row["version"]),
@@ -155,7 +201,7 @@ def deal_of(row: Mapping[str, Any]) -> Deal:
     )
 
 
-def history_of(row: Mapping[str, Any]) -> HistoryEntry:
+def history_of(row: Row) -> HistoryEntry:
     """The one decoder of a ``history`` row."""
     return HistoryEntry(
         at=str(row["at"]),

@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
 
 from sqlite_utils import Database
 
+from ..jsontypes import JSONObject
 from . import NotFound, body_hash, cache_write, now
 from .records import (
     Deal,
+    DealFile,
     DealHead,
     HistoryEntry,
+    HistoryFile,
+    RuleChangeJSON,
     Sheet,
     SheetLock,
     TableEvent,
@@ -56,7 +59,7 @@ def create_sheet(
     game: str,
     players: list[str],
     first_dealer: str,
-    rules: dict[str, Any],
+    rules: JSONObject,
     group_id: int | None = None,
     day: str | None = None,
 ) -> Sheet:
@@ -108,11 +111,11 @@ _CODE = "_code"  # beside a stored summary: the fingerprint of the code that mad
 
 def sheet_summaries(
     db: Database,
-    summarize: Callable[[Sheet], dict[str, Any]],
+    summarize: Callable[[Sheet], JSONObject],
     code: str = "",
-    memo: dict[int, tuple[str, int, str, dict[str, Any]]] | None = None,
-    memo_lock: AbstractContextManager[Any] | None = None,
-) -> list[tuple[Sheet, dict[str, Any]]]:
+    memo: dict[int, tuple[str, int, str, JSONObject]] | None = None,
+    memo_lock: AbstractContextManager[object] | None = None,
+) -> list[tuple[Sheet, JSONObject]]:
     """Every sheet with its summary (what the list of sheets shows of it).
 
     Summaries are derived from the deals and kept per revision, in memory and in the
@@ -138,7 +141,7 @@ def sheet_summaries(
             out.append((s, hit[3]))
             continue
         row = stored.get(s.id)
-        summary: dict[str, Any] | None = None
+        summary: JSONObject | None = None
         if row is not None and row[0] == s.rev:
             kept = json.loads(row[1])
             if isinstance(kept, dict) and kept.pop(_CODE, None) == code:
@@ -167,10 +170,10 @@ def _store_summaries(db: Database, rows: list[tuple[int, int, str]]) -> None:
 def set_rules(
     db: Database,
     sheet_id: int,
-    rules: dict[str, Any],
-    changes: list[dict[str, Any]],
+    rules: JSONObject,
+    changes: list[RuleChangeJSON],
     from_n: int,
-    before: dict[str, Any],
+    before: JSONObject,
 ) -> None:
     """The sheet's rules in force from deal ``from_n`` on, its list of rule changes, and the
     change in the history (``before``: the rules up to then), in one transaction."""
@@ -198,7 +201,7 @@ def event_of_table(db: Database, sheet_id: int) -> TableEvent | None:
     return None if row is None else TableEvent(id=int(row[0]), edit_token=str(row[1]))
 
 
-def set_rule_changes(db: Database, sheet_id: int, changes: list[dict[str, Any]]) -> None:
+def set_rule_changes(db: Database, sheet_id: int, changes: list[RuleChangeJSON]) -> None:
     """An imported sheet's rule changes, inside the import's transaction."""
     db.execute(
         "update sheets set rule_changes = ? where id = ?",
@@ -287,7 +290,7 @@ def _touch(db: Database, sheet_id: int, at: str) -> None:
         raise NotFound(sheet_id)
 
 
-def _log(db: Database, sheet_id: int, n: int, action: str, at: str, before: Any) -> None:
+def _log(db: Database, sheet_id: int, n: int, action: str, at: str, before: object) -> None:
     db.execute(
         "insert into history (sheet_id, n, action, at, before) values (?, ?, ?, ?, ?)",
         [
@@ -306,7 +309,7 @@ def _insert_deal(
     n: int,
     dealer: str,
     active: list[str],
-    body: dict[str, Any],
+    body: JSONObject,
     struck: bool,
     version: int,
     at: str,
@@ -336,7 +339,7 @@ def add_deal(
     sheet_id: int,
     dealer: str,
     active: list[str],
-    body: dict[str, Any],
+    body: JSONObject,
     idem_key: str | None = None,
     expected_n: int | None = None,
 ) -> tuple[int, bool]:
@@ -379,7 +382,7 @@ def get_deal(db: Database, sheet_id: int, n: int) -> Deal:
     return deal_of(rows[0])
 
 
-def _snapshot(deal: Deal) -> dict[str, Any]:
+def _snapshot(deal: Deal) -> dict[str, object]:
     return {"dealer": deal.dealer, "active": deal.active, "input": deal.input,
             "struck": deal.struck, "version": deal.version}  # fmt: skip
 
@@ -390,7 +393,7 @@ def correct_deal(
     n: int,
     dealer: str,
     active: list[str],
-    body: dict[str, Any],
+    body: JSONObject,
     expected_version: int | None = None,
 ) -> None:
     at = now()
@@ -437,9 +440,9 @@ def import_sheet(
     game: str,
     players: list[str],
     first_dealer: str,
-    rules: dict[str, Any],
-    deals: list[dict[str, Any]],
-    history: list[dict[str, Any]],
+    rules: JSONObject,
+    deals: Sequence[DealFile],
+    history: Sequence[HistoryFile],
 ) -> int:
     """A whole sheet in one transaction: either all of it is stored or nothing."""
     with db.atomic():
@@ -449,7 +452,7 @@ def import_sheet(
 
 
 def fill_sheet(
-    db: Database, sheet_id: int, deals: list[dict[str, Any]], history: list[dict[str, Any]]
+    db: Database, sheet_id: int, deals: Sequence[DealFile], history: Sequence[HistoryFile]
 ) -> None:
     """The deals and history of an imported sheet, into the new, empty sheet ``sheet_id``;
     inside the caller's transaction. The revision stays: nothing of the sheet was computed yet."""
@@ -457,7 +460,7 @@ def fill_sheet(
     with db.atomic():
         for d in deals:
             _insert_deal(db, sheet_id, d["n"], d["dealer"], d["active"], d["input"], d["struck"],
-                         int(d.get("version", 1)), at)  # fmt: skip
+                         d.get("version", 1), at)  # fmt: skip
         for h in history:
             _log(db, sheet_id, h["n"], h["action"], h["at"], h.get("before"))
 

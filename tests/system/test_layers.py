@@ -31,7 +31,8 @@ FORM_LIBRARIES = ("flask_wtf", "wtforms")
 # ``skatcalc/rules/``) or a module at the root (``text`` for ``skatcalc/text.py``). ``text``
 # (the catalogues and ``translate``) is below the games, whose forms translate; ``serialize``
 # (the rules' objects as JSON) above them, below the services that answer with it.
-ORDER = ("rules", "text", "games", "serialize", "store", "services", "exports", "web",
+# ``jsontypes`` (type aliases only) sits just above the rules, for every layer that holds JSON.
+ORDER = ("rules", "jsontypes", "text", "games", "serialize", "store", "services", "exports", "web",
          "app", "skatcalc", "server", "__main__")  # fmt: skip
 
 
@@ -157,10 +158,11 @@ def layer(name: str) -> int | None:
 
 def test_the_order_places_modules_by_their_layer() -> None:
     assert layer("skatcalc.rules.sheet.compute") == 0
-    assert layer("skatcalc.text") == 1 and layer("skatcalc.games.skat.forms") == 2
-    assert layer("skatcalc.web.i18n") == 7 and layer("skatcalc.app") == 8
-    assert layer("skatcalc") == 9 and layer("skatcalc.server.cli") == 10
-    assert layer("skatcalc.__main__") == 11
+    assert layer("skatcalc.jsontypes") == 1
+    assert layer("skatcalc.text") == 2 and layer("skatcalc.games.skat.forms") == 3
+    assert layer("skatcalc.web.i18n") == 8 and layer("skatcalc.app") == 9
+    assert layer("skatcalc") == 10 and layer("skatcalc.server.cli") == 11
+    assert layer("skatcalc.__main__") == 12
     assert layer("skatcalc.new_module") is None
 
 
