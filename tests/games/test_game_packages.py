@@ -117,14 +117,27 @@ def test_the_entry_script_gets_the_contracts_as_data() -> None:
     assert "dataset.contracts" in app_js
 
 
+def _items(text: str) -> list[str]:
+    """The top-level list items of a Markdown text, each with its continuation lines."""
+    items: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("* "):
+            items.append(line)
+        elif items and line.startswith("  ") and not line.lstrip().startswith("* "):
+            items[-1] += " " + line.strip()
+        elif not line.startswith("  "):
+            items.append("")
+    return [i for i in items if i]
+
+
 def test_api_docs_list_the_registered_games_contracts() -> None:
     api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
-    rows = [line for line in api.splitlines() if line.startswith("| `game` |")]
+    rows = [item.split(";")[0] for item in _items(api) if item.startswith("* `game` (")]
     listed = [re.findall(r'`"(\w+)"`', row) for row in rows]
     assert listed[0] == [g.value for g in Game]  # the Skat value's body (enum order)
     assert listed[1] == list(games.game("schafkopf").contracts)
-    by_contract = next(line for line in api.splitlines() if line.startswith("| `games` |"))
-    assert re.findall(r"`(\w+)`", by_contract.split("|")[3]) == [
+    by_contract = next(item for item in _items(api) if item.startswith("* `games` ("))
+    assert re.findall(r"`(\w+)`", by_contract.split("by contract (")[1].split(")")[0]) == [
         row.key for row in games.contract_rows()
     ]
     lmin = json.dumps(DEFAULT_LAUFENDE_MIN, separators=(",", ":"))

@@ -96,8 +96,8 @@ def test_an_extension_must_fit_an_address_and_the_worker_pattern(extension: str)
 
 def test_docs_api_lists_exactly_the_registered_formats() -> None:
     text = DOCS_API.read_text(encoding="utf-8")
-    # the API's route and the pages' route, each a line of its table
-    for start in ("| `GET /api/v1/sheets/<id>/export.", "| `/sheets/<id>/export."):
+    # the API's route and the pages' route, each an item of its list
+    for start in ("* `GET /api/v1/sheets/<id>/export.", "* `/sheets/<id>/export."):
         route = next(line for line in text.splitlines() if line.startswith(start))
         listed = re.findall(r"export\.(\w+)`|`\.(\w+)`", route)
         assert sorted(a or b for a, b in listed) == sorted(exports.FORMATS), route
