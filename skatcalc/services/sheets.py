@@ -183,6 +183,8 @@ def computed_sheet(db: Database, sheet: Sheet, lang: str) -> dict[str, Any]:
         result = computed(db, sheet)
         key = (sheet.share_token, lang)
         out = serialize.computed_json(result, lang, _LATEST_JSON.get(key))
+        # Kept rows come back as they were; a new one becomes a KeptJson, measured once.
+        out["deals"] = [d if type(d) is cache.KeptJson else cache.KeptJson(d) for d in out["deals"]]
         _LATEST_JSON.put(key, (result.rows, out["deals"]))
         return out
 
