@@ -4,7 +4,8 @@ The save is what a table waits for after every deal: adding a deal through the J
 (``POST /api/v1/sheets/<id>/deals`` with the sheet's edit right as ``Authorization: Bearer``,
 on a server run with ``LAN``, the body an app sends) and then the sheet page (``GET
 /sheets/<id>``), 48 → 49 deals. Before each iteration, untimed, deal 49 goes out again and the
-page of 48 deals is shown, as bench/latency.py does.
+sheet of 48 deals is shown as the previous save left it (its JSON answer and the page), as
+bench/latency.py does.
 
 The floor is a bare Flask app in the same process, with no hooks, no CSRF and no redirect: its
 POST answers the save's JSON and its GET the page's HTML, both as bytes taken beforehand from
@@ -88,6 +89,8 @@ def main() -> None:
                 conn.execute("delete from history where sheet_id = ? and n > 48", [sid])
                 conn.execute("update sheets set rev = rev + 1 where id = ?", [sid])
             conn.close()
+            # What the previous save left: its answer (the sheet's JSON) and the page after it.
+            assert c.get(f"/api/v1/sheets/{sid}", headers=right).status_code == 200
             assert c.get(f"/sheets/{sid}", headers=right).status_code == 200
 
         def save() -> tuple[bytes, bytes]:

@@ -80,7 +80,16 @@ class KeptJson(dict[str, Any]):
     it): measured once, like a frozen dataclass; unlike a plain dict it can be referred to
     weakly."""
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "_text")
+
+    def encoded(self, dumps: Callable[[Any], str]) -> str:
+        """The row as ``dumps`` writes it, written once per row and ``dumps``: a save sends the
+        whole sheet back, of which only the new row was not written before."""
+        held: tuple[Callable[[Any], str], str] | None = getattr(self, "_text", None)
+        if held is None or held[0] != dumps:
+            held = (dumps, dumps(self))
+            self._text = held
+        return held[1]
 
 
 # Per type: whether its objects are measured once (frozen dataclasses, KeptJson).

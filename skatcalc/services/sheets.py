@@ -226,6 +226,28 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
     return out
 
 
+# Stands for the deals in the sheet's JSON while the rest is written: no JSON value of a sheet
+# can be this string (names and texts carry no control characters, and the keys written
+# before "deals" are the server's own).
+_DEALS_MARK = "\x00deals\x00"
+
+
+def sheet_text(out: dict[str, Any], dumps: Callable[[Any], str]) -> str:
+    """``dumps(out)`` for a sheet's JSON (``sheet_json``), the same text, with each deal's row
+    written once and kept (``cache.KeptJson``): a save answers the whole sheet, and writing
+    48 unchanged rows again was a third of its cost."""
+    deals = out.get("deals")
+    if not isinstance(deals, list) or not all(type(d) is cache.KeptJson for d in deals):
+        return dumps(out)
+    head = dumps({**out, "deals": _DEALS_MARK})
+    mark = dumps(_DEALS_MARK)
+    if head.count(mark) != 1:
+        return dumps(out)
+    comma = dumps([0, 0])[2:-2]  # the item separator dumps writes (", ")
+    rows = comma.join(d.encoded(dumps) for d in deals)
+    return head.replace(mark, f"[{rows}]", 1)
+
+
 def sheet_bytes(sheet: Sheet, lang: str, shape: str, make: Callable[[], bytes]) -> bytes:
     """A file or answer made of the sheet (``shape`` names which: the API's JSON, the
     export's, packed or not), once per revision and language: every write bumps the
