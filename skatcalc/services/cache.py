@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import date
@@ -66,17 +67,81 @@ MB = 1024 * 1024
 SAMPLE = 16
 
 
+# The measured size of a frozen dataclass (a computed row, a computation) while it lives, by
+# id: a save keeps 48 rows of the last computation and adds one, and measuring the 48 again
+# for every cache it enters cost more than the rest of the save. Frozen results are never
+# changed after they are made (``derived``), so their size stays; the weak reference drops
+# the entry with the object, before its id can be another object's.
+_FROZEN_SIZES: dict[int, tuple[weakref.ref[object], int]] = {}
+# Smaller objects are measured again (cheaper than the entry that would remember them).
+_MEMO_FROM = 512
+
+
+class KeptJson(dict[str, object]):
+    """A JSON object that a cache keeps and nobody changes (a sheet's row as the API shows
+    it): measured once, like a frozen dataclass; unlike a plain dict it can be referred to
+    weakly."""
+
+    __slots__ = ("__weakref__", "_text")
+
+    def encoded(self, dumps: Callable[[object], str]) -> str:
+        """The row as ``dumps`` writes it, written once per row and ``dumps``: a save sends the
+        whole sheet back, of which only the new row was not written before."""
+        held: tuple[Callable[[object], str], str] | None = getattr(self, "_text", None)
+        if held is None or held[0] != dumps:
+            held = (dumps, dumps(self))
+            self._text = held
+        return held[1]
+
+
+# Per type: whether its objects are measured once (frozen dataclasses, KeptJson).
+_FROZEN_TYPES: dict[type, bool] = {KeptJson: True}
+
+
+def _is_frozen(kind: type) -> bool:
+    known = _FROZEN_TYPES.get(kind)
+    if known is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        known = bool(getattr(params, "frozen", False)) and hasattr(kind, "__weakref__")
+        _FROZEN_TYPES[kind] = known
+    return known
+
+
+def _remember(obj: object, size: int) -> None:
+    key = id(obj)
+
+    def forget(ref: weakref.ref[object]) -> None:
+        held = _FROZEN_SIZES.get(key)
+        if held is not None and held[0] is ref:
+            del _FROZEN_SIZES[key]
+
+    _FROZEN_SIZES[key] = (weakref.ref(obj, forget), size)
+
+
 def approx_size(value: object) -> int:
     """About how many bytes ``value`` takes with everything it holds (``sys.getsizeof`` over
     its containers, dataclasses and objects; each object counted once; long lists by a
-    sample). A bound for caches, not an accounting: a sheet's JSON and computation measure
-    0.84 of what tracemalloc finds (tests/services/test_cache_bytes.py holds it within 2×)."""
+    sample; a frozen dataclass measured before by what it measured then). A bound for
+    caches, not an accounting: a sheet's JSON and computation measure 0.84 of what
+    tracemalloc finds (tests/services/test_cache_bytes.py holds it within 2×)."""
     seen: set[int] = set()
 
     def size(obj: object, depth: int) -> int:
         if id(obj) in seen or depth > 40:
             return 0
         seen.add(id(obj))
+        frozen = _is_frozen(type(obj))
+        if frozen:
+            held = _FROZEN_SIZES.get(id(obj))
+            if held is not None and held[0]() is obj:
+                return held[1]
+            measured = _measure(obj, depth)
+            if measured >= _MEMO_FROM:
+                _remember(obj, measured)
+            return measured
+        return _measure(obj, depth)
+
+    def _measure(obj: object, depth: int) -> int:
         total = sys.getsizeof(obj)
         if isinstance(obj, (str, bytes, bytearray, int, float, bool)) or obj is None:
             return total
@@ -172,28 +237,32 @@ class ByteBounded(Generic[K, V]):
         self.max_bytes = max_bytes
         self._size_of = size_of
         self._keep_one = keep_one
-        self._items: OrderedDict[K, V] = OrderedDict()
+        # Each value with its size as measured when put: measuring a value again when it is
+        # replaced or dropped would cost as much as the put itself (a deep walk).
+        self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
     def get(self, key: K, touch: bool = True) -> V | None:
         with self._lock:
-            value = self._items.get(key)
-            if value is not None and touch:
+            held = self._items.get(key)
+            if held is None:
+                return None
+            if touch:
                 self._items.move_to_end(key)
-            return value
+            return held[0]
 
     def put(self, key: K, value: V) -> None:
         size = self._size_of(value)
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:
-                self._bytes -= self._size_of(old)
-            self._items[key] = value
+                self._bytes -= old[1]
+            self._items[key] = (value, size)
             self._bytes += size
             while self._bytes > self.max_bytes and len(self._items) > int(self._keep_one):
-                _, gone = self._items.popitem(last=False)
-                self._bytes -= self._size_of(gone)
+                _, (_gone, gone_size) = self._items.popitem(last=False)
+                self._bytes -= gone_size
 
     def clear(self) -> None:
         with self._lock:

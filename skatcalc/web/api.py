@@ -119,7 +119,8 @@ def sheet_reply(sheet: service.Sheet, status: int = 200) -> Reply:
 
     def make() -> bytes:
         out = service.sheet_json(service.get_db(), sheet, lang)
-        return (current_app.json.dumps(out) + "\n").encode("utf-8")  # as jsonify writes it
+        text = service.sheet_text(out, current_app.json.dumps)
+        return (text + "\n").encode("utf-8")  # as jsonify writes it
 
     data = service.sheet_bytes(sheet, lang, "api", make)
     if status == 200 and request.accept_encodings["gzip"] > 0 and len(data) >= MIN_GZIP:

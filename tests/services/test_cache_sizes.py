@@ -1,0 +1,60 @@
+"""Measuring what the caches hold costs what is new, not the whole sheet again: a save adds one
+row to 48, and every cache it enters measured all 48 (bench/save.py)."""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass
+
+from skatcalc.services import cache
+
+
+@dataclass(frozen=True)
+class Part:
+    names: tuple[str, ...]
+    figures: dict[str, int]
+
+
+def test_a_frozen_value_is_measured_once_while_it_lives() -> None:
+    part = Part(tuple(f"player {i}" for i in range(40)), {f"k{i}": i for i in range(40)})
+    first = cache.approx_size(part)
+    assert first >= 512
+    # Frozen results are never changed; the size remembered for this object is what counts
+    # (this change is what no caller does, made here to see that no walk happens).
+    part.figures.update({f"x{i}": i for i in range(400)})
+    assert cache.approx_size(part) == first
+    assert cache.approx_size([part, part]) > first  # the list around it is measured
+
+
+def test_the_remembered_size_goes_with_the_object() -> None:
+    part = Part(tuple(f"p{i}" for i in range(60)), {})
+    cache.approx_size(part)
+    key = id(part)
+    assert key in cache._FROZEN_SIZES
+    del part
+    gc.collect()
+    assert key not in cache._FROZEN_SIZES
+
+
+def test_kept_json_is_measured_once_and_stays_a_json_object() -> None:
+    row = cache.KeptJson({f"field {i}": "x" * 40 for i in range(20)})
+    first = cache.approx_size(row)
+    row["later"] = "y" * 4000
+    assert cache.approx_size(row) == first
+    assert isinstance(row, dict) and row == dict(row)
+
+
+def test_a_byte_bound_does_not_measure_what_it_replaces_or_drops() -> None:
+    measured: list[object] = []
+
+    def size_of(value: str) -> int:
+        measured.append(value)
+        return len(value)
+
+    held: cache.ByteBounded[str, str] = cache.ByteBounded(10, size_of, keep_one=True)
+    held.put("a", "aaaa")
+    held.put("a", "bbbb")  # replaces
+    held.put("c", "cccccccc")  # drops "a"
+    assert measured == ["aaaa", "bbbb", "cccccccc"]
+    assert held.bytes == 8 and len(held) == 1 and held.get("c") == "cccccccc"
+    assert held.get("a") is None
