@@ -5,6 +5,7 @@ downloads all read the registry, so a new format is one ``register`` call beside
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import re
@@ -15,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from flask import Response, current_app, has_app_context
+from flask import Response, current_app, has_app_context, has_request_context, request
 from sqlite_utils import Database
 
 from skatcalc.services import cache
@@ -39,6 +40,7 @@ from ..rules.sheet import (
     read_rules,
     seat_names,
 )
+from . import apart
 from .registry import FORMATS, Format, register
 from .registry import formats as formats  # the sheet page's links and sw.js read the list
 
@@ -76,6 +78,18 @@ def download(db: Database, loaded: service.Sheet, fmt: str, lang: str = "de") ->
     found = FORMATS.get(fmt)
     if found is None:
         raise service.NotFound(fmt)
+    packer = PACKED.get(fmt)
+    if packer is not None:
+        data, packed = packer(db, loaded, lang)
+        if packed and has_request_context() and request.accept_encodings["gzip"] > 0:
+            # kept packed, sent as kept (the web layer's compress() leaves it so)
+            resp = attachment(data, found.mimetype, filename(loaded, fmt))
+            resp.headers["Content-Encoding"] = "gzip"
+            resp.vary.add("Accept-Encoding")
+            return resp
+        if packed:
+            data = gzip.decompress(data)
+        return attachment(data, found.mimetype, filename(loaded, fmt))
     return attachment(found.render(db, loaded, lang), found.mimetype, filename(loaded, fmt))
 
 
@@ -144,8 +158,6 @@ def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
 
 
 def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
-    from skatcalc.exports.pdf import render_pdf  # fpdf2 loads at the first PDF, not at start
-
     key = ("sheet", loaded.share_token, lang)  # the share token is random per sheet
     current, asked = loaded, False
 
@@ -160,7 +172,9 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
         sheet = {**service.sheet_json(db, current, lang), "day": current.day}
         rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
         tlist = tournament_of_sheet(db, current)
-        return render_pdf(sheet, rules, lang, service.computed(db, current).rows, tlist)
+        rows = service.computed(db, current).rows
+        # fpdf2 loads at the first PDF, in the render's own process where there is one
+        return apart.render("skatcalc.exports.pdf", "render_pdf", sheet, rules, lang, rows, tlist)
 
     return cached_pdf(key, version, render)
 
@@ -246,14 +260,26 @@ def csv_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
 register(Format("csv", "text/csv", "CSV", csv_bytes))
 
 
-def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
-    """The sheet exactly as the API answers it (``import_json`` takes it back)."""
+def json_packed(db: Database, loaded: service.Sheet, lang: str) -> tuple[bytes, bool]:
+    """The sheet exactly as the API answers it (``import_json`` takes it back), kept per
+    revision; True when kept gzipped (a large sheet)."""
 
     def make() -> bytes:
         sheet = service.sheet_json(db, loaded, lang)
         return json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
 
-    return service.sheet_bytes(loaded, lang, "export", make)
+    return service.sheet_packed(loaded, lang, "export", make)
+
+
+def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
+    data, packed = json_packed(db, loaded, lang)
+    return gzip.decompress(data) if packed else data
+
+
+# The formats whose bytes are kept gzipped when large: sent packed to a client that takes gzip.
+PACKED: dict[str, Callable[[Database, service.Sheet, str], tuple[bytes, bool]]] = {
+    "json": json_packed
+}
 
 
 register(Format("json", "application/json", "JSON", json_bytes))

@@ -160,6 +160,14 @@ DB_HELP = (
     help="Open connections at most (more wait in the listen backlog).",
 )
 @click.option(
+    "--heavy-reads",
+    default=None,
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="PDFs, file exports, whole sheet JSONs and imports answered at once per process; "
+    "more get 503 with Retry-After [default: a quarter of --threads, at least 1].",
+)
+@click.option(
     "--processes",
     default=1,
     show_default=True,
@@ -172,7 +180,8 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
           trusted_hosts: tuple[str, ...], proxies: int, public_url: str | None, hsts: bool,
           preview_limit: int | None, write_limit: int | None, import_limit: int | None,
           durable: bool, channel_timeout: int,
-          connection_limit: int, processes: int) -> None:  # fmt: skip
+          connection_limit: int, heavy_reads: int | None,
+          processes: int) -> None:  # fmt: skip
     """Start skatcalc with the waitress WSGI server and print the URL."""
     import logging
 
@@ -217,6 +226,11 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
     config["WRITE_SLOTS"] = max(1, threads // 2)
     # PDF downloads waiting for the one render at a time hold threads too: a quarter at most.
     config["PDF_WAITERS"] = max(1, threads // 4)
+    # PDFs, exports, whole sheet JSONs and imports at once (web/heavy.py): a quarter of the
+    # threads, so a flood of them leaves the rest to the phones' cheap reads; more get 503.
+    config["HEAVY_SLOTS"] = heavy_reads or max(1, threads // 4)
+    # A PDF renders in a child process: the server's threads keep the interpreter lock.
+    config["PDF_PROCESS"] = True
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}" if ":" not in shown else f"http://[{shown}]:{port}"
     if public_url:

@@ -10,6 +10,9 @@ Keys use a sheet's random share token, where SQLite may give a deleted sheet's i
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gzip
 import hashlib
 import sys
 import threading
@@ -222,6 +225,32 @@ LATEST_JSON: ByteBounded[tuple[str, str], Any] = ByteBounded(
 # 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
 SHEET_JSON: ByteBounded[tuple[Any, ...], bytes] = ByteBounded(12 * MB, len, keep_one=True)
 
+# From this size on an answer made of a sheet is kept gzipped only (level 1, as every answer
+# is packed): a 1,000-deal sheet's 9 MB of JSON keep as ~0.5 MB, so the JSON and the export of
+# a few such sheets in both languages fit the budget above instead of pushing each other out.
+PACK_ABOVE = 256 * 1024
+
+
+def packed(key: tuple[Any, ...], make: Callable[[], bytes]) -> tuple[bytes, bool]:
+    """``make()``'s bytes kept under ``key`` in SHEET_JSON, and whether they are gzipped
+    (from ``PACK_ABOVE`` on): the caller sends them packed or unpacks them for a client that
+    takes no gzip."""
+    gz = SHEET_JSON.get((*key, "gz"))
+    if gz is not None:
+        return gz, True
+    data = SHEET_JSON.get(key)
+    if data is not None:
+        return data, False
+    data = make()
+    if len(data) < PACK_ABOVE:
+        SHEET_JSON.put(key, data)
+        return data, False
+    gz = gzip.compress(data, compresslevel=1, mtime=0)
+    del data  # the 9 MB go now, not at the end of the request
+    SHEET_JSON.put((*key, "gz"), gz)
+    return gz, True
+
+
 # The rows of each sheet page variant as last rendered, with their deals' signatures
 # (sheet_view.py): a 1,000-deal sheet's rows are ~0.5 MB.
 PAGE_ROWS: ByteBounded[tuple[Any, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
@@ -286,6 +315,38 @@ DATES: Recent[tuple[date, str], str] = Recent(4096)
 # (web/caching.py ``compress``): the same bytes for every phone, packed once per version.
 STATIC_GZIP: dict[str, tuple[str, bytes]] = {}
 STATIC_GZIP_LOCK = threading.Lock()
+
+
+# --- Freed memory handed back ---------------------------------------------------------------
+
+
+def _malloc_trim() -> Callable[[], object] | None:
+    """glibc's ``malloc_trim(0)``, or None where there is none (musl, macOS, Windows)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
+    if trim is None:
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return lambda: trim(0)
+
+
+MALLOC_TRIM = _malloc_trim()
+TRIMS = [0]  # how often memory was handed back (tests)
+
+
+def hand_back_memory() -> None:
+    """Return the heap's free pages to the system (a no-op without glibc). glibc keeps what
+    a large request freed (a 6.7 MB import decodes to ~60 MB of objects) resident for the
+    process's next allocations; after a heavy request nothing needs it that soon."""
+    if MALLOC_TRIM is not None:
+        MALLOC_TRIM()
+        TRIMS[0] += 1
 
 
 def clear() -> None:
