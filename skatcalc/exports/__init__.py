@@ -252,9 +252,19 @@ def to_csv(sheet: dict[str, Any], rows: Sequence[Row], lang: str = "de") -> str:
     return out.getvalue()
 
 
+def csv_packed(db: Database, loaded: service.Sheet, lang: str) -> tuple[bytes, bool]:
+    """The sheet as CSV, kept per revision; True when kept gzipped (a large sheet)."""
+
+    def make() -> bytes:
+        sheet = service.sheet_json(db, loaded, lang)
+        return to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig")
+
+    return service.sheet_packed(loaded, lang, "csv", make)
+
+
 def csv_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
-    sheet = service.sheet_json(db, loaded, lang)
-    return to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig")
+    data, packed = csv_packed(db, loaded, lang)
+    return gzip.decompress(data) if packed else data
 
 
 register(Format("csv", "text/csv", "CSV", csv_bytes))
@@ -278,7 +288,8 @@ def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
 
 # The formats whose bytes are kept gzipped when large: sent packed to a client that takes gzip.
 PACKED: dict[str, Callable[[Database, service.Sheet, str], tuple[bytes, bool]]] = {
-    "json": json_packed
+    "json": json_packed,
+    "csv": csv_packed,
 }
 
 

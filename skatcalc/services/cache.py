@@ -123,27 +123,49 @@ PER_REVISION_BYTES: dict[str, int] = {}
 _PER_REVISION_LOCK = threading.Lock()
 
 
+# The entries being made now, each with what its waiters wait for: requests that ask for the
+# same entry at once (a sheet's JSON and page in both languages, asked together) wait for the
+# one making it instead of each making its own copy, tens of MB each on a 1,000-deal sheet.
+_MAKING: dict[tuple[str, int, tuple[Any, ...]], threading.Event] = {}
+MAKING_WAIT = 60.0  # seconds a request waits for another's make before making it itself
+
+
 def derived(token: str, rev: int, entry: tuple[Any, ...], make: Callable[[], T]) -> T:
     """``make()`` once per revision ``rev`` of the sheet ``token``; shared between requests
-    (callers read results and never change them)."""
-    with _PER_REVISION_LOCK:
-        held = PER_REVISION.get(token)
-        if held is not None and held[0] == rev and entry in held[1]:
+    (callers read results and never change them), and made once when asked for at once."""
+    key = (token, rev, entry)
+    while True:
+        with _PER_REVISION_LOCK:
+            held = PER_REVISION.get(token)
+            if held is not None and held[0] == rev and entry in held[1]:
+                PER_REVISION.move_to_end(token)
+                return held[1][entry]  # type: ignore[no-any-return]
+            making = _MAKING.get(key)
+            if making is None:
+                making = _MAKING[key] = threading.Event()
+                break
+        if not making.wait(MAKING_WAIT):
+            break  # stuck: make it here (not kept twice: see below)
+        # made (or not kept: an older revision, or pushed out at once): look again
+    try:
+        value = make()
+        size = approx_size(value)  # outside the lock: other requests need not wait for it
+        with _PER_REVISION_LOCK:
+            held = PER_REVISION.get(token)
+            if held is None or held[0] < rev:
+                held = (rev, {})
+                PER_REVISION[token] = held
+                PER_REVISION_BYTES[token] = 0
+            if held[0] == rev and entry not in held[1]:  # an older revision's is not kept
+                held[1][entry] = value
+                PER_REVISION_BYTES[token] = PER_REVISION_BYTES.get(token, 0) + size
             PER_REVISION.move_to_end(token)
-            return held[1][entry]  # type: ignore[no-any-return]
-    value = make()
-    size = approx_size(value)  # outside the lock: other requests need not wait for it
-    with _PER_REVISION_LOCK:
-        held = PER_REVISION.get(token)
-        if held is None or held[0] < rev:
-            held = (rev, {})
-            PER_REVISION[token] = held
-            PER_REVISION_BYTES[token] = 0
-        if held[0] == rev and entry not in held[1]:  # an older revision's result is not kept
-            held[1][entry] = value
-            PER_REVISION_BYTES[token] = PER_REVISION_BYTES.get(token, 0) + size
-        PER_REVISION.move_to_end(token)
-        _trim_per_revision()
+            _trim_per_revision()
+    finally:
+        with _PER_REVISION_LOCK:
+            if _MAKING.get(key) is making:
+                del _MAKING[key]
+        making.set()
     return value
 
 
@@ -223,7 +245,7 @@ LATEST_JSON: ByteBounded[tuple[str, str], Any] = ByteBounded(
 )
 # A sheet's JSON as the API and the export send it, per revision, language and shape: a
 # 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
-SHEET_JSON: ByteBounded[tuple[Any, ...], bytes] = ByteBounded(12 * MB, len, keep_one=True)
+SHEET_JSON: ByteBounded[tuple[Any, ...], bytes] = ByteBounded(8 * MB, len, keep_one=True)
 
 # From this size on an answer made of a sheet is kept gzipped only (level 1, as every answer
 # is packed): a 1,000-deal sheet's 9 MB of JSON keep as ~0.5 MB, so the JSON and the export of
@@ -254,7 +276,7 @@ def packed(key: tuple[Any, ...], make: Callable[[], bytes]) -> tuple[bytes, bool
 # The rows of each sheet page variant as last rendered, with their deals' signatures
 # (sheet_view.py): a 1,000-deal sheet's rows are ~0.5 MB.
 PAGE_ROWS: ByteBounded[tuple[Any, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
-    ByteBounded(12 * MB, lambda held: sum(len(r) for r in held[1]), keep_one=True)
+    ByteBounded(6 * MB, lambda held: sum(len(r) for r in held[1]), keep_one=True)
 )
 
 
@@ -265,7 +287,7 @@ def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
 # The rendered page per variant for its latest revision, as pieces and deflated pieces
 # (caching.py).
 PAGES: ByteBounded[tuple[Any, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
-    ByteBounded(12 * MB, _page_size, keep_one=False)
+    ByteBounded(8 * MB, _page_size, keep_one=False)
 )
 
 # The entry form's HTML per variant with the per-page values cut out (sheet_view.py).

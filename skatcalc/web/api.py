@@ -13,9 +13,8 @@ from skatcalc import exports, games
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.sheet import normalize_sheet
 from skatcalc.serialize import result_json
-from skatcalc.services import players
+from skatcalc.services import cache, players
 from skatcalc.services import sheets as service
-from skatcalc.services.cache import PACK_ABOVE
 from skatcalc.text import _, field_errors
 from skatcalc.web import rights
 from skatcalc.web.caching import MIN_GZIP, gzip_bytes
@@ -130,7 +129,7 @@ def sheet_reply(sheet: service.Sheet, status: int = 200) -> Reply:
         return resp, status
     if packed:
         data = gzip.decompress(data)  # for this client only; zlib lets the other threads run
-    if status == 200 and takes_gzip and MIN_GZIP <= len(data) < PACK_ABOVE:
+    if status == 200 and takes_gzip and MIN_GZIP <= len(data) < cache.PACK_ABOVE:
         small = service.sheet_bytes(sheet, lang, "api.gz", lambda: gzip_bytes(data))
         resp = Response(small, mimetype="application/json")
         resp.headers["Content-Encoding"] = "gzip"

@@ -8,7 +8,7 @@ other threads stay free for the cheap reads of the phones at the table (their pa
 revision, a revalidation). No client is told apart by its address: the bound is on the
 work, whoever asks.
 
-After a heavy request, when no other is running, glibc is asked to give the freed memory
+After a heavy request or a large answer, when no heavy request is running, glibc is asked to give the freed memory
 back to the system (``malloc_trim``): a 6.7 MB import decodes to ~60 MB of objects, freed
 at once but otherwise kept resident by the allocator.
 """
@@ -33,6 +33,7 @@ HEAVY_READ = re.compile(
 )
 HEAVY_POST = re.compile(r"^(?:/api/v1)?/sheets/import$")
 RETRY_AFTER = 2  # seconds: a heavy answer takes about that long to make
+LARGE_ANSWER = 256 * 1024  # bytes of an answer after which memory is handed back too
 
 
 def is_heavy(method: str, path: str) -> bool:
@@ -83,10 +84,20 @@ def init_app(app: Flask) -> None:
         g.skatcalc_heavy = True
         return None
 
+    @app.after_request
+    def note_large(resp: Response) -> Response:
+        # a large answer of a cheap route (a 1,000-deal sheet's page) was made of large parts
+        if (resp.content_length or 0) >= LARGE_ANSWER:
+            g.skatcalc_large = True
+        return resp
+
     @app.teardown_request
     def heavy_done(_exc: BaseException | None) -> None:
-        if not g.pop("skatcalc_heavy", False):
+        large = g.pop("skatcalc_large", False)
+        running = slots.busy if slots is not None else 0
+        if g.pop("skatcalc_heavy", False):
+            running = slots.leave() if slots is not None else 0
+        elif not large:
             return
-        running = slots.leave() if slots is not None else 0
         if running == 0:
             hand_back_memory()
