@@ -30,9 +30,7 @@ def _sheet(client: FlaskClient, deals: int = 3) -> int:
 
 @pytest.fixture
 def bounded(tmp_path: Path) -> Flask:
-    return create_app(
-        {"DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "t", "HEAVY_SLOTS": 1}
-    )
+    return create_app({"DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "t", "HEAVY_SLOTS": 1})
 
 
 def test_heavy_routes_are_the_files_the_json_and_the_import() -> None:
