@@ -130,12 +130,48 @@ _MAKING: dict[tuple[str, int, tuple[Any, ...]], threading.Event] = {}
 MAKING_WAIT = 60.0  # seconds a request waits for another's make before making it itself
 
 
+# A sheet whose entries take more than this is kept after the request that made them only
+# while it is being edited: a large sheet that is only read (an anonymous import, a finished
+# season) is answered from its kept bytes (its JSON, page and PDF), so its tens of MB of
+# objects need not stay, and left in the heap they kept it fragmented and resident.
+LARGE_SHEET = 8 * MB
+# The newest revision seen of each sheet, and the sheets whose revision moved on while this
+# process knew them: those are being edited (here or in another process).
+_LAST_REV: Recent[str, int] = Recent(4096)
+EDITED: Recent[str, bool] = Recent(256)
+
+
+def _note_rev(token: str, rev: int) -> None:
+    seen = _LAST_REV.get(token)
+    if seen is not None and seen != rev:
+        EDITED.put(token, True)
+    if seen is None or rev > seen:
+        _LAST_REV.put(token, rev)
+
+
+def shed_unedited() -> bool:
+    """Forget the entries of every sheet larger than ``LARGE_SHEET`` that is not being
+    edited (at the end of a request: its answer is made); True when any went."""
+    with _PER_REVISION_LOCK:
+        gone = {t for t, n in PER_REVISION_BYTES.items()
+                if n > LARGE_SHEET and EDITED.get(t) is None}  # fmt: skip
+        for token in gone:
+            PER_REVISION.pop(token, None)
+            del PER_REVISION_BYTES[token]
+    if gone:
+        LATEST_COMPUTED.discard(lambda key: key in gone)
+        LATEST_JSON.discard(lambda key: key[0] in gone)
+        PAGE_ROWS.discard(lambda key: key[0] in gone)  # its page stays, as bytes (PAGES)
+    return bool(gone)
+
+
 def derived(token: str, rev: int, entry: tuple[Any, ...], make: Callable[[], T]) -> T:
     """``make()`` once per revision ``rev`` of the sheet ``token``; shared between requests
     (callers read results and never change them), and made once when asked for at once."""
     key = (token, rev, entry)
     while True:
         with _PER_REVISION_LOCK:
+            _note_rev(token, rev)
             held = PER_REVISION.get(token)
             if held is not None and held[0] == rev and entry in held[1]:
                 PER_REVISION.move_to_end(token)
@@ -222,6 +258,12 @@ class ByteBounded(Generic[K, V]):
         with self._lock:
             self._items.clear()
             self._bytes = 0
+
+    def discard(self, which: Callable[[K], bool]) -> None:
+        """Forget the values whose key ``which`` names."""
+        with self._lock:
+            for key in [k for k in self._items if which(k)]:
+                self._bytes -= self._size_of(self._items.pop(key))
 
     @property
     def bytes(self) -> int:
@@ -376,6 +418,8 @@ def clear() -> None:
     with _PER_REVISION_LOCK:
         PER_REVISION.clear()
         PER_REVISION_BYTES.clear()
+        _LAST_REV.clear()
+        EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES):  # fmt: skip
         held.clear()

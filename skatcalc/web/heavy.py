@@ -8,7 +8,9 @@ other threads stay free for the cheap reads of the phones at the table (their pa
 revision, a revalidation). No client is told apart by its address: the bound is on the
 work, whoever asks.
 
-After a heavy request or a large answer, when no heavy request is running, glibc is asked to give the freed memory
+At the end of every request, a large sheet's computed objects are forgotten unless the sheet
+is being edited (cache.shed_unedited). After a heavy request, a large answer or such a
+forgetting, when no heavy request is running, glibc is asked to give the freed memory
 back to the system (``malloc_trim``): a 6.7 MB import decodes to ~60 MB of objects, freed
 at once but otherwise kept resident by the allocator.
 """
@@ -20,7 +22,7 @@ import threading
 
 from flask import Flask, Response, g, request
 
-from skatcalc.services.cache import hand_back_memory
+from skatcalc.services.cache import hand_back_memory, shed_unedited
 from skatcalc.text import _
 
 # Routes whose answer may be large or dear to make; GET (and HEAD) only, except the import.
@@ -93,7 +95,7 @@ def init_app(app: Flask) -> None:
 
     @app.teardown_request
     def heavy_done(_exc: BaseException | None) -> None:
-        large = g.pop("skatcalc_large", False)
+        large = g.pop("skatcalc_large", False) | shed_unedited()
         running = slots.busy if slots is not None else 0
         if g.pop("skatcalc_heavy", False):
             running = slots.leave() if slots is not None else 0

@@ -166,3 +166,30 @@ def test_a_child_that_died_is_replaced_and_the_pdf_still_comes(app: Flask) -> No
         assert apart.CHILD.proc is not None and apart.CHILD.proc is not first
     finally:
         apart.CHILD.stop()
+
+
+def test_a_large_sheet_only_read_is_not_kept_after_its_answer(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token: dict[int, str] = {}
+    for _ in range(2):
+        r = client.post(
+            "/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla"]}
+        )
+        token[r.get_json()["id"]] = r.get_json()["share_token"]
+    read_only, edited = token
+    for sid in token:
+        client.post(f"/api/v1/sheets/{sid}/deals", json=DEAL)
+    monkeypatch.setattr(cache, "LARGE_SHEET", 1)  # every sheet is large, as far as this goes
+    cache.clear()
+    client.get(f"/sheets/{read_only}")
+    assert token[read_only] not in cache.PER_REVISION  # its page is kept as bytes, not its rows
+    assert cache.LATEST_COMPUTED.get(token[read_only]) is None
+    assert not [k for k in cache.PAGE_ROWS._items if k[0] == token[read_only]]
+    client.get(f"/sheets/{edited}")
+    client.post(f"/api/v1/sheets/{edited}/deals", json=DEAL)  # its revision moves on
+    client.get(f"/sheets/{edited}")
+    assert token[edited] in cache.PER_REVISION  # edited: kept for the next write's speed
+    assert cache.LATEST_COMPUTED.get(token[edited]) is not None
+    r = client.get(f"/sheets/{read_only}/export.csv")  # made again when needed, the same
+    assert r.status_code == 200 and r.data.count(b"\n") >= 2
