@@ -82,6 +82,20 @@ def import_sheet(port: int, data: bytes) -> int:
     return int(json.loads(body)["id"])
 
 
+def started(port: int) -> None:
+    """Wait until the server answers (a loaded machine may take longer than start_server's
+    probe)."""
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            call(port, "GET", "/sheets/0/rev", timeout=10)
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def worker_rss(pid: int) -> list[float]:
     pids = server_pids(pid)
     return [rss_mb(p) for p in (pids[1:] or pids)]
@@ -107,6 +121,7 @@ def memory(sheets: int, processes: int) -> None:
         # not --lan: no import limit (the bench imports 100 sheets from one address)
         server, port = start_server(Path(tmp) / "mem.sqlite", processes=str(processes))
         try:
+            started(port)
             time.sleep(1)
             print(f"export {len(data) / 2**20:.1f} MiB; start: workers "
                   f"{', '.join(f'{m:.0f}' for m in worker_rss(server.pid))} MB; load {load_avg()}")  # fmt: skip
@@ -168,6 +183,7 @@ def reads(seconds: float, processes: int) -> None:
         data = big_export(Path(tmp))
         server, port = start_server(Path(tmp) / "reads.sqlite", processes=str(processes))
         try:
+            started(port)
             big = [import_sheet(port, data) for _ in range(4)]
             status, body, _ = call(port, "POST", "/api/v1/sheets",
                                    json.dumps({"game": "skat", "players": PLAYERS}).encode(),

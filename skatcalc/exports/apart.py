@@ -29,6 +29,7 @@ from typing import IO, Any
 from flask import current_app, has_app_context
 
 TASKS_PER_CHILD = 50
+NICE = 10  # the child's priority below the server's (os.nice)
 HEAD = struct.Struct("!Q")  # the length of the pickle that follows
 
 
@@ -144,7 +145,10 @@ def serve_tasks(tasks: IO[bytes], answers: IO[bytes]) -> None:
 
 
 def main() -> None:
-    """The child process."""
+    """The child process, at a lower priority than its server: on a busy machine the CPU
+    goes to the phones' reads first, and the PDF takes what is left."""
+    if hasattr(os, "nice"):
+        os.nice(NICE)
     import skatcalc.exports.pdf  # noqa: F401  (fpdf2 and the fonts, before the first task)
 
     serve_tasks(sys.stdin.buffer, sys.stdout.buffer)
