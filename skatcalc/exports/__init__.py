@@ -169,14 +169,37 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
         return int(current.rev)
 
     def render() -> bytes:
-        sheet = {**service.sheet_json(db, current, lang), "day": current.day}
-        rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
-        tlist = tournament_of_sheet(db, current)
-        rows = service.computed(db, current).rows
-        # fpdf2 loads at the first PDF, in the render's own process where there is one
-        return apart.render("skatcalc.exports.pdf", "render_pdf", sheet, rules, lang, rows, tlist)
+        if apart.enabled():
+            # the whole of it apart: reading, computing and drawing the sheet (seconds of CPU
+            # on 1,000 deals), and no large arguments to hand over
+            path = str(current_app.config["DATABASE"])
+            return apart.render("skatcalc.exports", "sheet_pdf_at", path, current.id, lang)
+        return sheet_pdf(db, current, lang)
 
     return cached_pdf(key, version, render)
+
+
+def sheet_pdf(db: Database, current: service.Sheet, lang: str) -> bytes:
+    """A sheet's PDF, rendered here."""
+    from skatcalc.exports.pdf import render_pdf  # fpdf2 loads at the first PDF, not at start
+
+    sheet = {**service.sheet_json(db, current, lang), "day": current.day}
+    rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
+    tlist = tournament_of_sheet(db, current)
+    return render_pdf(sheet, rules, lang, service.computed(db, current).rows, tlist)
+
+
+def sheet_pdf_at(path: str, sheet_id: int, lang: str) -> bytes:
+    """In the render process: the sheet's PDF from the database at ``path`` (its newest
+    revision; the server keeps it for the revision it asked about, never an older one)."""
+    from skatcalc import store
+
+    db = store.connect(path)
+    try:
+        return sheet_pdf(db, service.load_sheet(db, sheet_id), lang)
+    finally:
+        db.conn.close()
+        cache.clear()  # nothing of it is asked again here: the server keeps the bytes
 
 
 register(Format("pdf", "application/pdf", "PDF", pdf_bytes))
