@@ -66,7 +66,9 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     -Host/-Port from that many proxies, for a WSGI server other than ``skatcalc serve``,
     whose ``--behind-proxy`` has waitress do it), ``HSTS_SECONDS``, ``WRITE_LIMIT`` (writes
     per minute and client), ``PREVIEW_LIMIT`` (live previews per minute and client),
-    ``IMPORT_LIMIT`` (imports per hour and client), ``PDF_WAITERS`` (PDF downloads waiting
+    ``IMPORT_LIMIT`` (imports per hour and client), ``HEAVY_SLOTS`` (PDFs, exports, whole
+    sheet JSONs and imports at once; more get 503), ``PDF_PROCESS`` (PDFs rendered in a
+    separate process), ``PDF_WAITERS`` (PDF downloads waiting
     for the render at once), ``WRITE_SLOTS`` (writes in progress at once), ``WRITE_WAIT``
     (seconds a write waits for a slot before 503, default 10), ``DB_BUSY_TIMEOUT``
     (seconds a write waits for another writer), ``DB_DURABLE`` (synchronous=FULL),
@@ -80,7 +82,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     )
     _configure(app, config)
     from skatcalc import store
-    from skatcalc.web import assets, caching, deal_forms, errors, http, i18n
+    from skatcalc.web import assets, caching, deal_forms, errors, heavy, http, i18n
 
     deal_forms.init_app(app)
     app.json = _JSONProvider(app)
@@ -89,6 +91,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(_key_folder(app))
     store.init_app(app)
     http.init_app(app)
+    heavy.init_app(app)  # after http: a refused Host or a bad request takes no heavy slot
     csrf.init_app(app)
     i18n.init_app(app)
     assets.init_app(app)

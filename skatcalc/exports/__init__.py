@@ -5,6 +5,7 @@ downloads all read the registry, so a new format is one ``register`` call beside
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import re
@@ -16,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from flask import Response, current_app, has_app_context
+from flask import Response, current_app, has_app_context, has_request_context, request
 from sqlite_utils import Database
 
 from skatcalc.services import cache
@@ -42,6 +43,7 @@ from ..rules.sheet import (
     read_rules,
     seat_names,
 )
+from . import apart
 from .records import Deal, SheetDoc, Totals, sheet_doc
 from .registry import FORMATS, Format, register
 from .registry import formats as formats  # the sheet page's links and sw.js read the list
@@ -80,6 +82,18 @@ def download(db: Database, loaded: service.Sheet, fmt: str, lang: str = "de") ->
     found = FORMATS.get(fmt)
     if found is None:
         raise service.NotFound(fmt)
+    packer = PACKED.get(fmt)
+    if packer is not None:
+        data, packed = packer(db, loaded, lang)
+        if packed and has_request_context() and request.accept_encodings["gzip"] > 0:
+            # kept packed, sent as kept (the web layer's compress() leaves it so)
+            resp = attachment(data, found.mimetype, filename(loaded, fmt))
+            resp.headers["Content-Encoding"] = "gzip"
+            resp.vary.add("Accept-Encoding")
+            return resp
+        if packed:
+            data = gzip.decompress(data)
+        return attachment(data, found.mimetype, filename(loaded, fmt))
     return attachment(found.render(db, loaded, lang), found.mimetype, filename(loaded, fmt))
 
 
@@ -148,8 +162,6 @@ def cached_pdf(key: tuple[Any, ...], version: Callable[[], Any],
 
 
 def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
-    from skatcalc.exports.pdf import render_pdf  # fpdf2 loads at the first PDF, not at start
-
     key = ("sheet", loaded.share_token, lang)  # the share token is random per sheet
     current, asked = loaded, False
 
@@ -161,12 +173,37 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
         return int(current.rev)
 
     def render() -> bytes:
-        sheet = {**service.sheet_json(db, current, lang), "day": current.day}
-        rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
-        tlist = tournament_of_sheet(db, current)
-        return render_pdf(sheet, rules, lang, service.computed(db, current).rows, tlist)
+        if apart.enabled():
+            # the whole of it apart: reading, computing and drawing the sheet (seconds of CPU
+            # on 1,000 deals), and no large arguments to hand over
+            path = str(current_app.config["DATABASE"])
+            return apart.render("skatcalc.exports", "sheet_pdf_at", path, current.id, lang)
+        return sheet_pdf(db, current, lang)
 
     return cached_pdf(key, version, render)
+
+
+def sheet_pdf(db: Database, current: service.Sheet, lang: str) -> bytes:
+    """A sheet's PDF, rendered here."""
+    from skatcalc.exports.pdf import render_pdf  # fpdf2 loads at the first PDF, not at start
+
+    sheet = {**service.sheet_json(db, current, lang), "day": current.day}
+    rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
+    tlist = tournament_of_sheet(db, current)
+    return render_pdf(sheet, rules, lang, service.computed(db, current).rows, tlist)
+
+
+def sheet_pdf_at(path: str, sheet_id: int, lang: str) -> bytes:
+    """In the render process: the sheet's PDF from the database at ``path`` (its newest
+    revision; the server keeps it for the revision it asked about, never an older one)."""
+    from skatcalc import store
+
+    db = store.connect(path)
+    try:
+        return sheet_pdf(db, service.load_sheet(db, sheet_id), lang)
+    finally:
+        db.conn.close()
+        cache.clear()  # nothing of it is asked again here: the server keeps the bytes
 
 
 register(Format("pdf", "application/pdf", "PDF", pdf_bytes))
@@ -254,22 +291,45 @@ def _csv_foot(t: Totals, lang: str) -> list[tuple[str, Mapping[str, int], list[i
     return lines
 
 
+def csv_packed(db: Database, loaded: service.Sheet, lang: str) -> tuple[bytes, bool]:
+    """The sheet as CSV, kept per revision; True when kept gzipped (a large sheet)."""
+
+    def make() -> bytes:
+        sheet = service.sheet_json(db, loaded, lang)
+        return to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig")
+
+    return service.sheet_packed(loaded, lang, "csv", make)
+
+
 def csv_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
-    sheet = service.sheet_json(db, loaded, lang)
-    return to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig")
+    data, packed = csv_packed(db, loaded, lang)
+    return gzip.decompress(data) if packed else data
 
 
 register(Format("csv", "text/csv", "CSV", csv_bytes))
 
 
-def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
-    """The sheet exactly as the API answers it (``import_json`` takes it back)."""
+def json_packed(db: Database, loaded: service.Sheet, lang: str) -> tuple[bytes, bool]:
+    """The sheet exactly as the API answers it (``import_json`` takes it back), kept per
+    revision; True when kept gzipped (a large sheet)."""
 
     def make() -> bytes:
         sheet = service.sheet_json(db, loaded, lang)
         return json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
 
-    return service.sheet_bytes(loaded, lang, "export", make)
+    return service.sheet_packed(loaded, lang, "export", make)
+
+
+def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
+    data, packed = json_packed(db, loaded, lang)
+    return gzip.decompress(data) if packed else data
+
+
+# The formats whose bytes are kept gzipped when large: sent packed to a client that takes gzip.
+PACKED: dict[str, Callable[[Database, service.Sheet, str], tuple[bytes, bool]]] = {
+    "json": json_packed,
+    "csv": csv_packed,
+}
 
 
 register(Format("json", "application/json", "JSON", json_bytes))

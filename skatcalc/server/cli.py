@@ -161,6 +161,14 @@ DB_HELP = (
     help="Open connections at most (more wait in the listen backlog).",
 )
 @click.option(
+    "--heavy-reads",
+    default=None,
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="PDFs, file exports, whole sheet JSONs and imports answered at once per process; "
+    "more get 503 with Retry-After [default: a quarter of --threads, at least 1].",
+)
+@click.option(
     "--processes",
     default=1,
     show_default=True,
@@ -173,7 +181,8 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
           trusted_hosts: tuple[str, ...], proxies: int, public_url: str | None, hsts: bool,
           preview_limit: int | None, write_limit: int | None, import_limit: int | None,
           durable: bool, channel_timeout: int,
-          connection_limit: int, processes: int) -> None:  # fmt: skip
+          connection_limit: int, heavy_reads: int | None,
+          processes: int) -> None:  # fmt: skip
     """Start skatcalc with the waitress WSGI server and print the URL."""
     import logging
 
@@ -191,7 +200,7 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
     # reads p99 down by about a third; throughput unchanged).
     sys.setswitchinterval(0.001)
     config = _serve_config(db_path, lan, threads, trusted_hosts, hsts, durable,
-                           _Limits(preview_limit, write_limit, import_limit))  # fmt: skip
+                           _Limits(preview_limit, write_limit, import_limit, heavy_reads))  # fmt: skip
     if host is None:
         host = "0.0.0.0" if lan else "127.0.0.1"
     url = _served_url(host, port, public_url)
@@ -219,6 +228,7 @@ class _Limits:
     preview: int | None
     write: int | None
     imports: int | None
+    heavy: int | None = None  # heavy reads at once per process (None: a quarter of the threads)
 
 
 def _serve_config(db_path: str | None, lan: bool, threads: int, trusted_hosts: tuple[str, ...],
@@ -245,6 +255,11 @@ def _serve_config(db_path: str | None, lan: bool, threads: int, trusted_hosts: t
     config["WRITE_SLOTS"] = max(1, threads // 2)
     # PDF downloads waiting for the one render at a time hold threads too: a quarter at most.
     config["PDF_WAITERS"] = max(1, threads // 4)
+    # PDFs, exports, whole sheet JSONs and imports at once (web/heavy.py): a quarter of the
+    # threads, so a flood of them leaves the rest to the phones' cheap reads; more get 503.
+    config["HEAVY_SLOTS"] = limits.heavy or max(1, threads // 4)
+    # A PDF renders in a child process: the server's threads keep the interpreter lock.
+    config["PDF_PROCESS"] = True
     return config
 
 

@@ -10,6 +10,9 @@ Keys use a sheet's random share token, where SQLite may give a deleted sheet's i
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gzip
 import hashlib
 import sys
 import threading
@@ -187,27 +190,85 @@ PER_REVISION_BYTES: dict[str, int] = {}
 _PER_REVISION_LOCK = threading.Lock()
 
 
+# The entries being made now, each with what its waiters wait for: requests that ask for the
+# same entry at once (a sheet's JSON and page in both languages, asked together) wait for the
+# one making it instead of each making its own copy, tens of MB each on a 1,000-deal sheet.
+_MAKING: dict[tuple[str, int, tuple[object, ...]], threading.Event] = {}
+MAKING_WAIT = 60.0  # seconds a request waits for another's make before making it itself
+
+
+# A sheet whose entries take more than this is kept after the request that made them only
+# while it is being edited: a large sheet that is only read (an anonymous import, a finished
+# season) is answered from its kept bytes (its JSON, page and PDF), so its tens of MB of
+# objects need not stay, and left in the heap they kept it fragmented and resident.
+LARGE_SHEET = 8 * MB
+# The newest revision seen of each sheet, and the sheets whose revision moved on while this
+# process knew them: those are being edited (here or in another process).
+_LAST_REV: Recent[str, int] = Recent(4096)
+EDITED: Recent[str, bool] = Recent(256)
+
+
+def _note_rev(token: str, rev: int) -> None:
+    seen = _LAST_REV.get(token)
+    if seen is not None and seen != rev:
+        EDITED.put(token, True)
+    if seen is None or rev > seen:
+        _LAST_REV.put(token, rev)
+
+
+def shed_unedited() -> bool:
+    """Forget the entries of every sheet larger than ``LARGE_SHEET`` that is not being
+    edited (at the end of a request: its answer is made); True when any went."""
+    with _PER_REVISION_LOCK:
+        gone = {t for t, n in PER_REVISION_BYTES.items()
+                if n > LARGE_SHEET and EDITED.get(t) is None}  # fmt: skip
+        for token in gone:
+            PER_REVISION.pop(token, None)
+            del PER_REVISION_BYTES[token]
+    if gone:
+        LATEST_COMPUTED.discard(lambda key: key in gone)
+        LATEST_JSON.discard(lambda key: key[0] in gone)
+        PAGE_ROWS.discard(lambda key: key[0] in gone)  # its page stays, as bytes (PAGES)
+    return bool(gone)
+
+
 def derived(token: str, rev: int, entry: tuple[object, ...], make: Callable[[], T]) -> T:
     """``make()`` once per revision ``rev`` of the sheet ``token``; shared between requests
-    (callers read results and never change them)."""
-    with _PER_REVISION_LOCK:
-        held = PER_REVISION.get(token)
-        if held is not None and held[0] == rev and entry in held[1]:
+    (callers read results and never change them), and made once when asked for at once."""
+    key = (token, rev, entry)
+    while True:
+        with _PER_REVISION_LOCK:
+            _note_rev(token, rev)
+            held = PER_REVISION.get(token)
+            if held is not None and held[0] == rev and entry in held[1]:
+                PER_REVISION.move_to_end(token)
+                return cast(T, held[1][entry])  # kept by this function from make() of a T
+            making = _MAKING.get(key)
+            if making is None:
+                making = _MAKING[key] = threading.Event()
+                break
+        if not making.wait(MAKING_WAIT):
+            break  # stuck: make it here (not kept twice: see below)
+        # made (or not kept: an older revision, or pushed out at once): look again
+    try:
+        value = make()
+        size = approx_size(value)  # outside the lock: other requests need not wait for it
+        with _PER_REVISION_LOCK:
+            held = PER_REVISION.get(token)
+            if held is None or held[0] < rev:
+                held = (rev, {})
+                PER_REVISION[token] = held
+                PER_REVISION_BYTES[token] = 0
+            if held[0] == rev and entry not in held[1]:  # an older revision's is not kept
+                held[1][entry] = value
+                PER_REVISION_BYTES[token] = PER_REVISION_BYTES.get(token, 0) + size
             PER_REVISION.move_to_end(token)
-            return cast(T, held[1][entry])  # kept by this function from make() of a T
-    value = make()
-    size = approx_size(value)  # outside the lock: other requests need not wait for it
-    with _PER_REVISION_LOCK:
-        held = PER_REVISION.get(token)
-        if held is None or held[0] < rev:
-            held = (rev, {})
-            PER_REVISION[token] = held
-            PER_REVISION_BYTES[token] = 0
-        if held[0] == rev and entry not in held[1]:  # an older revision's result is not kept
-            held[1][entry] = value
-            PER_REVISION_BYTES[token] = PER_REVISION_BYTES.get(token, 0) + size
-        PER_REVISION.move_to_end(token)
-        _trim_per_revision()
+            _trim_per_revision()
+    finally:
+        with _PER_REVISION_LOCK:
+            if _MAKING.get(key) is making:
+                del _MAKING[key]
+        making.set()
     return value
 
 
@@ -269,6 +330,12 @@ class ByteBounded(Generic[K, V]):
             self._items.clear()
             self._bytes = 0
 
+    def discard(self, which: Callable[[K], bool]) -> None:
+        """Forget the values whose key ``which`` names."""
+        with self._lock:
+            for key in [k for k in self._items if which(k)]:
+                self._bytes -= self._items.pop(key)[1]
+
     @property
     def bytes(self) -> int:
         """What the kept values take now (their ``size_of``)."""
@@ -292,12 +359,38 @@ LATEST_JSON: ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[JSON]]] = 
 )
 # A sheet's JSON as the API and the export send it, per revision, language and shape: a
 # 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
-SHEET_JSON: ByteBounded[tuple[object, ...], bytes] = ByteBounded(12 * MB, len, keep_one=True)
+SHEET_JSON: ByteBounded[tuple[object, ...], bytes] = ByteBounded(8 * MB, len, keep_one=True)
+
+# From this size on an answer made of a sheet is kept gzipped only (level 1, as every answer
+# is packed): a 1,000-deal sheet's 9 MB of JSON keep as ~0.5 MB, so the JSON and the export of
+# a few such sheets in both languages fit the budget above instead of pushing each other out.
+PACK_ABOVE = 256 * 1024
+
+
+def packed(key: tuple[object, ...], make: Callable[[], bytes]) -> tuple[bytes, bool]:
+    """``make()``'s bytes kept under ``key`` in SHEET_JSON, and whether they are gzipped
+    (from ``PACK_ABOVE`` on): the caller sends them packed or unpacks them for a client that
+    takes no gzip."""
+    gz = SHEET_JSON.get((*key, "gz"))
+    if gz is not None:
+        return gz, True
+    data = SHEET_JSON.get(key)
+    if data is not None:
+        return data, False
+    data = make()
+    if len(data) < PACK_ABOVE:
+        SHEET_JSON.put(key, data)
+        return data, False
+    gz = gzip.compress(data, compresslevel=1, mtime=0)
+    del data  # the 9 MB go now, not at the end of the request
+    SHEET_JSON.put((*key, "gz"), gz)
+    return gz, True
+
 
 # The rows of each sheet page variant as last rendered, with their deals' signatures
 # (sheet_view.py): a 1,000-deal sheet's rows are ~0.5 MB.
 PAGE_ROWS: ByteBounded[tuple[object, ...], tuple[tuple[tuple[int, int, bool], ...], list[str]]] = (
-    ByteBounded(12 * MB, lambda held: sum(len(r) for r in held[1]), keep_one=True)
+    ByteBounded(6 * MB, lambda held: sum(len(r) for r in held[1]), keep_one=True)
 )
 
 
@@ -308,7 +401,7 @@ def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
 # The rendered page per variant for its latest revision, as pieces and deflated pieces
 # (caching.py).
 PAGES: ByteBounded[tuple[object, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
-    ByteBounded(12 * MB, _page_size, keep_one=False)
+    ByteBounded(8 * MB, _page_size, keep_one=False)
 )
 
 # The entry form's HTML per variant with the per-page values cut out (sheet_view.py).
@@ -360,11 +453,45 @@ STATIC_GZIP: dict[str, tuple[str, bytes]] = {}
 STATIC_GZIP_LOCK = threading.Lock()
 
 
+# --- Freed memory handed back ---------------------------------------------------------------
+
+
+def _malloc_trim() -> Callable[[], object] | None:
+    """glibc's ``malloc_trim(0)``, or None where there is none (musl, macOS, Windows)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
+    if trim is None:
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return lambda: trim(0)
+
+
+MALLOC_TRIM = _malloc_trim()
+TRIMS = [0]  # how often memory was handed back (tests)
+
+
+def hand_back_memory() -> None:
+    """Return the heap's free pages to the system (a no-op without glibc). glibc keeps what
+    a large request freed (a 6.7 MB import decodes to ~60 MB of objects) resident for the
+    process's next allocations; after a heavy request nothing needs it that soon."""
+    if MALLOC_TRIM is not None:
+        MALLOC_TRIM()
+        TRIMS[0] += 1
+
+
 def clear() -> None:
     """Forget everything kept in this process (as a restart would)."""
     with _PER_REVISION_LOCK:
         PER_REVISION.clear()
         PER_REVISION_BYTES.clear()
+        _LAST_REV.clear()
+        EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES):  # fmt: skip
         held.clear()

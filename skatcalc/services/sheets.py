@@ -265,6 +265,13 @@ def sheet_bytes(sheet: Sheet, lang: str, shape: str, make: Callable[[], bytes]) 
     return data
 
 
+def sheet_packed(sheet: Sheet, lang: str, shape: str, make: Callable[[], bytes]
+                 ) -> tuple[bytes, bool]:  # fmt: skip
+    """As ``sheet_bytes``, but a large answer is kept gzipped only; True when these bytes
+    are gzipped."""
+    return cache.packed((sheet.share_token, sheet.rev, lang, shape), make)
+
+
 def default_name(game: str) -> str:
     """A new sheet's name when none is given: the game and today's date."""
     return f"{game_kind(game).label.de} {date.today():%d.%m.%Y}"

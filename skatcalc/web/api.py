@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 from collections.abc import Callable
 from typing import ParamSpec
@@ -14,7 +15,7 @@ from skatcalc import exports, games
 from skatcalc.rules.common import InvalidDeal
 from skatcalc.rules.sheet import normalize_sheet
 from skatcalc.serialize import result_json
-from skatcalc.services import players
+from skatcalc.services import cache, players
 from skatcalc.services import sheets as service
 from skatcalc.text import _, field_errors
 from skatcalc.web import rights
@@ -114,7 +115,8 @@ def forbidden() -> Reply:
 def sheet_reply(sheet: service.Sheet, status: int = 200) -> Reply:
     """The sheet as loaded, or as the write just made left it: never read again by id. Its
     JSON (and that packed with gzip) is kept per revision and language: a 1,000-deal sheet
-    read again costs neither building its ~9 MB of JSON nor packing them."""
+    read again costs neither building its ~9 MB of JSON nor packing them, and from
+    ``PACK_ABOVE`` on only the packed bytes are kept."""
     lang = api_lang()
 
     def make() -> bytes:
@@ -122,10 +124,18 @@ def sheet_reply(sheet: service.Sheet, status: int = 200) -> Reply:
         text = service.sheet_text(out, current_app.json.dumps)
         return (text + "\n").encode("utf-8")  # as jsonify writes it
 
-    data = service.sheet_bytes(sheet, lang, "api", make)
-    if status == 200 and request.accept_encodings["gzip"] > 0 and len(data) >= MIN_GZIP:
-        packed = service.sheet_bytes(sheet, lang, "api.gz", lambda: gzip_bytes(data))
-        resp = Response(packed, mimetype="application/json")
+    data, packed = service.sheet_packed(sheet, lang, "api", make)
+    takes_gzip = request.accept_encodings["gzip"] > 0
+    if packed and takes_gzip and status == 200:  # a large sheet: kept packed, sent as kept
+        resp = Response(data, mimetype="application/json")
+        resp.headers["Content-Encoding"] = "gzip"
+        state().prepacked = True
+        return resp, status
+    if packed:
+        data = gzip.decompress(data)  # for this client only; zlib lets the other threads run
+    if status == 200 and takes_gzip and MIN_GZIP <= len(data) < cache.PACK_ABOVE:
+        small = service.sheet_bytes(sheet, lang, "api.gz", lambda: gzip_bytes(data))
+        resp = Response(small, mimetype="application/json")
         resp.headers["Content-Encoding"] = "gzip"
         state().prepacked = True  # compress() adds its Vary and packs nothing again
         return resp, status

@@ -1,0 +1,154 @@
+"""PDFs rendered in a separate process.
+
+A 1,000-deal sheet's PDF takes seconds of CPU, and a render in a server thread holds the
+process's interpreter lock for all of them: every other thread of the process (the phones'
+cheap reads) waits its turn slice by slice. With ``PDF_PROCESS`` (set by `skatcalc serve`)
+the render runs in one child process per server process (``main`` here, started at the
+first PDF), and the server thread only waits for
+the bytes, without the lock. One child: a process's renders go one at a time anyway
+(``exports.PDF_RENDERS``). The child reads its tasks from a pipe and ends when the pipe
+closes, so it never outlives its server process; it is replaced after ``TASKS_PER_CHILD``
+renders, so what it allocated for large sheets does not stay.
+
+Without ``PDF_PROCESS`` (tests, other WSGI servers), or when the child fails or dies, the
+render runs in the calling thread: the bytes are the same either way.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import IO, Any
+
+from flask import current_app, has_app_context
+
+TASKS_PER_CHILD = 50
+NICE = 10  # the child's priority below the server's (os.nice)
+HEAD = struct.Struct("!Q")  # the length of the pickle that follows
+
+
+def _read(stream: IO[bytes], n: int) -> bytes:
+    data = stream.read(n)
+    if data is None or len(data) != n:
+        raise EOFError("the other side closed the pipe")
+    return data
+
+
+def _send(stream: IO[bytes], value: object) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(HEAD.pack(len(data)))
+    stream.write(data)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> Any:
+    (n,) = HEAD.unpack(_read(stream, HEAD.size))
+    return pickle.loads(_read(stream, n))
+
+
+class Child:
+    """The render process of this server process, started when first needed."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.tasks = 0
+        self.lock = threading.Lock()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        root = str(Path(__file__).resolve().parents[2])  # this checkout's skatcalc, not another
+        path = os.environ.get("PYTHONPATH")
+        env = {**os.environ, "PYTHONPATH": root + (os.pathsep + path if path else "")}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from skatcalc.exports.apart import main; main()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            close_fds=True,
+        )
+        self.tasks = 0
+        return self.proc
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                stream.close()  # the child ends at the closed pipe
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    def run(self, module: str, name: str, args: tuple[Any, ...]) -> bytes | None:
+        """The render's bytes, or None when the child failed (then render here)."""
+        with self.lock:
+            if self.proc is None or self.proc.poll() is not None or self.tasks >= TASKS_PER_CHILD:
+                self.stop()
+                self._start()
+            proc = self.proc
+            assert proc is not None and proc.stdin is not None and proc.stdout is not None
+            try:
+                _send(proc.stdin, (module, name, args))
+                ok, data = _receive(proc.stdout)
+            except (OSError, EOFError, pickle.PickleError, ValueError):
+                self.stop()  # died (out of memory, killed): the next render starts another
+                return None
+            self.tasks += 1
+            return data if ok and isinstance(data, bytes) else None
+
+
+CHILD = Child()
+
+
+def enabled() -> bool:
+    return has_app_context() and bool(current_app.config.get("PDF_PROCESS"))
+
+
+def render(module: str, name: str, *args: Any) -> bytes:
+    """``module.name(*args)``: in the child process when enabled, else (or when the child
+    fails: an error of the render then shows here, as it would have) in this thread."""
+    if enabled():
+        data = CHILD.run(module, name, args)
+        if data is not None:
+            return data
+    renderer = getattr(importlib.import_module(module), name)
+    out: bytes = renderer(*args)
+    return out
+
+
+def serve_tasks(tasks: IO[bytes], answers: IO[bytes]) -> None:
+    """The child's loop: a task in, its bytes out (or ``(False, None)`` when it failed),
+    until the server process closes the pipe."""
+    from skatcalc.services.cache import hand_back_memory
+
+    while True:
+        try:
+            module, name, args = _receive(tasks)
+        except EOFError:
+            return
+        try:
+            data = getattr(importlib.import_module(module), name)(*args)
+            answer: tuple[bool, bytes | None] = (True, bytes(data))
+        except Exception:  # the server renders it again itself and shows the error there
+            answer = (False, None)
+        del module, name, args
+        _send(answers, answer)
+        hand_back_memory()
+
+
+def main() -> None:
+    """The child process, at a lower priority than its server: on a busy machine the CPU
+    goes to the phones' reads first, and the PDF takes what is left."""
+    if hasattr(os, "nice"):
+        os.nice(NICE)
+    import skatcalc.exports.pdf  # noqa: F401  (fpdf2 and the fonts, before the first task)
+
+    serve_tasks(sys.stdin.buffer, sys.stdout.buffer)

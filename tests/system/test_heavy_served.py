@@ -1,0 +1,130 @@
+"""Heavy reads through the real server (``skatcalc serve``): beyond ``--heavy-reads`` they are
+told to come back (503 + Retry-After) while a sheet's page still answers, and a sheet's PDF
+renders in a child process of the server that ends with it."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support import Served, largest_export, serve
+
+CHILD = "from skatcalc.exports.apart import main"
+
+
+@pytest.fixture(scope="module")
+def big_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    return largest_export(tmp_path_factory.mktemp("big"), wide=False)
+
+
+def _children(db: Path) -> dict[int, str]:
+    """The render children of the server on ``db``: pid -> the parent's command line."""
+    found: dict[int, str] = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            if CHILD not in cmd:
+                continue
+            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            parent = Path(f"/proc/{ppid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, ValueError, IndexError):
+            continue
+        if str(db) in parent:
+            found[int(proc.name)] = parent
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+    except OSError:
+        return False
+
+
+def _sheet(s: Served, deals: int) -> int:
+    r = s.call("POST", "/api/v1/sheets", json_body={"game": "skat", "players": ["A", "B", "C"]})
+    sid: int = r.json()["id"]
+    for _ in range(deals):
+        deal = {"declarer": "A", "game": "grand", "matadors": 2, "with": True,
+                "declarer_points": 75}  # fmt: skip
+        assert s.call("POST", f"/api/v1/sheets/{sid}/deals", json_body=deal).status == 201
+    return sid
+
+
+def test_heavy_reads_beyond_the_bound_come_back_later_while_pages_answer(
+    tmp_path: Path, big_export: bytes
+) -> None:
+    with serve(tmp_path / "h.sqlite", "--threads", "4", "--heavy-reads", "1") as s:
+        big = s.call("POST", "/api/v1/sheets/import", data=big_export,
+                     headers={"Content-Type": "application/json"}, timeout=120)  # fmt: skip
+        assert big.status == 201
+        sid = big.json()["id"]
+        small = _sheet(s, 3)
+        # six first reads of a 1,000-deal sheet at once, each a second of CPU to make
+        paths = [f"/api/v1/sheets/{sid}", f"/sheets/{sid}/export.json",
+                 f"/api/v1/sheets/{sid}/export.csv"]  # fmt: skip
+        asks = [(p, lang) for p in paths for lang in ("de", "en")]
+        answers: list[tuple[int, str | None, bytes]] = []
+
+        def ask(path: str, lang: str) -> None:
+            r = s.call("GET", path, headers={"Accept-Language": lang, "Accept-Encoding": "gzip"},
+                       timeout=120)  # fmt: skip
+            answers.append((r.status, r.headers.get("Retry-After"), r.body))
+
+        threads = [threading.Thread(target=ask, args=a) for a in asks]
+        for t in threads:
+            t.start()
+        page_times = []
+        while any(t.is_alive() for t in threads):
+            t0 = time.monotonic()
+            assert s.call("GET", f"/sheets/{small}").status == 200
+            assert s.call("GET", f"/sheets/{small}/rev").status == 200
+            page_times.append(time.monotonic() - t0)
+        for t in threads:
+            t.join()
+        statuses = sorted(a[0] for a in answers)
+        assert 503 in statuses and set(statuses) <= {200, 503}, statuses
+        for status, retry, _body in answers:
+            if status == 503:
+                assert retry is not None and int(retry) >= 1
+        assert page_times  # the phone's reads were answered meanwhile
+        # asked again, each is answered, the large ones sent packed as kept
+        r = s.call("GET", f"/api/v1/sheets/{sid}", headers={"Accept-Encoding": "gzip"},
+                   timeout=120)  # fmt: skip
+        assert r.status == 200 and r.headers["Content-Encoding"] == "gzip"
+        assert len(json.loads(gzip.decompress(r.body))["deals"]) == 1000
+
+
+def _undated(pdf: bytes) -> bytes:
+    return re.sub(rb"/CreationDate \(D:\d+Z\)|/ID \[<[0-9A-F]+><[0-9A-F]+>\]", b"", pdf)
+
+
+def test_a_pdf_renders_in_a_child_that_ends_with_the_server(tmp_path: Path) -> None:
+    from skatcalc import create_app
+
+    db = tmp_path / "p.sqlite"
+    with serve(db) as s:
+        sid = _sheet(s, 4)
+        assert not _children(db)  # started at the first PDF, not before
+        r = s.call("GET", f"/sheets/{sid}/export.pdf?lang=en", timeout=60)
+        assert r.status == 200 and r.body.startswith(b"%PDF")
+        children = _children(db)
+        assert len(children) == 1
+        assert s.call("GET", f"/sheets/{sid}/export.pdf", timeout=60).status == 200
+        assert _children(db).keys() == children.keys()  # one child, kept for the next
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in children)  # no render process outlives the server
+    # the same bytes as a render in the process itself
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "t"})
+    here = app.test_client().get(f"/sheets/{sid}/export.pdf?lang=en").data
+    assert _undated(here) == _undated(r.body)
