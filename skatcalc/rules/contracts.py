@@ -32,6 +32,9 @@ class ContractRow:
     """Its place among the entry form's buttons (0: in table order)."""
     tariff: str = ""
     """Its tariff class (Schafkopf: ``"sauspiel"``, ``"solo"``, ``"bettel"``)."""
+    factor: int = 1
+    """What its tariff's value is multiplied by, before the table's doublings (a Bettel
+    played open, "Bettel ouvert", where a table plays it: 2)."""
     base: int | None = None
     """Its base value (Skat's suit games and Grand)."""
     partner: bool = False

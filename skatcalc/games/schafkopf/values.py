@@ -378,6 +378,10 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
     label = game_name(g, deal.suit)
     steps.append(Step(Msg("%(label)s: %(parts)s = %(value)s", label=label,
                           parts=joined(" + ", parts), value=value), cite.SK_VALUE))  # fmt: skip
+    if g.row.factor != 1:  # the contract's own factor (contracts.py)
+        value *= g.row.factor
+        steps.append(Step(Msg("%(label)s × %(factor)s = %(value)s", label=label,
+                              factor=g.row.factor, value=value), cite.SK_VALUE))  # fmt: skip
 
     def double(times: int, word: str, factor: int = 2) -> None:
         # the words (gestellt, Kontra, Re, Sub, Hirsch, Sie, Tout, Bock) read alike in English

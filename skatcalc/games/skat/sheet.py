@@ -15,7 +15,6 @@ from ...rules.common import (
     Msg,
     check_ramsch,
     joined,
-    pmsg,
     signed,
     verbatim,
 )
@@ -144,34 +143,6 @@ class SkatHouseRules(HouseRules):
         return out
 
 
-def skat_title(deal: SkatDeal, won: bool | None = None) -> Msg:
-    """Short form for the sheet row: "Grand Hand mit 2", "Null ouvert".
-
-    >>> skat_title(SkatDeal(Game.GRAND, matadors=2, with_=True, hand=True)).de
-    'Grand Hand mit 2'
-    """
-    g: Game = deal.game
-    parts: list[Msg] = [g.label]
-    if g is Game.NULL:
-        if deal.ouvert:
-            parts.append(pmsg("title", "ouvert"))
-        if deal.hand:
-            parts.append(pmsg("title", "Hand"))
-        return joined(" ", parts)
-    if deal.ouvert:
-        parts.append(pmsg("title", "ouvert"))
-    elif deal.hand:
-        parts.append(pmsg("title", "Hand"))
-    if deal.schwarz_announced and not deal.ouvert:
-        parts.append(pmsg("title", "Schwarz angesagt"))
-    elif deal.schneider_announced and not deal.ouvert:
-        parts.append(pmsg("title", "Schneider angesagt"))
-    matadors = deal.matadors if deal.matadors is not None else "None"
-    parts.append(Msg("mit %(matadors)s", matadors=matadors) if deal.with_
-                 else Msg("ohne %(matadors)s", matadors=matadors))  # fmt: skip
-    return joined(" ", parts)
-
-
 ROUND_ONLY = Msg("In der Bockramsch-Runde wird Ramsch gespielt, oder ein Grand Hand.")
 
 
@@ -294,7 +265,7 @@ class Skat(GameKind):
             r.errors.add("game", ROUND_ONLY)
         r.errors.raise_if_any()
         assert deal is not None and isinstance(declarer, str)
-        res = skat_value(deal)
+        res = skat_value(deal, rules)
         score = res.score * 2**bock
         steps = list(res.steps)
         if bock:
@@ -303,7 +274,7 @@ class Skat(GameKind):
         entries[declarer] = score
         return DealOutcome(
             DealKind.GAME, declarer, (declarer,), res, entries, zero_sum(spec.players, entries),
-            res.won, res.value, skat_title(deal, res.won), tuple(steps),
+            res.won, res.value, res.title, tuple(steps),
             game_triggers(deal, res),
         )  # fmt: skip
 

@@ -16,9 +16,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules import cite
+from ...rules import cite, marks
 from ...rules.cite import Step
-from ...rules.common import Errors, Msg, joined, pmsg, signed
+from ...rules.common import Errors, Msg, joined, pmsg, signed, verbatim
+from ...rules.sheet.base import HouseRules
 from .contracts import BY_KEY
 
 
@@ -77,6 +78,10 @@ class NullVariant:
     ouvert: bool
     value: int
     name: Msg
+    rule: str | None = None
+    """The on/off house rule (a ``HouseFlag`` key of ``sheet.py``'s ``SkatHouseRules``) under
+    which this variant is played in place of the ISkO's of the same hand and ouvert; its name
+    is then the row's whole contract."""
 
 
 NULL_VARIANTS: tuple[NullVariant, ...] = (
@@ -87,8 +92,22 @@ NULL_VARIANTS: tuple[NullVariant, ...] = (
 )
 
 
-def null_variant(hand: bool, ouvert: bool) -> NullVariant:
-    return next(v for v in NULL_VARIANTS if v.hand == hand and v.ouvert == ouvert)
+def null_variants(rules: HouseRules | None = None) -> tuple[NullVariant, ...]:
+    """The Null games a table plays: the ISkO's, each replaced by a house rule's variant of
+    the same hand and ouvert where the sheet's ``rules`` have that rule on."""
+    out = []
+    for v in NULL_VARIANTS:
+        if v.rule is not None:
+            continue
+        house = [h for h in NULL_VARIANTS
+                 if h.rule is not None and rules is not None and rules.has(h.rule)
+                 and (h.hand, h.ouvert) == (v.hand, v.ouvert)]  # fmt: skip
+        out.append(house[0] if house else v)
+    return tuple(out)
+
+
+def null_variant(hand: bool, ouvert: bool, rules: HouseRules | None = None) -> NullVariant:
+    return next(v for v in null_variants(rules) if v.hand == hand and v.ouvert == ouvert)
 
 
 @dataclass(frozen=True)
@@ -134,6 +153,12 @@ class SkatResult:
     score: int
     levels: tuple[Level, ...]
     steps: tuple[Step, ...]  # each line and the rule it rests on (docs/rules.md Part 4)
+    # the deal in words, worked out once here for the API's rows, the page, the list, the CSV
+    # and the PDF alike: "Grand Hand mit 2"; "Grand mit 2" with its marks (Hand, Schn. …)
+    title: Msg = Msg("?")
+    contract: Msg = Msg("?")
+    marks: tuple[Msg, ...] = ()
+    shown: int = 0  # the value a row shows: with Kontra and Re (docs/rules.md 1.9)
 
     def json_fields(self) -> dict[str, Any]:
         """POST /api/v1/skat/value's figures, and a Skat row's ``result`` (``serialize``)."""
@@ -151,8 +176,9 @@ class SkatResult:
         }
 
 
-def validate(deal: SkatDeal) -> None:
-    """Refuse every invalid combination at once, each with a reason a card player understands."""
+def validate(deal: SkatDeal, rules: HouseRules | None = None) -> None:
+    """Refuse every invalid combination at once, each with a reason a card player understands;
+    ``rules``: the sheet's house rules (a house rule's Null reaches other bids)."""
     e = Errors()
     g = deal.game
     if deal.bid not in LEGAL_BIDS:
@@ -191,9 +217,9 @@ def validate(deal: SkatDeal) -> None:
         if deal.won is None:
             e.add("won", "Bei Null bitte angeben, ob gewonnen (kein Stich) oder verloren.")
         if deal.bid in LEGAL_BIDS:
-            variant = null_variant(deal.hand, deal.ouvert)
+            variant = null_variant(deal.hand, deal.ouvert, rules)
             if variant.value < deal.bid:
-                reach = [v for v in NULL_VARIANTS if v.value >= deal.bid]
+                reach = [v for v in null_variants(rules) if v.value >= deal.bid]
                 if reach:
                     alts = joined(", ", [Msg("%(name)s (%(value)s)", name=v.name, value=v.value)
                                          for v in reach])  # fmt: skip
@@ -267,8 +293,9 @@ def _validate_outcome(deal: SkatDeal, e: Errors) -> None:
         )
 
 
-def skat_value(deal: SkatDeal) -> SkatResult:
-    """What this deal is worth, and why. Raises :class:`InvalidDeal` for impossible input.
+def skat_value(deal: SkatDeal, rules: HouseRules | None = None) -> SkatResult:
+    """What this deal is worth, and why, under the sheet's house ``rules`` (None: the ISkO's
+    alone, as the calculator counts). Raises :class:`InvalidDeal` for impossible input.
 
     An overbid game is lost and charged the next multiple of its base value (docs/rules.md 1.4):
 
@@ -285,14 +312,13 @@ def skat_value(deal: SkatDeal) -> SkatResult:
     ...     print(field_errors(exc, "en")["bid"][0])
     Null is worth 23 and does not reach the bid 24; only these can be declared: Null hand (35), Null ouvert (46), Null ouvert hand (59).
     """
-    validate(deal)
+    validate(deal, rules)
     if deal.game.is_null:
-        return _null_value(deal)
+        return _null_value(deal, null_variant(deal.hand, deal.ouvert, rules))
     return _suit_value(deal)
 
 
-def _null_value(deal: SkatDeal) -> SkatResult:
-    variant = null_variant(deal.hand, deal.ouvert)
+def _null_value(deal: SkatDeal, variant: NullVariant) -> SkatResult:
     won = bool(deal.won)
     steps = [Step(Msg("%(name)s: fester Wert %(value)s", name=variant.name, value=variant.value),
                   cite.ISKO_NULL)]  # fmt: skip
@@ -302,7 +328,7 @@ def _null_value(deal: SkatDeal) -> SkatResult:
     else:
         reason = Msg("Der Alleinspieler bekam einen Stich.")
     return _finish(deal, won, False, variant.value, None, None, None, None, False, False,
-                   (), steps, reason)  # fmt: skip
+                   (), steps, reason, variant)  # fmt: skip
 
 
 def _suit_value(deal: SkatDeal) -> SkatResult:
@@ -464,6 +490,7 @@ def _finish(
     levels: tuple[Level, ...],
     steps: list[Step],
     reason: Msg | None,
+    variant: NullVariant | None = None,
 ) -> SkatResult:
     score = value if won else -2 * value
     # won or lost by the game's own rule; lost by the bid alone rests on the overbid rule
@@ -495,7 +522,80 @@ def _finish(
         score=score,
         levels=levels,
         steps=tuple(steps),
+        title=_title(deal, variant),
+        contract=_contract(deal, matadors, with_, variant),
+        marks=_marks(deal, variant, schneider, schwarz, overbid),
+        shown=value * 2 ** (deal.kontra + deal.re),
     )
+
+
+def _title(deal: SkatDeal, variant: NullVariant | None) -> Msg:
+    """The deal in a few words, for the API's rows and the history: "Grand Hand mit 2",
+    "Null ouvert Hand", a house rule's Null by its own name."""
+    if variant is not None and variant.rule is not None:
+        return variant.name
+    g = deal.game
+    parts: list[Msg] = [g.label]
+    if g.is_null:
+        if deal.ouvert:
+            parts.append(pmsg("title", "ouvert"))
+        if deal.hand:
+            parts.append(pmsg("title", "Hand"))
+        return joined(" ", parts)
+    if deal.ouvert:
+        parts.append(pmsg("title", "ouvert"))
+    elif deal.hand:
+        parts.append(pmsg("title", "Hand"))
+    if deal.schwarz_announced and not deal.ouvert:
+        parts.append(pmsg("title", "Schwarz angesagt"))
+    elif deal.schneider_announced and not deal.ouvert:
+        parts.append(pmsg("title", "Schneider angesagt"))
+    matadors = deal.matadors if deal.matadors is not None else "None"
+    parts.append(Msg("mit %(matadors)s", matadors=matadors) if deal.with_
+                 else Msg("ohne %(matadors)s", matadors=matadors))  # fmt: skip
+    return joined(" ", parts)
+
+
+def _contract(deal: SkatDeal, matadors: int | None, with_: bool | None,
+              variant: NullVariant | None) -> Msg:  # fmt: skip
+    """The row's contract, its marks aside: "Grand mit 2", "Null", "Revolution"."""
+    if variant is not None and variant.rule is not None:
+        return variant.name
+    name = deal.game.label
+    if matadors is None:
+        return name
+    if with_:
+        return Msg("%(game)s mit %(matadors)s", game=name, matadors=matadors)
+    return Msg("%(game)s ohne %(matadors)s", game=name, matadors=matadors)
+
+
+def _marks(deal: SkatDeal, variant: NullVariant | None, schneider: bool, schwarz: bool,
+           overbid: bool) -> tuple[Msg, ...]:  # fmt: skip
+    """Why the row's number is what it is, in short form (docs/rules.md 1.9); a house rule's
+    Null says it all by its name."""
+    out = [] if variant is not None and variant.rule is not None else entry_marks(deal)
+    if not deal.game.is_null:
+        # Ouvert brings both announcements with it; its mark says so already.
+        said = deal.ouvert or deal.schneider_announced or deal.schwarz_announced
+        if schwarz and not (deal.ouvert or deal.schwarz_announced):
+            out.append(marks.SCHWARZ)
+        elif schneider and not said:
+            out.append(marks.SCHNEIDER)
+    if overbid:
+        out.append(marks.OVERBID)
+    out.extend(verbatim(w) for w, on in (("Kontra", deal.kontra), ("Re", deal.re)) if on)
+    return tuple(out)
+
+
+def entry_marks(deal: SkatDeal) -> list[Msg]:
+    """The marks of what the table declared: Hand, ouvert, Schneider or Schwarz announced."""
+    out = [mark for mark, on in ((marks.HAND, deal.hand), (marks.OUVERT, deal.ouvert)) if on]
+    if not deal.game.is_null and not deal.ouvert:
+        if deal.schwarz_announced:
+            out.append(marks.SCHWARZ_ANN)
+        elif deal.schneider_announced:
+            out.append(marks.SCHNEIDER_ANN)
+    return out
 
 
 # --- Matadors from cards (ISkO 2.4) -----------------------------------------------------------
@@ -599,7 +699,7 @@ def games_with_value(value: int) -> list[GameWithValue]:
                 out.append(
                     GameWithValue(g, mult, Msg("%(label)s × %(mult)s", label=g.label, mult=mult))
                 )
-    for v in NULL_VARIANTS:
+    for v in null_variants():
         if v.value == value:
             out.append(GameWithValue(Game.NULL, None, v.name))
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol, Self, TypeAlias
 
 from ..cite import Step
@@ -140,6 +140,17 @@ class DealKind(enum.StrEnum):
 
 
 @dataclass(frozen=True)
+class HouseFlag:
+    """A house rule that is on or off, declared in one row of its game's rules class
+    (``FLAGS``): read from and written to the rules' JSON under ``key`` (stored only when on),
+    named by ``words`` in the sheet's heading and beside its checkbox. The value functions
+    ask the sheet's rules for it (:meth:`HouseRules.has`)."""
+
+    key: str
+    words: Msg
+
+
+@dataclass(frozen=True)
 class HouseRules:
     """The rules every game's table agrees on; each game's rules class adds its own fields.
 
@@ -150,9 +161,13 @@ class HouseRules:
     ramsch: bool = False
     bock: tuple[BockTrigger, ...] = ()
     stake_cents: int = 0
+    #: the keys of the ``FLAGS`` that are on (by keyword: a game's own fields follow the stake)
+    flags: frozenset[str] = field(default=frozenset(), kw_only=True)
 
     #: the Bock triggers this game knows, in the order they are offered
     TRIGGERS: ClassVar[tuple[BockTrigger, ...]] = ()
+    #: the game's on/off house rules declared as data (one row each, one place per rule)
+    FLAGS: ClassVar[tuple[HouseFlag, ...]] = ()
     #: the stake when none is given
     DEFAULT_STAKE: ClassVar[int] = 0
 
@@ -184,6 +199,9 @@ class HouseRules:
             bock=tuple(BockTrigger(b) for b in bock or ()),
             stake_cents=stake or 0,
         )
+        on = frozenset(flag.key for flag in cls.FLAGS if r.boolean(flag.key))
+        if on:
+            rules = replace(rules, flags=on)
         r.reject_unknown()
         for err in r.errors.items:
             e.items.append(
@@ -206,10 +224,16 @@ class HouseRules:
     def _own_json(self) -> dict[str, Any]:
         return {}
 
+    def has(self, key: str) -> bool:
+        """Whether the on/off house rule ``key`` (one of ``FLAGS``) is on."""
+        return key in self.flags
+
     def to_json(self) -> dict[str, Any]:
-        """The stored and API form: the game's own fields first, then the common ones."""
+        """The stored and API form: the game's own fields first (its flags only when on, so
+        a sheet without them reads as before they existed), then the common ones."""
         return {
             **self._own_json(),
+            **{flag.key: True for flag in self.FLAGS if flag.key in self.flags},
             "ramsch": self.ramsch,
             "bock": [b.value for b in self.bock],
             "stake_cents": self.stake_cents,
@@ -221,6 +245,7 @@ class HouseRules:
     def describe(self) -> list[Msg]:
         """The house rules in force, for the sheet's heading and the printout."""
         out = self._own_describe()
+        out.extend(flag.words for flag in self.FLAGS if flag.key in self.flags)
         if self.bock:
             out.append(Msg("Bock nach: %(triggers)s",
                            triggers=joined(", ", [b.label for b in self.bock])))  # fmt: skip
