@@ -190,48 +190,7 @@ def validate(deal: SkatDeal, rules: HouseRules | None = None) -> None:
     if deal.re and not deal.kontra:
         e.add("re", "Re gibt es nur nach einem Kontra.")
     if g.is_null:
-        for name, present in (
-            ("matadors", deal.matadors is not None),
-            ("with", deal.with_ is not None),
-        ):
-            if present:
-                e.add(name, "Null-Spiele haben keine Spitzen.")
-        if deal.declarer_points is not None:
-            e.add(
-                "declarer_points",
-                "Bei Null zählen keine Augen, nur ob der Alleinspieler einen Stich bekam.",
-            )
-        if deal.all_tricks is not None:
-            e.add(
-                "all_tricks",
-                "Bei Null zählt nur, ob der Alleinspieler einen Stich bekam (gewonnen ja/nein).",
-            )
-        for name, present in (
-            ("schneider_announced", deal.schneider_announced),
-            ("schwarz_announced", deal.schwarz_announced),
-        ):
-            if present:
-                e.add(name, "Bei Null kann nichts angesagt werden.")
-        if deal.schneider:
-            e.add("schneider", "Bei Null gibt es keinen Schneider, nur gewonnen oder verloren.")
-        if deal.won is None:
-            e.add("won", "Bei Null bitte angeben, ob gewonnen (kein Stich) oder verloren.")
-        if deal.bid in LEGAL_BIDS:
-            variant = null_variant(deal.hand, deal.ouvert, rules)
-            if variant.value < deal.bid:
-                reach = [v for v in null_variants(rules) if v.value >= deal.bid]
-                if reach:
-                    alts = joined(", ", [Msg("%(name)s (%(value)s)", name=v.name, value=v.value)
-                                         for v in reach])  # fmt: skip
-                    e.add("bid", "%(name)s ist %(value)s wert und erreicht den Reizwert %(bid)s "
-                          "nicht; angesagt werden kann nur: %(alts)s.", name=variant.name,
-                          value=variant.value, bid=deal.bid, alts=alts)  # fmt: skip
-                else:
-                    e.add(
-                        "bid",
-                        "Kein Nullspiel erreicht den Reizwert %(bid)s (höchstens 59).",
-                        bid=deal.bid,
-                    )
+        _validate_null(deal, rules, e)
         e.raise_if_any()
         return
 
@@ -252,6 +211,53 @@ def validate(deal: SkatDeal, rules: HouseRules | None = None) -> None:
             e.add("schwarz_announced", "Schwarz ansagen geht nur im Handspiel.")
     _validate_outcome(deal, e)
     e.raise_if_any()
+
+
+def _validate_null(deal: SkatDeal, rules: HouseRules | None, e: Errors) -> None:
+    """A Null has no matadors, points, announcements or Schneider, only won or lost; and its
+    value (the table's Null variants) must reach the bid."""
+    for name, present in (
+        ("matadors", deal.matadors is not None),
+        ("with", deal.with_ is not None),
+    ):
+        if present:
+            e.add(name, "Null-Spiele haben keine Spitzen.")
+    if deal.declarer_points is not None:
+        e.add(
+            "declarer_points",
+            "Bei Null zählen keine Augen, nur ob der Alleinspieler einen Stich bekam.",
+        )
+    if deal.all_tricks is not None:
+        e.add(
+            "all_tricks",
+            "Bei Null zählt nur, ob der Alleinspieler einen Stich bekam (gewonnen ja/nein).",
+        )
+    for name, present in (
+        ("schneider_announced", deal.schneider_announced),
+        ("schwarz_announced", deal.schwarz_announced),
+    ):
+        if present:
+            e.add(name, "Bei Null kann nichts angesagt werden.")
+    if deal.schneider:
+        e.add("schneider", "Bei Null gibt es keinen Schneider, nur gewonnen oder verloren.")
+    if deal.won is None:
+        e.add("won", "Bei Null bitte angeben, ob gewonnen (kein Stich) oder verloren.")
+    if deal.bid in LEGAL_BIDS:
+        variant = null_variant(deal.hand, deal.ouvert, rules)
+        if variant.value < deal.bid:
+            reach = [v for v in null_variants(rules) if v.value >= deal.bid]
+            if reach:
+                alts = joined(", ", [Msg("%(name)s (%(value)s)", name=v.name, value=v.value)
+                                     for v in reach])  # fmt: skip
+                e.add("bid", "%(name)s ist %(value)s wert und erreicht den Reizwert %(bid)s "
+                      "nicht; angesagt werden kann nur: %(alts)s.", name=variant.name,
+                      value=variant.value, bid=deal.bid, alts=alts)  # fmt: skip
+            else:
+                e.add(
+                    "bid",
+                    "Kein Nullspiel erreicht den Reizwert %(bid)s (höchstens 59).",
+                    bid=deal.bid,
+                )
 
 
 def _validate_outcome(deal: SkatDeal, e: Errors) -> None:
@@ -331,15 +337,30 @@ def _null_value(deal: SkatDeal, variant: NullVariant) -> SkatResult:
                    (), steps, reason, variant)  # fmt: skip
 
 
-def _suit_value(deal: SkatDeal) -> SkatResult:
-    g = deal.game
-    base = g.base
-    assert base is not None and deal.matadors is not None
-    pts = deal.declarer_points
-    hand = deal.hand or deal.ouvert
+@dataclass(frozen=True)
+class _Reached:
+    """What a suit or grand game reached and announced (ISkO 5.2), the levels' flags."""
+
+    hand: bool
+    schneider_ann: bool
+    schwarz_ann: bool
+    schneider_play: bool
+    all_tricks: Party | None
+
+    @property
+    def schneider(self) -> bool:
+        return self.schneider_ann or self.schneider_play
+
+    @property
+    def schwarz(self) -> bool:
+        return self.schwarz_ann or self.all_tricks is not None
+
+
+def _reached(deal: SkatDeal) -> _Reached:
     schwarz_ann = deal.schwarz_announced or deal.ouvert
     schneider_ann = deal.schneider_announced or schwarz_ann
     all_tricks = deal.all_tricks
+    pts = deal.declarer_points
     if pts is None:
         # Outcome by buttons: a won game with schwarz announced (ouvert) took every trick.
         won_in_play = bool(deal.won)
@@ -348,28 +369,38 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
         schneider_play = deal.schneider or all_tricks is not None or (won_in_play and schneider_ann)
     else:
         schneider_play = pts >= 90 or pts <= 30
-    schneider = schneider_ann or schneider_play
-    schwarz = schwarz_ann or all_tricks is not None
+    return _Reached(deal.hand or deal.ouvert, schneider_ann, schwarz_ann, schneider_play,
+                    all_tricks)  # fmt: skip
 
-    with_word = Msg("mit") if deal.with_ else Msg("ohne")
-    levels: list[Level] = []
+
+def _levels(deal: SkatDeal, at: _Reached) -> list[Level]:
+    """Matadors and every level reached, each with the running count (ISkO 5.2.6)."""
+    assert deal.matadors is not None
     count = deal.matadors
-    levels.append(Level(with_word, count))
-
-    def level(name: Msg, flag: bool) -> None:
-        nonlocal count
+    levels = [Level(Msg("mit") if deal.with_ else Msg("ohne"), count)]
+    for name, flag in (
+        (pmsg("level", "Spiel"), True),
+        (pmsg("level", "Hand"), at.hand),
+        (pmsg("level", "Schneider"), at.schneider),
+        (pmsg("level", "Schneider angesagt"), at.schneider_ann),
+        (pmsg("level", "Schwarz"), at.schwarz),
+        (pmsg("level", "Schwarz angesagt"), at.schwarz_ann),
+        (pmsg("level", "Ouvert"), deal.ouvert),
+    ):
         if flag:
             count += 1
             levels.append(Level(name, count))
+    return levels
 
-    level(pmsg("level", "Spiel"), True)
-    level(pmsg("level", "Hand"), hand)
-    level(pmsg("level", "Schneider"), schneider)
-    level(pmsg("level", "Schneider angesagt"), schneider_ann)
-    level(pmsg("level", "Schwarz"), schwarz)
-    level(pmsg("level", "Schwarz angesagt"), schwarz_ann)
-    level(pmsg("level", "Ouvert"), deal.ouvert)
-    multiplier = count
+
+def _suit_value(deal: SkatDeal) -> SkatResult:
+    g = deal.game
+    base = g.base
+    assert base is not None and deal.matadors is not None
+    pts = deal.declarer_points
+    at = _reached(deal)
+    levels = _levels(deal, at)
+    multiplier = levels[-1].count
     raw_value = base * multiplier
 
     steps: list[Step] = []
@@ -381,24 +412,9 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
     steps.append(Step(Msg("%(levels)s × %(base)s = %(raw_value)s", levels=joined(", ", counted),
                           base=base, raw_value=raw_value), cite.ISKO_LEVELS))  # fmt: skip
     if pts is not None:
-        steps.append(Step(
-            Msg("Alleinspieler: %(pts)s Augen (mit Skat), alle Stiche", pts=pts)
-            if all_tricks is Party.DECLARER
-            else Msg("Alleinspieler: %(pts)s Augen (mit Skat), kein Stich", pts=pts)
-            if all_tricks is Party.OPPONENTS
-            else Msg("Alleinspieler: %(pts)s Augen (mit Skat)", pts=pts),
-            cite.ISKO_WINNING,
-        ))  # fmt: skip
-        reason = _lost_by_points(deal, pts, schneider_ann, schwarz_ann)
+        reason = _by_points(deal, pts, at, steps)
     else:
-        said = [Msg("gewonnen") if deal.won else Msg("verloren")]
-        if schneider_play:
-            said.append(pmsg("outcome", "Schneider"))
-        if all_tricks is not None:
-            said.append(pmsg("outcome", "Schwarz"))
-        steps.append(Step(joined(", ", said), cite.ISKO_WINNING))
-        reason = None if deal.won else _lost_by_buttons(deal, all_tricks, schneider_ann,
-                                                         schwarz_ann)  # fmt: skip
+        reason = _by_buttons(deal, at, steps)
     won = reason is None
 
     overbid = raw_value < deal.bid
@@ -425,7 +441,34 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
             reason = Msg("%(reason)s Zudem überreizt.", reason=reason)
         won = False
     return _finish(deal, won, overbid, value, base, deal.matadors, deal.with_, multiplier,
-                   schneider, schwarz, tuple(levels), steps, reason)  # fmt: skip
+                   at.schneider, at.schwarz, tuple(levels), steps, reason)  # fmt: skip
+
+
+def _by_points(deal: SkatDeal, pts: int, at: _Reached, steps: list[Step]) -> Msg | None:
+    """The card points' step; why the game was lost in play (None: won)."""
+    all_tricks = at.all_tricks
+    steps.append(Step(
+        Msg("Alleinspieler: %(pts)s Augen (mit Skat), alle Stiche", pts=pts)
+        if all_tricks is Party.DECLARER
+        else Msg("Alleinspieler: %(pts)s Augen (mit Skat), kein Stich", pts=pts)
+        if all_tricks is Party.OPPONENTS
+        else Msg("Alleinspieler: %(pts)s Augen (mit Skat)", pts=pts),
+        cite.ISKO_WINNING,
+    ))  # fmt: skip
+    return _lost_by_points(deal, pts, at.schneider_ann, at.schwarz_ann)
+
+
+def _by_buttons(deal: SkatDeal, at: _Reached, steps: list[Step]) -> Msg | None:
+    """The step of what the table tapped; why the game was lost (None: won)."""
+    said = [Msg("gewonnen") if deal.won else Msg("verloren")]
+    if at.schneider_play:
+        said.append(pmsg("outcome", "Schneider"))
+    if at.all_tricks is not None:
+        said.append(pmsg("outcome", "Schwarz"))
+    steps.append(Step(joined(", ", said), cite.ISKO_WINNING))
+    if deal.won:
+        return None
+    return _lost_by_buttons(deal, at.all_tricks, at.schneider_ann, at.schwarz_ann)
 
 
 def _schwarz_announced_lost(deal: SkatDeal) -> Msg:
