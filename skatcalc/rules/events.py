@@ -273,7 +273,7 @@ class Foot:
     lines: Mapping[str, FootLine]
     passed: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "players": {p: {"points": f.points, "won": f.won, "lost": f.lost}
                         for p, f in self.lines.items()},
@@ -324,7 +324,7 @@ def foot_scores(game: str, foot: Foot) -> dict[str, int]:
     return dict(figures[rank_figure(game)])
 
 
-def _foot_int(raw: Mapping[str, Any], name: str, low: int, top: int, field: str,
+def _foot_int(raw: Mapping[str, object], name: str, low: int, top: int, field: str,
               e: Errors) -> int:  # fmt: skip
     v = raw.get(name)
     if v is None:
@@ -971,7 +971,7 @@ class EventSpec:
     double_entry: bool = False
     #: a Schafkopf tournament's point scale (docs/rules.md 2.8), None: money (tariffs); the
     #: scale also stands in ``rules`` (every table's sheet counts by it)
-    scale: Mapping[str, Any] | None = None
+    scale: Mapping[str, object] | None = None
 
     def plan(self) -> PrizePlan:
         return PrizePlan(self.payout, self.series_prizes, self.categories,
@@ -1105,7 +1105,7 @@ class ScoringKind(Enum):
     POINTS = "points"
 
 
-def read_scoring(data: object, game: str | None, e: Errors) -> Mapping[str, Any] | None:
+def read_scoring(data: object, game: str | None, e: Errors) -> Mapping[str, object] | None:
     """``{"kind": "money"}`` (the default) or ``{"kind": "points", "preset": name, "scale":
     {...}}`` (a Schafkopf tournament, docs/rules.md 2.8: the preset's figures, ``default``
     unless named, each overridden by ``scale``)."""

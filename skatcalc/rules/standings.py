@@ -66,9 +66,9 @@ def default_rank_by(game: str) -> RankBy:
     return RankBy(rank_figure(game))
 
 
-def normalize_group_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
+def normalize_group_rules(game: str, data: object, e: Errors) -> dict[str, object]:
     """A group's club rules with every key filled in; problems go to ``e`` as ``rules.<key>``."""
-    out: dict[str, Any] = {"rank_by": default_rank_by(game).value, "min_sheets": 0, "best": None}
+    out: dict[str, object] = {"rank_by": default_rank_by(game).value, "min_sheets": 0, "best": None}
     if data is None:
         return out
     if not isinstance(data, Mapping):
@@ -142,7 +142,7 @@ class SheetFigures:
         return self.balance
 
 
-def _contract(inp: Mapping[str, Any]) -> str:
+def _contract(inp: Mapping[str, object]) -> str:
     """The contract as the deal's input names it (Skat and Schafkopf use distinct names)."""
     kind = inp.get("game")
     return kind if isinstance(kind, str) else "?"

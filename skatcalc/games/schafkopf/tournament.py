@@ -29,7 +29,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from skatcalc.rules.cite import Step
 from skatcalc.rules.common import Errors, Msg, signed
@@ -87,7 +86,7 @@ class PointScale:
     #: the preset the figures started from (named on the sheet and in the API)
     preset: str = "default"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The stored and API form, every figure named.
 
         >>> PointScale().to_json()["solo"]
@@ -201,7 +200,7 @@ def read_scale(
         e.add(f"{field}.preset", "Vorlagen: %(names)s.", names=", ".join(PRESETS))
     elif preset != base.preset:
         base = PRESETS[preset]
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for part in ("rufspiel", "solo"):
         out[part] = _read_levels(data.get(part), getattr(base, part), e, f"{field}.{part}")
     for key, (low, high) in _FLAT.items():

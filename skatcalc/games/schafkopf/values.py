@@ -13,7 +13,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...rules import cite
 from ...rules.cite import Step
@@ -129,9 +128,9 @@ class SchafkopfResult:
     schneider: bool | None = None
     schwarz: bool | None = None
 
-    def json_fields(self) -> dict[str, Any]:
+    def json_fields(self) -> dict[str, object]:
         """POST /api/v1/schafkopf/value's figures, and a Schafkopf row's ``result``."""
-        out: dict[str, Any] = {"won": self.won, "value": self.value, "deltas": dict(self.deltas)}
+        out: dict[str, object] = {"won": self.won, "value": self.value, "deltas": dict(self.deltas)}
         if self.written is not None:
             out["written"] = dict(self.written)
         return out

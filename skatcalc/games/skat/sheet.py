@@ -102,10 +102,10 @@ class SkatHouseRules(HouseRules):
                    ramsch_loser=loser or "most", bockramsch=bool(bockramsch),
                    bierlachs=target)  # fmt: skip
 
-    def _own_json(self) -> dict[str, Any]:
+    def _own_json(self) -> dict[str, object]:
         # The house rules of real tables only when set: a sheet without them is stored and
         # answered as before they existed (docs/api.md, Sheet rules).
-        out: dict[str, Any] = {"kontra_re": self.kontra_re}
+        out: dict[str, object] = {"kontra_re": self.kontra_re}
         if self.schieberamsch:
             out["schieberamsch"] = True
         if self.ramsch_cap is not None:
@@ -298,17 +298,17 @@ class Skat(GameKind):
     deal_equally = True  # a tournament list: every player of a table deals as often
     legend = marks.LEGEND
 
-    def deal_value(self, body: Any) -> SkatResult:
+    def deal_value(self, body: object) -> SkatResult:
         return skat_value(skat_deal_from_input(body))
 
     def tournament_list(self, spec: SheetSpec, computed: ComputedSheet) -> TournamentList | None:
         return tournament_list(spec, computed)
 
-    def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    def ramsch_body(self, body: Mapping[str, object]) -> Mapping[str, Any] | None:
         ramsch = body.get("ramsch")
         return ramsch if isinstance(ramsch, Mapping) else None
 
-    def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
+    def ramsch_deal(self, ramsch: Mapping[str, object]) -> dict[str, object]:
         return {"ramsch": dict(ramsch)}
 
     def contract(self, row: Row) -> Contract:

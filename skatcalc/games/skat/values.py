@@ -14,7 +14,6 @@ import enum
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ...rules import cite, marks
 from ...rules.cite import Step
@@ -160,7 +159,7 @@ class SkatResult:
     marks: tuple[Msg, ...] = ()
     shown: int = 0  # the value a row shows: with Kontra and Re (docs/rules.md 1.9)
 
-    def json_fields(self) -> dict[str, Any]:
+    def json_fields(self) -> dict[str, object]:
         """POST /api/v1/skat/value's figures, and a Skat row's ``result`` (``serialize``)."""
         return {
             "won": self.won,

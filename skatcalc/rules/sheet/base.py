@@ -24,7 +24,7 @@ MAX_NAME = 40
 BAD_NAME_MSG = Msg("Namen ohne Steuerzeichen, bitte.")
 
 #: The JSON-shaped deal body as stored and as the API takes it (docs/api.md).
-Body: TypeAlias = Mapping[str, Any]
+Body: TypeAlias = Mapping[str, object]
 
 
 def bad_name_char(name: str) -> bool:
@@ -210,7 +210,7 @@ class HouseRules:
         return rules
 
     @classmethod
-    def from_stored(cls, data: Mapping[str, Any]) -> Self:
+    def from_stored(cls, data: Mapping[str, object]) -> Self:
         """Rules as a sheet stored them (complete, from ``to_json``), or a partial mapping,
         read as a sheet always read them: what is missing is the default, the stake 0."""
         return cls.from_json({"stake_cents": 0, **data}, Errors())
@@ -221,14 +221,14 @@ class HouseRules:
         """The game's own fields, read from ``r`` after the common ones."""
         return cls(ramsch=ramsch, bock=bock, stake_cents=stake_cents)
 
-    def _own_json(self) -> dict[str, Any]:
+    def _own_json(self) -> dict[str, object]:
         return {}
 
     def has(self, key: str) -> bool:
         """Whether the on/off house rule ``key`` (one of ``FLAGS``) is on."""
         return key in self.flags
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The stored and API form: the game's own fields first (its flags only when on, so
         a sheet without them reads as before they existed), then the common ones."""
         return {
@@ -295,7 +295,7 @@ class SheetSpec:
         game: str,
         players: tuple[str, ...],
         first_dealer: str,
-        rules: HouseRules | Mapping[str, Any] | None = None,
+        rules: HouseRules | Mapping[str, object] | None = None,
         changes: Sequence[RuleChange] = (),
     ) -> None:
         if not isinstance(rules, HouseRules):
@@ -350,7 +350,7 @@ class Result(Protocol):
     @property
     def steps(self) -> tuple[Step, ...]: ...
 
-    def json_fields(self) -> dict[str, Any]:
+    def json_fields(self) -> dict[str, object]:
         """The result's figures as the API shows them (docs/api.md), in their order; the
         explanation's texts are put after them in the language asked for (``serialize``)."""
         ...
@@ -697,7 +697,7 @@ def zero_sum(players: Sequence[str], entries: Mapping[str, int]) -> dict[str, in
 
 
 def check_placement(
-    spec: SheetSpec, body: Mapping[str, Any], e: Errors
+    spec: SheetSpec, body: Mapping[str, object], e: Errors
 ) -> tuple[str | None, tuple[str, ...] | None]:
     """The optional ``dealer`` and ``active`` fields of a deal body."""
     dealer = body.get("dealer")
@@ -790,7 +790,7 @@ class GameKind:
     #: every figure of the scale as a form shows it (``games/<game>/tournament.py``)
     point_figures: ClassVar[tuple[Any, ...]] = ()
 
-    def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, Any] | None:
+    def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, object] | None:
         """A tournament in points instead of money: the scale read from ``data`` (stored in
         every table's rules), or an error on ``field`` if the game has none (docs/rules.md 2.8).
         """
@@ -798,7 +798,7 @@ class GameKind:
               "Die Turnierwertung in Punkten gibt es für Schafkopf.")  # fmt: skip
         return None
 
-    def point_preset(self, name: str) -> Mapping[str, Any]:
+    def point_preset(self, name: str) -> Mapping[str, object]:
         """The figures of the scale ``name`` (one of :attr:`point_presets`) as the API
         answers a scale; KeyError for another name."""
         raise KeyError(name)
@@ -827,7 +827,7 @@ class GameKind:
         rules have one; InvalidDeal like :meth:`evaluate`."""
         raise NotImplementedError
 
-    def deal_value(self, body: Any) -> Result:
+    def deal_value(self, body: object) -> Result:
         """One deal's value from a JSON body (the calculators and ``POST /api/v1/<game>/value``),
         raising InvalidDeal with every reason."""
         raise NotImplementedError
@@ -868,11 +868,11 @@ class GameKind:
         row = next((row for row in self.contract_table if row.key == contract), None)
         return row.stat if row is not None else None
 
-    def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    def ramsch_body(self, body: Mapping[str, object]) -> Mapping[str, Any] | None:
         """The part of a deal body that describes a Ramsch (None: the deal is no Ramsch)."""
         return None
 
-    def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
+    def ramsch_deal(self, ramsch: Mapping[str, object]) -> dict[str, object]:
         """A deal body of a Ramsch (points, Jungfrau, Durchmarsch): the inverse of
         :meth:`ramsch_body`."""
         raise NotImplementedError
