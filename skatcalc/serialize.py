@@ -43,7 +43,7 @@ def steps_json(steps: Sequence[Step], lang: str = "de") -> list[JSON]:
 
 def rules_json(rules: HouseRules) -> JSON:
     """A sheet's house rules as stored and as the API shows them."""
-    return rules.to_json()
+    return dict(rules.to_json())
 
 
 def row_json(row: Row, lang: str = "de") -> JSON:

@@ -15,8 +15,9 @@ from typing import Any
 from hypothesis import strategies as st
 
 from skatcalc.games.schafkopf.contracts import BY_KEY as SK_ROWS
-from skatcalc.games.schafkopf.values import SKGame
-from skatcalc.games.skat.values import LEGAL_BIDS
+from skatcalc.games.skat.contracts import CONTRACTS as SKAT_ROWS
+from skatcalc.games.skat.sheet import SkatHouseRules
+from skatcalc.games.skat.values import LEGAL_BIDS, Game
 from skatcalc.rules.sheet import SheetSpec, default_active
 
 SKAT_NAMES = ["Anna", "Bernd", "Carla", "Dora", "Emil"]
@@ -42,13 +43,15 @@ def skat_rules(draw: st.DrawFn) -> dict[str, Any]:
         rules["ramsch_cap"] = draw(st.sampled_from([None, 50, 120]))
     rules["bockramsch"] = draw(st.booleans())
     rules["bierlachs"] = draw(st.sampled_from([None, 301]))
+    for flag in SkatHouseRules.FLAGS:  # every on/off house rule the game declares
+        rules[flag.key] = draw(st.booleans())
     return rules
 
 
 @st.composite
 def skat_game(draw: st.DrawFn, playing: list[str], kontra_re: bool) -> dict[str, Any]:
     """A played Skat game (suit, Grand or Null, every flag, by buttons or card points)."""
-    game = draw(st.sampled_from(["diamonds", "hearts", "spades", "clubs", "grand", "null"]))
+    game = draw(st.sampled_from([row.key for row in SKAT_ROWS]))  # every contract of the table
     body: dict[str, Any] = {"game": game, "declarer": draw(st.sampled_from(playing))}
     ouvert = draw(st.booleans())
     hand = draw(st.booleans())
@@ -62,7 +65,7 @@ def skat_game(draw: st.DrawFn, playing: list[str], kontra_re: bool) -> dict[str,
         body["kontra"] = True
         if draw(st.booleans()):
             body["re"] = True
-    if game == "null":
+    if Game(game).is_null:
         body["won"] = draw(st.booleans())
         return body
     if draw(st.integers(0, 3)) == 0:
@@ -72,7 +75,7 @@ def skat_game(draw: st.DrawFn, playing: list[str], kontra_re: bool) -> dict[str,
         body["cards"] = [c.lower() for c in cards] if draw(st.booleans()) else cards
     else:
         body["with"] = draw(st.booleans())
-        body["matadors"] = draw(st.integers(1, 4 if game == "grand" else 11))
+        body["matadors"] = draw(st.integers(1, Game(game).max_matadors))
     if hand or ouvert:
         for flag in ("schneider_announced", "schwarz_announced"):
             if draw(st.booleans()):
@@ -145,7 +148,7 @@ def schafkopf_rules(draw: st.DrawFn) -> dict[str, Any]:
 def schafkopf_game(draw: st.DrawFn, playing: list[str]) -> dict[str, Any]:
     """A played Schafkopf game: every contract with Laufende, Schneider, Schwarz, Tout, Sie,
     Kontra, gestellt and the suit."""
-    key = draw(st.sampled_from([g.value for g in SKGame if g.value != "ramsch"]))
+    key = draw(st.sampled_from(list(SK_ROWS)))  # every contract of the table
     row = SK_ROWS[key]
     body: dict[str, Any] = {"game": key}
     body["declarers"] = draw(st.lists(st.sampled_from(playing), min_size=2 if row.partner else 1,
@@ -163,7 +166,7 @@ def schafkopf_game(draw: st.DrawFn, playing: list[str]) -> dict[str, Any]:
             if draw(st.booleans()):
                 body[flag] = draw(st.booleans())
         if draw(st.booleans()):
-            body["laufende"] = draw(st.integers(0, SKGame(key).max_laufende))
+            body["laufende"] = draw(st.integers(0, row.laufende_max))
     if not row.partner and not bettel and draw(st.booleans()):
         body["tout"] = True
     if key == "solo" and draw(st.booleans()):

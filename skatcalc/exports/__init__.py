@@ -14,12 +14,13 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from flask import Response, current_app, has_app_context, has_request_context, request
 from sqlite_utils import Database
 
+from skatcalc.jsontypes import JSONObject
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
 from skatcalc.services.events import tournament_of_sheet
@@ -419,7 +420,7 @@ def _checked_deals(spec: SheetSpec, deals: list[object], e: Errors) -> list[Deal
             continue
         clean.append(
             {"n": i, "dealer": record.dealer, "active": list(record.active),
-             "input": dict(record.input), "struck": record.struck, "version": version}
+             "input": cast(JSONObject, dict(record.input)), "struck": record.struck, "version": version}
         )  # fmt: skip
         if progress is not None:
             kept.append(record)

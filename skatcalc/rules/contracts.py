@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .common import Msg
 
@@ -32,6 +31,9 @@ class ContractRow:
     """Its place among the entry form's buttons (0: in table order)."""
     tariff: str = ""
     """Its tariff class (Schafkopf: ``"sauspiel"``, ``"solo"``, ``"bettel"``)."""
+    factor: int = 1
+    """What its tariff's value is multiplied by, before the table's doublings (a Bettel
+    played open, "Bettel ouvert", where a table plays it: 2)."""
     base: int | None = None
     """Its base value (Skat's suit games and Grand)."""
     partner: bool = False
@@ -126,7 +128,7 @@ def button_marks(table: Sequence[ContractRow]) -> dict[str, str]:
 
 def script_data(
     table: Sequence[ContractRow], none_shows: Sequence[str], per_deal: int
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """What the entry screen's script needs of a game's contracts (``data-contracts``):
     the controls it switches, which of them each contract (and no contract yet) shows, the
     most Laufende and the suits that cannot be named; the players of one deal; the most

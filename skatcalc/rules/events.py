@@ -153,55 +153,55 @@ def draw(
     return seat(game, order)
 
 
-def _fewest_repeats(
-    order: list[str], sizes: Sequence[int], met: frozenset[Pair], rng: random.Random
-) -> list[str]:
-    """A seating order with as few repeated pairs as the search finds: from the drawn order
-    and from fresh shuffles, swap two players of different tables while that lowers the
-    repeats; the first order with the fewest wins (so the seed decides, and the plain draw
-    stands when it has none)."""
-    bounds = [0]
-    for size in sizes:
-        bounds.append(bounds[-1] + size)
-    table_of = [t for t, size in enumerate(sizes) for _ in range(size)]
-    partners: dict[str, set[str]] = {p: set() for p in order}
-    for pair in met:
-        a, b = tuple(pair) if len(pair) == 2 else (next(iter(pair)),) * 2
-        if a in partners and b in partners and a != b:
-            partners[a].add(b)
-            partners[b].add(a)
+@dataclass
+class _Seats:
+    """The seats of a draw: where each table begins, the table of each seat, and whom each
+    player has met already."""
 
-    def clash(cur: list[str], i: int, t: int, skip: int = -1) -> int:
-        """How many at table ``t`` (but seat ``skip``) ``cur[i]`` has met."""
-        mine = partners[cur[i]]
-        return sum(1 for j in range(bounds[t], bounds[t + 1]) if j != i and j != skip
-                   and cur[j] in mine)  # fmt: skip
+    bounds: list[int]
+    table_of: list[int]
+    partners: dict[str, set[str]]
 
-    def cost(cur: list[str]) -> int:
-        return repeated_pairs([cur[bounds[t] : bounds[t + 1]] for t in range(len(sizes))], met)
+    @classmethod
+    def of(cls, order: list[str], sizes: Sequence[int], met: frozenset[Pair]) -> _Seats:
+        bounds = [0]
+        for size in sizes:
+            bounds.append(bounds[-1] + size)
+        partners: dict[str, set[str]] = {p: set() for p in order}
+        for pair in met:
+            a, b = tuple(pair) if len(pair) == 2 else (next(iter(pair)),) * 2
+            if a in partners and b in partners and a != b:
+                partners[a].add(b)
+                partners[b].add(a)
+        return cls(bounds, [t for t, size in enumerate(sizes) for _ in range(size)], partners)
 
-    best, best_cost = list(order), cost(order)
-    budget = DRAW_BUDGET
-    cur = list(order)
-    for _ in range(DRAW_RESTARTS):
-        now = cost(cur)
+    def clash(self, cur: list[str], i: int, t: int) -> int:
+        """How many at table ``t`` ``cur[i]`` has met."""
+        mine = self.partners[cur[i]]
+        return sum(1 for j in range(self.bounds[t], self.bounds[t + 1])
+                   if j != i and cur[j] in mine)  # fmt: skip
+
+    def descend(self, cur: list[str], now: int, budget: int) -> tuple[int, int]:
+        """Swap two players of different tables while that lowers the repeats (each seat
+        takes the best swap it has); ``cur`` is changed in place. The repeats and the budget
+        left."""
         improved = True
         while improved and now > 0 and budget > 0:
             improved = False
             for i in range(len(cur)):
-                ti = table_of[i]
-                here = clash(cur, i, ti)
+                ti = self.table_of[i]
+                here = self.clash(cur, i, ti)
                 if not here:
                     continue
                 pick, gain = -1, 0
                 for j in range(len(cur)):
-                    tj = table_of[j]
+                    tj = self.table_of[j]
                     if tj == ti:
                         continue
                     budget -= 1
-                    before = here + clash(cur, j, tj)
+                    before = here + self.clash(cur, j, tj)
                     cur[i], cur[j] = cur[j], cur[i]
-                    after = clash(cur, i, ti) + clash(cur, j, tj)
+                    after = self.clash(cur, i, ti) + self.clash(cur, j, tj)
                     cur[i], cur[j] = cur[j], cur[i]
                     if before - after > gain:
                         pick, gain = j, before - after
@@ -211,6 +211,27 @@ def _fewest_repeats(
                     improved = True
                 if budget <= 0:
                     break
+        return now, budget
+
+
+def _fewest_repeats(
+    order: list[str], sizes: Sequence[int], met: frozenset[Pair], rng: random.Random
+) -> list[str]:
+    """A seating order with as few repeated pairs as the search finds: from the drawn order
+    and from fresh shuffles, swap two players of different tables while that lowers the
+    repeats; the first order with the fewest wins (so the seed decides, and the plain draw
+    stands when it has none)."""
+    seats = _Seats.of(order, sizes, met)
+    bounds = seats.bounds
+
+    def cost(cur: list[str]) -> int:
+        return repeated_pairs([cur[bounds[t] : bounds[t + 1]] for t in range(len(sizes))], met)
+
+    best, best_cost = list(order), cost(order)
+    budget = DRAW_BUDGET
+    cur = list(order)
+    for _ in range(DRAW_RESTARTS):
+        now, budget = seats.descend(cur, cost(cur), budget)
         if now < best_cost:
             best, best_cost = list(cur), now
         if best_cost == 0 or budget <= 0:
@@ -252,7 +273,7 @@ class Foot:
     lines: Mapping[str, FootLine]
     passed: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "players": {p: {"points": f.points, "won": f.won, "lost": f.lost}
                         for p, f in self.lines.items()},
@@ -303,7 +324,7 @@ def foot_scores(game: str, foot: Foot) -> dict[str, int]:
     return dict(figures[rank_figure(game)])
 
 
-def _foot_int(raw: Mapping[str, Any], name: str, low: int, top: int, field: str,
+def _foot_int(raw: Mapping[str, object], name: str, low: int, top: int, field: str,
               e: Errors) -> int:  # fmt: skip
     v = raw.get(name)
     if v is None:
@@ -484,67 +505,81 @@ def rank_event(
     [(1, 'A', 11), (2, 'B', 5), (3, 'F', 2), (4, 'E', 14), (5, 'C', -4), (6, 'G', -6)]
     """
     index = {p: i for i, p in enumerate(players)}
-    score = dict.fromkeys(players, 0)
-    won = dict.fromkeys(players, 0)
-    lost = dict.fromkeys(players, 0)
-    per_series = {p: [0] * series_count for p in players}
-    won_s = {p: [0] * series_count for p in players}
-    lost_s = {p: [0] * series_count for p in players}
-    played = {p: [False] * series_count for p in players}
-    for t in results:
-        for p in t.players:
-            if p not in index or not 1 <= t.series <= series_count:
-                continue
-            s = int(t.score.get(p, 0))
-            score[p] += s
-            won[p] += int(t.won.get(p, 0))
-            lost[p] += int(t.lost.get(p, 0))
-            per_series[p][t.series - 1] += s
-            won_s[p][t.series - 1] += int(t.won.get(p, 0))
-            lost_s[p][t.series - 1] += int(t.lost.get(p, 0))
-            played[p][t.series - 1] = True
-    penalty = dict.fromkeys(players, 0)
-    for pen in penalties:
-        if pen.player in index and 1 <= pen.series <= series_count:
-            score[pen.player] -= pen.points
-            per_series[pen.player][pen.series - 1] -= pen.points
-            penalty[pen.player] += pen.points
-    order = sorted(players, key=lambda p: (*order_key(score[p], won[p], lost[p]), index[p]))
-    tie: dict[str, tuple[int, ...]] = {p: (0, score[p]) for p in players}
+    t = _series_tally(players, results, series_count, penalties)
+    order = sorted(players, key=lambda p: (*order_key(t.score[p], t.won[p], t.lost[p]), index[p]))
+    tie: dict[str, tuple[int, ...]] = {p: (0, t.score[p]) for p in players}
     if final is not None and 1 <= final <= series_count:
-        f = final - 1
-
-        def before(p: str) -> tuple[int, int, int]:
-            return order_key(score[p] - per_series[p][f], won[p] - won_s[p][f],
-                             lost[p] - lost_s[p][f])  # fmt: skip
-
-        finalists = sorted((p for p in players if played[p][f]),
-                           key=lambda p: (-per_series[p][f], *before(p), index[p]))  # fmt: skip
+        finalists, final_tie = _final_first(players, t, final - 1, index)
         order = finalists + [p for p in order if p not in set(finalists)]
-        tie.update({p: (1, per_series[p][f], *before(p)) for p in finalists})
+        tie.update(final_tie)
     rows: list[RankRow] = []
     for pos, p in enumerate(order):
         rank = rows[-1].rank if rows and tie[rows[-1].player] == tie[p] else pos + 1
         # tiers count the lost games of each series afresh
         per_fee = tuple(fees.series_cents(n) if seated else 0
-                        for n, seated in zip(lost_s[p], played[p], strict=True))  # fmt: skip
-        rows.append(
-            RankRow(
-                rank,
-                p,
-                score[p],
-                won[p],
-                lost[p],
-                fees.entry_cents + sum(per_fee),
-                tuple(per_series[p]),
-                tuple(played[p]),
-                tuple(won_s[p]),
-                tuple(lost_s[p]),
-                per_fee,
-                penalty[p],
-            )  # fmt: skip
-        )
+                        for n, seated in zip(t.lost_s[p], t.played[p], strict=True))  # fmt: skip
+        rows.append(RankRow(rank, p, t.score[p], t.won[p], t.lost[p],
+                            fees.entry_cents + sum(per_fee), tuple(t.per_series[p]),
+                            tuple(t.played[p]), tuple(t.won_s[p]), tuple(t.lost_s[p]), per_fee,
+                            t.penalty[p]))  # fmt: skip
     return tuple(rows)
+
+
+@dataclass
+class _SeriesTally:
+    """Every player's score, games won and lost, in all and per series, and penalties."""
+
+    score: dict[str, int]
+    won: dict[str, int]
+    lost: dict[str, int]
+    per_series: dict[str, list[int]]
+    won_s: dict[str, list[int]]
+    lost_s: dict[str, list[int]]
+    played: dict[str, list[bool]]
+    penalty: dict[str, int]
+
+
+def _series_tally(players: Sequence[str], results: Sequence[TableResult], series_count: int,
+                  penalties: Sequence[Penalty]) -> _SeriesTally:  # fmt: skip
+    """The tables' results added up per player and series, the penalties taken off."""
+    t = _SeriesTally(
+        dict.fromkeys(players, 0), dict.fromkeys(players, 0), dict.fromkeys(players, 0),
+        {p: [0] * series_count for p in players}, {p: [0] * series_count for p in players},
+        {p: [0] * series_count for p in players}, {p: [False] * series_count for p in players},
+        dict.fromkeys(players, 0),
+    )  # fmt: skip
+    for r in results:
+        for p in r.players:
+            if p not in t.score or not 1 <= r.series <= series_count:
+                continue
+            s, i = int(r.score.get(p, 0)), r.series - 1
+            t.score[p] += s
+            t.won[p] += int(r.won.get(p, 0))
+            t.lost[p] += int(r.lost.get(p, 0))
+            t.per_series[p][i] += s
+            t.won_s[p][i] += int(r.won.get(p, 0))
+            t.lost_s[p][i] += int(r.lost.get(p, 0))
+            t.played[p][i] = True
+    for pen in penalties:
+        if pen.player in t.score and 1 <= pen.series <= series_count:
+            t.score[pen.player] -= pen.points
+            t.per_series[pen.player][pen.series - 1] -= pen.points
+            t.penalty[pen.player] += pen.points
+    return t
+
+
+def _final_first(players: Sequence[str], t: _SeriesTally, f: int, index: Mapping[str, int]
+                 ) -> tuple[list[str], dict[str, tuple[int, ...]]]:  # fmt: skip
+    """The final's players in their order (the final's points, then their rank before it)
+    and what ties them (docs/rules.md 3a)."""
+
+    def before(p: str) -> tuple[int, int, int]:
+        return order_key(t.score[p] - t.per_series[p][f], t.won[p] - t.won_s[p][f],
+                         t.lost[p] - t.lost_s[p][f])  # fmt: skip
+
+    finalists = sorted((p for p in players if t.played[p][f]),
+                       key=lambda p: (-t.per_series[p][f], *before(p), index[p]))  # fmt: skip
+    return finalists, {p: (1, t.per_series[p][f], *before(p)) for p in finalists}
 
 
 def ranking_order(rows: Sequence[RankRow]) -> tuple[str, ...]:
@@ -936,7 +971,7 @@ class EventSpec:
     double_entry: bool = False
     #: a Schafkopf tournament's point scale (docs/rules.md 2.8), None: money (tariffs); the
     #: scale also stands in ``rules`` (every table's sheet counts by it)
-    scale: Mapping[str, Any] | None = None
+    scale: Mapping[str, object] | None = None
 
     def plan(self) -> PrizePlan:
         return PrizePlan(self.payout, self.series_prizes, self.categories,
@@ -973,43 +1008,47 @@ def check_series_deals(game: str, deals: Mapping[int, int], e: Errors) -> None:
                   size=size, below=below or size, above=below + size if below else 2 * size)  # fmt: skip
 
 
-def normalize_event(data: object, today: str) -> EventSpec:
-    """Check a new event as the API sends it (the page builds the same object)."""
-    r = Reader(data)
-    e = r.errors
-    game = r.choice("game", {k: k for k in GAMES})
+def _event_name(r: Reader) -> str:
+    """The event's name, cleaned ("" when none is given: the game and the day name it)."""
     raw_name = r.data.get("name")
     r.seen.add("name")
-    name = ""
     if raw_name is not None and not isinstance(raw_name, str):
-        e.add("name", "Der Name ist Text.")
-    elif isinstance(raw_name, str):
-        name = clean_name(raw_name)
-        if len(name) > MAX_EVENT_NAME:
-            e.add("name", "Höchstens %(chars)s Zeichen.", chars=MAX_EVENT_NAME)
-    day = today
+        r.errors.add("name", "Der Name ist Text.")
+        return ""
+    name = clean_name(raw_name) if isinstance(raw_name, str) else ""
+    if len(name) > MAX_EVENT_NAME:
+        r.errors.add("name", "Höchstens %(chars)s Zeichen.", chars=MAX_EVENT_NAME)
+    return name
+
+
+def _event_day(r: Reader, today: str) -> str:
+    """The event's day (YYYY-MM-DD), today when none is given."""
     raw_day = r.data.get("date")
     r.seen.add("date")
-    if raw_day is not None:
-        try:
-            day = parse_day(raw_day).isoformat() if isinstance(raw_day, str) else ""
-        except ValueError:
-            day = ""
-        if not day:
-            e.add("date", "Datum als JJJJ-MM-TT.")
-    group = r.integer("group")
-    deals = default_deals(game or "skat")
+    if raw_day is None:
+        return today
+    try:
+        day = parse_day(raw_day).isoformat() if isinstance(raw_day, str) else ""
+    except ValueError:
+        day = ""
+    if not day:
+        r.errors.add("date", "Datum als JJJJ-MM-TT.")
+    return day
+
+
+def _event_deals(r: Reader, game: str | None) -> dict[int, int]:
+    """The deals of a series per table size, the game's by default; 0 for a size the game
+    does not seat."""
+    e = r.errors
+    # an unknown game is refused by the caller; its deals are read as the first game's
+    deals = default_deals(game or next(iter(GAMES)))
     raw_deals = r.int_map("deals")
     if raw_deals is not None:
         for key, value in raw_deals.items():
             if key not in ("3", "4"):
                 e.add("deals", "Spiele je Serie: „4“ und „3“.")
             elif not 1 <= value <= MAX_SERIES_DEALS:
-                e.add(
-                    f"deals.{key}",
-                    "Spiele je Serie: 1 bis %(max)s.",
-                    max=MAX_SERIES_DEALS,
-                )
+                e.add(f"deals.{key}", "Spiele je Serie: 1 bis %(max)s.", max=MAX_SERIES_DEALS)
             else:
                 deals[int(key)] = value
     if game is not None:
@@ -1019,6 +1058,18 @@ def normalize_event(data: object, today: str) -> EventSpec:
         if raw_deals is not None:
             check_series_deals(game, {int(k): deals[int(k)] for k in raw_deals
                                       if k in ("3", "4") and int(k) in deals}, e)  # fmt: skip
+    return deals
+
+
+def normalize_event(data: object, today: str) -> EventSpec:
+    """Check a new event as the API sends it (the page builds the same object)."""
+    r = Reader(data)
+    e = r.errors
+    game = r.choice("game", {k: k for k in GAMES})
+    name = _event_name(r)
+    day = _event_day(r, today)
+    group = r.integer("group")
+    deals = _event_deals(r, game)
     fees = read_fees(r.data.get("fees"), e)
     r.seen.add("fees")
     rules_in = r.data.get("rules")
@@ -1028,7 +1079,8 @@ def normalize_event(data: object, today: str) -> EventSpec:
     if scale is not None and isinstance(rules_in, Mapping | None):
         # every table counts points on the scale; points are not money: no stake unless set
         rules_in = {"stake_cents": 0, **(rules_in or {}), "scale": scale}
-    rules = read_rules(game or "skat", rules_in, e if game else Errors())
+    # an unknown game is refused above; the rules are still read as the first game's
+    rules = read_rules(game or next(iter(GAMES)), rules_in, e if game else Errors())
     payout = read_payout(r.data.get("payout"), e)
     r.seen.add("payout")
     pot = r.integer("pot_cents")
@@ -1053,7 +1105,7 @@ class ScoringKind(Enum):
     POINTS = "points"
 
 
-def read_scoring(data: object, game: str | None, e: Errors) -> Mapping[str, Any] | None:
+def read_scoring(data: object, game: str | None, e: Errors) -> Mapping[str, object] | None:
     """``{"kind": "money"}`` (the default) or ``{"kind": "points", "preset": name, "scale":
     {...}}`` (a Schafkopf tournament, docs/rules.md 2.8: the preset's figures, ``default``
     unless named, each overridden by ``scale``)."""

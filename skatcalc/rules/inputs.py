@@ -60,7 +60,7 @@ class Reader:
     def choice(
         self,
         name: str,
-        choices: Mapping[str, Any],
+        choices: Mapping[str, object],
         required: bool = True,
         missing: Msg | None = None,
     ) -> Any:

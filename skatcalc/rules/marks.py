@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .common import Msg, joined, pmsg
 from .sheet.base import Contract as Contract  # a game's row in words (GameKind.contract)
@@ -87,7 +86,7 @@ def describe_row(game: str, row: Row) -> RowText:
     both sides alike: Kontra/Re (and Sub, Hirsch, gestellt in Schafkopf) and Bock. That is
     what Schafkopf's value already is; for Skat it is the game value × 2 per Kontra, Re and
     Bock. A lost Skat game counts that value twice, which the list entry shows."""
-    inp: Mapping[str, Any] = row.input
+    inp: Mapping[str, object] = row.input
     kind = row.kind
     marks: list[Msg] = []
     if kind == "passed" or inp.get("passed"):
@@ -129,7 +128,7 @@ def _tail(row: Row, marks: list[Msg]) -> tuple[Msg, ...]:
     return tuple(marks)
 
 
-def _ramsch_contract(ramsch: Mapping[str, Any], losers: Sequence[str]) -> Msg:
+def _ramsch_contract(ramsch: Mapping[str, object], losers: Sequence[str]) -> Msg:
     durch = ramsch.get("durchmarsch")
     if isinstance(durch, str) and durch:
         return Msg("Ramsch: Durchmarsch %(durch)s", durch=durch)
@@ -151,7 +150,7 @@ def _ramsch_contract(ramsch: Mapping[str, Any], losers: Sequence[str]) -> Msg:
     return Msg("Ramsch: %(who)s verlieren", who=who)
 
 
-def _ramsch_marks(ramsch: Mapping[str, Any]) -> list[Msg]:
+def _ramsch_marks(ramsch: Mapping[str, object]) -> list[Msg]:
     jungfrau = ramsch.get("jungfrau")
     names = [j for j in jungfrau if isinstance(j, str)] if isinstance(jungfrau, list) else []
     out = [Msg("Jungfrau %(j)s", j=j) for j in dict.fromkeys(names)]

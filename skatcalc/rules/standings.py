@@ -29,7 +29,7 @@ from typing import Any
 from .common import Errors
 from .ranking import competition_ranks as competition_ranks  # the standings' ranks, one rule
 from .ranking import order_key, rank_figure
-from .sheet import ComputedSheet
+from .sheet import ComputedSheet, GameKind
 from .sheet import game as game_kind
 
 # a series at a three- and a four-table (RULES.md 1.9): Skat's club-night series, one table
@@ -66,9 +66,9 @@ def default_rank_by(game: str) -> RankBy:
     return RankBy(rank_figure(game))
 
 
-def normalize_group_rules(game: str, data: object, e: Errors) -> dict[str, Any]:
+def normalize_group_rules(game: str, data: object, e: Errors) -> dict[str, object]:
     """A group's club rules with every key filled in; problems go to ``e`` as ``rules.<key>``."""
-    out: dict[str, Any] = {"rank_by": default_rank_by(game).value, "min_sheets": 0, "best": None}
+    out: dict[str, object] = {"rank_by": default_rank_by(game).value, "min_sheets": 0, "best": None}
     if data is None:
         return out
     if not isinstance(data, Mapping):
@@ -142,10 +142,61 @@ class SheetFigures:
         return self.balance
 
 
-def _contract(inp: Mapping[str, Any]) -> str:
+def _contract(inp: Mapping[str, object]) -> str:
     """The contract as the deal's input names it (Skat and Schafkopf use distinct names)."""
     kind = inp.get("game")
     return kind if isinstance(kind, str) else "?"
+
+
+@dataclass
+class _Counts:
+    """One player's counts over a sheet's rows (what :func:`sheet_figures` adds up)."""
+
+    declared: dict[str, Tally] = field(default_factory=dict)
+    lost: dict[str, int] = field(default_factory=dict)
+    partners: dict[str, Tally] = field(default_factory=dict)
+    opponents: dict[str, Tally] = field(default_factory=dict)
+    ramsch: Tally = Tally()
+    value_sum: int = 0
+    deals: int = 0
+    played: int = 0
+
+
+def _count_rows(computed: ComputedSheet, me: str, kind_of: GameKind,
+                names: Mapping[str, str]) -> _Counts:  # fmt: skip
+    """The deals counted, those ``me`` played, own games by contract (won, lost, values),
+    partners, opponents and Ramsch."""
+    c = _Counts()
+    for row in computed.rows:
+        if not row.counts:
+            continue
+        c.deals += 1
+        active = row.active
+        if me in active:
+            c.played += 1
+        if row.kind == "ramsch" and me in active:
+            c.ramsch = c.ramsch.add(me not in row.party)
+        won = row.outcome.party_won if row.outcome is not None else None
+        if won is None:  # no one's game: counts as neither won nor lost
+            continue
+        party = row.party
+        if row.own_result(me) is not None:
+            contract = _contract(row.input)
+            c.declared[contract] = c.declared.get(contract, Tally()).add(won)
+            if not won:
+                c.lost[contract] = c.lost.get(contract, 0) + 1
+            c.value_sum += row.value
+            if contract in kind_of.partner_contracts:
+                for p in party:
+                    if p != me:
+                        key = names.get(p, p)
+                        c.partners[key] = c.partners.get(key, Tally()).add(won)
+        if kind_of.counts_opponents and me in active:
+            for p in active:
+                if p != me and (p in party) != (me in party):
+                    key = names.get(p, p)
+                    c.opponents[key] = c.opponents.get(key, Tally()).add(won == (me in party))
+    return c
 
 
 def sheet_figures(
@@ -160,45 +211,7 @@ def sheet_figures(
 ) -> SheetFigures:
     """``me`` (as typed on the sheet) on a computed sheet; ``canonical`` maps the sheet's names
     to the players' names, so partners across sheets meet under one name."""
-    kind_of = game_kind(game)
-    names = canonical or {}
-    declared: dict[str, Tally] = {}
-    lost_c: dict[str, int] = {}
-    partners: dict[str, Tally] = {}
-    opponents: dict[str, Tally] = {}
-    ramsch = Tally()
-    value_sum = 0
-    deals = played = 0
-    for row in computed.rows:
-        if not row.counts:
-            continue
-        deals += 1
-        active = row.active
-        if me in active:
-            played += 1
-        kind = row.kind
-        if kind == "ramsch" and me in active:
-            ramsch = ramsch.add(me not in row.party)
-        won = row.outcome.party_won if row.outcome is not None else None
-        if won is None:  # no one's game: counts as neither won nor lost
-            continue
-        party = row.party
-        if row.own_result(me) is not None:
-            c = _contract(row.input)
-            declared[c] = declared.get(c, Tally()).add(won)
-            if not won:
-                lost_c[c] = lost_c.get(c, 0) + 1
-            value_sum += row.value
-            if c in kind_of.partner_contracts:
-                for p in party:
-                    if p != me:
-                        key = names.get(p, p)
-                        partners[key] = partners.get(key, Tally()).add(won)
-        if kind_of.counts_opponents and me in active:
-            for p in active:
-                if p != me and (p in party) != (me in party):
-                    key = names.get(p, p)
-                    opponents[key] = opponents.get(key, Tally()).add(won == (me in party))
+    c = _count_rows(computed, me, game_kind(game), canonical or {})
     table = len(players)
     totals = computed.totals
     list_t = totals.get("list")
@@ -206,16 +219,15 @@ def sheet_figures(
     balance = int(totals.balance[me])
     back = int((totals.stock_back or {}).get(me, 0))  # a Stock left at the end goes back
     return SheetFigures(
-        sheet_id=sheet_id, day=day, game=game, table=table, deals=deals, played=played,
-        balance=balance, won=int(totals.won[me]),
+        sheet_id=sheet_id, day=day, game=game, table=table, balance=balance, won=int(totals.won[me]),
         # the settlement's cents (Bierlachs: per Bierlachs), else balance × stake
         cents=(int(totals.cents[me]) if totals.cents is not None
                else (balance + back) * stake_cents),
         lost=int(totals.lost[me]),
         list_points=None if list_t is None else int(list_t[me]),
         seeger_fabian=None if sf is None else int(sf[me]),
-        declared=declared, lost_by_contract=lost_c, value_sum=value_sum, ramsch=ramsch,
-        partners=partners, opponents=opponents,
+        deals=c.deals, played=c.played, declared=c.declared, lost_by_contract=c.lost,
+        value_sum=c.value_sum, ramsch=c.ramsch, partners=c.partners, opponents=c.opponents,
     )  # fmt: skip
 
 

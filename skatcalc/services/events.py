@@ -14,11 +14,12 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from sqlite_utils import Database
 
 from skatcalc import store
+from skatcalc.jsontypes import JSONObject
 from skatcalc.rules.common import Errors, InvalidDeal, Msg, clean_name, money
 from skatcalc.rules.double_entry import Comparison, Counted, compare, counted
 from skatcalc.rules.events import (
@@ -1353,7 +1354,7 @@ def set_foot(db: Database, event_id: int, n: int, table: int, data: object) -> E
                 "Tisch bestätigt: die Liste dieser Serie ist abgezeichnet. Nichts gespeichert; "
                 "die Turnierleitung kann sie wieder freigeben."))  # fmt: skip
         foot = read_foot(data, t.players, t.planned)
-        rows_of.set_foot(db, event_id, n, table, foot.to_json())
+        rows_of.set_foot(db, event_id, n, table, cast(JSONObject, foot.to_json()))
         # the table's sheet: a new revision (the live token moves) and the write lock a
         # phone's deal takes, so a deal saved at this moment is refused or seen
         _touch_lists(db, t)

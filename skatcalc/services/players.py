@@ -37,7 +37,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlite_utils import Database
 
@@ -216,7 +216,7 @@ def normalize_group(data: object) -> tuple[str, str, JSONObject]:
     rules = normalize_group_rules(game or first_game(), data.get("rules"), e)
     e.raise_if_any()
     assert isinstance(game, str)
-    return clean_name(name), game, rules
+    return clean_name(name), game, cast(JSONObject, rules)
 
 
 def create_group(db: Database, name: str, game: str, rules: JSONObject) -> Group:

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
+
+from skatcalc.jsontypes import JSONObject
 
 from ...rules import cite, marks
 from ...rules.common import Errors, Msg, check_ramsch
@@ -62,7 +64,7 @@ class Stock:
     taken_by: str = "any"
     lost: str = "leave"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"cents": self.cents, "taken_by": self.taken_by, "lost": self.lost}
 
 
@@ -186,7 +188,7 @@ class SchafkopfHouseRules(HouseRules):
         )
 
     @cached_property
-    def deal_rules(self) -> dict[str, Any]:
+    def deal_rules(self) -> dict[str, object]:
         """The rules a single deal is valued by, as :func:`read_schafkopf` takes them."""
         return {
             "tariffs": dict(self.tariffs),
@@ -198,16 +200,16 @@ class SchafkopfHouseRules(HouseRules):
     def ramsch_tariff(self) -> int:
         return ramsch_tariff(full_tariffs(dict(self.tariffs)))
 
-    def _own_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "tariffs": dict(self.tariffs),
+    def _own_json(self) -> JSONObject:
+        out: JSONObject = {
+            "tariffs": {k: v for k, v in self.tariffs},
             "tout_counts_schneider_schwarz": self.tout_counts_schneider_schwarz,
-            "laufende_min": dict(self.laufende_min),
+            "laufende_min": {k: v for k, v in self.laufende_min},
         }
         if self.stock is not None:  # only where kept: every other sheet answers as before
             out["stock"] = self.stock.to_json()
         if self.scale is not None:
-            out["scale"] = self.scale.to_json()
+            out["scale"] = cast(JSONObject, self.scale.to_json())
         return out
 
     @property
@@ -321,23 +323,23 @@ class Schafkopf(GameKind):
     # it from a solo game, so a solo left on it is refused, never stored as one)
     fresh_contract = "sauspiel"
 
-    def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, Any] | None:
+    def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, object] | None:
         scale = read_scale(data, e, field)
         return None if scale is None else scale.to_json()
 
-    def point_preset(self, name: str) -> Mapping[str, Any]:
+    def point_preset(self, name: str) -> Mapping[str, object]:
         return PRESETS[name].to_json()
 
     def point_preset_source(self, name: str) -> Msg:
         return PRESET_SOURCES[name]
 
-    def deal_value(self, body: Any) -> SchafkopfResult:
+    def deal_value(self, body: object) -> SchafkopfResult:
         return schafkopf_value(schafkopf_deal_from_input(body))
 
-    def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    def ramsch_body(self, body: Mapping[str, object]) -> Mapping[str, Any] | None:
         return body if body.get("game") == "ramsch" else None
 
-    def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
+    def ramsch_deal(self, ramsch: Mapping[str, object]) -> dict[str, object]:
         return {"game": "ramsch", **ramsch}
 
     def contract(self, row: Row) -> Contract:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from skatcalc.rules.cite import Step
 from skatcalc.rules.common import Errors, Msg, signed
@@ -87,7 +86,7 @@ class PointScale:
     #: the preset the figures started from (named on the sheet and in the API)
     preset: str = "default"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The stored and API form, every figure named.
 
         >>> PointScale().to_json()["solo"]
@@ -141,6 +140,43 @@ def _whole(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _read_levels(raw: object, levels: tuple[int, ...], e: Errors, field: str) -> tuple[int, ...]:
+    """A game's figures plain / Schneider / Schwarz; those not given keep ``levels``."""
+    out = list(levels)
+    if raw is None:
+        return tuple(out)
+    if not isinstance(raw, Mapping) or set(raw) - set(LEVEL_KEYS):
+        e.add(field, 'Erwartet: {"plain", "schneider", "schwarz"}.')
+        return tuple(out)
+    for i, key in enumerate(LEVEL_KEYS):
+        v = raw.get(key, out[i])
+        if not _whole(v) or not 0 <= v <= MAX_POINTS:
+            e.add(f"{field}.{key}", "Punkte: ganze Zahl von 0 bis %(max)s.", max=MAX_POINTS)
+        else:
+            out[i] = v
+    return tuple(out)
+
+
+def _read_laufende_min(raw: object, base: PointScale, e: Errors, field: str
+                       ) -> tuple[tuple[str, int], ...]:  # fmt: skip
+    """From how many Laufende count, per game; those not given keep ``base``'s."""
+    lmin = dict(base.laufende_min)
+    if raw is None:
+        return tuple(lmin.items())
+    if not isinstance(raw, Mapping):
+        e.add(f"{field}.laufende_min", "Laufende ab: je Spiel eine Zahl.")
+        return tuple(lmin.items())
+    for game, v in raw.items():
+        top = SKGame(game).max_laufende if game in DEFAULT_LAUFENDE_MIN else 0
+        if game not in DEFAULT_LAUFENDE_MIN:
+            e.add(f"{field}.laufende_min", "Unbekanntes Spiel „%(k)s“.", k=str(game))
+        elif not _whole(v) or not 1 <= v <= top:
+            e.add(f"{field}.laufende_min.{game}", "Laufende ab 1 bis %(top)s.", top=top)
+        else:
+            lmin[game] = v
+    return tuple(lmin.items())
+
+
 def read_scale(
     data: object, e: Errors, field: str = "scale", base: PointScale = DEFAULT_SCALE
 ) -> PointScale:
@@ -164,22 +200,9 @@ def read_scale(
         e.add(f"{field}.preset", "Vorlagen: %(names)s.", names=", ".join(PRESETS))
     elif preset != base.preset:
         base = PRESETS[preset]
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for part in ("rufspiel", "solo"):
-        levels = list(getattr(base, part))
-        raw = data.get(part)
-        if raw is not None:
-            if not isinstance(raw, Mapping) or set(raw) - set(LEVEL_KEYS):
-                e.add(f"{field}.{part}", 'Erwartet: {"plain", "schneider", "schwarz"}.')
-            else:
-                for i, key in enumerate(LEVEL_KEYS):
-                    v = raw.get(key, levels[i])
-                    if not _whole(v) or not 0 <= v <= MAX_POINTS:
-                        e.add(f"{field}.{part}.{key}", "Punkte: ganze Zahl von 0 bis %(max)s.",
-                              max=MAX_POINTS)  # fmt: skip
-                    else:
-                        levels[i] = v
-        out[part] = tuple(levels)
+        out[part] = _read_levels(data.get(part), getattr(base, part), e, f"{field}.{part}")
     for key, (low, high) in _FLAT.items():
         v = data.get(key, getattr(base, key))
         if not _whole(v) or not low <= v <= high:
@@ -203,21 +226,7 @@ def read_scale(
         e.add(f"{field}.written", "„written“ ist true oder false.")
     else:
         out["written"] = written
-    lmin = dict(base.laufende_min)
-    raw_min = data.get("laufende_min")
-    if raw_min is not None:
-        if not isinstance(raw_min, Mapping):
-            e.add(f"{field}.laufende_min", "Laufende ab: je Spiel eine Zahl.")
-        else:
-            for game, v in raw_min.items():
-                top = SKGame(game).max_laufende if game in DEFAULT_LAUFENDE_MIN else 0
-                if game not in DEFAULT_LAUFENDE_MIN:
-                    e.add(f"{field}.laufende_min", "Unbekanntes Spiel „%(k)s“.", k=str(game))
-                elif not _whole(v) or not 1 <= v <= top:
-                    e.add(f"{field}.laufende_min.{game}", "Laufende ab 1 bis %(top)s.", top=top)
-                else:
-                    lmin[game] = v
-    out["laufende_min"] = tuple(lmin.items())
+    out["laufende_min"] = _read_laufende_min(data.get("laufende_min"), base, e, field)
     unknown = set(data) - {"rufspiel", "solo", "laufende_min", *_FLAT, *_MORE}
     if unknown:
         e.add(field, "Unbekannt: %(keys)s.", keys=", ".join(sorted(map(str, unknown))))
@@ -315,7 +324,20 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
     if tout:
         # a Tout is the Schwarz solo, announced; the Donauries cup doubles the plain figure
         level = Level.SCHWARZ if scale.tout_level == "schwarz" else Level.PLAIN
-    label = game_name(g, deal.suit)
+    value, parts = _scale_figure(deal, scale, level)
+    steps.append(Step(Msg("%(label)s: %(parts)s = %(value)s", label=game_name(g, deal.suit),
+                          parts=parts, value=value), SK_SCALE))  # fmt: skip
+    value = _scale_factors(deal, scale, value, steps)
+    written, deltas = _scale_entries(deal, scale, won, value, steps)
+    # the row's Schn./Schw. marks show the levels the card points or boxes gave
+    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g,
+                           written=written, schneider=schneider, schwarz=schwarz)  # fmt: skip
+
+
+def _scale_figure(deal: SchafkopfDeal, scale: PointScale, level: Level) -> tuple[int, Msg]:
+    """The game's figure on the scale at its level, with its Laufende (a Herz-Solo's own
+    figure where the scale has one), and the words of the sum."""
+    g = deal.game
     lmin = dict(scale.laufende_min)
     laufende = deal.laufende if deal.laufende >= lmin.get(g.value, 3) else 0
     if scale.laufende_max is not None:
@@ -327,20 +349,20 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
               points=herz)  # fmt: skip
         e.raise_if_any()
     if g.bettel_class:
-        value = scale.bettel
-        parts = Msg("Bettel %(value)s", value=value)
-    else:
-        figures = scale.rufspiel if g.partner_game else scale.solo
-        if herz is not None and deal.suit == "herz":
-            figures = (herz,) * 3
-        base = figures[level]
-        per = scale.laufender_rufspiel if g.partner_game else scale.laufender_solo
-        value = base + laufende * per
-        level_name = (Msg("einfach"), Msg("Schneider"), Msg("Schwarz"))[level]
-        parts = Msg("%(level)s %(base)s + %(laufende)s × %(per)s Laufende", level=level_name,
-                    base=base, laufende=laufende, per=per)  # fmt: skip
-    steps.append(Step(Msg("%(label)s: %(parts)s = %(value)s", label=label, parts=parts,
-                          value=value), SK_SCALE))  # fmt: skip
+        return scale.bettel, Msg("Bettel %(value)s", value=scale.bettel)
+    figures = scale.rufspiel if g.partner_game else scale.solo
+    if herz is not None and deal.suit == "herz":
+        figures = (herz,) * 3
+    base = figures[level]
+    per = scale.laufender_rufspiel if g.partner_game else scale.laufender_solo
+    level_name = (Msg("einfach"), Msg("Schneider"), Msg("Schwarz"))[level]
+    parts = Msg("%(level)s %(base)s + %(laufende)s × %(per)s Laufende", level=level_name,
+                base=base, laufende=laufende, per=per)  # fmt: skip
+    return base + laufende * per, parts
+
+
+def _scale_factors(deal: SchafkopfDeal, scale: PointScale, value: int, steps: list[Step]) -> int:
+    """Gestellt, Kontra and the rest, Sie or Tout, Bock: the scale's factors in turn."""
     factors: list[tuple[str, int, int]] = [("gestellt", 2, deal.gestellt)]
     factors += [
         (name, scale.kontra, 1) for name in ("Kontra", "Re", "Sub", "Hirsch")[: deal.kontra]
@@ -355,6 +377,13 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
             value *= factor
             steps.append(Step(Msg("%(word)s × %(factor)s = %(value)s", word=word,
                                   factor=factor, value=value), SK_SCALE))  # fmt: skip
+    return value
+
+
+def _scale_entries(deal: SchafkopfDeal, scale: PointScale, won: bool, value: int,
+                   steps: list[Step]) -> tuple[dict[str, int] | None, dict[str, int]]:  # fmt: skip
+    """What each player writes ("nur Gute": only the winners, None otherwise) and the deltas
+    (all 0 when only the winners write)."""
     sign = 1 if won else -1
     party = set(deal.declarers)
     if scale.written:
@@ -363,10 +392,8 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
         written = {p: value if p in winners else 0 for p in deal.players}
         steps.append(Step(Msg("%(names)s schreiben je %(value)s", names=", ".join(winners),
                               value=value), SK_SCALE))  # fmt: skip
-        zero = dict.fromkeys(deal.players, 0)
-        return SchafkopfResult(won=won, value=value, deltas=zero, steps=tuple(steps), game=g,
-                               written=written, schneider=schneider, schwarz=schwarz)  # fmt: skip
-    if g.partner_game:
+        return written, dict.fromkeys(deal.players, 0)
+    if deal.game.partner_game:
         deltas = {p: (sign if p in party else -sign) * value for p in deal.players}
         steps.append(Step(Msg("jeder Gewinner %(value)s, jeder Verlierer %(minus_value)s",
                               value=signed(value), minus_value=signed(-value)),
@@ -378,9 +405,7 @@ def scale_value(deal: SchafkopfDeal, scale: PointScale) -> SchafkopfResult:
                               points=signed(3 * sign * value), each=signed(-sign * value)),
                           SK_SCALE))  # fmt: skip
     assert sum(deltas.values()) == 0, "a deal on the scale sums to 0"
-    # the row's Schn./Schw. marks show the levels the card points or boxes gave
-    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g,
-                           schneider=schneider, schwarz=schwarz)  # fmt: skip
+    return None, deltas
 
 
 def check_zero_sum(deltas: Mapping[str, int]) -> bool:

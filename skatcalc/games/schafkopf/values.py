@@ -13,7 +13,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...rules import cite
 from ...rules.cite import Step
@@ -129,9 +128,9 @@ class SchafkopfResult:
     schneider: bool | None = None
     schwarz: bool | None = None
 
-    def json_fields(self) -> dict[str, Any]:
+    def json_fields(self) -> dict[str, object]:
         """POST /api/v1/schafkopf/value's figures, and a Schafkopf row's ``result``."""
-        out: dict[str, Any] = {"won": self.won, "value": self.value, "deltas": dict(self.deltas)}
+        out: dict[str, object] = {"won": self.won, "value": self.value, "deltas": dict(self.deltas)}
         if self.written is not None:
             out["written"] = dict(self.written)
         return out
@@ -187,7 +186,17 @@ def full_laufende_min(overrides: Mapping[str, int] | None = None) -> dict[str, i
 
 
 def validate(deal: SchafkopfDeal) -> None:
+    """Refuse every invalid deal at once: its parties, what the game allows, the counts and
+    the table's settings."""
     e = Errors()
+    _validate_parties(deal, e)
+    _validate_game(deal, e)
+    _validate_counts(deal, e)
+    e.raise_if_any()
+
+
+def _validate_parties(deal: SchafkopfDeal, e: Errors) -> None:
+    """Four players, each once; the player party as the game has it."""
     g = deal.game
     players = deal.players
     if len(players) != 4:
@@ -215,6 +224,11 @@ def validate(deal: SchafkopfDeal) -> None:
     elif not e.has("players") and any(d not in players for d in deal.declarers):
         unknown = ", ".join(d for d in deal.declarers if d not in players)
         e.add("declarers", "%(unknown)s sitzt nicht am Tisch.", unknown=unknown)
+
+
+def _validate_game(deal: SchafkopfDeal, e: Errors) -> None:
+    """The outcome, and what the game allows: Bettel, Laufende, Tout and Sie, the suit."""
+    g = deal.game
     if (deal.player_points is None) == (deal.won is None):
         e.add("_", "Bitte entweder die Augen der Spielerpartei oder gewonnen/verloren angeben.")
     if deal.player_points is not None:
@@ -265,6 +279,10 @@ def validate(deal: SchafkopfDeal) -> None:
             e.add("suit", "Im %(label)s gibt es keine Farbe anzusagen.", label=g.label)
         elif deal.suit in g.row.barred_suits:
             e.add("suit", "Die Herz-Sau kann man nicht rufen (Herz ist Trumpf).")
+
+
+def _validate_counts(deal: SchafkopfDeal, e: Errors) -> None:
+    """Gestellt and Kontra, the tariffs and Laufende settings, Schwarz against the points."""
     for name, count, what in (
         ("gestellt", deal.gestellt, Msg("gestellt")),
         ("kontra", deal.kontra, Msg("Kontra/Re/Sub/Hirsch")),
@@ -303,20 +321,24 @@ def validate(deal: SchafkopfDeal) -> None:
             "Schwarz heißt: eine Partei bekam keinen Stich, dann hat die andere 120 oder 0 Augen, nicht %(pts)s.",
             pts=pts,
         )
-    e.raise_if_any()
 
 
 def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
     """Value and the four payments of one Schafkopf game (docs/rules.md 2.2-2.4)."""
     validate(deal)
-    g = deal.game
-    tariffs = full_tariffs(deal.tariffs)
-    lmin = full_laufende_min(deal.laufende_min)
-    extra = schneider_tariff(tariffs)
-    per_laufender = laufende_tariff(tariffs)
-    tout = deal.tout or deal.sie
     steps: list[Step] = []
+    won, schneider, schwarz = _outcome(deal, steps)
+    value = _base_value(deal, schneider, schwarz, steps)
+    value = _doublings(deal, value, steps)
+    deltas = _payments(deal, won, value, steps)
+    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps),
+                           game=deal.game, schneider=schneider, schwarz=schwarz)  # fmt: skip
 
+
+def _outcome(deal: SchafkopfDeal, steps: list[Step]) -> tuple[bool, bool, bool]:
+    """Won, Schneider and Schwarz as the value counts them (2.2, 2.4 step 4): from the card
+    points or the buttons; never in a Bettel; in a Tout as the house rule says."""
+    tout = deal.tout or deal.sie
     pts = deal.player_points
     if pts is not None:
         if tout:
@@ -340,14 +362,23 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
         if tout and won:
             schwarz = True
             schneider = True
-    if g.bettel_class:
+    if deal.game.bettel_class:
         schneider = schwarz = False
     if tout and not deal.tout_counts_schneider_schwarz:
         if schneider or schwarz:
             steps.append(Step(Msg("Tout: Schneider und Schwarz sind im Tout enthalten (Hausregel)"),
                               cite.house(Msg("Tout: Schneider/Schwarz inbegriffen"))))  # fmt: skip
         schneider = schwarz = False
+    return won, schneider, schwarz
 
+
+def _base_value(deal: SchafkopfDeal, schneider: bool, schwarz: bool, steps: list[Step]) -> int:
+    """Step 1 of 2.4: the tariff, Schneider, Schwarz and the Laufende; then the contract's
+    own factor (its column of the contracts table)."""
+    g = deal.game
+    tariffs = full_tariffs(deal.tariffs)
+    extra = schneider_tariff(tariffs)
+    per_laufender = laufende_tariff(tariffs)
     tclass = g.tariff_class
     tariff = tariffs[tclass]
     tname = {"sauspiel": pmsg("tariff", "Sauspiel"), "solo": pmsg("tariff", "Solo"),
@@ -360,7 +391,7 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
     if schwarz:
         value += extra
         parts.append(Msg("%(extra)s [Schwarz]", extra=extra))
-    minimum = lmin.get(g.value, 3)
+    minimum = full_laufende_min(deal.laufende_min).get(g.value, 3)
     if deal.laufende >= minimum and deal.laufende > 0:
         value += deal.laufende * per_laufender
         parts.append(Msg("%(laufende)s × %(extra)s [Laufende]", laufende=deal.laufende,
@@ -378,6 +409,15 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
     label = game_name(g, deal.suit)
     steps.append(Step(Msg("%(label)s: %(parts)s = %(value)s", label=label,
                           parts=joined(" + ", parts), value=value), cite.SK_VALUE))  # fmt: skip
+    if g.row.factor != 1:  # the contract's own factor (contracts.py)
+        value *= g.row.factor
+        steps.append(Step(Msg("%(label)s × %(factor)s = %(value)s", label=label,
+                              factor=g.row.factor, value=value), cite.SK_VALUE))  # fmt: skip
+    return value
+
+
+def _doublings(deal: SchafkopfDeal, value: int, steps: list[Step]) -> int:
+    """Steps 2-4 of 2.4 and Bock (2.6): gestellt, Kontra/Re/Sub/Hirsch, Tout or Sie, Bock."""
 
     def double(times: int, word: str, factor: int = 2) -> None:
         # the words (gestellt, Kontra, Re, Sub, Hirsch, Sie, Tout, Bock) read alike in English
@@ -397,25 +437,24 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
     elif deal.tout:
         double(1, "Tout")
     double(deal.bock, "Bock")
+    return value
 
-    players = deal.players
+
+def _payments(deal: SchafkopfDeal, won: bool, value: int, steps: list[Step]) -> dict[str, int]:
+    """Step 5 of 2.4: who pays whom; every row sums to 0."""
+    partner = deal.game.partner_game
     in_party = set(deal.declarers)
     sign = 1 if won else -1
-    deltas: dict[str, int] = {}
-    if g.partner_game:
-        for p in players:
-            deltas[p] = sign * value if p in in_party else -sign * value
-    else:
-        for p in players:
-            deltas[p] = sign * 3 * value if p in in_party else -sign * value
+    per_player = 1 if partner else 3
+    deltas = {p: sign * per_player * value if p in in_party else -sign * value
+              for p in deal.players}  # fmt: skip
     assert sum(deltas.values()) == 0, "Schafkopf payments must be zero-sum"
-
     names = "+".join(deal.declarers)
     if won:
         steps.append(Step(Msg("gewonnen: %(names)s", names=names), cite.SK_WINNING))
     else:
         steps.append(Step(Msg("verloren: %(names)s", names=names), cite.SK_WINNING))
-    if g.partner_game:
+    if partner:
         steps.append(Step(
             Msg(
                 "jeder Gewinner %(value)s, jeder Verlierer %(minus_value)s",
@@ -424,30 +463,16 @@ def schafkopf_value(deal: SchafkopfDeal) -> SchafkopfResult:
             ),
             cite.SK_VALUE,
         ))  # fmt: skip
+        return deltas
+    solo, v = deal.declarers[0], 3 * value
+    if won:
+        text = Msg("%(solo)s erhält 3 × %(value)s = %(v)s, jeder Gegner zahlt %(value)s",
+                   solo=solo, value=value, v=v)  # fmt: skip
     else:
-        solo = deal.declarers[0]
-        if won:
-            steps.append(Step(
-                Msg(
-                    "%(solo)s erhält 3 × %(value)s = %(v)s, jeder Gegner zahlt %(value)s",
-                    solo=solo,
-                    value=value,
-                    v=3 * value,
-                ),
-                cite.SK_VALUE,
-            ))  # fmt: skip
-        else:
-            steps.append(Step(
-                Msg(
-                    "%(solo)s zahlt 3 × %(value)s = %(v)s, jeder Gegner erhält %(value)s",
-                    solo=solo,
-                    value=value,
-                    v=3 * value,
-                ),
-                cite.SK_VALUE,
-            ))  # fmt: skip
-    return SchafkopfResult(won=won, value=value, deltas=deltas, steps=tuple(steps), game=g,
-                           schneider=schneider, schwarz=schwarz)  # fmt: skip
+        text = Msg("%(solo)s zahlt 3 × %(value)s = %(v)s, jeder Gegner erhält %(value)s",
+                   solo=solo, value=value, v=v)  # fmt: skip
+    steps.append(Step(text, cite.SK_VALUE))
+    return deltas
 
 
 # --- Ramsch (docs/rules.md 2.5) ---------------------------------------------------------------

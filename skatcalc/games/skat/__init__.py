@@ -13,7 +13,7 @@
 
 from .contracts import CONTRACTS, STATS
 from .inputs import read_skat, skat_deal_from_input, skat_outcome_conflict
-from .sheet import SKAT, Skat, SkatHouseRules, skat_title
+from .sheet import SKAT, Skat, SkatHouseRules
 from .tournament import ListFoot, ListLine, TournamentList, tournament_list
 from .values import (
     LEGAL_BIDS,
@@ -49,7 +49,6 @@ __all__ = [
     "read_skat",
     "skat_deal_from_input",
     "skat_outcome_conflict",
-    "skat_title",
     "skat_value",
     "tournament_list",
 ]

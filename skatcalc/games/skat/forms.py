@@ -27,6 +27,7 @@ from ...rules.contracts import buttons
 from ...rules.sheet.base import Result
 from .contracts import CONTRACTS
 from .inputs import skat_outcome_conflict
+from .sheet import SkatHouseRules
 from .values import LEGAL_BIDS, SUITS, SkatResult, games_with_value
 
 SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -200,6 +201,17 @@ class SkatRulesFields:
     bierlachs = StringField(default="")  # empty: no Bierlachs
 
 
+# every on/off house rule declared in sheet.py's SkatHouseRules.FLAGS is a checkbox too, so
+# a new one is a row there and nothing here
+for _flag in SkatHouseRules.FLAGS:
+    setattr(SkatRulesFields, _flag.key, BooleanField())
+
+
+def house_flags() -> list[tuple[str, str]]:
+    """The checkboxes of the on/off house rules: field name and label (``_rules.html``)."""
+    return [(f.key, translate(f.words, request_lang())) for f in SkatHouseRules.FLAGS]
+
+
 class SkatForms(GameForms):
     def deal_form(self, players: list[str], formdata: FormData | None,
                   **kwargs: object) -> SkatDealForm:  # fmt: skip
@@ -218,6 +230,8 @@ class SkatForms(GameForms):
         form.ramsch_cap.data = "" if rules.get("ramsch_cap") is None else str(rules["ramsch_cap"])
         form.bockramsch.data = bool(rules.get("bockramsch"))
         form.bierlachs.data = "" if rules.get("bierlachs") is None else str(rules["bierlachs"])
+        for flag in SkatHouseRules.FLAGS:
+            getattr(form, flag.key).data = bool(rules.get(flag.key))
 
     def house_rules(self, form: object, errors: list[tuple[str, str]]) -> dict[str, object]:
         form = form_as(form, SkatRulesFields)
@@ -228,6 +242,7 @@ class SkatForms(GameForms):
             "schieberamsch": bool(form.schieberamsch.data),
             "ramsch_loser": "each" if form.ramsch_loser.data == "each" else "most",
             "bockramsch": bool(form.bockramsch.data),
+            **{f.key: bool(getattr(form, f.key).data) for f in SkatHouseRules.FLAGS},
         }
         for key in ("ramsch_cap", "bierlachs"):  # empty: the rule is off (null)
             rules[key] = field_int(getattr(form, key), errors)
@@ -269,7 +284,8 @@ class SkatForms(GameForms):
         return [(b, list(games_with_value(b))) for b in LEGAL_BIDS]
 
     def template_globals(self) -> dict[str, Callable[..., object]]:
-        return {"spitzen_choices": spitzen_choices}  # the Spitzen buttons of _fields.html
+        # the Spitzen buttons of _fields.html; the on/off house rules of _rules.html
+        return {"spitzen_choices": spitzen_choices, "skat_house_flags": house_flags}
 
     def fill_game(self, form: DealMeta, inp: Mapping[str, object]) -> None:
         skat_fill(form_as(form, SkatDealForm), inp)

@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from skatcalc.jsontypes import JSONObject
+
 from ...rules import cite, marks
 from ...rules.cite import Step, house
 from ...rules.common import (
@@ -15,7 +17,6 @@ from ...rules.common import (
     Msg,
     check_ramsch,
     joined,
-    pmsg,
     signed,
     verbatim,
 )
@@ -103,10 +104,10 @@ class SkatHouseRules(HouseRules):
                    ramsch_loser=loser or "most", bockramsch=bool(bockramsch),
                    bierlachs=target)  # fmt: skip
 
-    def _own_json(self) -> dict[str, Any]:
+    def _own_json(self) -> JSONObject:
         # The house rules of real tables only when set: a sheet without them is stored and
         # answered as before they existed (docs/api.md, Sheet rules).
-        out: dict[str, Any] = {"kontra_re": self.kontra_re}
+        out: JSONObject = {"kontra_re": self.kontra_re}
         if self.schieberamsch:
             out["schieberamsch"] = True
         if self.ramsch_cap is not None:
@@ -142,34 +143,6 @@ class SkatHouseRules(HouseRules):
             # the settlement is per Bierlachs, not per point
             out[-1] = Msg("Einsatz: %(stake)s Cent je Bierlachs", stake=self.stake_cents)
         return out
-
-
-def skat_title(deal: SkatDeal, won: bool | None = None) -> Msg:
-    """Short form for the sheet row: "Grand Hand mit 2", "Null ouvert".
-
-    >>> skat_title(SkatDeal(Game.GRAND, matadors=2, with_=True, hand=True)).de
-    'Grand Hand mit 2'
-    """
-    g: Game = deal.game
-    parts: list[Msg] = [g.label]
-    if g is Game.NULL:
-        if deal.ouvert:
-            parts.append(pmsg("title", "ouvert"))
-        if deal.hand:
-            parts.append(pmsg("title", "Hand"))
-        return joined(" ", parts)
-    if deal.ouvert:
-        parts.append(pmsg("title", "ouvert"))
-    elif deal.hand:
-        parts.append(pmsg("title", "Hand"))
-    if deal.schwarz_announced and not deal.ouvert:
-        parts.append(pmsg("title", "Schwarz angesagt"))
-    elif deal.schneider_announced and not deal.ouvert:
-        parts.append(pmsg("title", "Schneider angesagt"))
-    matadors = deal.matadors if deal.matadors is not None else "None"
-    parts.append(Msg("mit %(matadors)s", matadors=matadors) if deal.with_
-                 else Msg("ohne %(matadors)s", matadors=matadors))  # fmt: skip
-    return joined(" ", parts)
 
 
 ROUND_ONLY = Msg("In der Bockramsch-Runde wird Ramsch gespielt, oder ein Grand Hand.")
@@ -219,6 +192,92 @@ def game_triggers(deal: SkatDeal, res: SkatResult) -> tuple[BockTrigger, ...]:
     return tuple(out)
 
 
+def _read_ramsch(rules: SkatHouseRules, r: Reader, active: tuple[str, ...], in_round: bool
+                 ) -> tuple[dict[str, int], list[str], str | None, int]:  # fmt: skip
+    """A Ramsch's body: the card points, Jungfrau, Durchmarsch and pushes, checked against the
+    table's rules (every error at once, under ``ramsch.<field>``)."""
+    e = r.errors
+    raw = r.data.get("ramsch")
+    r.seen.add("ramsch")
+    r.reject_unknown()
+    if not rules.ramsch and not in_round:
+        e.add("ramsch", "Ramsch ist an diesem Tisch nicht vereinbart.")
+        e.raise_if_any()
+    sub = Reader(raw, Errors())
+    points = sub.int_map("points")
+    jungfrau = sub.str_list("jungfrau") or []
+    durch = sub.data.get("durchmarsch")
+    sub.seen.add("durchmarsch")
+    pushes = sub.integer("pushes", 0) or 0
+    if sub.has("pushes") and not sub.errors.has("pushes"):
+        if not 0 <= pushes <= MAX_PUSHES:
+            sub.errors.add("pushes", "Geschoben: 0 bis 3 Mal.")
+        elif pushes and not rules.schieberamsch:
+            sub.errors.add("pushes", "Schieberamsch ist an diesem Tisch nicht vereinbart.")
+    sub.reject_unknown()
+    for err in sub.errors.items:
+        e.items.append(FieldError(f"ramsch.{err.field}", err.msg))
+    check_ramsch(active, points, jungfrau, durch, e, prefix="ramsch.")
+    e.raise_if_any()
+    assert points is not None and (durch is None or isinstance(durch, str))
+    return points, jungfrau, durch, pushes
+
+
+def _ramsch_losses(rules: SkatHouseRules, pts: Mapping[str, int], jungfrau: list[str],
+                   pushes: int, bock: int, active: tuple[str, ...], entries: dict[str, int],
+                   steps: list[Step], ramsch_rule: Msg) -> tuple[str, ...]:  # fmt: skip
+    """The losers of a Ramsch without Durchmarsch and their entries: "each" books his own
+    points, otherwise the most points lose, doubled per Jungfrau; pushes and Bock double."""
+    factor = 2**pushes * 2**bock
+    if rules.ramsch_loser == "each":
+        for p in active:
+            entries[p] = -pts[p] * factor
+        steps.append(Step(EACH, house(EACH)))
+        losers = tuple(p for p in active if pts[p] > 0)
+    else:
+        top = max(pts.values())
+        losers = tuple(p for p in active if pts[p] == top)
+        for p in losers:
+            entries[p] = -top * 2 ** len(set(jungfrau)) * factor
+        steps.append(Step(
+            Msg(
+                "Ramsch: %(losers)s hat die meisten Augen (%(top)s): %(minus_top)s",
+                losers=", ".join(losers),
+                top=top,
+                minus_top=signed(-top),
+            ),
+            ramsch_rule,
+        ))  # fmt: skip
+        for j in jungfrau:
+            steps.append(Step(Msg("Jungfrau %(j)s: × 2", j=j), ramsch_rule))
+    if pushes:
+        steps.append(pushed_step(pushes))
+    if bock:
+        steps.append(Step(Msg("Bock × 2"), BOCK_RULE))
+    return losers
+
+
+def _cap_and_list(rules: SkatHouseRules, pushes: int, losers: tuple[str, ...],
+                  entries: dict[str, int], steps: list[Step]) -> None:  # fmt: skip
+    """The cap on a loss, the last step (after Jungfrau, pushes and Bock), and the list
+    entry as the house rules made it."""
+    cap = rules.ramsch_cap
+    if cap is not None:
+        for p in losers:
+            if entries[p] < -cap:
+                steps.append(Step(
+                    Msg("%(p)s: %(v)s, höchstens %(cap)s", p=p, v=signed(entries[p]),
+                        cap=signed(-cap)),
+                    house(Msg("Ramsch-Verlust höchstens %(cap)s", cap=cap)),
+                ))  # fmt: skip
+                entries[p] = -cap
+    if pushes or cap is not None or rules.ramsch_loser == "each":
+        shown = [verbatim(f"{p} {signed(entries[p])}") for p in losers]
+        last = steps[-1].rule
+        steps.append(Step(Msg("Liste: %(entries)s",
+                              entries=joined(", ", shown or [verbatim("0")])), last))  # fmt: skip
+
+
 class Skat(GameKind):
     key = "skat"
     label = Msg("Skat")
@@ -241,17 +300,17 @@ class Skat(GameKind):
     deal_equally = True  # a tournament list: every player of a table deals as often
     legend = marks.LEGEND
 
-    def deal_value(self, body: Any) -> SkatResult:
+    def deal_value(self, body: object) -> SkatResult:
         return skat_value(skat_deal_from_input(body))
 
     def tournament_list(self, spec: SheetSpec, computed: ComputedSheet) -> TournamentList | None:
         return tournament_list(spec, computed)
 
-    def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    def ramsch_body(self, body: Mapping[str, object]) -> Mapping[str, Any] | None:
         ramsch = body.get("ramsch")
         return ramsch if isinstance(ramsch, Mapping) else None
 
-    def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
+    def ramsch_deal(self, ramsch: Mapping[str, object]) -> dict[str, object]:
         return {"ramsch": dict(ramsch)}
 
     def contract(self, row: Row) -> Contract:
@@ -294,7 +353,7 @@ class Skat(GameKind):
             r.errors.add("game", ROUND_ONLY)
         r.errors.raise_if_any()
         assert deal is not None and isinstance(declarer, str)
-        res = skat_value(deal)
+        res = skat_value(deal, rules)
         score = res.score * 2**bock
         steps = list(res.steps)
         if bock:
@@ -303,7 +362,7 @@ class Skat(GameKind):
         entries[declarer] = score
         return DealOutcome(
             DealKind.GAME, declarer, (declarer,), res, entries, zero_sum(spec.players, entries),
-            res.won, res.value, skat_title(deal, res.won), tuple(steps),
+            res.won, res.value, res.title, tuple(steps),
             game_triggers(deal, res),
         )  # fmt: skip
 
@@ -317,33 +376,7 @@ class Skat(GameKind):
     ) -> DealOutcome:
         rules = spec.rules
         assert isinstance(rules, SkatHouseRules)
-        e = r.errors
-        raw = r.data.get("ramsch")
-        r.seen.add("ramsch")
-        r.reject_unknown()
-        if not rules.ramsch and not in_round:
-            e.add("ramsch", "Ramsch ist an diesem Tisch nicht vereinbart.")
-            e.raise_if_any()
-        sub = Reader(raw, Errors())
-        points = sub.int_map("points")
-        jungfrau = sub.str_list("jungfrau") or []
-        durch = sub.data.get("durchmarsch")
-        sub.seen.add("durchmarsch")
-        pushes = sub.integer("pushes", 0) or 0
-        if sub.has("pushes") and not sub.errors.has("pushes"):
-            if not 0 <= pushes <= MAX_PUSHES:
-                sub.errors.add("pushes", "Geschoben: 0 bis 3 Mal.")
-            elif pushes and not rules.schieberamsch:
-                sub.errors.add("pushes", "Schieberamsch ist an diesem Tisch nicht vereinbart.")
-        sub.reject_unknown()
-        for err in sub.errors.items:
-            e.items.append(FieldError(f"ramsch.{err.field}", err.msg))
-        check_ramsch(active, points, jungfrau, durch, e, prefix="ramsch.")
-        e.raise_if_any()
-        assert points is not None
-        pts: dict[str, int] = points
-        factor = 2**bock
-        push = 2**pushes
+        pts, jungfrau, durch, pushes = _read_ramsch(rules, r, active, in_round)
         entries = dict.fromkeys(spec.players, 0)
         steps: list[Step] = []
         # a Ramsch the evening plays only in its Bockramsch rounds rests on that rule
@@ -353,57 +386,14 @@ class Skat(GameKind):
         if durch is not None:
             if pushes:
                 steps.append(pushed_step(pushes))
-            entries[durch] = 120 * push * factor
+            entries[durch] = 120 * 2**pushes * 2**bock
             steps.append(Step(Msg("Durchmarsch %(durch)s: %(v)s", durch=durch,
                                   v=signed(entries[durch])), ramsch_rule))  # fmt: skip
             losers: tuple[str, ...] = ()
-        elif rules.ramsch_loser == "each":
-            losers = tuple(p for p in active if pts[p] > 0)
-            for p in active:
-                entries[p] = -pts[p] * push * factor
-            steps.append(Step(EACH, house(EACH)))
-            if pushes:
-                steps.append(pushed_step(pushes))
-            if bock:
-                steps.append(Step(Msg("Bock × 2"), BOCK_RULE))
         else:
-            top = max(pts.values())
-            losers = tuple(p for p in active if pts[p] == top)
-            mult = 2 ** len(set(jungfrau))
-            for p in losers:
-                entries[p] = -top * mult * push * factor
-            steps.append(Step(
-                Msg(
-                    "Ramsch: %(losers)s hat die meisten Augen (%(top)s): %(minus_top)s",
-                    losers=", ".join(losers),
-                    top=top,
-                    minus_top=signed(-top),
-                ),
-                ramsch_rule,
-            ))  # fmt: skip
-            for j in jungfrau:
-                steps.append(Step(Msg("Jungfrau %(j)s: × 2", j=j), ramsch_rule))
-            if pushes:
-                steps.append(pushed_step(pushes))
-            if bock:
-                steps.append(Step(Msg("Bock × 2"), BOCK_RULE))
-        cap = rules.ramsch_cap
-        if cap is not None and durch is None:
-            # the cap is the last step, after Jungfrau, pushes and Bock
-            for p in losers:
-                if entries[p] < -cap:
-                    steps.append(Step(
-                        Msg("%(p)s: %(v)s, höchstens %(cap)s", p=p, v=signed(entries[p]),
-                            cap=signed(-cap)),
-                        house(Msg("Ramsch-Verlust höchstens %(cap)s", cap=cap)),
-                    ))  # fmt: skip
-                    entries[p] = -cap
-        if (pushes or cap is not None or rules.ramsch_loser == "each") and durch is None:
-            shown = [verbatim(f"{p} {signed(entries[p])}") for p in losers]
-            # the list entry as the house rules above made it
-            last = steps[-1].rule
-            steps.append(Step(Msg("Liste: %(entries)s",
-                                  entries=joined(", ", shown or [verbatim("0")])), last))  # fmt: skip
+            losers = _ramsch_losses(rules, pts, jungfrau, pushes, bock, active, entries, steps,
+                                    ramsch_rule)  # fmt: skip
+            _cap_and_list(rules, pushes, losers, entries, steps)
         title = Msg("Ramsch") if durch is None else Msg("Ramsch, Durchmarsch")
         return DealOutcome(DealKind.RAMSCH, None, losers, None, entries,
                            zero_sum(spec.players, entries), None, 0, title, tuple(steps), ())  # fmt: skip

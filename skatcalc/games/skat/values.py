@@ -14,11 +14,11 @@ import enum
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from ...rules import cite
+from ...rules import cite, marks
 from ...rules.cite import Step
-from ...rules.common import Errors, Msg, joined, pmsg, signed
+from ...rules.common import Errors, Msg, joined, pmsg, signed, verbatim
+from ...rules.sheet.base import HouseRules
 from .contracts import BY_KEY
 
 
@@ -77,6 +77,10 @@ class NullVariant:
     ouvert: bool
     value: int
     name: Msg
+    rule: str | None = None
+    """The on/off house rule (a ``HouseFlag`` key of ``sheet.py``'s ``SkatHouseRules``) under
+    which this variant is played in place of the ISkO's of the same hand and ouvert; its name
+    is then the row's whole contract."""
 
 
 NULL_VARIANTS: tuple[NullVariant, ...] = (
@@ -87,8 +91,22 @@ NULL_VARIANTS: tuple[NullVariant, ...] = (
 )
 
 
-def null_variant(hand: bool, ouvert: bool) -> NullVariant:
-    return next(v for v in NULL_VARIANTS if v.hand == hand and v.ouvert == ouvert)
+def null_variants(rules: HouseRules | None = None) -> tuple[NullVariant, ...]:
+    """The Null games a table plays: the ISkO's, each replaced by a house rule's variant of
+    the same hand and ouvert where the sheet's ``rules`` have that rule on."""
+    out = []
+    for v in NULL_VARIANTS:
+        if v.rule is not None:
+            continue
+        house = [h for h in NULL_VARIANTS
+                 if h.rule is not None and rules is not None and rules.has(h.rule)
+                 and (h.hand, h.ouvert) == (v.hand, v.ouvert)]  # fmt: skip
+        out.append(house[0] if house else v)
+    return tuple(out)
+
+
+def null_variant(hand: bool, ouvert: bool, rules: HouseRules | None = None) -> NullVariant:
+    return next(v for v in null_variants(rules) if v.hand == hand and v.ouvert == ouvert)
 
 
 @dataclass(frozen=True)
@@ -134,8 +152,14 @@ class SkatResult:
     score: int
     levels: tuple[Level, ...]
     steps: tuple[Step, ...]  # each line and the rule it rests on (docs/rules.md Part 4)
+    # the deal in words, worked out once here for the API's rows, the page, the list, the CSV
+    # and the PDF alike: "Grand Hand mit 2"; "Grand mit 2" with its marks (Hand, Schn. …)
+    title: Msg = Msg("?")
+    contract: Msg = Msg("?")
+    marks: tuple[Msg, ...] = ()
+    shown: int = 0  # the value a row shows: with Kontra and Re (docs/rules.md 1.9)
 
-    def json_fields(self) -> dict[str, Any]:
+    def json_fields(self) -> dict[str, object]:
         """POST /api/v1/skat/value's figures, and a Skat row's ``result`` (``serialize``)."""
         return {
             "won": self.won,
@@ -151,8 +175,9 @@ class SkatResult:
         }
 
 
-def validate(deal: SkatDeal) -> None:
-    """Refuse every invalid combination at once, each with a reason a card player understands."""
+def validate(deal: SkatDeal, rules: HouseRules | None = None) -> None:
+    """Refuse every invalid combination at once, each with a reason a card player understands;
+    ``rules``: the sheet's house rules (a house rule's Null reaches other bids)."""
     e = Errors()
     g = deal.game
     if deal.bid not in LEGAL_BIDS:
@@ -164,48 +189,7 @@ def validate(deal: SkatDeal) -> None:
     if deal.re and not deal.kontra:
         e.add("re", "Re gibt es nur nach einem Kontra.")
     if g.is_null:
-        for name, present in (
-            ("matadors", deal.matadors is not None),
-            ("with", deal.with_ is not None),
-        ):
-            if present:
-                e.add(name, "Null-Spiele haben keine Spitzen.")
-        if deal.declarer_points is not None:
-            e.add(
-                "declarer_points",
-                "Bei Null zählen keine Augen, nur ob der Alleinspieler einen Stich bekam.",
-            )
-        if deal.all_tricks is not None:
-            e.add(
-                "all_tricks",
-                "Bei Null zählt nur, ob der Alleinspieler einen Stich bekam (gewonnen ja/nein).",
-            )
-        for name, present in (
-            ("schneider_announced", deal.schneider_announced),
-            ("schwarz_announced", deal.schwarz_announced),
-        ):
-            if present:
-                e.add(name, "Bei Null kann nichts angesagt werden.")
-        if deal.schneider:
-            e.add("schneider", "Bei Null gibt es keinen Schneider, nur gewonnen oder verloren.")
-        if deal.won is None:
-            e.add("won", "Bei Null bitte angeben, ob gewonnen (kein Stich) oder verloren.")
-        if deal.bid in LEGAL_BIDS:
-            variant = null_variant(deal.hand, deal.ouvert)
-            if variant.value < deal.bid:
-                reach = [v for v in NULL_VARIANTS if v.value >= deal.bid]
-                if reach:
-                    alts = joined(", ", [Msg("%(name)s (%(value)s)", name=v.name, value=v.value)
-                                         for v in reach])  # fmt: skip
-                    e.add("bid", "%(name)s ist %(value)s wert und erreicht den Reizwert %(bid)s "
-                          "nicht; angesagt werden kann nur: %(alts)s.", name=variant.name,
-                          value=variant.value, bid=deal.bid, alts=alts)  # fmt: skip
-                else:
-                    e.add(
-                        "bid",
-                        "Kein Nullspiel erreicht den Reizwert %(bid)s (höchstens 59).",
-                        bid=deal.bid,
-                    )
+        _validate_null(deal, rules, e)
         e.raise_if_any()
         return
 
@@ -226,6 +210,53 @@ def validate(deal: SkatDeal) -> None:
             e.add("schwarz_announced", "Schwarz ansagen geht nur im Handspiel.")
     _validate_outcome(deal, e)
     e.raise_if_any()
+
+
+def _validate_null(deal: SkatDeal, rules: HouseRules | None, e: Errors) -> None:
+    """A Null has no matadors, points, announcements or Schneider, only won or lost; and its
+    value (the table's Null variants) must reach the bid."""
+    for name, present in (
+        ("matadors", deal.matadors is not None),
+        ("with", deal.with_ is not None),
+    ):
+        if present:
+            e.add(name, "Null-Spiele haben keine Spitzen.")
+    if deal.declarer_points is not None:
+        e.add(
+            "declarer_points",
+            "Bei Null zählen keine Augen, nur ob der Alleinspieler einen Stich bekam.",
+        )
+    if deal.all_tricks is not None:
+        e.add(
+            "all_tricks",
+            "Bei Null zählt nur, ob der Alleinspieler einen Stich bekam (gewonnen ja/nein).",
+        )
+    for name, present in (
+        ("schneider_announced", deal.schneider_announced),
+        ("schwarz_announced", deal.schwarz_announced),
+    ):
+        if present:
+            e.add(name, "Bei Null kann nichts angesagt werden.")
+    if deal.schneider:
+        e.add("schneider", "Bei Null gibt es keinen Schneider, nur gewonnen oder verloren.")
+    if deal.won is None:
+        e.add("won", "Bei Null bitte angeben, ob gewonnen (kein Stich) oder verloren.")
+    if deal.bid in LEGAL_BIDS:
+        variant = null_variant(deal.hand, deal.ouvert, rules)
+        if variant.value < deal.bid:
+            reach = [v for v in null_variants(rules) if v.value >= deal.bid]
+            if reach:
+                alts = joined(", ", [Msg("%(name)s (%(value)s)", name=v.name, value=v.value)
+                                     for v in reach])  # fmt: skip
+                e.add("bid", "%(name)s ist %(value)s wert und erreicht den Reizwert %(bid)s "
+                      "nicht; angesagt werden kann nur: %(alts)s.", name=variant.name,
+                      value=variant.value, bid=deal.bid, alts=alts)  # fmt: skip
+            else:
+                e.add(
+                    "bid",
+                    "Kein Nullspiel erreicht den Reizwert %(bid)s (höchstens 59).",
+                    bid=deal.bid,
+                )
 
 
 def _validate_outcome(deal: SkatDeal, e: Errors) -> None:
@@ -267,8 +298,9 @@ def _validate_outcome(deal: SkatDeal, e: Errors) -> None:
         )
 
 
-def skat_value(deal: SkatDeal) -> SkatResult:
-    """What this deal is worth, and why. Raises :class:`InvalidDeal` for impossible input.
+def skat_value(deal: SkatDeal, rules: HouseRules | None = None) -> SkatResult:
+    """What this deal is worth, and why, under the sheet's house ``rules`` (None: the ISkO's
+    alone, as the calculator counts). Raises :class:`InvalidDeal` for impossible input.
 
     An overbid game is lost and charged the next multiple of its base value (docs/rules.md 1.4):
 
@@ -285,14 +317,13 @@ def skat_value(deal: SkatDeal) -> SkatResult:
     ...     print(field_errors(exc, "en")["bid"][0])
     Null is worth 23 and does not reach the bid 24; only these can be declared: Null hand (35), Null ouvert (46), Null ouvert hand (59).
     """
-    validate(deal)
+    validate(deal, rules)
     if deal.game.is_null:
-        return _null_value(deal)
+        return _null_value(deal, null_variant(deal.hand, deal.ouvert, rules))
     return _suit_value(deal)
 
 
-def _null_value(deal: SkatDeal) -> SkatResult:
-    variant = null_variant(deal.hand, deal.ouvert)
+def _null_value(deal: SkatDeal, variant: NullVariant) -> SkatResult:
     won = bool(deal.won)
     steps = [Step(Msg("%(name)s: fester Wert %(value)s", name=variant.name, value=variant.value),
                   cite.ISKO_NULL)]  # fmt: skip
@@ -302,18 +333,33 @@ def _null_value(deal: SkatDeal) -> SkatResult:
     else:
         reason = Msg("Der Alleinspieler bekam einen Stich.")
     return _finish(deal, won, False, variant.value, None, None, None, None, False, False,
-                   (), steps, reason)  # fmt: skip
+                   (), steps, reason, variant)  # fmt: skip
 
 
-def _suit_value(deal: SkatDeal) -> SkatResult:
-    g = deal.game
-    base = g.base
-    assert base is not None and deal.matadors is not None
-    pts = deal.declarer_points
-    hand = deal.hand or deal.ouvert
+@dataclass(frozen=True)
+class _Reached:
+    """What a suit or grand game reached and announced (ISkO 5.2), the levels' flags."""
+
+    hand: bool
+    schneider_ann: bool
+    schwarz_ann: bool
+    schneider_play: bool
+    all_tricks: Party | None
+
+    @property
+    def schneider(self) -> bool:
+        return self.schneider_ann or self.schneider_play
+
+    @property
+    def schwarz(self) -> bool:
+        return self.schwarz_ann or self.all_tricks is not None
+
+
+def _reached(deal: SkatDeal) -> _Reached:
     schwarz_ann = deal.schwarz_announced or deal.ouvert
     schneider_ann = deal.schneider_announced or schwarz_ann
     all_tricks = deal.all_tricks
+    pts = deal.declarer_points
     if pts is None:
         # Outcome by buttons: a won game with schwarz announced (ouvert) took every trick.
         won_in_play = bool(deal.won)
@@ -322,28 +368,38 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
         schneider_play = deal.schneider or all_tricks is not None or (won_in_play and schneider_ann)
     else:
         schneider_play = pts >= 90 or pts <= 30
-    schneider = schneider_ann or schneider_play
-    schwarz = schwarz_ann or all_tricks is not None
+    return _Reached(deal.hand or deal.ouvert, schneider_ann, schwarz_ann, schneider_play,
+                    all_tricks)  # fmt: skip
 
-    with_word = Msg("mit") if deal.with_ else Msg("ohne")
-    levels: list[Level] = []
+
+def _levels(deal: SkatDeal, at: _Reached) -> list[Level]:
+    """Matadors and every level reached, each with the running count (ISkO 5.2.6)."""
+    assert deal.matadors is not None
     count = deal.matadors
-    levels.append(Level(with_word, count))
-
-    def level(name: Msg, flag: bool) -> None:
-        nonlocal count
+    levels = [Level(Msg("mit") if deal.with_ else Msg("ohne"), count)]
+    for name, flag in (
+        (pmsg("level", "Spiel"), True),
+        (pmsg("level", "Hand"), at.hand),
+        (pmsg("level", "Schneider"), at.schneider),
+        (pmsg("level", "Schneider angesagt"), at.schneider_ann),
+        (pmsg("level", "Schwarz"), at.schwarz),
+        (pmsg("level", "Schwarz angesagt"), at.schwarz_ann),
+        (pmsg("level", "Ouvert"), deal.ouvert),
+    ):
         if flag:
             count += 1
             levels.append(Level(name, count))
+    return levels
 
-    level(pmsg("level", "Spiel"), True)
-    level(pmsg("level", "Hand"), hand)
-    level(pmsg("level", "Schneider"), schneider)
-    level(pmsg("level", "Schneider angesagt"), schneider_ann)
-    level(pmsg("level", "Schwarz"), schwarz)
-    level(pmsg("level", "Schwarz angesagt"), schwarz_ann)
-    level(pmsg("level", "Ouvert"), deal.ouvert)
-    multiplier = count
+
+def _suit_value(deal: SkatDeal) -> SkatResult:
+    g = deal.game
+    base = g.base
+    assert base is not None and deal.matadors is not None
+    pts = deal.declarer_points
+    at = _reached(deal)
+    levels = _levels(deal, at)
+    multiplier = levels[-1].count
     raw_value = base * multiplier
 
     steps: list[Step] = []
@@ -355,24 +411,9 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
     steps.append(Step(Msg("%(levels)s × %(base)s = %(raw_value)s", levels=joined(", ", counted),
                           base=base, raw_value=raw_value), cite.ISKO_LEVELS))  # fmt: skip
     if pts is not None:
-        steps.append(Step(
-            Msg("Alleinspieler: %(pts)s Augen (mit Skat), alle Stiche", pts=pts)
-            if all_tricks is Party.DECLARER
-            else Msg("Alleinspieler: %(pts)s Augen (mit Skat), kein Stich", pts=pts)
-            if all_tricks is Party.OPPONENTS
-            else Msg("Alleinspieler: %(pts)s Augen (mit Skat)", pts=pts),
-            cite.ISKO_WINNING,
-        ))  # fmt: skip
-        reason = _lost_by_points(deal, pts, schneider_ann, schwarz_ann)
+        reason = _by_points(deal, pts, at, steps)
     else:
-        said = [Msg("gewonnen") if deal.won else Msg("verloren")]
-        if schneider_play:
-            said.append(pmsg("outcome", "Schneider"))
-        if all_tricks is not None:
-            said.append(pmsg("outcome", "Schwarz"))
-        steps.append(Step(joined(", ", said), cite.ISKO_WINNING))
-        reason = None if deal.won else _lost_by_buttons(deal, all_tricks, schneider_ann,
-                                                         schwarz_ann)  # fmt: skip
+        reason = _by_buttons(deal, at, steps)
     won = reason is None
 
     overbid = raw_value < deal.bid
@@ -399,7 +440,34 @@ def _suit_value(deal: SkatDeal) -> SkatResult:
             reason = Msg("%(reason)s Zudem überreizt.", reason=reason)
         won = False
     return _finish(deal, won, overbid, value, base, deal.matadors, deal.with_, multiplier,
-                   schneider, schwarz, tuple(levels), steps, reason)  # fmt: skip
+                   at.schneider, at.schwarz, tuple(levels), steps, reason)  # fmt: skip
+
+
+def _by_points(deal: SkatDeal, pts: int, at: _Reached, steps: list[Step]) -> Msg | None:
+    """The card points' step; why the game was lost in play (None: won)."""
+    all_tricks = at.all_tricks
+    steps.append(Step(
+        Msg("Alleinspieler: %(pts)s Augen (mit Skat), alle Stiche", pts=pts)
+        if all_tricks is Party.DECLARER
+        else Msg("Alleinspieler: %(pts)s Augen (mit Skat), kein Stich", pts=pts)
+        if all_tricks is Party.OPPONENTS
+        else Msg("Alleinspieler: %(pts)s Augen (mit Skat)", pts=pts),
+        cite.ISKO_WINNING,
+    ))  # fmt: skip
+    return _lost_by_points(deal, pts, at.schneider_ann, at.schwarz_ann)
+
+
+def _by_buttons(deal: SkatDeal, at: _Reached, steps: list[Step]) -> Msg | None:
+    """The step of what the table tapped; why the game was lost (None: won)."""
+    said = [Msg("gewonnen") if deal.won else Msg("verloren")]
+    if at.schneider_play:
+        said.append(pmsg("outcome", "Schneider"))
+    if at.all_tricks is not None:
+        said.append(pmsg("outcome", "Schwarz"))
+    steps.append(Step(joined(", ", said), cite.ISKO_WINNING))
+    if deal.won:
+        return None
+    return _lost_by_buttons(deal, at.all_tricks, at.schneider_ann, at.schwarz_ann)
 
 
 def _schwarz_announced_lost(deal: SkatDeal) -> Msg:
@@ -464,6 +532,7 @@ def _finish(
     levels: tuple[Level, ...],
     steps: list[Step],
     reason: Msg | None,
+    variant: NullVariant | None = None,
 ) -> SkatResult:
     score = value if won else -2 * value
     # won or lost by the game's own rule; lost by the bid alone rests on the overbid rule
@@ -495,7 +564,80 @@ def _finish(
         score=score,
         levels=levels,
         steps=tuple(steps),
+        title=_title(deal, variant),
+        contract=_contract(deal, matadors, with_, variant),
+        marks=_marks(deal, variant, schneider, schwarz, overbid),
+        shown=value * 2 ** (deal.kontra + deal.re),
     )
+
+
+def _title(deal: SkatDeal, variant: NullVariant | None) -> Msg:
+    """The deal in a few words, for the API's rows and the history: "Grand Hand mit 2",
+    "Null ouvert Hand", a house rule's Null by its own name."""
+    if variant is not None and variant.rule is not None:
+        return variant.name
+    g = deal.game
+    parts: list[Msg] = [g.label]
+    if g.is_null:
+        if deal.ouvert:
+            parts.append(pmsg("title", "ouvert"))
+        if deal.hand:
+            parts.append(pmsg("title", "Hand"))
+        return joined(" ", parts)
+    if deal.ouvert:
+        parts.append(pmsg("title", "ouvert"))
+    elif deal.hand:
+        parts.append(pmsg("title", "Hand"))
+    if deal.schwarz_announced and not deal.ouvert:
+        parts.append(pmsg("title", "Schwarz angesagt"))
+    elif deal.schneider_announced and not deal.ouvert:
+        parts.append(pmsg("title", "Schneider angesagt"))
+    matadors = deal.matadors if deal.matadors is not None else "None"
+    parts.append(Msg("mit %(matadors)s", matadors=matadors) if deal.with_
+                 else Msg("ohne %(matadors)s", matadors=matadors))  # fmt: skip
+    return joined(" ", parts)
+
+
+def _contract(deal: SkatDeal, matadors: int | None, with_: bool | None,
+              variant: NullVariant | None) -> Msg:  # fmt: skip
+    """The row's contract, its marks aside: "Grand mit 2", "Null", "Revolution"."""
+    if variant is not None and variant.rule is not None:
+        return variant.name
+    name = deal.game.label
+    if matadors is None:
+        return name
+    if with_:
+        return Msg("%(game)s mit %(matadors)s", game=name, matadors=matadors)
+    return Msg("%(game)s ohne %(matadors)s", game=name, matadors=matadors)
+
+
+def _marks(deal: SkatDeal, variant: NullVariant | None, schneider: bool, schwarz: bool,
+           overbid: bool) -> tuple[Msg, ...]:  # fmt: skip
+    """Why the row's number is what it is, in short form (docs/rules.md 1.9); a house rule's
+    Null says it all by its name."""
+    out = [] if variant is not None and variant.rule is not None else entry_marks(deal)
+    if not deal.game.is_null:
+        # Ouvert brings both announcements with it; its mark says so already.
+        said = deal.ouvert or deal.schneider_announced or deal.schwarz_announced
+        if schwarz and not (deal.ouvert or deal.schwarz_announced):
+            out.append(marks.SCHWARZ)
+        elif schneider and not said:
+            out.append(marks.SCHNEIDER)
+    if overbid:
+        out.append(marks.OVERBID)
+    out.extend(verbatim(w) for w, on in (("Kontra", deal.kontra), ("Re", deal.re)) if on)
+    return tuple(out)
+
+
+def entry_marks(deal: SkatDeal) -> list[Msg]:
+    """The marks of what the table declared: Hand, ouvert, Schneider or Schwarz announced."""
+    out = [mark for mark, on in ((marks.HAND, deal.hand), (marks.OUVERT, deal.ouvert)) if on]
+    if not deal.game.is_null and not deal.ouvert:
+        if deal.schwarz_announced:
+            out.append(marks.SCHWARZ_ANN)
+        elif deal.schneider_announced:
+            out.append(marks.SCHNEIDER_ANN)
+    return out
 
 
 # --- Matadors from cards (ISkO 2.4) -----------------------------------------------------------
@@ -599,7 +741,7 @@ def games_with_value(value: int) -> list[GameWithValue]:
                 out.append(
                     GameWithValue(g, mult, Msg("%(label)s × %(mult)s", label=g.label, mult=mult))
                 )
-    for v in NULL_VARIANTS:
+    for v in null_variants():
         if v.value == value:
             out.append(GameWithValue(Game.NULL, None, v.name))
     return out

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol, Self, TypeAlias
+
+from skatcalc.jsontypes import JSONObject
 
 from ..cite import Step
 from ..common import Errors, FieldError, InvalidDeal, Msg, joined, name_key
@@ -24,7 +26,7 @@ MAX_NAME = 40
 BAD_NAME_MSG = Msg("Namen ohne Steuerzeichen, bitte.")
 
 #: The JSON-shaped deal body as stored and as the API takes it (docs/api.md).
-Body: TypeAlias = Mapping[str, Any]
+Body: TypeAlias = Mapping[str, object]
 
 
 def bad_name_char(name: str) -> bool:
@@ -140,6 +142,17 @@ class DealKind(enum.StrEnum):
 
 
 @dataclass(frozen=True)
+class HouseFlag:
+    """A house rule that is on or off, declared in one row of its game's rules class
+    (``FLAGS``): read from and written to the rules' JSON under ``key`` (stored only when on),
+    named by ``words`` in the sheet's heading and beside its checkbox. The value functions
+    ask the sheet's rules for it (:meth:`HouseRules.has`)."""
+
+    key: str
+    words: Msg
+
+
+@dataclass(frozen=True)
 class HouseRules:
     """The rules every game's table agrees on; each game's rules class adds its own fields.
 
@@ -150,9 +163,13 @@ class HouseRules:
     ramsch: bool = False
     bock: tuple[BockTrigger, ...] = ()
     stake_cents: int = 0
+    #: the keys of the ``FLAGS`` that are on (by keyword: a game's own fields follow the stake)
+    flags: frozenset[str] = field(default=frozenset(), kw_only=True)
 
     #: the Bock triggers this game knows, in the order they are offered
     TRIGGERS: ClassVar[tuple[BockTrigger, ...]] = ()
+    #: the game's on/off house rules declared as data (one row each, one place per rule)
+    FLAGS: ClassVar[tuple[HouseFlag, ...]] = ()
     #: the stake when none is given
     DEFAULT_STAKE: ClassVar[int] = 0
 
@@ -184,6 +201,9 @@ class HouseRules:
             bock=tuple(BockTrigger(b) for b in bock or ()),
             stake_cents=stake or 0,
         )
+        on = frozenset(flag.key for flag in cls.FLAGS if r.boolean(flag.key))
+        if on:
+            rules = replace(rules, flags=on)
         r.reject_unknown()
         for err in r.errors.items:
             e.items.append(
@@ -192,7 +212,7 @@ class HouseRules:
         return rules
 
     @classmethod
-    def from_stored(cls, data: Mapping[str, Any]) -> Self:
+    def from_stored(cls, data: Mapping[str, object]) -> Self:
         """Rules as a sheet stored them (complete, from ``to_json``), or a partial mapping,
         read as a sheet always read them: what is missing is the default, the stake 0."""
         return cls.from_json({"stake_cents": 0, **data}, Errors())
@@ -203,13 +223,19 @@ class HouseRules:
         """The game's own fields, read from ``r`` after the common ones."""
         return cls(ramsch=ramsch, bock=bock, stake_cents=stake_cents)
 
-    def _own_json(self) -> dict[str, Any]:
+    def _own_json(self) -> JSONObject:
         return {}
 
-    def to_json(self) -> dict[str, Any]:
-        """The stored and API form: the game's own fields first, then the common ones."""
+    def has(self, key: str) -> bool:
+        """Whether the on/off house rule ``key`` (one of ``FLAGS``) is on."""
+        return key in self.flags
+
+    def to_json(self) -> JSONObject:
+        """The stored and API form: the game's own fields first (its flags only when on, so
+        a sheet without them reads as before they existed), then the common ones."""
         return {
             **self._own_json(),
+            **{flag.key: True for flag in self.FLAGS if flag.key in self.flags},
             "ramsch": self.ramsch,
             "bock": [b.value for b in self.bock],
             "stake_cents": self.stake_cents,
@@ -221,6 +247,7 @@ class HouseRules:
     def describe(self) -> list[Msg]:
         """The house rules in force, for the sheet's heading and the printout."""
         out = self._own_describe()
+        out.extend(flag.words for flag in self.FLAGS if flag.key in self.flags)
         if self.bock:
             out.append(Msg("Bock nach: %(triggers)s",
                            triggers=joined(", ", [b.label for b in self.bock])))  # fmt: skip
@@ -270,7 +297,7 @@ class SheetSpec:
         game: str,
         players: tuple[str, ...],
         first_dealer: str,
-        rules: HouseRules | Mapping[str, Any] | None = None,
+        rules: HouseRules | Mapping[str, object] | None = None,
         changes: Sequence[RuleChange] = (),
     ) -> None:
         if not isinstance(rules, HouseRules):
@@ -325,7 +352,7 @@ class Result(Protocol):
     @property
     def steps(self) -> tuple[Step, ...]: ...
 
-    def json_fields(self) -> dict[str, Any]:
+    def json_fields(self) -> dict[str, object]:
         """The result's figures as the API shows them (docs/api.md), in their order; the
         explanation's texts are put after them in the language asked for (``serialize``)."""
         ...
@@ -672,7 +699,7 @@ def zero_sum(players: Sequence[str], entries: Mapping[str, int]) -> dict[str, in
 
 
 def check_placement(
-    spec: SheetSpec, body: Mapping[str, Any], e: Errors
+    spec: SheetSpec, body: Mapping[str, object], e: Errors
 ) -> tuple[str | None, tuple[str, ...] | None]:
     """The optional ``dealer`` and ``active`` fields of a deal body."""
     dealer = body.get("dealer")
@@ -765,7 +792,7 @@ class GameKind:
     #: every figure of the scale as a form shows it (``games/<game>/tournament.py``)
     point_figures: ClassVar[tuple[Any, ...]] = ()
 
-    def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, Any] | None:
+    def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, object] | None:
         """A tournament in points instead of money: the scale read from ``data`` (stored in
         every table's rules), or an error on ``field`` if the game has none (docs/rules.md 2.8).
         """
@@ -773,7 +800,7 @@ class GameKind:
               "Die Turnierwertung in Punkten gibt es für Schafkopf.")  # fmt: skip
         return None
 
-    def point_preset(self, name: str) -> Mapping[str, Any]:
+    def point_preset(self, name: str) -> Mapping[str, object]:
         """The figures of the scale ``name`` (one of :attr:`point_presets`) as the API
         answers a scale; KeyError for another name."""
         raise KeyError(name)
@@ -802,7 +829,7 @@ class GameKind:
         rules have one; InvalidDeal like :meth:`evaluate`."""
         raise NotImplementedError
 
-    def deal_value(self, body: Any) -> Result:
+    def deal_value(self, body: object) -> Result:
         """One deal's value from a JSON body (the calculators and ``POST /api/v1/<game>/value``),
         raising InvalidDeal with every reason."""
         raise NotImplementedError
@@ -843,11 +870,11 @@ class GameKind:
         row = next((row for row in self.contract_table if row.key == contract), None)
         return row.stat if row is not None else None
 
-    def ramsch_body(self, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    def ramsch_body(self, body: Mapping[str, object]) -> Mapping[str, Any] | None:
         """The part of a deal body that describes a Ramsch (None: the deal is no Ramsch)."""
         return None
 
-    def ramsch_deal(self, ramsch: Mapping[str, Any]) -> dict[str, Any]:
+    def ramsch_deal(self, ramsch: Mapping[str, object]) -> dict[str, object]:
         """A deal body of a Ramsch (points, Jungfrau, Durchmarsch): the inverse of
         :meth:`ramsch_body`."""
         raise NotImplementedError

@@ -9,12 +9,14 @@ What is game-specific comes from the game's :class:`~.base.GameKind`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from ..cite import Step
 from ..common import InvalidDeal, Msg
 from ..inputs import Reader
 from . import bierlachs
 from .base import (
+    Bierlachs,
     ComputedSheet,
     DealKind,
     DealOutcome,
@@ -59,6 +61,109 @@ def evaluate_deal(
     return game(spec.game).evaluate(spec, r, active, bock)
 
 
+@dataclass
+class _Pass:
+    """Where one pass over a sheet's deals stands: the running figures :class:`SheetState`
+    keeps, and the rows so far."""
+
+    balance: dict[str, int]
+    list_tot: dict[str, int]
+    won: dict[str, int]
+    lost: dict[str, int]
+    lost_by_others: dict[str, int]
+    bock_queue: int
+    ramsch_queue: int
+    match: Bierlachs | None
+    pot: Pot | None
+    rows: list[Row]
+
+    @classmethod
+    def start(cls, players: Sequence[str], resume: SheetState | None) -> _Pass:
+        if resume is None:
+            zero = dict.fromkeys(players, 0)
+            return cls(dict(zero), dict(zero), dict(zero), dict(zero), dict(zero), 0, 0, None,
+                       None, [])  # fmt: skip
+        return cls(dict(resume.balance), dict(resume.list_tot), dict(resume.won),
+                   dict(resume.lost), dict(resume.lost_by_others), resume.bock_queue,
+                   resume.ramsch_queue, resume.bierlachs, resume.pot, list(resume.rows))  # fmt: skip
+
+    def state(self, count: int) -> SheetState:
+        return SheetState(count, tuple(self.rows), dict(self.balance), dict(self.list_tot),
+                          dict(self.won), dict(self.lost), dict(self.lost_by_others),
+                          self.bock_queue, self.ramsch_queue, self.match, self.pot)  # fmt: skip
+
+    def written_totals(self, at: SheetSpec) -> dict[str, int] | None:
+        """On a sheet where only the winners write: what each has written so far."""
+        return dict(self.list_tot) if at.rules.written else None
+
+    def struck(self, at: SheetSpec, d: DealRecord, round_len: int) -> None:
+        """A struck deal shows what it was (as if dealt without Bock) and counts nothing."""
+        zero = dict.fromkeys(at.players, 0)
+        shown = _shown(at, d, ramsch_round_next(self.bock_queue, self.ramsch_queue, round_len))
+        self.rows.append(Row(d.n, d.dealer, d.active, d.input, True, False, shown, zero, zero,
+                             dict(self.balance), version=d.version, written=at.rules.written,
+                             written_totals=self.written_totals(at)))  # fmt: skip
+
+    def play(self, at: SheetSpec, d: DealRecord, round_len: int) -> None:
+        """A counted deal under the rules in force at it: Bock or a Bockramsch round, its
+        result, the Stock, the tallies, the Bock rounds it triggers, Bierlachs."""
+        players = at.players
+        zero = dict.fromkeys(players, 0)
+        in_round = ramsch_round_next(self.bock_queue, self.ramsch_queue, round_len)
+        bock = self.bock_queue > 0 and not in_round
+        if bock:
+            self.bock_queue -= 1
+        elif in_round:
+            self.ramsch_queue -= 1
+        try:
+            out = evaluate_deal(at, d.input, d.active, 1 if bock else 0, in_round)
+        except InvalidDeal as exc:
+            # A stored deal that no longer evaluates must not take the sheet down.
+            self.rows.append(Row(d.n, d.dealer, d.active, d.input, False, False, None, zero,
+                                 zero, dict(self.balance), error=exc, version=d.version,
+                                 written=at.rules.written,
+                                 written_totals=self.written_totals(at)))  # fmt: skip
+            return
+        kind = game(at.game)
+        change, self.pot = kind.feed_pot(at.rules, out, d.active, self.pot)
+        deltas = out.deltas
+        stock = None
+        if change is not None:
+            deltas = {p: out.deltas[p] + change.get(p, 0) for p in players}
+            stock = -sum(change.values())
+        self._tally(out, deltas, kind.counts_lost_by_others)
+        met = tuple(t for t in out.triggers if t in at.rules.bock)
+        if met:
+            self.bock_queue += round_len
+            # a house rule of real tables (docs/rules.md 1.11), only Skat's rules have it
+            if getattr(at.rules, "bockramsch", False):
+                self.ramsch_queue += round_len
+        who: tuple[str, ...] = ()
+        target: int | None = getattr(at.rules, "bierlachs", None)
+        if self.match is not None and target is not None:
+            self.match, who = bierlachs.step(self.match, bierlachs.minus_points(out, players),
+                                             target)  # fmt: skip
+        self.rows.append(Row(d.n, d.dealer, d.active, d.input, False, bock, out, out.list,
+                             deltas, dict(self.balance), met, version=d.version,
+                             ramsch_round=in_round, bierlachs=who, stock=stock,
+                             written=at.rules.written,
+                             written_totals=self.written_totals(at)))  # fmt: skip
+
+    def _tally(self, out: DealOutcome, deltas: Mapping[str, int], by_others: bool) -> None:
+        for p in self.balance:
+            self.balance[p] += deltas[p]
+            self.list_tot[p] += out.list[p]
+        result = out.party_won
+        if result is None:
+            return
+        for p in out.party:
+            (self.won if result else self.lost)[p] += 1
+        if not result and by_others:
+            for p in self.balance:
+                if p not in out.party:
+                    self.lost_by_others[p] += 1
+
+
 def compute_sheet(
     spec: SheetSpec,
     deals: Sequence[DealRecord],
@@ -72,126 +177,51 @@ def compute_sheet(
     can be passed on the same way."""
     kind = game(spec.game)
     players = spec.players
-    zero = dict.fromkeys(players, 0)
-    if resume is not None and resume.count <= len(deals):
-        balance = dict(resume.balance)
-        list_tot = dict(resume.list_tot)
-        won = dict(resume.won)
-        lost = dict(resume.lost)
-        lost_by_others = dict(resume.lost_by_others)
-        bock_queue = resume.bock_queue
-        ramsch_queue = resume.ramsch_queue
-        match = resume.bierlachs
-        pot = resume.pot
-        rows: list[Row] = list(resume.rows)
-        todo = deals[resume.count :]
-    else:
-        balance = dict(zero)
-        list_tot = dict(zero)
-        won = dict(zero)
-        lost = dict(zero)
-        lost_by_others = dict(zero)
-        bock_queue = 0
-        ramsch_queue = 0
-        match = None
-        pot = None
-        rows = []
-        todo = deals
+    if resume is not None and resume.count > len(deals):
+        resume = None
+    run = _Pass.start(players, resume)
+    todo = deals[resume.count :] if resume is not None else deals
     round_len = kind.bock_round(len(players))
     # Bierlachs is played from the first deal its rule is in force for (a sheet without deals
     # yet shows its first round)
     first = spec.at(todo[0].n if todo else len(deals) + 1)
-    if match is None and getattr(first.rules, "bierlachs", None) is not None:
-        match = bierlachs.start(players)
+    if run.match is None and getattr(first.rules, "bierlachs", None) is not None:
+        run.match = bierlachs.start(players)
     for d in todo:
         # Each deal is played under the rules in force when it was dealt (rules that change
         # during the evening apply from their deal on); queued Bock rounds stay.
         at = spec.at(d.n)
-        # house rules of real tables (docs/rules.md 1.11), only Skat's rules have them
-        bockramsch = bool(getattr(at.rules, "bockramsch", False))
-        target: int | None = getattr(at.rules, "bierlachs", None)
-        if target is not None and match is None:
-            match = bierlachs.start(players)  # from the deal it is played from
+        if getattr(at.rules, "bierlachs", None) is not None and run.match is None:
+            run.match = bierlachs.start(players)  # from the deal it is played from
         if d.struck:
-            # A struck deal shows what it was (as if dealt without Bock) and counts nothing.
-            shown = _shown(at, d, ramsch_round_next(bock_queue, ramsch_queue, round_len))
-            rows.append(Row(d.n, d.dealer, d.active, d.input, True, False, shown, zero, zero,
-                            dict(balance), version=d.version, written=at.rules.written,
-                            written_totals=dict(list_tot) if at.rules.written else None))  # fmt: skip
-            continue
-        in_round = ramsch_round_next(bock_queue, ramsch_queue, round_len)
-        bock = bock_queue > 0 and not in_round
-        if bock:
-            bock_queue -= 1
-        elif in_round:
-            ramsch_queue -= 1
-        try:
-            out = evaluate_deal(at, d.input, d.active, 1 if bock else 0, in_round)
-        except InvalidDeal as exc:
-            # A stored deal that no longer evaluates must not take the sheet down.
-            rows.append(Row(d.n, d.dealer, d.active, d.input, False, False, None, zero, zero,
-                            dict(balance), error=exc, version=d.version,
-                            written=at.rules.written,
-                            written_totals=dict(list_tot) if at.rules.written else None))  # fmt: skip
-            continue
-        change, pot = kind.feed_pot(at.rules, out, d.active, pot)
-        deltas = out.deltas
-        stock = None
-        if change is not None:
-            deltas = {p: out.deltas[p] + change.get(p, 0) for p in players}
-            stock = -sum(change.values())
-        for p in players:
-            balance[p] += deltas[p]
-            list_tot[p] += out.list[p]
-        result = out.party_won
-        if result is not None:
-            for p in out.party:
-                (won if result else lost)[p] += 1
-            if not result and kind.counts_lost_by_others:
-                for p in players:
-                    if p not in out.party:
-                        lost_by_others[p] += 1
-        met = tuple(t for t in out.triggers if t in at.rules.bock)
-        if met:
-            bock_queue += round_len
-            if bockramsch:
-                ramsch_queue += round_len
-        who: tuple[str, ...] = ()
-        if match is not None and target is not None:
-            match, who = bierlachs.step(match, bierlachs.minus_points(out, players), target)
-        rows.append(Row(d.n, d.dealer, d.active, d.input, False, bock, out, out.list, deltas,
-                        dict(balance), met, version=d.version,
-                        ramsch_round=in_round, bierlachs=who, stock=stock,
-                        written=at.rules.written,
-                        written_totals=dict(list_tot) if at.rules.written else None))  # fmt: skip
-    tallies = Tallies(dict(list_tot), dict(won), dict(lost), dict(lost_by_others))
+            run.struck(at, d, round_len)
+        else:
+            run.play(at, d, round_len)
+    bockramsch_now = bool(getattr(spec.rules, "bockramsch", False))
+    return ComputedSheet(tuple(run.rows), _totals(spec, run), run.bock_queue,
+                         next_dealer(spec, deals), run.state(len(deals)), run.ramsch_queue,
+                         ramsch_round_next(run.bock_queue, run.ramsch_queue, round_len),
+                         bockramsch_now)  # fmt: skip
+
+
+def _totals(spec: SheetSpec, run: _Pass) -> Totals:
+    """The sheet's totals after the pass: balance, the game's extra figures, won and lost,
+    and the settlement (per Bierlachs, or per point with a Stock left going back)."""
+    players = spec.players
+    kind = game(spec.game)
+    tallies = Tallies(dict(run.list_tot), dict(run.won), dict(run.lost),
+                      dict(run.lost_by_others))  # fmt: skip
     # The stake is the evening's: the one agreed last settles every deal.
     stake = spec.rules.stake_cents
+    pot = run.pot
     back = stock_back(players, pot) if pot is not None else None
-    # Bierlachs: the settlement is per Bierlachs instead of per point; a Stock left goes back
-    net = (bierlachs.cents(match, stake) if match is not None
-           else {p: (balance[p] + (back or {}).get(p, 0)) * stake for p in players})  # fmt: skip
+    net = (bierlachs.cents(run.match, stake) if run.match is not None
+           else {p: (run.balance[p] + (back or {}).get(p, 0)) * stake for p in players})  # fmt: skip
     extra = kind.extra_totals(players, tallies)
     if spec.rules.written:  # "nur Gute": the list is what the winners wrote
-        extra += (("written", dict(list_tot)),)
-    totals = Totals(
-        dict(balance),
-        extra,
-        dict(won),
-        dict(lost),
-        settle(net),
-        net,
-        match,
-        pot.cents if pot is not None else None,
-        back,
-    )
-    state = SheetState(len(deals), tuple(rows), dict(balance), dict(list_tot), dict(won),
-                       dict(lost), dict(lost_by_others), bock_queue, ramsch_queue,
-                       match, pot)  # fmt: skip
-    bockramsch_now = bool(getattr(spec.rules, "bockramsch", False))
-    return ComputedSheet(tuple(rows), totals, bock_queue, next_dealer(spec, deals), state,
-                         ramsch_queue, ramsch_round_next(bock_queue, ramsch_queue, round_len),
-                         bockramsch_now)  # fmt: skip
+        extra += (("written", dict(run.list_tot)),)
+    return Totals(dict(run.balance), extra, dict(run.won), dict(run.lost), settle(net), net,
+                  run.match, pot.cents if pot is not None else None, back)  # fmt: skip
 
 
 def _shown(spec: SheetSpec, d: DealRecord, in_round: bool) -> DealOutcome | None:

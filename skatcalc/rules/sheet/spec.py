@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+from skatcalc.jsontypes import JSONObject
 
 from ..common import Errors, clean_name, name_key
 from ..inputs import Reader
@@ -72,12 +73,12 @@ def read_rules(key: str, data: object, e: Errors) -> HouseRules:
     return game(key).rules_class.from_json(data, e)
 
 
-def normalize_rules(key: str, data: object, e: Errors) -> dict[str, Any]:
+def normalize_rules(key: str, data: object, e: Errors) -> JSONObject:
     """:func:`read_rules` in their stored form (an event keeps the rules its sheets get)."""
     return read_rules(key, data, e).to_json()
 
 
-def merge_rules(current: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+def merge_rules(current: Mapping[str, object], patch: Mapping[str, object]) -> dict[str, object]:
     """A change of the rules during the evening (``PATCH`` of a sheet): the keys of ``patch``
     replace those of ``current`` one by one; a nested object (``tariffs``, ``laufende_min``,
     ``stock``) merges key by key too, where both are objects. The result is checked by
@@ -97,7 +98,7 @@ def merge_rules(current: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[st
     return out
 
 
-def play_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
+def play_rules(rules: Mapping[str, object]) -> dict[str, object]:
     """The rules a deal is played under: all but the stake, which is the whole evening's.
 
     >>> play_rules({"ramsch": True, "stake_cents": 5})
