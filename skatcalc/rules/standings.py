@@ -218,11 +218,14 @@ def sheet_figures(
     sf = totals.get("seeger_fabian")
     balance = int(totals.balance[me])
     back = int((totals.stock_back or {}).get(me, 0))  # a Stock left at the end goes back
+    # the settlement's cents (Bierlachs: per Bierlachs), else balance × stake
+    cents = int(totals.cents[me]) if totals.cents is not None else (balance + back) * stake_cents
+    written = totals.get("written")
+    if written is not None:  # "nur Gute": no balance moves; the evening is what was written
+        balance = int(written[me])
     return SheetFigures(
         sheet_id=sheet_id, day=day, game=game, table=table, balance=balance, won=int(totals.won[me]),
-        # the settlement's cents (Bierlachs: per Bierlachs), else balance × stake
-        cents=(int(totals.cents[me]) if totals.cents is not None
-               else (balance + back) * stake_cents),
+        cents=cents,
         lost=int(totals.lost[me]),
         list_points=None if list_t is None else int(list_t[me]),
         seeger_fabian=None if sf is None else int(sf[me]),

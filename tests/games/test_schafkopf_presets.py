@@ -356,3 +356,27 @@ def test_a_tournament_table_on_each_preset_gives_its_sources_figures(
     assert totals["written" if name == "nur-gute" else "balance"] == want
     rows = client.get(f"/api/v1/events/{eid}/ranking").json["rows"]
     assert [(r["player"], r["score"]) for r in rows] == list(want.items())
+
+
+def test_a_group_ranks_a_nur_gute_evening_by_what_was_written(client: FlaskClient) -> None:
+    """A "nur Gute" sheet moves no balance (every delta 0): in a group's standings, ranked by
+    balance, its evening counts what each player wrote, and no money changes hands."""
+    group = client.post("/api/v1/groups", json={"name": "Preisschafkopf", "game": "schafkopf"})
+    assert group.status_code == 201, group.json
+    seats = ["Anna", "Bert", "Carl", "Dina"]
+    sheet = client.post("/api/v1/sheets", json={
+        "game": "schafkopf", "players": seats, "group": group.json["id"],
+        "rules": {"scale": PRESETS["nur-gute"].to_json()}}).json  # fmt: skip
+    for body, _points in NUR_GUTE_DEALS:
+        if "declarers" in body:
+            body = {**body, "declarers": [seats[i - 1] for i in body["declarers"]]}
+        assert client.post(f"/api/v1/sheets/{sheet['id']}/deals", json=body).status_code == 201
+    rows = client.get(f"/api/v1/groups/{group.json['id']}/standings").json["rows"]
+    assert {r["player"]: r["score"] for r in rows} == {
+        "Anna": 30,
+        "Bert": 65,
+        "Carl": 30,
+        "Dina": 0,
+    }
+    assert [r["player"] for r in rows][:1] == ["Bert"]
+    assert {r["cents"] for r in rows} == {0}
