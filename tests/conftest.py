@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -9,21 +9,50 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
 
-from skatcalc import create_app
-from tests.support import CHROMIUM, NGINX, Served, serve_behind_nginx
+from skatcalc import create_app, store
+from tests.support import (
+    CHROMIUM,
+    NGINX,
+    Served,
+    copy_migrated,
+    reuse_url_builders,
+    serve_behind_nginx,
+)
 
 # The laws hold whatever the clock says: on a shared, loaded machine (CI) a per-example deadline
 # or the too-slow health check would fail a correct law by timing alone.
 settings.register_profile("skatcalc", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("skatcalc")
+reuse_url_builders()
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty database migrated once per test process (see ``fresh_db``)."""
+    path = tmp_path_factory.mktemp("template") / "migrated.sqlite"
+    store.migrate(str(path))
+    assert not path.with_name(path.name + "-wal").exists()  # all of it is in the one file
+    return path
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
+def fresh_db(tmp_path: Path, migrated_template: Path) -> Callable[[str], str]:
+    """``fresh_db("name.sqlite")``: the path of a new, empty, migrated database in the test's
+    folder, copied from ``migrated_template`` (migrating each new database costs about five
+    times as much as the copy). Pass it as ``DATABASE`` to ``create_app``."""
+
+    def make(name: str) -> str:
+        return str(copy_migrated(migrated_template, tmp_path / name))
+
+    return make
+
+
+@pytest.fixture
+def app(fresh_db: Callable[[str], str]) -> Iterator[Flask]:
     app = create_app(
         {
             "TESTING": True,
-            "DATABASE": str(tmp_path / "test.sqlite"),
+            "DATABASE": fresh_db("test.sqlite"),
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
         }
@@ -37,17 +66,15 @@ def client(app: Flask) -> FlaskClient:
 
 
 @pytest.fixture
-def lan_app(tmp_path: Path) -> Flask:
+def lan_app(fresh_db: Callable[[str], str]) -> Flask:
     """The app as ``skatcalc serve --lan`` runs it: rights come from links only."""
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
+    return create_app({"TESTING": True, "DATABASE": fresh_db("lan.sqlite"),
                        "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
 
 
 @pytest.fixture
-def csrf_app(tmp_path: Path) -> Flask:
-    return create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "csrf.sqlite"), "SECRET_KEY": "test"}
-    )
+def csrf_app(fresh_db: Callable[[str], str]) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": fresh_db("csrf.sqlite"), "SECRET_KEY": "test"})
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.routing import rules as werkzeug_rules
 from werkzeug.serving import make_server
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; Playwright cannot download a browser here
@@ -36,6 +37,57 @@ def live_server(app: Flask) -> Iterator[str]:
     finally:
         srv.shutdown()
         thread.join()
+
+
+# --- Cheap apps: the suite makes one or more per test -----------------------------------------
+
+
+def copy_migrated(template: Path, path: Path) -> Path:
+    """A new database at ``path`` as ``skatcalc.store.migrate`` leaves an empty file, copied
+    from ``template`` (an empty database migrated once) instead of migrated again: the app's
+    start then finds every migration applied. The copy gets an admin token of its own, as
+    every new database does."""
+    import secrets
+    import shutil
+    import sqlite3
+
+    shutil.copyfile(template, path)
+    conn = sqlite3.connect(path)
+    try:
+        with conn:
+            conn.execute("update settings set value = ? where key = 'admin_token'",
+                         [secrets.token_urlsafe(24)])  # fmt: skip
+    finally:
+        conn.close()
+    return path
+
+
+def reuse_url_builders() -> None:
+    """Every app of the suite adds the same ~120 URL rules, and werkzeug compiles two URL
+    builder functions per rule (Python source through ``ast`` and ``compile``), more than half
+    the cost of ``create_app``. A builder depends only on the rule's text, its parsed parts,
+    its defaults and ``append_unknown`` (the converters are looked up on the rule at call
+    time), so the tests compile each one once per process. The app itself is unchanged."""
+    rule_class: Any = werkzeug_rules.Rule
+    if getattr(rule_class._compile_builder, "reused", False):
+        return
+    compile_builder = rule_class._compile_builder
+    compiled: dict[tuple[Any, ...], Any] = {}
+
+    def reused(self: Any, append_unknown: bool = True) -> Any:
+        defaults = tuple(
+            (name, self._converters[name].to_url(value) if name in self._converters else None)
+            for name, value in (self.defaults or {}).items()
+        )
+        key = (self.rule, tuple(self._trace), append_unknown, defaults)
+        builder = compiled.get(key)
+        if builder is None:
+            builder = compiled[key] = compile_builder(self, append_unknown)
+        return builder
+
+    reused.reused = True  # type: ignore[attr-defined]
+    reused.original = compile_builder  # type: ignore[attr-defined]
+    rule_class._compile_builder = reused
 
 
 def explanation(result: Any, lang: str = "de") -> list[str]:
