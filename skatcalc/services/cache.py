@@ -310,10 +310,17 @@ def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
 PAGES: ByteBounded[tuple[object, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
     ByteBounded(12 * MB, _page_size, keep_one=False)
 )
+# Held while a kept page is put back with its pieces deflated (caching.py), so that it never
+# replaces a newer render of the same page.
+PAGES_LOCK = threading.Lock()
 
 # The entry form's HTML per variant with the per-page values cut out (sheet_view.py).
 ENTRY_FORMS: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     4 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
+)
+# The sheet page's "Blatt" pane per sheet and language, per-page values cut out (sheet_view.py).
+MORE_PANES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
+    2 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
 )
 # The PDF per sheet revision and language, newest first (exports); a 1,000-deal PDF is ~0.3 MB.
 PDFS: ByteBounded[tuple[object, ...], tuple[object, bytes]] = ByteBounded(
@@ -366,7 +373,7 @@ def clear() -> None:
         PER_REVISION.clear()
         PER_REVISION_BYTES.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
-                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES):  # fmt: skip
+                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()
