@@ -278,10 +278,6 @@ class ByteBounded(Generic[K, V]):
         return len(self._items)
 
 
-# The last computed sheet per sheet token, whatever its revision: an append-only change
-# continues from it (service.computed). Language-free: both languages share one computation.
-# (Mostly the same objects as the "computed" entries above: the bytes are not held twice.)
-# Held with the signature (n, version, struck) of the deals it covers.
 def signature_size(signature: tuple[tuple[int, int, bool], ...]) -> int:
     """About what a computation's signature takes, as ``approx_size`` counts it: its tuple,
     a (number, version, struck) per deal with its own deal number, and a few versions and
@@ -290,9 +286,17 @@ def signature_size(signature: tuple[tuple[int, int, bool], ...]) -> int:
     if not signature:
         return sys.getsizeof(signature)
     per_deal = sys.getsizeof(signature[0]) + sys.getsizeof(signature[-1][0])
-    return sys.getsizeof(signature) + len(signature) * per_deal + min(len(signature), 3) * sys.getsizeof(1)
+    return (
+        sys.getsizeof(signature)
+        + len(signature) * per_deal
+        + min(len(signature), 3) * sys.getsizeof(1)
+    )
 
 
+# The last computed sheet per sheet token, whatever its revision: an append-only change
+# continues from it (service.computed). Language-free: both languages share one computation.
+# (Mostly the same objects as the "computed" entries above: the bytes are not held twice.)
+# Held with the signature (n, version, struck) of the deals it covers.
 LATEST_COMPUTED: ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
     ByteBounded(
         8 * MB, lambda held: signature_size(held[0]) + approx_size(held[1]), keep_one=True
