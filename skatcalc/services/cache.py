@@ -345,12 +345,29 @@ class ByteBounded(Generic[K, V]):
         return len(self._items)
 
 
+def signature_size(signature: tuple[tuple[int, int, bool], ...]) -> int:
+    """About what a computation's signature takes, as ``approx_size`` counts it: its tuple,
+    a (number, version, struck) per deal with its own deal number, and a few versions and
+    flags. Worked out, not walked: a save makes a new signature, one item longer, and walking
+    it cost a tenth of the save."""
+    if not signature:
+        return sys.getsizeof(signature)
+    per_deal = sys.getsizeof(signature[0]) + sys.getsizeof(signature[-1][0])
+    return (
+        sys.getsizeof(signature)
+        + len(signature) * per_deal
+        + min(len(signature), 3) * sys.getsizeof(1)
+    )
+
+
 # The last computed sheet per sheet token, whatever its revision: an append-only change
 # continues from it (service.computed). Language-free: both languages share one computation.
 # (Mostly the same objects as the "computed" entries above: the bytes are not held twice.)
 # Held with the signature (n, version, struck) of the deals it covers.
 LATEST_COMPUTED: ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
-    ByteBounded(8 * MB, lambda held: approx_size(held), keep_one=True)
+    ByteBounded(
+        8 * MB, lambda held: signature_size(held[0]) + approx_size(held[1]), keep_one=True
+    )  # fmt: skip
 )
 # The last serialisation per sheet token and language (its rows and their dicts): rows that a
 # resumed computation kept are not serialised again.
@@ -403,10 +420,17 @@ def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
 PAGES: ByteBounded[tuple[object, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
     ByteBounded(8 * MB, _page_size, keep_one=False)
 )
+# Held while a kept page is put back with its pieces deflated (caching.py), so that it never
+# replaces a newer render of the same page.
+PAGES_LOCK = threading.Lock()
 
 # The entry form's HTML per variant with the per-page values cut out (sheet_view.py).
 ENTRY_FORMS: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     4 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
+)
+# The sheet page's "Blatt" pane per sheet and language, per-page values cut out (sheet_view.py).
+MORE_PANES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
+    2 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
 )
 # The PDF per sheet revision and language, newest first (exports); a 1,000-deal PDF is ~0.3 MB.
 PDFS: ByteBounded[tuple[object, ...], tuple[object, bytes]] = ByteBounded(
@@ -493,7 +517,7 @@ def clear() -> None:
         _LAST_REV.clear()
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
-                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES):  # fmt: skip
+                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()

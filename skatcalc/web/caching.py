@@ -194,8 +194,11 @@ def keep_page(variant: tuple[object, ...] | None, etag: str, resp: Response) -> 
         html = html.replace(token, CSRF)
     html = IDEM_FIELD.sub(lambda m: m.group(1) + IDEM + m.group(3), html)
     pieces = [p.encode() for p in TOKEN.split(html)]
-    packed = [None if p in TOKENS else deflate_piece(p) for p in pieces]
-    _PAGES.put(variant, (etag, pieces, packed, private()))
+    # Deflated at the first gzipped answer from the kept page, not here: the render after a
+    # save is what a table waits for, and an app or a test client may never ask for gzip.
+    packed: list[bytes | None] = [None] * len(pieces)
+    with cache.PAGES_LOCK:
+        _PAGES.put(variant, (etag, pieces, packed, private()))
 
 
 def cached_page(variant: tuple[object, ...], etag: str) -> Response | None:
@@ -212,6 +215,11 @@ def cached_page(variant: tuple[object, ...], etag: str) -> Response | None:
     data = b"".join(body)
     if request.accept_encodings["gzip"] <= 0 or len(data) < MIN_GZIP:
         return Response(data, mimetype="text/html")
+    if any(z is None for p, z in zip(pieces, packed, strict=True) if p not in TOKENS):
+        packed = [None if p in TOKENS else deflate_piece(p) for p in pieces]
+        with cache.PAGES_LOCK:  # kept again (and measured again) unless a newer render came
+            if _PAGES.get(variant, touch=False) is held:
+                _PAGES.put(variant, (held[0], pieces, packed, edit_link))
     deflated = [z if z is not None else deflate_piece(b) for b, z in zip(body, packed, strict=True)]
     trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
     resp = Response(GZIP_HEAD + b"".join(deflated) + DEFLATE_END + trailer, mimetype="text/html")

@@ -35,6 +35,7 @@ from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from skatcalc.rules.ranking import leader, leaders
 from skatcalc.rules.sheet import (
+    GAMES,
     SheetSpec,
     default_active,
     describe_rules,
@@ -77,6 +78,16 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
     if data["totals"].get("stock"):
         rules.append(_("Im Stock: %(cents)s", cents=number(data["totals"]["stock"], page_lang())))
     event = table_of_event(db, sheet, data)
+    parts = service.derived(
+        sheet, "page", lambda: revision_parts(db, sheet, data, share), page_lang(), share
+    )
+    lan = bool(current_app.config.get("LAN"))
+    share_url = public_url("sheets.share", sheet_id=sheet.id, token=sheet.share_token)
+    edit_url = public_url("sheets.edit_link", sheet_id=sheet.id, token=sheet.edit_token)
+    more_html = None
+    if not share:
+        more_html = more_pane_html(sheet, rules, share_url, edit_url, lan, event is not None,
+                                   parts["history_html"])  # fmt: skip
     html = render_template(
         "sheets/show.html",
         saved=None if share else saved_line(sheet, data),
@@ -88,19 +99,14 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         general=general or [],
         rules=rules,
         share=share,
-        lan=bool(current_app.config.get("LAN")),
-        share_url=public_url("sheets.share", sheet_id=sheet.id, token=sheet.share_token),
-        edit_url=public_url("sheets.edit_link", sheet_id=sheet.id, token=sheet.edit_token),
-        qr=qr_svg,
+        more_html=more_html,
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
         rotation=seat_rotation(spec),
         leaders=leaders(sheet.players, data["totals"].get("written", data["totals"]["balance"])),
         event=event,
         tlist=tournament_of(db, sheet, event is not None),
-        **service.derived(
-            sheet, "page", lambda: revision_parts(db, sheet, data, share), page_lang(), share
-        ),  # fmt: skip
+        **parts,
     )
     resp = make_response(html, status)
     if not share and current_app.config.get("LAN"):
@@ -170,6 +176,37 @@ def _render_entry_form(sheet: service.Sheet, spec: SheetSpec, proposed: str,
     if form.meta.csrf:
         html = html.replace(generate_csrf(), _ENTRY_CSRF)
     return _ENTRY_SPLIT.split(html)
+
+
+# --- The "Blatt" pane ---------------------------------------------------------------------------
+
+# The pane with the sheet's rules, downloads, links with their QR codes, rename and close
+# (``templates/sheets/_more.html``) changes only with the sheet itself, not with its deals:
+# rendered once per sheet, name, rules, state, links and language and kept with the per-page
+# values cut out (CSRF token, the revision's history), which are put in for each page.
+_MORE_CSRF, _MORE_HISTORY = "\x00more-csrf\x00", "\x00more-history\x00"
+_MORE_SPLIT = re.compile("(\x00more-(?:csrf|history)\x00)")
+_MORE = cache.MORE_PANES  # kept in cache.py with every other process cache
+
+
+def more_pane_html(sheet: service.Sheet, rules: list[str], share_url: str, edit_url: str,
+                   lan: bool, in_event: bool, history_html: Markup) -> Markup:  # fmt: skip
+    """The editor's "Blatt" pane as ``templates/sheets/_more.html`` draws it, with this
+    request's CSRF token and the revision's ``history_html``."""
+    # everything the pane shows or links to; the Stock's level is one of the ``rules``
+    key = (sheet.id, sheet.share_token, sheet.edit_token, sheet.name, sheet.game,
+           tuple(sheet.players), sheet.day, sheet.created, bool(sheet.closed), tuple(rules),
+           share_url, edit_url, lan, in_event, page_lang(), request.script_root)  # fmt: skip
+    pieces = _MORE.get(key)
+    if pieces is None:
+        html = render_template("sheets/_more.html", sheet=sheet, kind=GAMES[sheet.game],
+                               rules=rules, share_url=share_url, edit_url=edit_url, lan=lan,
+                               qr=qr_svg, event=in_event,
+                               history_html=Markup(_MORE_HISTORY))  # fmt: skip
+        pieces = _MORE_SPLIT.split(html.replace(generate_csrf(), _MORE_CSRF))
+        _MORE.put(key, pieces)
+    fill = {_MORE_CSRF: generate_csrf(), _MORE_HISTORY: str(history_html)}
+    return Markup("".join([fill.get(p, p) for p in pieces]))
 
 
 @dataclass(frozen=True, slots=True)

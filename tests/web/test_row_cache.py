@@ -214,3 +214,36 @@ def test_phones_asking_at_once_after_a_save_share_one_render(
         t.join(10)
     assert len(pages) == 4 and len(set(pages)) == 1
     assert len(renders) == 1
+
+
+def test_a_kept_page_is_deflated_at_its_first_gzipped_answer_not_at_its_render(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The render after a save keeps the page as it is; the first answer that asks for gzip
+    deflates its pieces once and keeps them for the next ones."""
+    import gzip
+
+    sheet = sheet_with(client, 30)
+    path = f"/sheets/{sheet['id']}"
+    assert client.post(f"{API}/{sheet['id']}/deals", json=DEALS[0]).status_code == 201
+    calls: list[int] = []
+    real = caching.deflate_piece
+
+    def counting(data: bytes) -> bytes:
+        calls.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(caching, "deflate_piece", counting)
+    plain = _page(client, path)
+    assert calls == []  # the render deflated nothing
+    first = client.get(path, headers={"Accept-Encoding": "gzip"})
+    assert calls  # the first gzipped answer did
+    n_first = len(calls)
+    second = client.get(path, headers={"Accept-Encoding": "gzip"})
+    # the second deflates only the per-request tokens (CSRF token, idempotency key)
+    assert all(n < 200 for n in calls[n_first:])
+    assert any(n > 1000 for n in calls[:n_first])
+    for r in (first, second):
+        text = gzip.decompress(r.data).decode()
+        text = re.sub(r'name="idem" value="[^"]*"', "", text)
+        assert re.sub(r'(name="csrf_token"[^>]*value=")[^"]*"', r"\1", text) == plain
