@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 import threading
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 
 from skatcalc.services.cache import hand_back_memory, shed_unedited
 from skatcalc.text import _
+from skatcalc.web import request_state
 
 # Routes whose answer may be large or dear to make; GET (and HEAD) only, except the import.
 # PDFs are not among them: they have their own bound (exports.cached_pdf: one render at a time
@@ -83,21 +84,23 @@ def init_app(app: Flask) -> None:
                 _("Gerade werden viele große Dateien abgerufen – bitte gleich noch einmal."),
                 RETRY_AFTER,
             )
-        g.skatcalc_heavy = True
+        request_state.state().heavy = True
         return None
 
     @app.after_request
     def note_large(resp: Response) -> Response:
         # a large answer of a cheap route (a 1,000-deal sheet's page) was made of large parts
         if (resp.content_length or 0) >= LARGE_ANSWER:
-            g.skatcalc_large = True
+            request_state.state().large = True
         return resp
 
     @app.teardown_request
     def heavy_done(_exc: BaseException | None) -> None:
-        large = g.pop("skatcalc_large", False) | shed_unedited()
+        held = request_state.state()
+        large = held.large | shed_unedited()
         running = slots.busy if slots is not None else 0
-        if g.pop("skatcalc_heavy", False):
+        if held.heavy:
+            held.heavy = False
             running = slots.leave() if slots is not None else 0
         elif not large:
             return

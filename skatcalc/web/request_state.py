@@ -50,6 +50,10 @@ class RequestState:
     render_lock: threading.Lock | None = None
     page_kept: bool = False
     prepacked: bool = False
+    # heavy.py only: this request holds a heavy-read slot (give it back at teardown), and its
+    # answer was large (hand the freed memory back to the system afterwards).
+    heavy: bool = False
+    large: bool = False
 
 
 def state() -> RequestState:
