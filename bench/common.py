@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+RULES = {"kontra_re": False, "ramsch": False, "bock": ["60-60"], "stake_cents": 1}
 
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
 DEALS = [
@@ -56,3 +57,20 @@ def start_server(db: Path, stderr: Any = subprocess.DEVNULL, threads: str | None
         except OSError:
             time.sleep(0.05)
     return server, port
+
+
+def sheet_file(n: int) -> dict[str, Any]:
+    """An evening of n deals as an export file (the import route stores it)."""
+    from skatcalc.rules.sheet import SheetSpec, default_active
+
+    spec = SheetSpec("skat", tuple(PLAYERS), "Anna", RULES)
+    deals = []
+    for k in range(n):
+        dealer = PLAYERS[k % 4]
+        active = default_active(spec, dealer)
+        body = dict(DEALS[k % len(DEALS)])
+        if "passed" not in body:
+            body["declarer"] = active[k % 3]
+        deals.append({"n": k + 1, "dealer": dealer, "active": list(active), "input": body})
+    return {"name": f"{n} Spiele", "game": "skat", "players": PLAYERS, "first_dealer": "Anna",
+            "rules": RULES, "deals": deals}  # fmt: skip

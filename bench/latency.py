@@ -29,30 +29,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import DEALS, PLAYERS
+from common import PLAYERS, RULES, sheet_file
 from flask import Flask, Response, redirect
 from flask.testing import FlaskClient
 
 from skatcalc import create_app, csrf
 from skatcalc.rules.sheet import SheetSpec, default_active
 
-RULES = {"kontra_re": False, "ramsch": False, "bock": ["60-60"], "stake_cents": 1}
 GRAND = {"kind": "game", "game": "grand", "spitzen": "w2", "declarer_points": "75", "bid": "18"}
-
-
-def sheet_file(n: int) -> dict[str, Any]:
-    """An evening of n deals as an export file (the import route stores it)."""
-    spec = SheetSpec("skat", tuple(PLAYERS), "Anna", RULES)
-    deals = []
-    for k in range(n):
-        dealer = PLAYERS[k % 4]
-        active = default_active(spec, dealer)
-        body = dict(DEALS[k % len(DEALS)])
-        if "passed" not in body:
-            body["declarer"] = active[k % 3]
-        deals.append({"n": k + 1, "dealer": dealer, "active": list(active), "input": body})
-    return {"name": f"{n} Spiele", "game": "skat", "players": PLAYERS, "first_dealer": "Anna",
-            "rules": RULES, "deals": deals}  # fmt: skip
 
 
 # The same pairs measured in this process's CPU time (what the code costs, whatever else the

@@ -27,33 +27,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
-from common import DEALS, PLAYERS
+from common import PLAYERS, sheet_file
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
 from skatcalc import create_app
-from skatcalc.rules.sheet import SheetSpec, default_active
 
-RULES = {"kontra_re": False, "ramsch": False, "bock": ["60-60"], "stake_cents": 1}
 API_DEAL = {"game": "grand", "with": True, "matadors": 2, "declarer_points": 75,
             "declarer": PLAYERS[1]}  # fmt: skip
-
-
-def sheet_file(n: int) -> dict[str, Any]:
-    """An evening of n deals as an export file (the import route stores it)."""
-    spec = SheetSpec("skat", tuple(PLAYERS), "Anna", RULES)
-    deals = []
-    for k in range(n):
-        dealer = PLAYERS[k % 4]
-        active = default_active(spec, dealer)
-        body = dict(DEALS[k % len(DEALS)])
-        if "passed" not in body:
-            body["declarer"] = active[k % 3]
-        deals.append({"n": k + 1, "dealer": dealer, "active": list(active), "input": body})
-    return {"name": f"{n} Spiele", "game": "skat", "players": PLAYERS, "first_dealer": "Anna",
-            "rules": RULES, "deals": deals}  # fmt: skip
 
 
 def bare_floor(post_bytes: bytes, page_bytes: bytes) -> FlaskClient:
