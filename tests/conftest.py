@@ -16,6 +16,7 @@ from tests.support import (
     Served,
     copy_migrated,
     reuse_url_builders,
+    seed_hypothesis_utf8_table,
     serve_behind_nginx,
 )
 
@@ -24,6 +25,13 @@ from tests.support import (
 settings.register_profile("skatcalc", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("skatcalc")
 reuse_url_builders()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def hypothesis_utf8_table() -> None:
+    """See ``support.seed_hypothesis_utf8_table`` (a fixture, not at import: Hypothesis warns
+    about touching its storage while pytest starts)."""
+    seed_hypothesis_utf8_table()
 
 
 @pytest.fixture(scope="session")

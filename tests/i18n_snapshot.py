@@ -15,7 +15,7 @@ import random
 import re
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -414,9 +414,32 @@ def texts(data: Any) -> str:
     return re.sub(r"\d{4}-\d\d-\d\d(T[0-9:.+]+)?|\d\d\.\d\d\.\d{4}", "<date>", text)
 
 
-def cases(client: FlaskClient) -> Iterator[tuple[str, str]]:
-    """(case name, what the app answered in that language), German and English each."""
+SHEETS: list[tuple[str, int, list[dict[str, Any]]]] = [
+    ("skat", 3, SKAT_RULES), ("skat", 4, SKAT_RULES), ("schafkopf", 4, SCHAFKOPF_RULES),
+]  # fmt: skip
+# The cases come in parts that can be asked for one by one (the test runs them side by side):
+# the calculators', the named bodies' and each sheet's.
+PARTS = ["skat", "schafkopf", "named"] + [
+    f"sheet/{game}{players_n}/{k}" for game, players_n, rules in SHEETS for k in range(len(rules))
+]
+
+
+def part_of(case: str) -> str:
+    """The part a case name belongs to (see ``PARTS``)."""
+    head = case.split("/")
+    if head[0] == "sheet":
+        return "/".join(head[:3])
+    return "named" if head[0] == "bad-rules" else head[0]
+
+
+def cases(client: FlaskClient, part: str | None = None) -> Iterator[tuple[str, str]]:
+    """(case name, what the app answered in that language), German and English each; of one
+    part only if ``part`` is given. The parts skipped still draw their random bodies and create
+    their sheets, so that a part's bodies and sheet ids are those of the whole run."""
     rng = random.Random(SEED)
+
+    def wanted(name: str) -> bool:
+        return part is None or part == name
 
     def ask(method: str, url: str, body: Any = None) -> dict[str, str]:
         out = {}
@@ -427,30 +450,28 @@ def cases(client: FlaskClient) -> Iterator[tuple[str, str]]:
 
     for i in range(600):
         body = skat_body(rng)
+        if not wanted("skat"):
+            continue
         for lang, text in ask("POST", "/api/v1/skat/value", body).items():
             yield f"skat/{i}/{lang}", text
     for i in range(500):
         body = schafkopf_body(rng, ["A", "B", "C", "D"])
         if rng.random() < 0.2:
             body["tariffs"] = pick(rng, [{"solo": 50}, {"bettel": 5}, {"x": 1}, {"solo": -1}])
+        if not wanted("schafkopf"):
+            continue
         for lang, text in ask("POST", "/api/v1/schafkopf/value", body).items():
             yield f"schafkopf/{i}/{lang}", text
-    for j, (method, url, body) in enumerate(NAMED):
-        for lang, text in ask(method, url, body).items():
-            yield f"named/{j}/{lang}", text
-    for j, rules in enumerate(BAD_RULES):
-        for game in ("skat", "schafkopf"):
-            body = {"game": game, "players": ["A", "B", "C", "D"], "rules": rules}
-            for lang, text in ask("POST", "/api/v1/sheets", body).items():
-                yield f"bad-rules/{game}/{j}/{lang}", text
-    for game, players_n, rule_sets in (("skat", 3, SKAT_RULES), ("skat", 4, SKAT_RULES),
-                                       ("schafkopf", 4, SCHAFKOPF_RULES)):  # fmt: skip
+    if wanted("named"):
+        yield from named_cases(ask)
+    for game, players_n, rule_sets in SHEETS:
         for k, rules in enumerate(rule_sets):
             players = ["A", "B", "C", "D"][:players_n]
             made = client.post("/api/v1/sheets",
                                json={"game": game, "players": players, "rules": rules})  # fmt: skip
             sid = made.get_json()["id"]
             where = f"sheet/{game}{players_n}/{k}"
+            here = wanted(where)
             for n in range(60):
                 r = rng.random()
                 if r < 0.1:
@@ -466,9 +487,13 @@ def cases(client: FlaskClient) -> Iterator[tuple[str, str]]:
                         body.setdefault("declarer_points", pick(rng, POINTS[1:]))
                 else:
                     body = schafkopf_body(rng, players)
+                if not here:
+                    continue
                 for lang, text in ask("POST", f"/api/v1/sheets/{sid}/preview", body).items():
                     yield f"{where}/preview/{n}/{lang}", text
                 client.post(f"/api/v1/sheets/{sid}/deals", json=body)
+            if not here:
+                continue
             for n, body in enumerate(SHEET_DEALS[game]):
                 for lang, text in ask("POST", f"/api/v1/sheets/{sid}/preview", body).items():
                     yield f"{where}/named/{n}/{lang}", text
@@ -484,17 +509,28 @@ def cases(client: FlaskClient) -> Iterator[tuple[str, str]]:
                 yield f"{where}/page-rules/{lang}", " | ".join(page_rules(page))
 
 
+def named_cases(ask: Callable[..., dict[str, str]]) -> Iterator[tuple[str, str]]:
+    for j, (method, url, body) in enumerate(NAMED):
+        for lang, text in ask(method, url, body).items():
+            yield f"named/{j}/{lang}", text
+    for j, rules in enumerate(BAD_RULES):
+        for game in ("skat", "schafkopf"):
+            body = {"game": game, "players": ["A", "B", "C", "D"], "rules": rules}
+            for lang, text in ask("POST", "/api/v1/sheets", body).items():
+                yield f"bad-rules/{game}/{j}/{lang}", text
+
+
 def page_rules(page: str) -> list[str]:
     """The sheet page's house rules in words (the list under the sheet's title)."""
     found = re.search(r'<ul class="rules[^"]*">(.*?)</ul>', page, re.S)
     return re.findall(r"<li>(.*?)</li>", found.group(1), re.S) if found else []
 
 
-def collect() -> dict[str, str]:
+def collect(part: str | None = None) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"TESTING": True, "DATABASE": str(Path(tmp) / "snap.sqlite"),
                           "SECRET_KEY": "snapshot", "WTF_CSRF_ENABLED": False})  # fmt: skip
-        return dict(cases(app.test_client()))
+        return dict(cases(app.test_client(), part))
 
 
 if __name__ == "__main__":

@@ -150,14 +150,24 @@ def page_paths(browser: Any, server: str, sheets: dict[str, Any]) -> list[str]:
     ]  # fmt: skip
 
 
+@pytest.fixture(scope="module")
+def every_kind(browser: Any, server: str, sheets: dict[str, Any]) -> list[str]:
+    return page_paths(browser, server, sheets)
+
+
+# The pages in AXE_PARTS parts (every AXE_PARTS-th page each), so that xdist spreads them.
+AXE_PARTS = 4
+
+
+@pytest.mark.parametrize("part", range(AXE_PARTS))
 def test_axe_finds_no_wcag_violation_on_any_kind_of_page(
-    browser: Any, server: str, sheets: dict[str, Any]
+    browser: Any, server: str, every_kind: list[str], part: int
 ) -> None:
     axe = axe_sync.Axe()
     ctx = browser.new_context(viewport=PHONE)
     pg = ctx.new_page()
     found: list[str] = []
-    for path in page_paths(browser, server, sheets):
+    for path in every_kind[part::AXE_PARTS]:
         pg.goto(f"{server}{path}")
         if "#" in path:
             pg.wait_for_function("document.querySelector('.pane.on') !== null")

@@ -31,7 +31,7 @@ from skatcalc.rules.events import (
     rank_event,
     read_fees,
 )
-from tests.web.test_events import lan_app, load, run_event  # noqa: F401  (a shared fixture)
+from tests.web.test_events import load, run_event
 
 DATA = "event_skat_fees_prizes.json"
 
@@ -149,7 +149,7 @@ def test_paid_ticks_need_the_organiser_and_a_played_series(client: FlaskClient) 
     assert r.status_code == 422 and "teams.0.members" in r.json["errors"]
 
 
-def test_the_organiser_ticks_on_the_close_page_and_only_he(lan_app: Flask) -> None:  # noqa: F811
+def test_the_organiser_ticks_on_the_close_page_and_only_he(lan_app: Flask) -> None:
     c = lan_app.test_client()
     r = c.post("/api/v1/events", json={"game": "skat", "fees": {"entry_cents": 500},
                                        "categories": ["Damen"]})  # fmt: skip

@@ -13,8 +13,6 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from skatcalc import create_app
-
 DATA = Path(__file__).parents[1] / "data"
 
 
@@ -209,10 +207,7 @@ def test_bad_event_input_answers_422_with_fields(client: FlaskClient) -> None:
     assert r.status_code == 415
 
 
-@pytest.fixture
-def lan_app(tmp_path: Path) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
-                       "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
+# lan_app: conftest's (a copy of the migrated template, as ``skatcalc serve --lan`` runs it)
 
 
 def test_event_writes_need_the_event_token_on_the_network(lan_app: Flask) -> None:

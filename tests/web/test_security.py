@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask
@@ -100,13 +101,15 @@ def test_gzip_for_browsers(client: FlaskClient) -> None:
     assert "Content-Encoding" not in client.get("/bids").headers
 
 
-def lan_app(tmp_path: Path) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
+def lan_app(fresh_db: Callable[[str], str]) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": fresh_db("lan.sqlite"),
                        "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False, "LAN": True})  # fmt: skip
 
 
-def test_on_the_network_only_edit_token_holders_change_a_sheet(tmp_path: Path) -> None:
-    app = lan_app(tmp_path)
+def test_on_the_network_only_edit_token_holders_change_a_sheet(
+    fresh_db: Callable[[str], str],
+) -> None:
+    app = lan_app(fresh_db)
     owner = app.test_client()
     r = owner.post(API, json={"game": "skat", "players": ["A", "B", "C"]})
     sheet = r.get_json()

@@ -6,6 +6,7 @@ import io
 import json
 import re
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +31,8 @@ def new_sheet(client: FlaskClient, **headers: str) -> dict[str, Any]:
     return r.get_json()  # type: ignore[no-any-return]
 
 
-def lan_app(tmp_path: Path, **extra: Any) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "lan.sqlite"),
+def lan_app(fresh_db: Callable[[str], str], **extra: Any) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": fresh_db("lan.sqlite"),
                        "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False, "LAN": True, **extra})  # fmt: skip
 
 
@@ -61,8 +62,8 @@ def test_huge_ids_are_not_found(client: FlaskClient, path: str) -> None:
     assert r.status_code == 404 and r.get_json()["errors"]["_"]
 
 
-def test_non_ascii_tokens(tmp_path: Path) -> None:
-    app = lan_app(tmp_path)
+def test_non_ascii_tokens(fresh_db: Callable[[str], str]) -> None:
+    app = lan_app(fresh_db)
     c = app.test_client()
     sheet = new_sheet(c)
     sid = sheet["id"]
@@ -99,8 +100,10 @@ def test_lone_surrogates_and_non_numbers_are_refused(client: FlaskClient, text: 
 
 @pytest.mark.parametrize("body", ["5", "[1, 2]", '"text"', "null", "true", '{"name": "\\ud800"}'])
 @pytest.mark.parametrize("csrf", [False, True])
-def test_form_routes_refuse_json_bodies(tmp_path: Path, body: str, csrf: bool) -> None:
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "f.sqlite"),
+def test_form_routes_refuse_json_bodies(
+    fresh_db: Callable[[str], str], body: str, csrf: bool
+) -> None:
+    app = create_app({"TESTING": True, "DATABASE": fresh_db("f.sqlite"),
                       "SECRET_KEY": "x", "WTF_CSRF_ENABLED": csrf})  # fmt: skip
     c = app.test_client()
     sid = new_sheet(c)["id"]
@@ -205,8 +208,8 @@ def test_loopback_answers_only_loopback_hosts(client: FlaskClient) -> None:
     assert client.get(f"{API}/1").status_code == 404  # nothing was created
 
 
-def test_share_link_uses_a_trusted_host_only(tmp_path: Path) -> None:
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "x",
+def test_share_link_uses_a_trusted_host_only(fresh_db: Callable[[str], str]) -> None:
+    app = create_app({"TESTING": True, "DATABASE": fresh_db("t.sqlite"), "SECRET_KEY": "x",
                       "WTF_CSRF_ENABLED": False, "ALLOWED_HOSTS": ["skat.example.org"]})  # fmt: skip
     c = app.test_client()
     assert c.get("/bids").status_code == 400  # localhost is not in the list any more
@@ -217,8 +220,8 @@ def test_share_link_uses_a_trusted_host_only(tmp_path: Path) -> None:
     assert c.get(f"/sheets/{sid}", headers={"Host": "evil.example"}).status_code == 400
 
 
-def test_lan_answers_ip_addresses_but_not_foreign_names(tmp_path: Path) -> None:
-    c = lan_app(tmp_path).test_client()
+def test_lan_answers_ip_addresses_but_not_foreign_names(fresh_db: Callable[[str], str]) -> None:
+    c = lan_app(fresh_db).test_client()
     assert c.get("/bids", headers={"Host": "192.168.1.20:5000"}).status_code == 200
     assert c.get("/bids", headers={"Host": "[fe80::1]:5000"}).status_code == 200
     assert c.get("/bids", headers={"Host": "rebind.example"}).status_code == 400
@@ -227,8 +230,8 @@ def test_lan_answers_ip_addresses_but_not_foreign_names(tmp_path: Path) -> None:
 # --- Behind a TLS proxy -----------------------------------------------------------------------
 
 
-def test_behind_a_tls_proxy(tmp_path: Path) -> None:
-    app = lan_app(tmp_path, PROXY_COUNT=1, ALLOWED_HOSTS=["skat.example.org"], HSTS_SECONDS=600)
+def test_behind_a_tls_proxy(fresh_db: Callable[[str], str]) -> None:
+    app = lan_app(fresh_db, PROXY_COUNT=1, ALLOWED_HOSTS=["skat.example.org"], HSTS_SECONDS=600)
     c = app.test_client()
     proxied = {"Host": "skat.example.org", "X-Forwarded-Proto": "https",
                "X-Forwarded-For": "203.0.113.7"}  # fmt: skip
@@ -245,8 +248,8 @@ def test_behind_a_tls_proxy(tmp_path: Path) -> None:
     assert "Secure" not in r.headers.get("Set-Cookie", "")
 
 
-def test_write_limit_per_client(tmp_path: Path) -> None:
-    app = lan_app(tmp_path, WRITE_LIMIT=5)
+def test_write_limit_per_client(fresh_db: Callable[[str], str]) -> None:
+    app = lan_app(fresh_db, WRITE_LIMIT=5)
     c = app.test_client()
     me = {"REMOTE_ADDR": "10.0.0.1"}
     body = {"game": "skat", "players": ["A", "B", "C"]}
@@ -324,8 +327,8 @@ def test_changed_form_under_a_used_key_comes_back(client: FlaskClient) -> None:
 # --- 10. An imported sheet is editable by whoever imported it ---------------------------------
 
 
-def test_lan_import_through_the_page_sets_the_edit_cookie(tmp_path: Path) -> None:
-    app = lan_app(tmp_path)
+def test_lan_import_through_the_page_sets_the_edit_cookie(fresh_db: Callable[[str], str]) -> None:
+    app = lan_app(fresh_db)
     owner = app.test_client()
     data = exported(owner)
     r = owner.post("/sheets/import", data={"file": (io.BytesIO(json.dumps(data).encode()),
@@ -388,8 +391,8 @@ def test_autoincrement_migration_keeps_old_data_and_foreign_keys(tmp_path: Path)
 # --- 12. Small ones ---------------------------------------------------------------------------
 
 
-def test_bearer_is_case_insensitive(tmp_path: Path) -> None:
-    c = lan_app(tmp_path).test_client()
+def test_bearer_is_case_insensitive(fresh_db: Callable[[str], str]) -> None:
+    c = lan_app(fresh_db).test_client()
     sheet = new_sheet(c)
     for scheme in ("bearer", "BEARER", "Bearer"):
         r = c.post(f"{API}/{sheet['id']}/deals", json={"passed": True},
@@ -400,8 +403,8 @@ def test_bearer_is_case_insensitive(tmp_path: Path) -> None:
     assert r.status_code == 403
 
 
-def test_page_with_the_edit_link_is_not_stored(tmp_path: Path) -> None:
-    c = lan_app(tmp_path).test_client()
+def test_page_with_the_edit_link_is_not_stored(fresh_db: Callable[[str], str]) -> None:
+    c = lan_app(fresh_db).test_client()
     sheet = new_sheet(c)
     c.get(f"/sheets/{sheet['id']}/edit/{sheet['edit_token']}")
     r = c.get(f"/sheets/{sheet['id']}")
