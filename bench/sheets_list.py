@@ -14,32 +14,23 @@ import threading
 import time
 from pathlib import Path
 
-from common import DEALS, PLAYERS
+from common import PLAYERS, RULES, sheet_file
 
 from skatcalc import create_app, store
-from skatcalc.rules.sheet import SheetSpec, default_active
 from skatcalc.services import cache
 from skatcalc.store import sheets as sheet_store
 
 
 def fill(path: str, sheets: int, deals: int) -> None:
     """``sheets`` sheets of ``deals`` deals straight into the database (setup, not measured)."""
-    spec = SheetSpec("skat", tuple(PLAYERS), "Anna", {"kontra_re": False, "ramsch": False,
-                                                      "bock": ["60-60"], "stake_cents": 1})  # fmt: skip
-    rows = []
-    for k in range(deals):
-        dealer = PLAYERS[k % 4]
-        active = default_active(spec, dealer)
-        body = dict(DEALS[k % len(DEALS)])
-        if "passed" not in body:
-            body["declarer"] = active[k % 3]
-        rows.append((k + 1, dealer, json.dumps(list(active)), json.dumps(body, sort_keys=True)))
+    rows = [(d["n"], d["dealer"], json.dumps(d["active"]), json.dumps(d["input"], sort_keys=True))
+            for d in sheet_file(deals)["deals"]]  # fmt: skip
     db = store.connect(path)
     try:
         for i in range(sheets):
             with db.atomic():
                 sheet = sheet_store.create_sheet(db, f"Abend {i + 1}", "skat", PLAYERS, "Anna",
-                                           dict(spec.rules))  # fmt: skip
+                                           dict(RULES))  # fmt: skip
                 db.conn.executemany(
                     "insert into deals (sheet_id, n, dealer, active, input, struck, version, "
                     "created, updated) values (?, ?, ?, ?, ?, 0, 1, '', '')",
