@@ -10,15 +10,15 @@ it, as ``"scale"`` does in the API. The page reads nothing but the game's preset
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
 from skatcalc.games.form_fields import parse_int
-from skatcalc.rules.common import Msg
 from skatcalc.rules.sheet import GAMES
 from skatcalc.rules.sheet import game as game_kind
+from skatcalc.rules.sheet.base import PointFigure
 from skatcalc.text import _, translate
 from skatcalc.web.i18n import page_lang
 
@@ -30,29 +30,7 @@ def scale_game() -> str:
     return next(key for key in GAMES if game_kind(key).has_point_scale)
 
 
-class Figure(Protocol):
-    """What the page reads of one figure of the game's scale (``GameKind.point_figures``):
-    its field, where it stands in the scale's JSON, its range, its words and its group."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def path(self) -> tuple[str, ...]: ...
-    @property
-    def low(self) -> int: ...
-    @property
-    def high(self) -> int: ...
-    @property
-    def label(self) -> Msg: ...
-    @property
-    def group(self) -> Msg: ...
-    @property
-    def games(self) -> tuple[str, ...]: ...
-    @property
-    def zero_is_none(self) -> bool: ...
-
-
-def figures() -> tuple[Figure, ...]:
+def figures() -> tuple[PointFigure, ...]:
     """The scale's figures as the game declares them (``GameKind.point_figures``)."""
     return game_kind(scale_game()).point_figures
 

@@ -358,6 +358,28 @@ class Result(Protocol):
         ...
 
 
+class PointFigure(Protocol):
+    """What a page reads of one figure of the game's scale (``GameKind.point_figures``):
+    its field, where it stands in the scale's JSON, its range, its words and its group."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> tuple[str, ...]: ...
+    @property
+    def low(self) -> int: ...
+    @property
+    def high(self) -> int: ...
+    @property
+    def label(self) -> Msg: ...
+    @property
+    def group(self) -> Msg: ...
+    @property
+    def games(self) -> tuple[str, ...]: ...
+    @property
+    def zero_is_none(self) -> bool: ...
+
+
 # What a page and the PDF read of a game's official tournament list
 # (:meth:`GameKind.tournament_list`; Skat's: ``games/skat/tournament.py``).
 
@@ -790,7 +812,7 @@ class GameKind:
     #: the scales by name a tournament in points may start from (docs/rules.md 2.8)
     point_presets: ClassVar[tuple[str, ...]] = ()
     #: every figure of the scale as a form shows it (``games/<game>/tournament.py``)
-    point_figures: ClassVar[tuple[Any, ...]] = ()
+    point_figures: ClassVar[tuple[PointFigure, ...]] = ()
 
     def read_point_scale(self, data: object, e: Errors, field: str) -> Mapping[str, object] | None:
         """A tournament in points instead of money: the scale read from ``data`` (stored in
