@@ -28,8 +28,16 @@ CASES = [
         "rules = SkatHouseRules.from_json({'revolution': True}, Errors())\n"
         "deal = SkatDeal(Game.NULL, hand=True, ouvert=True, won=False)\n"
         "r = skat_value(deal, rules)\n"
-        "print(r.value, r.score, r.title.de, skat_value(deal).value)\n",
-        "92 -184 Revolution 59",
+        "print(r.value, r.score, r.title.de, skat_value(deal).value)\n"
+        "from skatcalc.rules.common import InvalidDeal\n"
+        "from skatcalc.text import field_errors\n"
+        "for bid, house in ((96, rules), (60, None)):\n"
+        "    try:\n"
+        "        skat_value(SkatDeal(Game.NULL, hand=True, ouvert=True, won=True, bid=bid), house)\n"
+        "    except InvalidDeal as exc:\n"
+        "        print(field_errors(exc, 'en')['bid'][0])\n",
+        "92 -184 Revolution 59 No Null game reaches the bid 96 (92 at most)."
+        " No Null game reaches the bid 60 (59 at most).",
     ),
     (
         "schafkopf_contract.patch",

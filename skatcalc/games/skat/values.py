@@ -252,11 +252,9 @@ def _validate_null(deal: SkatDeal, rules: HouseRules | None, e: Errors) -> None:
                       "nicht; angesagt werden kann nur: %(alts)s.", name=variant.name,
                       value=variant.value, bid=deal.bid, alts=alts)  # fmt: skip
             else:
-                e.add(
-                    "bid",
-                    "Kein Nullspiel erreicht den Reizwert %(bid)s (höchstens 59).",
-                    bid=deal.bid,
-                )
+                top = max(v.value for v in null_variants(rules))
+                e.add("bid", "Kein Nullspiel erreicht den Reizwert %(bid)s (höchstens %(top)s).",
+                      bid=deal.bid, top=top)  # fmt: skip
 
 
 def _validate_outcome(deal: SkatDeal, e: Errors) -> None:
