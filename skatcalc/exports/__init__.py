@@ -20,6 +20,7 @@ from urllib.parse import quote
 from flask import Response, current_app, has_app_context, has_request_context, request
 from sqlite_utils import Database
 
+from skatcalc import serialize
 from skatcalc.jsontypes import JSONObject
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
@@ -184,11 +185,19 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
     return cached_pdf(key, version, render)
 
 
-def sheet_pdf(db: Database, current: service.Sheet, lang: str) -> bytes:
-    """A sheet's PDF, rendered here."""
+def sheet_pdf(db: Database, current: service.Sheet, lang: str, kept: bool = True) -> bytes:
+    """A sheet's PDF, rendered here; with ``kept`` from the sheet's JSON as kept for its
+    revision, else from its computation alone (the render process, which keeps nothing)."""
     from skatcalc.exports.pdf import render_pdf  # fpdf2 loads at the first PDF, not at start
 
-    sheet = {**service.sheet_json(db, current, lang), "day": current.day}
+    if kept:
+        sheet = {**service.sheet_json(db, current, lang), "day": current.day}
+    else:
+        # what the PDF reads of the sheet's JSON; its rows without the explanations, which
+        # the PDF does not show (they were half the time of a 1,000-deal sheet's first PDF)
+        sheet = {"name": current.name, "game": current.game, "players": current.players,
+                 "created": current.created, "day": current.day,
+                 **serialize.computed_json(service.computed(db, current), lang, explain=False)}  # fmt: skip
     rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
     tlist = tournament_of_sheet(db, current)
     return render_pdf(sheet, rules, lang, service.computed(db, current).rows, tlist)
@@ -201,7 +210,7 @@ def sheet_pdf_at(path: str, sheet_id: int, lang: str) -> bytes:
 
     db = store.connect(path)
     try:
-        return sheet_pdf(db, service.load_sheet(db, sheet_id), lang)
+        return sheet_pdf(db, service.load_sheet(db, sheet_id), lang, kept=False)
     finally:
         db.conn.close()
         cache.clear()  # nothing of it is asked again here: the server keeps the bytes

@@ -13,6 +13,7 @@ import click
 from flask import Flask
 
 from skatcalc import create_app
+from skatcalc.exports import apart
 from skatcalc.server.prefork import (
     Prefork,
     QueueWarningFilter,
@@ -218,6 +219,7 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         del app  # the parent keeps no app: each worker makes its own after the fork
         _run_processes(config, host, port, processes, threads, server_kw)
     logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
+    apart.start_with(app)
     waitress_serve(app, host=host, port=port, **server_kw)
 
 
