@@ -11,7 +11,7 @@ import json
 import re
 import threading
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -323,11 +323,21 @@ def json_packed(db: Database, loaded: service.Sheet, lang: str) -> tuple[bytes, 
     """The sheet exactly as the API answers it (``import_json`` takes it back), kept per
     revision; True when kept gzipped (a large sheet)."""
 
-    def make() -> bytes:
+    def pieces() -> Iterator[bytes]:
         sheet = service.sheet_json(db, loaded, lang)
-        return json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
+        # json.dumps(sheet, ensure_ascii=False, indent=2) in pieces of about 64 KB
+        chunk: list[str] = []
+        size = 0
+        for part in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(sheet):
+            chunk.append(part)
+            size += len(part)
+            if size >= 65536:
+                yield "".join(chunk).encode("utf-8")
+                chunk.clear()
+                size = 0
+        yield "".join(chunk).encode("utf-8")
 
-    return service.sheet_packed(loaded, lang, "export", make)
+    return service.sheet_packed_pieces(loaded, lang, "export", pieces)
 
 
 def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
@@ -360,6 +370,25 @@ def _history_time(value: object) -> str | None:
     if not 1970 <= when.year <= 9000:
         return None
     return when.isoformat(timespec="seconds")
+
+
+# What the import reads of a deal of the file; an exported deal also carries its result, its
+# explanation step by step, deltas and totals, most of the file, all computed again here.
+DEAL_KEYS = ("n", "dealer", "active", "input", "struck", "version")
+# The keys every exported deal has (``serialize.row_json``) and a stored deal (a history
+# entry's ``before``) has not: they tell a deal of the file apart while the file is parsed.
+_ROW_KEYS = frozenset({"n", "dealer", "active", "input", "result", "explanation", "steps"})
+
+
+def import_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of an import file as it is parsed (``object_pairs_hook``): an exported deal
+    keeps only ``DEAL_KEYS``, so a 1,000-deal file never holds all its results and
+    explanations at once (6.7 MB of JSON decoded to ~50 MB of objects); every other object
+    stays as it is."""
+    obj = dict(pairs)
+    if _ROW_KEYS <= obj.keys():
+        return {k: obj[k] for k in DEAL_KEYS if k in obj}
+    return obj
 
 
 def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:
