@@ -11,9 +11,11 @@ import json
 import re
 import threading
 import unicodedata
+import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, cast
 from urllib.parse import quote
 
@@ -301,14 +303,85 @@ def _csv_foot(t: Totals, lang: str) -> list[tuple[str, Mapping[str, int], list[i
     return lines
 
 
+# From this many deals on, a sheet's JSON and CSV are made in the render process (under
+# `skatcalc serve`, as its PDF): computing and writing a 1,000-deal sheet takes a second or two
+# of CPU, which in a server thread would hold the interpreter while the phones' reads wait, and
+# its tens of MB of objects would stay in the server's heap.
+APART_FROM = 200
+
+
+def packed(db: Database, loaded: service.Sheet, lang: str, shape: str,
+           pieces: Callable[[], Iterator[bytes]]) -> tuple[bytes, bool]:  # fmt: skip
+    """The bytes of ``shape`` (``SHAPES``) for the sheet's revision and whether they are
+    gzipped: kept, else made in the render process (a large sheet), else here from
+    ``pieces()``."""
+    held = service.kept_packed(loaded, lang, shape)
+    if held is not None:
+        return held
+    if apart.enabled() and service.deal_count(db, loaded) >= APART_FROM:
+        path = str(current_app.config["DATABASE"])
+        gz = apart.call("skatcalc.exports", "packed_at", path, loaded.id, lang, shape)
+        if isinstance(gz, bytes):
+            service.keep_packed(loaded, lang, shape, gz)
+            return gz, True
+    return service.sheet_packed_pieces(loaded, lang, shape, pieces)
+
+
+def _csv_pieces(db: Database, loaded: service.Sheet, lang: str) -> Iterator[bytes]:
+    sheet = service.sheet_json(db, loaded, lang)
+    yield to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig")
+
+
+def _export_pieces(db: Database, loaded: service.Sheet, lang: str) -> Iterator[bytes]:
+    """json.dumps(sheet, ensure_ascii=False, indent=2) in pieces of about 64 KB."""
+    sheet = service.sheet_json(db, loaded, lang)
+    chunk: list[str] = []
+    size = 0
+    for part in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(sheet):
+        chunk.append(part)
+        size += len(part)
+        if size >= 65536:
+            yield "".join(chunk).encode("utf-8")
+            chunk.clear()
+            size = 0
+    yield "".join(chunk).encode("utf-8")
+
+
+def _api_pieces(db: Database, loaded: service.Sheet, lang: str) -> Iterator[bytes]:
+    # as the app's JSON provider writes it (app.py: Flask's, names as typed, keys sorted)
+    dumps = partial(json.dumps, ensure_ascii=False, sort_keys=True)
+    return service.api_pieces(db, loaded, lang, dumps)
+
+
+# What the render process makes of a sheet, by shape: the API's JSON, the JSON export, CSV.
+SHAPES: dict[str, Callable[[Database, service.Sheet, str], Iterator[bytes]]] = {
+    "api": _api_pieces,
+    "export": _export_pieces,
+    "csv": _csv_pieces,
+}
+
+
+def packed_at(path: str, sheet_id: int, lang: str, shape: str) -> bytes:
+    """In the render process: the sheet's ``shape`` gzipped, from the database at ``path``
+    (its newest revision; the server keeps it for the revision it asked about, never an
+    older one)."""
+    from skatcalc import store
+
+    db = store.connect(path)
+    try:
+        loaded = service.load_sheet(db, sheet_id)
+        packer = zlib.compressobj(1, zlib.DEFLATED, 31)  # as cache.packed_pieces packs
+        out = [packer.compress(piece) for piece in SHAPES[shape](db, loaded, lang)]
+        out.append(packer.flush())
+        return b"".join(out)
+    finally:
+        db.conn.close()
+        cache.clear()  # nothing of it is asked again here: the server keeps the bytes
+
+
 def csv_packed(db: Database, loaded: service.Sheet, lang: str) -> tuple[bytes, bool]:
     """The sheet as CSV, kept per revision; True when kept gzipped (a large sheet)."""
-
-    def make() -> bytes:
-        sheet = service.sheet_json(db, loaded, lang)
-        return to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig")
-
-    return service.sheet_packed(loaded, lang, "csv", make)
+    return packed(db, loaded, lang, "csv", lambda: _csv_pieces(db, loaded, lang))
 
 
 def csv_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
@@ -323,21 +396,7 @@ def json_packed(db: Database, loaded: service.Sheet, lang: str) -> tuple[bytes, 
     """The sheet exactly as the API answers it (``import_json`` takes it back), kept per
     revision; True when kept gzipped (a large sheet)."""
 
-    def pieces() -> Iterator[bytes]:
-        sheet = service.sheet_json(db, loaded, lang)
-        # json.dumps(sheet, ensure_ascii=False, indent=2) in pieces of about 64 KB
-        chunk: list[str] = []
-        size = 0
-        for part in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(sheet):
-            chunk.append(part)
-            size += len(part)
-            if size >= 65536:
-                yield "".join(chunk).encode("utf-8")
-                chunk.clear()
-                size = 0
-        yield "".join(chunk).encode("utf-8")
-
-    return service.sheet_packed_pieces(loaded, lang, "export", pieces)
+    return packed(db, loaded, lang, "export", lambda: _export_pieces(db, loaded, lang))
 
 
 def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:

@@ -112,7 +112,7 @@ class Child:
             proc.wait()
 
     def run(self, module: str, name: str, args: tuple[Any, ...]) -> bytes | None:
-        """The render's bytes, or None when the child failed (then render here)."""
+        """The render's bytes, or None when the child failed (then make them here)."""
         with self.lock:
             if self.proc is None or self.proc.poll() is not None or self.tasks >= TASKS_PER_CHILD:
                 self.stop()
@@ -146,6 +146,12 @@ def start_with(app: Flask) -> None:
 
 def enabled() -> bool:
     return has_app_context() and bool(current_app.config.get("PDF_PROCESS"))
+
+
+def call(module: str, name: str, *args: Any) -> bytes | None:
+    """``module.name(*args)`` in the child process when enabled; None when not, or when the
+    child failed (the caller then makes the bytes itself)."""
+    return CHILD.run(module, name, args) if enabled() else None
 
 
 def render(module: str, name: str, *args: Any) -> bytes:

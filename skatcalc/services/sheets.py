@@ -288,6 +288,36 @@ def sheet_packed(sheet: Sheet, lang: str, shape: str, make: Callable[[], bytes]
     return cache.packed((sheet.share_token, sheet.rev, lang, shape), make)
 
 
+def api_pieces(db: Database, sheet: Sheet, lang: str,
+               dumps: Callable[[Any], str]) -> Iterator[bytes]:  # fmt: skip
+    """The API's JSON of the sheet (``GET /api/v1/sheets/<id>``) in pieces, as ``jsonify``
+    writes it with ``dumps``."""
+    out = sheet_json(db, sheet, lang)
+    for piece in sheet_pieces(out, dumps):
+        yield piece.encode("utf-8")
+    yield b"\n"
+
+
+def kept_packed(sheet: Sheet, lang: str, shape: str) -> tuple[bytes, bool] | None:
+    """The bytes ``sheet_packed`` keeps for the sheet's revision, if it has them."""
+    key = (sheet.share_token, sheet.rev, lang, shape)
+    gz = cache.SHEET_JSON.get((*key, "gz"))
+    if gz is not None:
+        return gz, True
+    data = cache.SHEET_JSON.get(key)
+    return None if data is None else (data, False)
+
+
+def keep_packed(sheet: Sheet, lang: str, shape: str, gz: bytes) -> None:
+    """Keep ``gz`` (gzipped, made elsewhere) as ``sheet_packed``'s bytes of the revision."""
+    cache.SHEET_JSON.put((sheet.share_token, sheet.rev, lang, shape, "gz"), gz)
+
+
+def deal_count(db: Database, sheet: Sheet) -> int:
+    """How many deals the sheet has (struck ones too)."""
+    return store.deal_count(db, sheet.id)
+
+
 def sheet_packed_pieces(sheet: Sheet, lang: str, shape: str,
                         pieces: Callable[[], Iterator[bytes]]) -> tuple[bytes, bool]:  # fmt: skip
     """As ``sheet_packed``, the bytes made piece by piece (``cache.packed_pieces``)."""

@@ -121,12 +121,9 @@ def sheet_reply(sheet: service.Sheet, status: int = 200) -> Reply:
     lang = api_lang()
 
     def pieces() -> Iterator[bytes]:
-        out = service.sheet_json(service.get_db(), sheet, lang)
-        for piece in service.sheet_pieces(out, current_app.json.dumps):
-            yield piece.encode("utf-8")
-        yield b"\n"  # as jsonify writes it
+        return service.api_pieces(service.get_db(), sheet, lang, current_app.json.dumps)
 
-    data, packed = service.sheet_packed_pieces(sheet, lang, "api", pieces)
+    data, packed = exports.packed(service.get_db(), sheet, lang, "api", pieces)
     takes_gzip = request.accept_encodings["gzip"] > 0
     if packed and takes_gzip and status == 200:  # a large sheet: kept packed, sent as kept
         resp = Response(data, mimetype="application/json")

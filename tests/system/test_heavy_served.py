@@ -187,3 +187,37 @@ def test_each_worker_of_serve_processes_starts_its_own_render_child(tmp_path: Pa
         parents = {int(Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[1])
                    for p in _children(db) if _alive(p)}  # fmt: skip
         assert len(parents) == 2  # one per worker, none in the parent
+
+
+def test_a_large_sheets_json_and_csv_are_made_in_the_render_child_as_they_would_be_here(
+    tmp_path: Path, big_export: bytes
+) -> None:
+    from skatcalc import create_app
+
+    db = tmp_path / "j.sqlite"
+    paths = [("/api/v1/sheets/{sid}", "de"), ("/api/v1/sheets/{sid}", "en"),
+             ("/sheets/{sid}/export.json", "de"), ("/api/v1/sheets/{sid}/export.csv", "en")]  # fmt: skip
+    with serve(db) as s:
+        big = s.call("POST", "/api/v1/sheets/import", data=big_export,
+                     headers={"Content-Type": "application/json"}, timeout=120)  # fmt: skip
+        assert big.status == 201
+        sid = big.json()["id"]
+        child = _one_child(db)
+        _settled(child)
+        served = []
+        for path, lang in paths:
+            before = _cpu(child)
+            r = s.call("GET", path.format(sid=sid), timeout=120,
+                       headers={"Accept-Language": lang, "Accept-Encoding": "gzip"})  # fmt: skip
+            assert r.status == 200 and r.headers["Content-Encoding"] == "gzip"
+            assert _cpu(child) - before > 0.1  # computed and written by the child
+            served.append(gzip.decompress(r.body))
+            # a client without gzip gets the same bytes unpacked
+            plain = s.call("GET", path.format(sid=sid), timeout=120,
+                           headers={"Accept-Language": lang})  # fmt: skip
+            assert plain.status == 200 and plain.body == served[-1]
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "t"})
+    c = app.test_client()
+    for (path, lang), body in zip(paths, served, strict=True):
+        here = c.get(path.format(sid=sid), headers={"Accept-Language": lang})
+        assert here.status_code == 200 and here.data == body, path
