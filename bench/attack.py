@@ -11,7 +11,8 @@ anonymous visitors import 1,000-deal sheets and read them, the reads of a normal
 ``tests.support.largest_export`` with ASCII names, five players, every deal corrected once)
 and reads each one's JSON (gzip and not) and page in German and English, six requests at
 once, one such visitor per worker at a time; prints each worker's resident size every 10
-sheets [≤ 150 MB per process]; ``process`` the same in this one process with the
+sheets [≤ 150 MB per process], and the render children's (each a process of its own, which
+make the large sheets' JSON and PDFs); ``process`` the same in this one process with the
 Flask test client (the caches alone). ``reads``: four such sheets and a 48-deal evening;
 12 threads fetch the big sheets' PDFs (both languages), JSON and export.json as fast as they
 are answered, without any cookie, while one phone polls its evening's revision, revalidates
@@ -166,6 +167,7 @@ def memory(sheets: int, processes: int) -> None:
             print(f"export {len(data) / 2**20:.1f} MiB; start: workers "
                   f"{', '.join(f'{m:.0f}' for m in worker_rss(server.pid))} MB; load {load_avg()}")  # fmt: skip
             peak = 0.0
+            kid_peak = [0.0]  # the PDF/JSON render children (exports/apart.py), each a process
             t0 = time.monotonic()
             done = [0]
             lock = threading.Lock()
@@ -176,21 +178,26 @@ def memory(sheets: int, processes: int) -> None:
                 for _ in range(i, sheets, processes):
                     read_sheet(port, import_sheet(port, data))
                     sizes = worker_rss(server.pid)
+                    kids = [rss_mb(p) for p in render_children(server.pid)]
                     with lock:
                         done[0] += 1
                         k = done[0]
                         peak = max(peak, *sizes)
+                        kid_peak[0] = max(kid_peak[0], *kids, 0.0)
                         if k % 10 == 0 or k == sheets:
                             print(f"after {k:3d} sheets ({time.monotonic() - t0:5.0f} s): "
                                   f"workers {', '.join(f'{m:.0f}' for m in sizes)} MB, peak "
-                                  f"{peak:.0f} MB; load {load_avg()}", flush=True)  # fmt: skip
+                                  f"{peak:.0f} MB; render children "
+                                  f"{', '.join(f'{m:.0f}' for m in kids)} MB, peak "
+                                  f"{kid_peak[0]:.0f} MB; load {load_avg()}", flush=True)  # fmt: skip
 
             clients = [threading.Thread(target=client, args=(i,)) for i in range(processes)]
             for t in clients:
                 t.start()
             for t in clients:
                 t.join()
-            print(f"resident per process, peak over {sheets} sheets: {peak:.0f} MB  [≤ 150 MB]")
+            print(f"resident per process, peak over {sheets} sheets: {peak:.0f} MB  [≤ 150 MB]; "
+                  f"render children (sampled with the workers): {kid_peak[0]:.0f} MB")  # fmt: skip
         finally:
             server.terminate()
             server.wait()
