@@ -11,7 +11,8 @@ anonymous visitors import 1,000-deal sheets and read them, the reads of a normal
 ``tests.support.largest_export`` with ASCII names, five players, every deal corrected once)
 and reads each one's JSON (gzip and not) and page in German and English, six requests at
 once, one such visitor per worker at a time; prints each worker's resident size every 10
-sheets [≤ 150 MB per process]; ``process`` the same in this one process with the
+sheets [≤ 150 MB per process], and the render children's (each a process of its own, which
+make the large sheets' JSON and PDFs); ``process`` the same in this one process with the
 Flask test client (the caches alone). ``reads``: four such sheets and a 48-deal evening;
 12 threads fetch the big sheets' PDFs (both languages), JSON and export.json as fast as they
 are answered, without any cookie, while one phone polls its evening's revision, revalidates
@@ -96,6 +97,46 @@ def started(port: int) -> None:
             time.sleep(0.2)
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid``: workers, and each worker's PDF render child."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            kids = [int(c) for t in Path(f"/proc/{p}/task").iterdir()
+                    for c in (t / "children").read_text().split()]  # fmt: skip
+        except OSError:
+            continue
+        found += kids
+        todo += kids
+    return found
+
+
+def render_children(pid: int) -> list[int]:
+    """The PDF render children (exports/apart.py) of the server ``pid``."""
+    out = []
+    for p in descendants(pid):
+        try:
+            if b"skatcalc.exports.apart" in Path(f"/proc/{p}/cmdline").read_bytes():
+                out.append(p)
+        except OSError:
+            pass
+    return out
+
+
+def settled(pids: list[int], timeout: float = 60) -> None:
+    """Wait until ``pids`` use no CPU for a second (the render children warmed up)."""
+    deadline = time.monotonic() + timeout
+    last = -1.0
+    while time.monotonic() < deadline:
+        now = sum(cpu_s(p) for p in pids)
+        if now == last:
+            return
+        last = now
+        time.sleep(1)
+
+
 def worker_rss(pid: int) -> list[float]:
     pids = server_pids(pid)
     return [rss_mb(p) for p in (pids[1:] or pids)]
@@ -126,6 +167,7 @@ def memory(sheets: int, processes: int) -> None:
             print(f"export {len(data) / 2**20:.1f} MiB; start: workers "
                   f"{', '.join(f'{m:.0f}' for m in worker_rss(server.pid))} MB; load {load_avg()}")  # fmt: skip
             peak = 0.0
+            kid_peak = [0.0]  # the PDF/JSON render children (exports/apart.py), each a process
             t0 = time.monotonic()
             done = [0]
             lock = threading.Lock()
@@ -136,21 +178,26 @@ def memory(sheets: int, processes: int) -> None:
                 for _ in range(i, sheets, processes):
                     read_sheet(port, import_sheet(port, data))
                     sizes = worker_rss(server.pid)
+                    kids = [rss_mb(p) for p in render_children(server.pid)]
                     with lock:
                         done[0] += 1
                         k = done[0]
                         peak = max(peak, *sizes)
+                        kid_peak[0] = max(kid_peak[0], *kids, 0.0)
                         if k % 10 == 0 or k == sheets:
                             print(f"after {k:3d} sheets ({time.monotonic() - t0:5.0f} s): "
                                   f"workers {', '.join(f'{m:.0f}' for m in sizes)} MB, peak "
-                                  f"{peak:.0f} MB; load {load_avg()}", flush=True)  # fmt: skip
+                                  f"{peak:.0f} MB; render children "
+                                  f"{', '.join(f'{m:.0f}' for m in kids)} MB, peak "
+                                  f"{kid_peak[0]:.0f} MB; load {load_avg()}", flush=True)  # fmt: skip
 
             clients = [threading.Thread(target=client, args=(i,)) for i in range(processes)]
             for t in clients:
                 t.start()
             for t in clients:
                 t.join()
-            print(f"resident per process, peak over {sheets} sheets: {peak:.0f} MB  [≤ 150 MB]")
+            print(f"resident per process, peak over {sheets} sheets: {peak:.0f} MB  [≤ 150 MB]; "
+                  f"render children (sampled with the workers): {kid_peak[0]:.0f} MB")  # fmt: skip
         finally:
             server.terminate()
             server.wait()
@@ -226,14 +273,14 @@ def reads(seconds: float, processes: int) -> None:
                 time.sleep(0.25)
             got = results.get()
             attacker.join()
-            cpu = sum(cpu_s(p) for p in server_pids(server.pid))
+            cpu = sum(cpu_s(p) for p in [server.pid, *descendants(server.pid)])
             every = [x for v in times.values() for x in v]
             for kind, v in times.items():
                 print(f"  phone {kind:<11} n={len(v):4d}  p50 {pct(v, 50):6.1f} ms  "
                       f"p99 {pct(v, 99):6.1f} ms  max {max(v):6.1f} ms")  # fmt: skip
             print(f"phone reads p99 {pct(every, 99):.1f} ms  [≤ 200 ms]; the 12 hammering "
-                  f"clients got {dict(sorted(got.items()))}; server CPU {cpu:.1f} s (workers, "
-                  f"from the start); load {load_avg()}")  # fmt: skip
+                  f"clients got {dict(sorted(got.items()))}; server CPU {cpu:.1f} s (workers and "
+                  f"their render children, from the start); load {load_avg()}")  # fmt: skip
         finally:
             server.terminate()
             server.wait()
@@ -287,10 +334,17 @@ def pdf() -> None:
               f"{wall:.2f} s ({cpu:.2f} s CPU)  [≤ 2 s quiet]; load {load_avg()}")  # fmt: skip
         server, port = start_server(Path(tmp) / "pdf.sqlite", processes="1")
         try:
+            started(port)
+            # a server runs a while before its first PDF: its render child has warmed up
+            kids = render_children(server.pid)
+            settled(kids)
             call(port, "GET", f"/api/v1/sheets/{sid}")  # computed, so the PDF is all that is left
+            kids = render_children(server.pid)
+            before = sum(cpu_s(p) for p in kids)
             t = time.perf_counter()
             one = call(port, "GET", f"/sheets/{sid}/export.pdf?lang=en")
             single = time.perf_counter() - t
+            child_cpu = sum(cpu_s(p) for p in kids) - before
             codes: list[int] = []
             t = time.perf_counter()
             threads = [threading.Thread(target=lambda: codes.append(
@@ -301,7 +355,9 @@ def pdf() -> None:
                 th.join()
             together = time.perf_counter() - t
             assert one[0] == 200
-            print(f"through serve: one render {single:.2f} s; 8 identical requests at once "
+            print(f"through serve: the first PDF {single:.2f} s (its render child: {len(kids)}, "
+                  f"{child_cpu:.2f} s CPU)  [≤ 2 s quiet]; load {load_avg()}")  # fmt: skip
+            print(f"8 identical requests at once "
                   f"{together:.2f} s in all, answers {sorted(codes)} (200: the render or its bytes; 503: "
                   "told to come back, beyond the waiting downloads or after 30 s)")  # fmt: skip
         finally:

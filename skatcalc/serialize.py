@@ -18,15 +18,16 @@ from .rules.sheet.base import Result
 JSON = dict[str, object]
 
 
-def result_json(res: Result | None, lang: str = "de") -> JSON | None:
+def result_json(res: Result | None, lang: str = "de", explain: bool = True) -> JSON | None:
     """A deal's result: ``POST /api/v1/<game>/value``'s answer, and a row's ``result``: the
-    game's figures (``json_fields``), then the explanation in ``lang``."""
+    game's figures (``json_fields``), then the explanation in ``lang`` (empty without
+    ``explain``: a PDF shows none, and they are most of a row's text)."""
     if res is None:
         return None
     return {
         **res.json_fields(),
-        "explanation": explanation_json(res.steps, lang),
-        "steps": steps_json(res.steps, lang),
+        "explanation": explanation_json(res.steps, lang) if explain else [],
+        "steps": steps_json(res.steps, lang) if explain else [],
     }
 
 
@@ -46,12 +47,13 @@ def rules_json(rules: HouseRules) -> JSON:
     return dict(rules.to_json())
 
 
-def row_json(row: Row, lang: str = "de") -> JSON:
+def row_json(row: Row, lang: str = "de", explain: bool = True) -> JSON:
     """One row of ``deals`` in a sheet (docs/api.md), texts in ``lang``.
 
     The keys a row has depend on what it is, exactly as the API has always shaped them: a
     counted row names the Bock triggers it met, a struck one shows its deal without them, and
-    a stored deal that no longer evaluates carries ``error`` instead of a description."""
+    a stored deal that no longer evaluates carries ``error`` instead of a description.
+    Without ``explain`` the explanations are left empty (``result_json``)."""
     out: JSON = {
         "n": row.n,
         "dealer": row.dealer,
@@ -63,7 +65,7 @@ def row_json(row: Row, lang: str = "de") -> JSON:
         "input": dict(row.input),
     }
     counted = {
-        "result": result_json(row.result, lang),
+        "result": result_json(row.result, lang, explain),
         "list": dict(row.list),
         "deltas": dict(row.deltas),
         "totals": dict(row.totals),
@@ -73,9 +75,9 @@ def row_json(row: Row, lang: str = "de") -> JSON:
         out.update(error=field_errors(row.error, lang), title="?", explanation=[], steps=[])
     elif row.struck:
         out.update(counted)
-        out.update(_described(row, lang))
+        out.update(_described(row, lang, explain))
     else:
-        out.update(_described(row, lang))
+        out.update(_described(row, lang, explain))
         out.update(counted)
         out["bock_trigger"] = [t.value for t in row.bock_trigger or ()]
     if row.ramsch_round:
@@ -92,12 +94,12 @@ def row_json(row: Row, lang: str = "de") -> JSON:
     return out
 
 
-def _described(row: Row, lang: str) -> JSON:
+def _described(row: Row, lang: str, explain: bool = True) -> JSON:
     """What a row says about its deal: the same for counted and for struck deals."""
     return {
         "title": translate(row.title, lang),
-        "explanation": explanation_json(row.steps, lang),
-        "steps": steps_json(row.steps, lang),
+        "explanation": explanation_json(row.steps, lang) if explain else [],
+        "steps": steps_json(row.steps, lang) if explain else [],
         "kind": row.kind.value,
         "declarer": row.declarer,
         "passed": row.outcome is not None and row.outcome.kind == "passed",
@@ -133,12 +135,14 @@ def computed_json(
     computed: ComputedSheet,
     lang: str = "de",
     before: tuple[Sequence[Row], Sequence[JSON]] | None = None,
+    explain: bool = True,
 ) -> JSON:
     """The computed part of a sheet: ``deals``, ``totals``, ``bock_pending``, ``next_dealer``.
 
     ``before`` is an earlier serialisation in the same language (its rows and their dicts):
     the dicts of rows that are the very same objects (a computation resumed after appended
-    deals keeps them) are reused, so an added deal is serialised once, not the whole sheet."""
+    deals keeps them) are reused, so an added deal is serialised once, not the whole sheet.
+    Without ``explain`` the rows' explanations are left empty (``row_json``)."""
     done = 0
     old: Sequence[JSON] = ()
     if before is not None:
@@ -146,7 +150,7 @@ def computed_json(
         limit = min(len(old_rows), len(computed.rows), len(old))
         while done < limit and old_rows[done] is computed.rows[done]:
             done += 1
-    deals = [*old[:done], *(row_json(r, lang) for r in computed.rows[done:])]
+    deals = [*old[:done], *(row_json(r, lang, explain) for r in computed.rows[done:])]
     out: JSON = {
         "deals": deals,
         "totals": totals_json(computed.totals),

@@ -11,15 +11,18 @@ import json
 import re
 import threading
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+import zlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, cast
 from urllib.parse import quote
 
 from flask import Response, current_app, has_app_context, has_request_context, request
 from sqlite_utils import Database
 
+from skatcalc import serialize
 from skatcalc.jsontypes import JSONObject
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
@@ -184,11 +187,19 @@ def pdf_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
     return cached_pdf(key, version, render)
 
 
-def sheet_pdf(db: Database, current: service.Sheet, lang: str) -> bytes:
-    """A sheet's PDF, rendered here."""
+def sheet_pdf(db: Database, current: service.Sheet, lang: str, kept: bool = True) -> bytes:
+    """A sheet's PDF, rendered here; with ``kept`` from the sheet's JSON as kept for its
+    revision, else from its computation alone (the render process, which keeps nothing)."""
     from skatcalc.exports.pdf import render_pdf  # fpdf2 loads at the first PDF, not at start
 
-    sheet = {**service.sheet_json(db, current, lang), "day": current.day}
+    if kept:
+        sheet = {**service.sheet_json(db, current, lang), "day": current.day}
+    else:
+        # what the PDF reads of the sheet's JSON; its rows without the explanations, which
+        # the PDF does not show (they were half the time of a 1,000-deal sheet's first PDF)
+        sheet = {"name": current.name, "game": current.game, "players": current.players,
+                 "created": current.created, "day": current.day,
+                 **serialize.computed_json(service.computed(db, current), lang, explain=False)}  # fmt: skip
     rules = [translate(m, lang) for m in describe_rules(service.spec_of(current))]
     tlist = tournament_of_sheet(db, current)
     return render_pdf(sheet, rules, lang, service.computed(db, current).rows, tlist)
@@ -201,7 +212,7 @@ def sheet_pdf_at(path: str, sheet_id: int, lang: str) -> bytes:
 
     db = store.connect(path)
     try:
-        return sheet_pdf(db, service.load_sheet(db, sheet_id), lang)
+        return sheet_pdf(db, service.load_sheet(db, sheet_id), lang, kept=False)
     finally:
         db.conn.close()
         cache.clear()  # nothing of it is asked again here: the server keeps the bytes
@@ -292,14 +303,85 @@ def _csv_foot(t: Totals, lang: str) -> list[tuple[str, Mapping[str, int], list[i
     return lines
 
 
+# From this many deals on, a sheet's JSON and CSV are made in the render process (under
+# `skatcalc serve`, as its PDF): computing and writing a 1,000-deal sheet takes a second or two
+# of CPU, which in a server thread would hold the interpreter while the phones' reads wait, and
+# its tens of MB of objects would stay in the server's heap.
+APART_FROM = 200
+
+
+def packed(db: Database, loaded: service.Sheet, lang: str, shape: str,
+           pieces: Callable[[], Iterator[bytes]]) -> tuple[bytes, bool]:  # fmt: skip
+    """The bytes of ``shape`` (``SHAPES``) for the sheet's revision and whether they are
+    gzipped: kept, else made in the render process (a large sheet), else here from
+    ``pieces()``."""
+    held = service.kept_packed(loaded, lang, shape)
+    if held is not None:
+        return held
+    if apart.enabled() and service.deal_count(db, loaded) >= APART_FROM:
+        path = str(current_app.config["DATABASE"])
+        gz = apart.call("skatcalc.exports", "packed_at", path, loaded.id, lang, shape)
+        if isinstance(gz, bytes):
+            service.keep_packed(loaded, lang, shape, gz)
+            return gz, True
+    return service.sheet_packed_pieces(loaded, lang, shape, pieces)
+
+
+def _csv_pieces(db: Database, loaded: service.Sheet, lang: str) -> Iterator[bytes]:
+    sheet = service.sheet_json(db, loaded, lang)
+    yield to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig")
+
+
+def _export_pieces(db: Database, loaded: service.Sheet, lang: str) -> Iterator[bytes]:
+    """json.dumps(sheet, ensure_ascii=False, indent=2) in pieces of about 64 KB."""
+    sheet = service.sheet_json(db, loaded, lang)
+    chunk: list[str] = []
+    size = 0
+    for part in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(sheet):
+        chunk.append(part)
+        size += len(part)
+        if size >= 65536:
+            yield "".join(chunk).encode("utf-8")
+            chunk.clear()
+            size = 0
+    yield "".join(chunk).encode("utf-8")
+
+
+def _api_pieces(db: Database, loaded: service.Sheet, lang: str) -> Iterator[bytes]:
+    # as the app's JSON provider writes it (app.py: Flask's, names as typed, keys sorted)
+    dumps = partial(json.dumps, ensure_ascii=False, sort_keys=True)
+    return service.api_pieces(db, loaded, lang, dumps)
+
+
+# What the render process makes of a sheet, by shape: the API's JSON, the JSON export, CSV.
+SHAPES: dict[str, Callable[[Database, service.Sheet, str], Iterator[bytes]]] = {
+    "api": _api_pieces,
+    "export": _export_pieces,
+    "csv": _csv_pieces,
+}
+
+
+def packed_at(path: str, sheet_id: int, lang: str, shape: str) -> bytes:
+    """In the render process: the sheet's ``shape`` gzipped, from the database at ``path``
+    (its newest revision; the server keeps it for the revision it asked about, never an
+    older one)."""
+    from skatcalc import store
+
+    db = store.connect(path)
+    try:
+        loaded = service.load_sheet(db, sheet_id)
+        packer = zlib.compressobj(1, zlib.DEFLATED, 31)  # as cache.packed_pieces packs
+        out = [packer.compress(piece) for piece in SHAPES[shape](db, loaded, lang)]
+        out.append(packer.flush())
+        return b"".join(out)
+    finally:
+        db.conn.close()
+        cache.clear()  # nothing of it is asked again here: the server keeps the bytes
+
+
 def csv_packed(db: Database, loaded: service.Sheet, lang: str) -> tuple[bytes, bool]:
     """The sheet as CSV, kept per revision; True when kept gzipped (a large sheet)."""
-
-    def make() -> bytes:
-        sheet = service.sheet_json(db, loaded, lang)
-        return to_csv(sheet, service.computed(db, loaded).rows, lang).encode("utf-8-sig")
-
-    return service.sheet_packed(loaded, lang, "csv", make)
+    return packed(db, loaded, lang, "csv", lambda: _csv_pieces(db, loaded, lang))
 
 
 def csv_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
@@ -314,11 +396,7 @@ def json_packed(db: Database, loaded: service.Sheet, lang: str) -> tuple[bytes, 
     """The sheet exactly as the API answers it (``import_json`` takes it back), kept per
     revision; True when kept gzipped (a large sheet)."""
 
-    def make() -> bytes:
-        sheet = service.sheet_json(db, loaded, lang)
-        return json.dumps(sheet, ensure_ascii=False, indent=2).encode("utf-8")
-
-    return service.sheet_packed(loaded, lang, "export", make)
+    return packed(db, loaded, lang, "export", lambda: _export_pieces(db, loaded, lang))
 
 
 def json_bytes(db: Database, loaded: service.Sheet, lang: str) -> bytes:
@@ -351,6 +429,25 @@ def _history_time(value: object) -> str | None:
     if not 1970 <= when.year <= 9000:
         return None
     return when.isoformat(timespec="seconds")
+
+
+# What the import reads of a deal of the file; an exported deal also carries its result, its
+# explanation step by step, deltas and totals, most of the file, all computed again here.
+DEAL_KEYS = ("n", "dealer", "active", "input", "struck", "version")
+# The keys every exported deal has (``serialize.row_json``) and a stored deal (a history
+# entry's ``before``) has not: they tell a deal of the file apart while the file is parsed.
+_ROW_KEYS = frozenset({"n", "dealer", "active", "input", "result", "explanation", "steps"})
+
+
+def import_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of an import file as it is parsed (``object_pairs_hook``): an exported deal
+    keeps only ``DEAL_KEYS``, so a 1,000-deal file never holds all its results and
+    explanations at once (6.7 MB of JSON decoded to ~50 MB of objects); every other object
+    stays as it is."""
+    obj = dict(pairs)
+    if _ROW_KEYS <= obj.keys():
+        return {k: obj[k] for k in DEAL_KEYS if k in obj}
+    return obj
 
 
 def import_json(db: Database, data: object, suffix: str = "") -> service.Sheet:

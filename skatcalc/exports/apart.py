@@ -3,12 +3,15 @@
 A 1,000-deal sheet's PDF takes seconds of CPU, and a render in a server thread holds the
 process's interpreter lock for all of them: every other thread of the process (the phones'
 cheap reads) waits its turn slice by slice. With ``PDF_PROCESS`` (set by `skatcalc serve`)
-the render runs in one child process per server process (``main`` here, started at the
-first PDF), and the server thread only waits for
-the bytes, without the lock. One child: a process's renders go one at a time anyway
-(``exports.PDF_RENDERS``). The child reads its tasks from a pipe and ends when the pipe
-closes, so it never outlives its server process; it is replaced after ``TASKS_PER_CHILD``
-renders, so what it allocated for large sheets does not stay.
+the render runs in one child process per server process (``main`` here), and the server
+thread only waits for the bytes, without the lock. One child: a process's renders go one at
+a time anyway (``exports.PDF_RENDERS``). The server starts it when it starts (``start``), and
+the child warms up at once, at its lower priority (fpdf2, the fonts, the rules: a small
+sheet's PDF drawn and thrown away, over a second of CPU that the first download would
+otherwise wait for). The child reads its tasks from a pipe and ends when the pipe closes, so
+it never outlives its server process. It is replaced after ``TASKS_PER_CHILD`` renders, so
+what it allocated for large sheets does not stay, and when it dies; the next one is started
+right away, so it is warm by the next download.
 
 Without ``PDF_PROCESS`` (tests, other WSGI servers), or when the child fails or dies, the
 render runs in the calling thread: the bytes are the same either way.
@@ -26,7 +29,7 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
-from flask import current_app, has_app_context
+from flask import Flask, current_app, has_app_context
 
 TASKS_PER_CHILD = 50
 NICE = 10  # the child's priority below the server's (os.nice)
@@ -53,12 +56,30 @@ def _receive(stream: IO[bytes]) -> Any:
 
 
 class Child:
-    """The render process of this server process, started when first needed."""
+    """The render process of this server process: started with the server (``start``), or
+    when first needed."""
 
     def __init__(self) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
         self.tasks = 0
         self.lock = threading.Lock()
+        self.keep = False  # started by the server: a child that dies is replaced at once
+
+    def start(self) -> None:
+        """Start the child now (it warms up by itself) and keep one running from now on."""
+        with self.lock:
+            self.keep = True
+            if self.proc is None or self.proc.poll() is not None:
+                self.stop()
+                self._start()
+
+    def _watch(self, proc: subprocess.Popen[bytes]) -> None:
+        """Wait for ``proc`` to end; if it died while it was the one in use, start the next."""
+        proc.wait()
+        with self.lock:
+            if self.keep and self.proc is proc:
+                self.stop()
+                self._start()
 
     def _start(self) -> subprocess.Popen[bytes]:
         root = str(Path(__file__).resolve().parents[2])  # this checkout's skatcalc, not another
@@ -72,6 +93,9 @@ class Child:
             close_fds=True,
         )
         self.tasks = 0
+        if self.keep:
+            threading.Thread(target=self._watch, args=(self.proc,), daemon=True,
+                             name="pdf-child-watch").start()  # fmt: skip
         return self.proc
 
     def stop(self) -> None:
@@ -88,7 +112,7 @@ class Child:
             proc.wait()
 
     def run(self, module: str, name: str, args: tuple[Any, ...]) -> bytes | None:
-        """The render's bytes, or None when the child failed (then render here)."""
+        """The render's bytes, or None when the child failed (then make them here)."""
         with self.lock:
             if self.proc is None or self.proc.poll() is not None or self.tasks >= TASKS_PER_CHILD:
                 self.stop()
@@ -100,16 +124,34 @@ class Child:
                 ok, data = _receive(proc.stdout)
             except (OSError, EOFError, pickle.PickleError, ValueError):
                 self.stop()  # died (out of memory, killed): the next render starts another
+                if self.keep:
+                    self._start()
                 return None
             self.tasks += 1
+            if self.keep and self.tasks >= TASKS_PER_CHILD:
+                self.stop()  # replaced now, so the next download finds its successor warm
+                self._start()
             return data if ok and isinstance(data, bytes) else None
 
 
 CHILD = Child()
 
 
+def start_with(app: Flask) -> None:
+    """At a server process's start: its render child, started now and kept running, when the
+    app renders PDFs apart."""
+    if app.config.get("PDF_PROCESS"):
+        CHILD.start()
+
+
 def enabled() -> bool:
     return has_app_context() and bool(current_app.config.get("PDF_PROCESS"))
+
+
+def call(module: str, name: str, *args: Any) -> bytes | None:
+    """``module.name(*args)`` in the child process when enabled; None when not, or when the
+    child failed (the caller then makes the bytes itself)."""
+    return CHILD.run(module, name, args) if enabled() else None
 
 
 def render(module: str, name: str, *args: Any) -> bytes:
@@ -144,11 +186,31 @@ def serve_tasks(tasks: IO[bytes], answers: IO[bytes]) -> None:
         hand_back_memory()
 
 
+def warm_up() -> None:
+    """A small sheet's PDF drawn once and thrown away: fpdf2, the fonts, the chart, the rules
+    and the serialisation loaded, so the first download finds them ready."""
+    from skatcalc.exports.pdf import render_pdf
+    from skatcalc.rules.sheet import DealRecord, compute_sheet, normalize_sheet
+    from skatcalc.serialize import computed_json
+
+    players = ["A", "B", "C"]
+    spec = normalize_sheet({"game": "skat", "players": players})
+    body = {"declarer": "A", "game": "grand", "matadors": 2, "with": True,
+            "declarer_points": 75}  # fmt: skip
+    deals = [DealRecord(n, players[(n - 1) % 3], tuple(players), body) for n in (1, 2)]
+    computed = compute_sheet(spec, deals)
+    sheet = {"name": "-", "game": "skat", "players": players, "created": "2000-01-01",
+             **computed_json(computed, "de")}  # fmt: skip
+    render_pdf(sheet, [], "de", computed.rows)
+
+
 def main() -> None:
     """The child process, at a lower priority than its server: on a busy machine the CPU
     goes to the phones' reads first, and the PDF takes what is left."""
     if hasattr(os, "nice"):
         os.nice(NICE)
-    import skatcalc.exports.pdf  # noqa: F401  (fpdf2 and the fonts, before the first task)
-
+    try:
+        warm_up()
+    except Exception:  # a warm-up that fails costs the first download its time, no more
+        pass
     serve_tasks(sys.stdin.buffer, sys.stdout.buffer)

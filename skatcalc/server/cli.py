@@ -13,6 +13,7 @@ import click
 from flask import Flask
 
 from skatcalc import create_app
+from skatcalc.exports import apart
 from skatcalc.server.prefork import (
     Prefork,
     QueueWarningFilter,
@@ -165,8 +166,8 @@ DB_HELP = (
     default=None,
     type=click.IntRange(min=1),
     metavar="N",
-    help="PDFs, file exports, whole sheet JSONs and imports answered at once per process; "
-    "more get 503 with Retry-After [default: a quarter of --threads, at least 1].",
+    help="File exports, whole sheet JSONs and imports answered at once per process; "
+    "more get 503 with Retry-After [default: 1].",
 )
 @click.option(
     "--processes",
@@ -218,6 +219,7 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
         del app  # the parent keeps no app: each worker makes its own after the fork
         _run_processes(config, host, port, processes, threads, server_kw)
     logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
+    apart.start_with(app)
     waitress_serve(app, host=host, port=port, **server_kw)
 
 
@@ -228,7 +230,7 @@ class _Limits:
     preview: int | None
     write: int | None
     imports: int | None
-    heavy: int | None = None  # heavy reads at once per process (None: a quarter of the threads)
+    heavy: int | None = None  # heavy reads at once per process (None: one)
 
 
 def _serve_config(db_path: str | None, lan: bool, threads: int, trusted_hosts: tuple[str, ...],
@@ -255,9 +257,10 @@ def _serve_config(db_path: str | None, lan: bool, threads: int, trusted_hosts: t
     config["WRITE_SLOTS"] = max(1, threads // 2)
     # PDF downloads waiting for the one render at a time hold threads too: a quarter at most.
     config["PDF_WAITERS"] = max(1, threads // 4)
-    # PDFs, exports, whole sheet JSONs and imports at once (web/heavy.py): a quarter of the
-    # threads, so a flood of them leaves the rest to the phones' cheap reads; more get 503.
-    config["HEAVY_SLOTS"] = limits.heavy or max(1, threads // 4)
+    # Exports, whole sheet JSONs and imports at once (web/heavy.py): one, so a flood of them
+    # leaves the other threads to the phones' cheap reads, and the tens of MB one of them
+    # takes on a 1,000-deal sheet are never taken twice at once in a process; more get 503.
+    config["HEAVY_SLOTS"] = limits.heavy or 1
     # A PDF renders in a child process: the server's threads keep the interpreter lock.
     config["PDF_PROCESS"] = True
     return config

@@ -17,6 +17,7 @@ from flask import Flask
 from waitress.parser import HTTPRequestParser
 
 from skatcalc import create_app
+from skatcalc.exports import apart
 from skatcalc.web.http import BODY_MAX, IMPORT_BODY_MAX, IMPORT_PATHS
 from skatcalc.web.rights import masked
 
@@ -183,6 +184,7 @@ class Prefork:
             signal.signal(signal.SIGTERM, _raise_exit)
             app = create_app(self.config)
             logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
+            apart.start_with(app)  # after the fork: each worker its own render child
             waitress_serve(app, sockets=self.sockets[slot], **self.server_kw)
             return 0
         except SystemExit as exc:

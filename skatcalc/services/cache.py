@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import gzip
 import hashlib
 import sys
 import threading
 import weakref
+import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import Generic, TypeVar, cast
@@ -388,18 +388,41 @@ def packed(key: tuple[object, ...], make: Callable[[], bytes]) -> tuple[bytes, b
     """``make()``'s bytes kept under ``key`` in SHEET_JSON, and whether they are gzipped
     (from ``PACK_ABOVE`` on): the caller sends them packed or unpacks them for a client that
     takes no gzip."""
+    return packed_pieces(key, lambda: iter((make(),)))
+
+
+def packed_pieces(key: tuple[object, ...],
+                  pieces: Callable[[], Iterator[bytes]]) -> tuple[bytes, bool]:  # fmt: skip
+    """As ``packed``, the bytes made piece by piece (``pieces()``, joined): from
+    ``PACK_ABOVE`` on each piece is packed as it comes, so a 1,000-deal sheet's 9 MB of JSON
+    are never held whole, as text or as bytes; only their ~0.5 MB packed are."""
     gz = SHEET_JSON.get((*key, "gz"))
     if gz is not None:
         return gz, True
     data = SHEET_JSON.get(key)
     if data is not None:
         return data, False
-    data = make()
-    if len(data) < PACK_ABOVE:
+    head: list[bytes] = []
+    size = 0
+    packer = None
+    out: list[bytes] = []
+    for piece in pieces():
+        if packer is None:
+            head.append(piece)
+            size += len(piece)
+            if size >= PACK_ABOVE:
+                # gzip's format (wbits 31), level 1 as every answer; zlib lets other threads run
+                packer = zlib.compressobj(1, zlib.DEFLATED, 31)
+                out.append(packer.compress(b"".join(head)))
+                head.clear()
+        else:
+            out.append(packer.compress(piece))
+    if packer is None:
+        data = b"".join(head)
         SHEET_JSON.put(key, data)
         return data, False
-    gz = gzip.compress(data, compresslevel=1, mtime=0)
-    del data  # the 9 MB go now, not at the end of the request
+    out.append(packer.flush())
+    gz = b"".join(out)
     SHEET_JSON.put((*key, "gz"), gz)
     return gz, True
 

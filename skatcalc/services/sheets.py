@@ -241,16 +241,32 @@ def sheet_text(out: dict[str, Any], dumps: Callable[[Any], str]) -> str:
     """``dumps(out)`` for a sheet's JSON (``sheet_json``), the same text, with each deal's row
     written once and kept (``cache.KeptJson``): a save answers the whole sheet, and writing
     48 unchanged rows again was a third of its cost."""
+    return "".join(sheet_pieces(out, dumps))
+
+
+ROWS_PER_PIECE = 50  # a piece of a large sheet's JSON: ~0.2–0.5 MB of text
+
+
+def sheet_pieces(out: dict[str, Any], dumps: Callable[[Any], str]) -> Iterator[str]:
+    """``sheet_text`` in pieces, a few rows each, for the packing (``cache.packed_pieces``):
+    each row is written by a call of its own, so other threads run between them, and the
+    whole text is never held at once."""
     deals = out.get("deals")
     if not isinstance(deals, list) or not all(type(d) is cache.KeptJson for d in deals):
-        return dumps(out)
+        yield dumps(out)
+        return
     head = dumps({**out, "deals": _DEALS_MARK})
     mark = dumps(_DEALS_MARK)
     if head.count(mark) != 1:
-        return dumps(out)
+        yield dumps(out)
+        return
     comma = dumps([0, 0])[2:-2]  # the item separator dumps writes (", ")
-    rows = comma.join(d.encoded(dumps) for d in deals)
-    return head.replace(mark, f"[{rows}]", 1)
+    before, after = head.split(mark)
+    yield before + "["
+    for i in range(0, len(deals), ROWS_PER_PIECE):
+        rows = comma.join(d.encoded(dumps) for d in deals[i : i + ROWS_PER_PIECE])
+        yield (comma if i else "") + rows
+    yield "]" + after
 
 
 def sheet_bytes(sheet: Sheet, lang: str, shape: str, make: Callable[[], bytes]) -> bytes:
@@ -270,6 +286,42 @@ def sheet_packed(sheet: Sheet, lang: str, shape: str, make: Callable[[], bytes]
     """As ``sheet_bytes``, but a large answer is kept gzipped only; True when these bytes
     are gzipped."""
     return cache.packed((sheet.share_token, sheet.rev, lang, shape), make)
+
+
+def api_pieces(db: Database, sheet: Sheet, lang: str,
+               dumps: Callable[[Any], str]) -> Iterator[bytes]:  # fmt: skip
+    """The API's JSON of the sheet (``GET /api/v1/sheets/<id>``) in pieces, as ``jsonify``
+    writes it with ``dumps``."""
+    out = sheet_json(db, sheet, lang)
+    for piece in sheet_pieces(out, dumps):
+        yield piece.encode("utf-8")
+    yield b"\n"
+
+
+def kept_packed(sheet: Sheet, lang: str, shape: str) -> tuple[bytes, bool] | None:
+    """The bytes ``sheet_packed`` keeps for the sheet's revision, if it has them."""
+    key = (sheet.share_token, sheet.rev, lang, shape)
+    gz = cache.SHEET_JSON.get((*key, "gz"))
+    if gz is not None:
+        return gz, True
+    data = cache.SHEET_JSON.get(key)
+    return None if data is None else (data, False)
+
+
+def keep_packed(sheet: Sheet, lang: str, shape: str, gz: bytes) -> None:
+    """Keep ``gz`` (gzipped, made elsewhere) as ``sheet_packed``'s bytes of the revision."""
+    cache.SHEET_JSON.put((sheet.share_token, sheet.rev, lang, shape, "gz"), gz)
+
+
+def deal_count(db: Database, sheet: Sheet) -> int:
+    """How many deals the sheet has (struck ones too)."""
+    return store.deal_count(db, sheet.id)
+
+
+def sheet_packed_pieces(sheet: Sheet, lang: str, shape: str,
+                        pieces: Callable[[], Iterator[bytes]]) -> tuple[bytes, bool]:  # fmt: skip
+    """As ``sheet_packed``, the bytes made piece by piece (``cache.packed_pieces``)."""
+    return cache.packed_pieces((sheet.share_token, sheet.rev, lang, shape), pieces)
 
 
 def default_name(game: str) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import gzip
 import re
-from collections.abc import Callable
-from typing import ParamSpec
+from collections.abc import Callable, Iterator
+from typing import Any, ParamSpec
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
@@ -49,13 +49,14 @@ class BadBody(Exception):
         self.reply = reply
 
 
-def body() -> JSONValue:
-    """The request's JSON; only JSON is accepted (415), and it must parse (422)."""
+def body(hook: Callable[[list[tuple[str, Any]]], Any] | None = None) -> JSONValue:
+    """The request's JSON; only JSON is accepted (415), and it must parse (422). ``hook``
+    makes its objects (``parse_json``)."""
     if request.mimetype != "application/json":
         raise BadBody(error(415, "_", _("Bitte JSON senden (Content-Type: application/json).")))
     raw = request.get_data(cache=True)
     try:
-        return parse_json(raw)
+        return parse_json(raw, hook)
     except BadJSON:
         raise BadBody(error(422, "_", _("Das ist kein gültiges JSON."))) from None
 
@@ -119,12 +120,10 @@ def sheet_reply(sheet: service.Sheet, status: int = 200) -> Reply:
     ``PACK_ABOVE`` on only the packed bytes are kept."""
     lang = api_lang()
 
-    def make() -> bytes:
-        out = service.sheet_json(service.get_db(), sheet, lang)
-        text = service.sheet_text(out, current_app.json.dumps)
-        return (text + "\n").encode("utf-8")  # as jsonify writes it
+    def pieces() -> Iterator[bytes]:
+        return service.api_pieces(service.get_db(), sheet, lang, current_app.json.dumps)
 
-    data, packed = service.sheet_packed(sheet, lang, "api", make)
+    data, packed = exports.packed(service.get_db(), sheet, lang, "api", pieces)
     takes_gzip = request.accept_encodings["gzip"] > 0
     if packed and takes_gzip and status == 200:  # a large sheet: kept packed, sent as kept
         resp = Response(data, mimetype="application/json")
@@ -365,4 +364,4 @@ def export(sheet_id: int, fmt: str) -> ResponseReturnValue:
 @bp.post("/sheets/import")
 @json_route
 def import_sheet() -> ResponseReturnValue:
-    return created(exports.import_json(service.get_db(), body()))
+    return created(exports.import_json(service.get_db(), body(exports.import_object)))

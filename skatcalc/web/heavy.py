@@ -2,10 +2,10 @@
 
 A file export, a sheet's whole JSON and an import can each take a second of CPU and tens
 of MB on a 1,000-deal sheet, and anyone may ask for them without a right. At most
-``HEAVY_SLOTS`` of them run at once in a process (`skatcalc serve` sets a quarter of its
-threads); one beyond is answered 503 with ``Retry-After`` at once, holding no thread, so the
-other threads stay free for the cheap reads of the phones at the table (their page, its
-revision, a revalidation). No client is told apart by its address: the bound is on the
+``HEAVY_SLOTS`` of them run at once in a process (`skatcalc serve` sets one: their peaks of
+memory never add up in a process); one beyond is answered 503 with ``Retry-After`` at once,
+holding no thread, so the other threads stay free for the cheap reads of the phones at the
+table (their page, its revision, a revalidation). No client is told apart by its address: the bound is on the
 work, whoever asks.
 
 At the end of every request, a large sheet's computed objects are forgotten unless the sheet

@@ -14,8 +14,9 @@ import math
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NoReturn, TypeAlias, TypeVar
+from typing import Any, NoReturn, TypeAlias, TypeVar
 
 from flask import (
     Flask,
@@ -107,13 +108,16 @@ def _storable(value: object, depth: int = 0) -> None:
             _storable(v, depth + 1)
 
 
-def parse_json(raw: bytes) -> JSONValue:
+def parse_json(raw: bytes, hook: Callable[[list[tuple[str, Any]]], Any] | None = None
+               ) -> JSONValue:  # fmt: skip
     """Strict JSON (RFC 8259): UTF-8, no NaN/Infinity, no lone surrogates, no 1e400.
 
     Raises ``BadJSON`` (a ValueError) for anything else, so no later step meets a value it
-    could not store or send back as JSON."""
+    could not store or send back as JSON. ``hook`` makes each object from its pairs (json's
+    ``object_pairs_hook``): the import drops what it never reads as the file is parsed."""
     try:
-        value: JSONValue = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        value: JSONValue = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant,
+                                      object_pairs_hook=hook)  # fmt: skip
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise BadJSON(str(exc)) from None
     _storable(value)

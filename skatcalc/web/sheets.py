@@ -570,7 +570,7 @@ def import_file() -> ResponseReturnValue:
         general.append(_("Bitte eine .json-Datei wählen."))
     else:
         try:
-            data = parse_json(upload.read())
+            data = parse_json(upload.read(), exports.import_object)
             # "… (Import)": in the list the copy is told apart from the sheet it came from
             sheet = exports.import_json(service.get_db(), data, service.IMPORT_SUFFIX)
         except BadJSON:

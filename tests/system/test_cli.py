@@ -83,10 +83,10 @@ def test_backup_copies_the_live_database(tmp_path: Path) -> None:
 def test_serve_config_limits_by_network_and_as_given() -> None:
     """``serve``'s options as the app's configuration: on the network a limit per address
     unless one is given (0 is none), alone on the machine none; the write slots, PDF waiters
-    and heavy reads follow the threads unless the heavy reads are given; PDFs render apart."""
+    follow the threads, the heavy reads are one unless given; PDFs render apart."""
     lan = _serve_config(None, True, 8, (), False, False, _Limits(None, None, None))
     assert lan == {"LAN": True, "WRITE_LIMIT": 120, "PREVIEW_LIMIT": 240, "IMPORT_LIMIT": 20,
-                   "WRITE_SLOTS": 4, "PDF_WAITERS": 2, "HEAVY_SLOTS": 2,
+                   "WRITE_SLOTS": 4, "PDF_WAITERS": 2, "HEAVY_SLOTS": 1,
                    "PDF_PROCESS": True}  # fmt: skip
     given = _serve_config("x.db", True, 1, ("a.example",), True, True, _Limits(5, 0, 7))
     assert given["PREVIEW_LIMIT"] == 5 and "WRITE_LIMIT" not in given
@@ -98,7 +98,7 @@ def test_serve_config_limits_by_network_and_as_given() -> None:
     assert heavy["HEAVY_SLOTS"] == 3
     assert str(given["DATABASE"]).endswith("x.db")
     alone = _serve_config(None, False, 8, (), False, False, _Limits(None, None, None))
-    assert alone == {"WRITE_SLOTS": 4, "PDF_WAITERS": 2, "HEAVY_SLOTS": 2, "PDF_PROCESS": True}
+    assert alone == {"WRITE_SLOTS": 4, "PDF_WAITERS": 2, "HEAVY_SLOTS": 1, "PDF_PROCESS": True}
 
 
 def test_served_url_names_the_public_address_first() -> None:

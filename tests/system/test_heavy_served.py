@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import signal
 import threading
 import time
 from pathlib import Path
@@ -107,19 +109,64 @@ def _undated(pdf: bytes) -> bytes:
     return re.sub(rb"/CreationDate \(D:\d+Z\)|/ID \[<[0-9A-F]+><[0-9A-F]+>\]", b"", pdf)
 
 
-def test_a_pdf_renders_in_a_child_that_ends_with_the_server(tmp_path: Path) -> None:
+def _cpu(pid: int) -> float:
+    """The CPU seconds (user + system) process ``pid`` has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _settled(pid: int, timeout: float = 60) -> float:
+    """Process ``pid``'s CPU seconds once it has stopped using any (done warming up)."""
+    deadline = time.monotonic() + timeout
+    last = _cpu(pid)
+    while time.monotonic() < deadline:
+        time.sleep(1.0)  # a child at a lower priority on a busy machine waits for slices
+        now = _cpu(pid)
+        if now == last:
+            return now
+        last = now
+    raise AssertionError(f"process {pid} kept using CPU for {timeout} s")
+
+
+def _one_child(db: Path, other_than: int = 0, timeout: float = 30) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = [pid for pid in _children(db) if pid != other_than and _alive(pid)]
+        if found:
+            assert len(found) == 1, found
+            return found[0]
+        time.sleep(0.1)
+    raise AssertionError("no render child")
+
+
+def test_a_pdf_renders_in_a_warm_child_started_with_the_server_and_ending_with_it(
+    tmp_path: Path,
+) -> None:
     from skatcalc import create_app
 
     db = tmp_path / "p.sqlite"
     with serve(db) as s:
+        child = _one_child(db)  # up before the first request
+        warmed = _settled(child)
+        # it did the imports and a small render by itself: fpdf2 and the rules alone take
+        # over a second of CPU, which the first download no longer waits for
+        assert warmed > 0.3, warmed
         sid = _sheet(s, 4)
-        assert not _children(db)  # started at the first PDF, not before
         r = s.call("GET", f"/sheets/{sid}/export.pdf?lang=en", timeout=60)
         assert r.status == 200 and r.body.startswith(b"%PDF")
-        children = _children(db)
-        assert len(children) == 1
+        assert _children(db).keys() == {child}  # the render was the warm child's
+        spent = _settled(child) - warmed
+        assert spent < warmed / 2, (spent, warmed)  # a render only, nothing loaded
         assert s.call("GET", f"/sheets/{sid}/export.pdf", timeout=60).status == 200
-        assert _children(db).keys() == children.keys()  # one child, kept for the next
+        assert _children(db).keys() == {child}  # one child, kept for the next
+        # killed (out of memory, by hand): the next is started at once, without a request
+        os.kill(child, signal.SIGKILL)
+        second = _one_child(db, other_than=child)
+        _settled(second)
+        r2 = s.call("GET", f"/sheets/{sid}/export.pdf?lang=en&again=1", timeout=60)
+        assert r2.status == 200 and r2.body.startswith(b"%PDF")
+        assert {p for p in _children(db) if _alive(p)} == {second}
+    children = {child, second}
     deadline = time.monotonic() + 10
     while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -128,3 +175,49 @@ def test_a_pdf_renders_in_a_child_that_ends_with_the_server(tmp_path: Path) -> N
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "t"})
     here = app.test_client().get(f"/sheets/{sid}/export.pdf?lang=en").data
     assert _undated(here) == _undated(r.body)
+
+
+def test_each_worker_of_serve_processes_starts_its_own_render_child(tmp_path: Path) -> None:
+    db = tmp_path / "w.sqlite"
+    with serve(db, "--processes", "2"):
+        deadline = time.monotonic() + 30
+        while len({p for p in _children(db) if _alive(p)}) < 2:
+            assert time.monotonic() < deadline, _children(db)
+            time.sleep(0.1)
+        parents = {int(Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                   for p in _children(db) if _alive(p)}  # fmt: skip
+        assert len(parents) == 2  # one per worker, none in the parent
+
+
+def test_a_large_sheets_json_and_csv_are_made_in_the_render_child_as_they_would_be_here(
+    tmp_path: Path, big_export: bytes
+) -> None:
+    from skatcalc import create_app
+
+    db = tmp_path / "j.sqlite"
+    paths = [("/api/v1/sheets/{sid}", "de"), ("/api/v1/sheets/{sid}", "en"),
+             ("/sheets/{sid}/export.json", "de"), ("/api/v1/sheets/{sid}/export.csv", "en")]  # fmt: skip
+    with serve(db) as s:
+        big = s.call("POST", "/api/v1/sheets/import", data=big_export,
+                     headers={"Content-Type": "application/json"}, timeout=120)  # fmt: skip
+        assert big.status == 201
+        sid = big.json()["id"]
+        child = _one_child(db)
+        _settled(child)
+        served = []
+        for path, lang in paths:
+            before = _cpu(child)
+            r = s.call("GET", path.format(sid=sid), timeout=120,
+                       headers={"Accept-Language": lang, "Accept-Encoding": "gzip"})  # fmt: skip
+            assert r.status == 200 and r.headers["Content-Encoding"] == "gzip"
+            assert _cpu(child) - before > 0.1  # computed and written by the child
+            served.append(gzip.decompress(r.body))
+            # a client without gzip gets the same bytes unpacked
+            plain = s.call("GET", path.format(sid=sid), timeout=120,
+                           headers={"Accept-Language": lang})  # fmt: skip
+            assert plain.status == 200 and plain.body == served[-1]
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "t"})
+    c = app.test_client()
+    for (path, lang), body in zip(paths, served, strict=True):
+        here = c.get(path.format(sid=sid), headers={"Accept-Language": lang})
+        assert here.status_code == 200 and here.data == body, path
