@@ -13,8 +13,10 @@ it never outlives its server process. It is replaced after ``TASKS_PER_CHILD`` r
 what it allocated for large sheets does not stay, and when it dies; the next one is started
 right away, so it is warm by the next download.
 
-Without ``PDF_PROCESS`` (tests, other WSGI servers), or when the child fails or dies, the
-render runs in the calling thread: the bytes are the same either way.
+With ``SKATCALC_PDF_CHILD=lazy`` in the environment the child is started only at the first
+render and skips the warm-up (the test suite starts servers by the dozen, most of which never
+render a PDF). Without ``PDF_PROCESS`` (tests, other WSGI servers), or when the child fails or
+dies, the render runs in the calling thread: the bytes are the same either way.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ class Child:
         self.tasks = 0
         self.lock = threading.Lock()
         self.keep = False  # started by the server: a child that dies is replaced at once
+        self.warm = True  # the child draws a small PDF first (see ``main``)
 
     def start(self) -> None:
         """Start the child now (it warms up by itself) and keep one running from now on."""
@@ -86,7 +89,11 @@ class Child:
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": root + (os.pathsep + path if path else "")}
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from skatcalc.exports.apart import main; main()"],
+            [
+                sys.executable,
+                "-c",
+                f"from skatcalc.exports.apart import main; main(warm={self.warm})",
+            ],  # fmt: skip
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -140,8 +147,12 @@ CHILD = Child()
 def start_with(app: Flask) -> None:
     """At a server process's start: its render child, started now and kept running, when the
     app renders PDFs apart."""
-    if app.config.get("PDF_PROCESS"):
-        CHILD.start()
+    if not app.config.get("PDF_PROCESS"):
+        return
+    if os.environ.get("SKATCALC_PDF_CHILD") == "lazy":
+        CHILD.warm = False
+        return
+    CHILD.start()
 
 
 def enabled() -> bool:
@@ -204,13 +215,14 @@ def warm_up() -> None:
     render_pdf(sheet, [], "de", computed.rows)
 
 
-def main() -> None:
+def main(warm: bool = True) -> None:
     """The child process, at a lower priority than its server: on a busy machine the CPU
     goes to the phones' reads first, and the PDF takes what is left."""
     if hasattr(os, "nice"):
         os.nice(NICE)
     try:
-        warm_up()
+        if warm:
+            warm_up()
     except Exception:  # a warm-up that fails costs the first download its time, no more
         pass
     serve_tasks(sys.stdin.buffer, sys.stdout.buffer)

@@ -20,6 +20,13 @@ from tests.support import Served, largest_export, serve
 CHILD = "from skatcalc.exports.apart import main"
 
 
+@pytest.fixture(autouse=True)
+def warm_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the child as a server runs it (the suite's conftest may ask the
+    servers it starts for a lazy one)."""
+    monkeypatch.setenv("SKATCALC_PDF_CHILD", "warm")
+
+
 @pytest.fixture(scope="module")
 def big_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     return largest_export(tmp_path_factory.mktemp("big"), wide=False)
@@ -221,3 +228,18 @@ def test_a_large_sheets_json_and_csv_are_made_in_the_render_child_as_they_would_
     for (path, lang), body in zip(paths, served, strict=True):
         here = c.get(path.format(sid=sid), headers={"Accept-Language": lang})
         assert here.status_code == 200 and here.data == body, path
+
+
+def test_a_lazy_child_starts_at_the_first_pdf_without_a_warm_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SKATCALC_PDF_CHILD", "lazy")
+    db = tmp_path / "l.sqlite"
+    with serve(db) as s:
+        sid = _sheet(s, 2)
+        assert s.call("GET", f"/sheets/{sid}").status == 200
+        assert not _children(db)  # no child while nobody asked for a PDF
+        r = s.call("GET", f"/sheets/{sid}/export.pdf", timeout=60)
+        assert r.status == 200 and r.body.startswith(b"%PDF")
+        child = _one_child(db)
+        assert "main(warm=False)" in Path(f"/proc/{child}/cmdline").read_bytes().decode()
