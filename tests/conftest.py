@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,6 +26,10 @@ from tests.support import (
 settings.register_profile("skatcalc", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("skatcalc")
 reuse_url_builders()
+# The servers the tests start (dozens) start their PDF render child at their first PDF, not
+# warmed up at start: over a second of CPU each that most of them never use
+# (tests/system/test_heavy_served.py tests the warm child a server starts by default).
+os.environ.setdefault("SKATCALC_PDF_CHILD", "lazy")
 
 
 @pytest.fixture(scope="session", autouse=True)
