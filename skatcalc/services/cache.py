@@ -78,6 +78,11 @@ SAMPLE = 16
 _FROZEN_SIZES: dict[int, tuple[weakref.ref[object], int]] = {}
 # Smaller objects are measured again (cheaper than the entry that would remember them).
 _MEMO_FROM = 512
+# Values with nothing inside them, by exact type (a subclass may hold more).
+_PLAIN = frozenset({str, bytes, int, float, bool, type(None)})
+# A list or tuple with at least this many items measured before, of one frozen type, takes a
+# new item of that type to be their average size (the rows of a sheet are alike).
+LIKE_SIBLINGS = 8
 
 
 class KeptJson(dict[str, object]):
@@ -167,7 +172,52 @@ def approx_size(value: object) -> int:
             first = sum(size(x, depth + 1) for x in sample[0::2])
             more = sum(size(x, depth + 1) for x in sample[1::2])
             return total + first + more * (n - SAMPLE) // SAMPLE
-        return total + sum(size(x, depth + 1) for x in items)
+        if n >= LIKE_SIBLINGS:
+            return total + _alike(items, depth)
+        return total + _each(items, depth)
+
+    def _each(items: list[object], depth: int) -> int:
+        # What ``size`` gives, without its calls for the plain values that most items are
+        # (a dict of four players' figures is nine objects; the calls were most of its cost).
+        total = 0
+        for x in items:
+            if type(x) in _PLAIN:
+                key = id(x)
+                if key not in seen:
+                    seen.add(key)
+                    total += sys.getsizeof(x)
+            else:
+                total += size(x, depth + 1)
+        return total
+
+    def _alike(items: list[object], depth: int) -> int:
+        # A save adds one row to the rows of the last computation (or one row's JSON to the
+        # last serialisation): the others were measured before, and the new one is taken to
+        # be their average, as a sample would (walking it cost more than the rest of a save).
+        known: dict[type, list[int]] = {}
+        new: list[object] = []
+        total = 0
+        for x in items:
+            if id(x) in seen or type(x) in _PLAIN:
+                new.append(x)
+                continue
+            held = _FROZEN_SIZES.get(id(x)) if _is_frozen(type(x)) else None
+            if held is not None and held[0]() is x:
+                seen.add(id(x))
+                known.setdefault(type(x), []).append(held[1])
+                total += held[1]
+            else:
+                new.append(x)
+        for x in new:
+            like = known.get(type(x))
+            if like is None or len(like) < LIKE_SIBLINGS or id(x) in seen:
+                total += _each([x], depth)
+                continue
+            seen.add(id(x))
+            guess = sum(like) // len(like)
+            _remember(x, guess)
+            total += guess
+        return total
 
     return size(value, 0)
 
@@ -471,6 +521,16 @@ QR_CODES: Recent[str, Markup] = Recent(256)
 # A date in a language's medium format per (date, language) (services/dates.py ``day``): Babel
 # takes ~0.5 ms a date, and the list of sheets shows hundreds, mostly the same.
 DATES: Recent[tuple[date, str], str] = Recent(4096)
+# A template's text without parameters per (language, msgid), as the page shows it (web/i18n.py):
+# a sheet page asks for ~70 and the catalogues never change while the process runs. Only
+# texts written in the templates come here, so the entries are bounded by them (and by TEXTS_KEPT).
+TEMPLATE_TEXTS: dict[tuple[str, str], Markup] = {}
+TEXTS_KEPT = 4096
+# A template's ``url_for`` per (app, request's root, host and scheme, endpoint, values)
+# (web/caching.py ``kept_url_for``): a sheet page builds ~23 links and the routes never change
+# while the process runs. Bounded by LINKS_KEPT (then started afresh).
+LINKS: dict[tuple[object, ...], str] = {}
+LINKS_KEPT = 4096
 # A static file gzipped, per path, with the ETag of the file version it was packed from
 # (web/caching.py ``compress``): the same bytes for every phone, packed once per version.
 STATIC_GZIP: dict[str, tuple[str, bytes]] = {}
@@ -521,5 +581,7 @@ def clear() -> None:
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()
+    TEMPLATE_TEXTS.clear()
+    LINKS.clear()
     with STATIC_GZIP_LOCK:
         STATIC_GZIP.clear()

@@ -53,9 +53,32 @@ def init_app(app: Flask) -> None:
     # A new start may bring new templates: tags from an older process must not match. The
     # workers of one ``serve --processes N`` are one start: they get the parent's (BUILD_TAG).
     app.extensions["skatcalc_build"] = app.config.get("BUILD_TAG") or secrets.token_hex(6)
+    app.jinja_env.globals["url_for"] = kept_url_for
     app.before_request(_before)
     app.after_request(_after)
     app.teardown_request(_release)
+
+
+# --- Links ------------------------------------------------------------------------------------
+
+
+def kept_url_for(endpoint: str, **values: object) -> str:
+    """The templates' ``url_for``: Flask's, built once per app, the request's root, host and
+    scheme, endpoint and values (each with its type: ``True`` and ``1`` are other links)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    try:
+        key = (id(app), request.script_root, request.host, request.scheme,
+               request.blueprint if endpoint[:1] == "." else None, endpoint,
+               *sorted((k, type(v), v) for k, v in values.items()))  # fmt: skip
+        link = cache.LINKS.get(key)
+    except TypeError:  # a value that is no key (a list): built as it is
+        return app.url_for(endpoint, **values)  # type: ignore[no-any-return]
+    if link is None:
+        link = app.url_for(endpoint, **values)
+        if len(cache.LINKS) >= cache.LINKS_KEPT:
+            cache.LINKS.clear()
+        cache.LINKS[key] = link
+    return link
 
 
 # --- ETag per sheet revision ------------------------------------------------------------------

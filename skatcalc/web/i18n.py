@@ -21,7 +21,7 @@ from markupsafe import Markup
 from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import InvalidDeal, number
 from skatcalc.rules.common import money as common_money
-from skatcalc.services import dates
+from skatcalc.services import cache, dates
 from skatcalc.text import LANGS, catalog, field_errors, translate, use_request_lang
 from skatcalc.web.request_state import state
 
@@ -110,7 +110,16 @@ def lang_url(code: str) -> str:
 
 
 def _jinja_gettext(text: str, **variables: object) -> Markup:
-    return Markup(catalog(current_lang()).ugettext(text)) % variables
+    if variables:
+        return Markup(catalog(current_lang()).ugettext(text)) % variables
+    # a text without parameters, as most of a page's are: looked up once per language
+    key = (current_lang(), text)
+    done = cache.TEMPLATE_TEXTS.get(key)
+    if done is None:
+        if len(cache.TEMPLATE_TEXTS) >= cache.TEXTS_KEPT:
+            cache.TEMPLATE_TEXTS.clear()  # a text passed in as a variable: not a bound to trust
+        done = cache.TEMPLATE_TEXTS[key] = Markup(catalog(key[0]).ugettext(text)) % variables
+    return done
 
 
 def _jinja_ngettext(singular: str, plural: str, n: int, **variables: object) -> Markup:
