@@ -86,11 +86,15 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
 
     y_ticks = [{"y": y(v), "zero": v == 0, "label": number(v)} for v in range(lo, hi + 1, step)]
     x_ticks = [{"x": x(i), "label": i} for i in range(0, n + 1, _nice_step(n))]
+    # Each deal's x and each total's y written once, not once per player: a page after every
+    # save draws all of them again (the scale follows the number of deals).
+    xs = [f"{x(i):.0f}," for i in range(len(deals) + 1)]
+    ys = {v: f"{y(v):.0f}" for v in set(values)}
     lines = [
         {
             "name": p,
             "colour": COLOURS[k % len(COLOURS)],
-            "points": " ".join(f"{x(i):.0f},{y(val):.0f}" for i, val in enumerate(series[p])),
+            "points": " ".join([xs[i] + ys[val] for i, val in enumerate(series[p])]),
             "key_x": left + k * (pw / max(len(players), 1)),  # its colour's key under the chart
             "label": key_label(p, pw / max(len(players), 1) - 16 - 6, font_size),
         }

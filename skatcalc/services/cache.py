@@ -278,6 +278,7 @@ def shed_unedited() -> bool:
     if gone:
         LATEST_COMPUTED.discard(lambda key: key in gone)
         LATEST_JSON.discard(lambda key: key[0] in gone)
+        LATEST_STATS.discard(lambda key: key[0] in gone)
         PAGE_ROWS.discard(lambda key: key[0] in gone)  # its page stays, as bytes (PAGES)
     return bool(gone)
 
@@ -424,6 +425,11 @@ LATEST_COMPUTED: ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], Compu
 LATEST_JSON: ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[JSON]]] = ByteBounded(
     8 * MB, lambda held: approx_size(held[1]), keep_one=True
 )
+# The last statistics per (sheet token, game, players), with the computed rows they count (the
+# same objects as the last computation's): a save counts its new row only.
+LATEST_STATS: ByteBounded[
+    tuple[str, str, tuple[str, ...]], tuple[tuple[Row, ...], dict[str, dict[str, object]]]
+] = ByteBounded(2 * MB, lambda held: approx_size(held[1]), keep_one=True)
 # A sheet's JSON as the API and the export send it, per revision, language and shape: a
 # 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
 SHEET_JSON: ByteBounded[tuple[object, ...], bytes] = ByteBounded(8 * MB, len, keep_one=True)
@@ -576,7 +582,7 @@ def clear() -> None:
         PER_REVISION_BYTES.clear()
         _LAST_REV.clear()
         EDITED.clear()
-    for held in (LATEST_COMPUTED, LATEST_JSON, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
+    for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:

@@ -42,6 +42,7 @@ from skatcalc.rules.sheet import (
     seat_names,
 )
 from skatcalc.rules.sheet import game as game_kind
+from skatcalc.rules.stats import statistics
 from skatcalc.services import cache
 from skatcalc.services import players as people
 from skatcalc.store import MAX_ID, NotFound, body_hash, fault_of, get_db, is_id, settings
@@ -177,6 +178,29 @@ def computed(db: Database, sheet: Sheet) -> ComputedSheet:
         return result
 
     return derived(sheet, "computed", make)
+
+
+def sheet_statistics(db: Database, sheet: Sheet) -> dict[str, dict[str, Any]]:
+    """The sheet's per-player statistics (``rules.stats.statistics``), once per revision.
+
+    After a save that continued the last computation, its rows are the same objects as before
+    plus the new ones: the statistics go on from the last ones over the new rows only. Any
+    other change (a correction, a strike, the rules) makes new rows from deal 1 on, and the
+    statistics are counted afresh."""
+
+    def make() -> dict[str, dict[str, Any]]:
+        rows = computed(db, sheet).rows
+        key = (sheet.share_token, sheet.game, tuple(sheet.players))
+        held = cache.LATEST_STATS.get(key)
+        before, done = None, 0
+        if held is not None and len(held[0]) <= len(rows):
+            if all(a is b for a, b in zip(held[0], rows, strict=False)):
+                before, done = held[1], len(held[0])
+        out = statistics(sheet.game, sheet.players, rows[done:], before)
+        cache.LATEST_STATS.put(key, (rows, out))
+        return out
+
+    return derived(sheet, "statistics", make)
 
 
 def computed_sheet(db: Database, sheet: Sheet, lang: str) -> dict[str, Any]:

@@ -43,7 +43,6 @@ from skatcalc.rules.sheet import (
     seat_after,
 )
 from skatcalc.rules.sheet import game as game_kind
-from skatcalc.rules.stats import statistics
 from skatcalc.services import cache
 from skatcalc.services import events as event_service
 from skatcalc.services import sheets as service
@@ -325,7 +324,7 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
             )
         ),  # fmt: skip
         "chart": chart,
-        "stats": statistics(sheet.game, sheet.players, service.computed(db, sheet).rows),
+        "stats": service.sheet_statistics(db, sheet),
     }
 
 
