@@ -427,9 +427,9 @@ LATEST_JSON: ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[JSON]]] = 
 )
 # The last statistics per (sheet token, game, players), with the computed rows they count (the
 # same objects as the last computation's): a save counts its new row only.
-LATEST_STATS: ByteBounded[
-    tuple[str, str, tuple[str, ...]], tuple[tuple[Row, ...], dict[str, dict[str, object]]]
-] = ByteBounded(2 * MB, lambda held: approx_size(held[1]), keep_one=True)
+LATEST_STATS: ByteBounded[tuple[str, str, tuple[str, ...]], tuple[tuple[Row, ...], KeptJson]] = (
+    ByteBounded(2 * MB, lambda held: approx_size(held[1]), keep_one=True)
+)
 # A sheet's JSON as the API and the export send it, per revision, language and shape: a
 # 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
 SHEET_JSON: ByteBounded[tuple[object, ...], bytes] = ByteBounded(8 * MB, len, keep_one=True)

@@ -195,10 +195,11 @@ def sheet_statistics(db: Database, sheet: Sheet) -> dict[str, dict[str, Any]]:
         before, done = None, 0
         if held is not None and len(held[0]) <= len(rows):
             if all(a is b for a, b in zip(held[0], rows, strict=False)):
-                before, done = held[1], len(held[0])
-        out = statistics(sheet.game, sheet.players, rows[done:], before)
+                before, done = cast(dict[str, dict[str, Any]], held[1]), len(held[0])
+        # kept as a whole, measured once for every cache it is in (it is never changed)
+        out = cache.KeptJson(statistics(sheet.game, sheet.players, rows[done:], before))
         cache.LATEST_STATS.put(key, (rows, out))
-        return out
+        return cast(dict[str, dict[str, Any]], out)
 
     return derived(sheet, "statistics", make)
 

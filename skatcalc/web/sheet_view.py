@@ -48,6 +48,7 @@ from skatcalc.services import events as event_service
 from skatcalc.services import sheets as service
 from skatcalc.services.events import TableOfSheet, event_of_sheet, tournament_of
 from skatcalc.text import _, translate
+from skatcalc.web.caching import kept_url_for
 from skatcalc.web.deal_forms import (
     deal_form,
     deal_ready,
@@ -484,8 +485,9 @@ def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> l
 def public_url(endpoint: str, **values: Any) -> str:
     """A link other phones can open: on the network the server's address, not localhost."""
     base = current_app.config.get("PUBLIC_URL")
-    path = url_for(endpoint, **values)
-    return f"{base.rstrip('/')}{path}" if base else url_for(endpoint, _external=True, **values)
+    if base:
+        return f"{base.rstrip('/')}{kept_url_for(endpoint, **values)}"
+    return kept_url_for(endpoint, _external=True, **values)
 
 
 def qr_svg(url: str) -> Markup:
