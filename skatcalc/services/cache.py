@@ -198,20 +198,24 @@ def approx_size(value: object) -> int:
         new: list[object] = []
         total = 0
         for x in items:
-            if id(x) in seen or type(x) in _PLAIN:
-                new.append(x)
+            key, kind = id(x), type(x)
+            if key in seen:
                 continue
-            held = _FROZEN_SIZES.get(id(x)) if _is_frozen(type(x)) else None
+            if kind in _PLAIN:
+                seen.add(key)
+                total += sys.getsizeof(x)
+                continue
+            held = _FROZEN_SIZES.get(key) if _is_frozen(kind) else None
             if held is not None and held[0]() is x:
-                seen.add(id(x))
-                known.setdefault(type(x), []).append(held[1])
+                seen.add(key)
+                known.setdefault(kind, []).append(held[1])
                 total += held[1]
             else:
                 new.append(x)
         for x in new:
             like = known.get(type(x))
             if like is None or len(like) < LIKE_SIBLINGS or id(x) in seen:
-                total += _each([x], depth)
+                total += size(x, depth + 1)
                 continue
             seen.add(id(x))
             guess = sum(like) // len(like)

@@ -20,14 +20,13 @@ import zlib
 
 from babel import support
 from flask import Flask, Response, current_app, request, session
-from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from wtforms.i18n import messages_path
 
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
 from skatcalc.web.http import can_edit
-from skatcalc.web.i18n import page_args, page_lang
+from skatcalc.web.i18n import current_lang, page_args, page_lang
 from skatcalc.web.request_state import csrf_token, keep_sheet, mark_private, private, state
 
 # Pages whose whole content follows from the sheet's revision (plus language and edit rights).
@@ -124,7 +123,8 @@ def _before() -> Response | None:
     # Flask-WTF loads WTForms' message catalogue from disk for every request that builds a
     # form, unless the request already carries one: hand it the parsed one (in Flask-WTF's
     # own slot on the request, which Flask's Request type does not declare).
-    request.wtforms_translations = _wtforms_catalog(str(get_locale()))  # type: ignore[attr-defined]
+    # (the request's language as Flask-Babel would name it, without its parsed Locale)
+    request.wtforms_translations = _wtforms_catalog(current_lang())  # type: ignore[attr-defined]
     etag = revision_etag()
     if etag is None:
         return None
