@@ -17,6 +17,7 @@ import secrets
 import struct
 import threading
 import zlib
+from collections.abc import Callable
 
 from babel import support
 from flask import Flask, Response, current_app, request, session
@@ -53,6 +54,8 @@ def init_app(app: Flask) -> None:
     # workers of one ``serve --processes N`` are one start: they get the parent's (BUILD_TAG).
     app.extensions["skatcalc_build"] = app.config.get("BUILD_TAG") or secrets.token_hex(6)
     app.jinja_env.globals["url_for"] = kept_url_for
+    # a render's own, for this request (the macros a template imports see the global one)
+    app.context_processor(lambda: {"url_for": _url_for_here()})
     app.before_request(_before)
     app.after_request(_after)
     app.teardown_request(_release)
@@ -64,20 +67,31 @@ def init_app(app: Flask) -> None:
 def kept_url_for(endpoint: str, **values: object) -> str:
     """The templates' ``url_for``: Flask's, built once per app, the request's root, host and
     scheme, endpoint and values (each with its type: ``True`` and ``1`` are other links)."""
+    return _url_for_here()(endpoint, **values)
+
+
+def _url_for_here() -> Callable[..., str]:
+    """``kept_url_for`` for this request, with the request's part of the key found once: a
+    render takes it as its ``url_for`` (a page builds ~23 links)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    try:
-        key = (id(app), request.script_root, request.host, request.scheme,
-               request.blueprint if endpoint[:1] == "." else None, endpoint,
-               *sorted((k, type(v), v) for k, v in values.items()))  # fmt: skip
-        link = cache.LINKS.get(key)
-    except TypeError:  # a value that is no key (a list): built as it is
-        return app.url_for(endpoint, **values)  # type: ignore[no-any-return]
-    if link is None:
-        link = app.url_for(endpoint, **values)
-        if len(cache.LINKS) >= cache.LINKS_KEPT:
-            cache.LINKS.clear()
-        cache.LINKS[key] = link
-    return link
+    here = (id(app), request.script_root, request.host, request.scheme)
+    blueprint = request.blueprint
+
+    def url_for(endpoint: str, **values: object) -> str:
+        try:
+            key = (*here, blueprint if endpoint[:1] == "." else None, endpoint,
+                   *sorted((k, type(v), v) for k, v in values.items()))  # fmt: skip
+            link = cache.LINKS.get(key)
+        except TypeError:  # a value that is no key (a list): built as it is
+            return app.url_for(endpoint, **values)  # type: ignore[no-any-return]
+        if link is None:
+            link = app.url_for(endpoint, **values)
+            if len(cache.LINKS) >= cache.LINKS_KEPT:
+                cache.LINKS.clear()
+            cache.LINKS[key] = link
+        return link
+
+    return url_for
 
 
 # --- ETag per sheet revision ------------------------------------------------------------------

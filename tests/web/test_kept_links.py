@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Flask, url_for
 
 from skatcalc.services import cache
-from skatcalc.web.caching import kept_url_for
+from skatcalc.web.caching import _url_for_here, kept_url_for
 from skatcalc.web.i18n import _jinja_gettext
 
 
@@ -26,8 +26,10 @@ def test_a_kept_link_is_flasks_link_for_its_request(app: Flask) -> None:
     for base in ("http://localhost/", "https://skat.example.org/", "http://x.example/sub/"):
         for _ in range(2):  # built, then kept
             with app.test_request_context("/sheets/7", base_url=base):
+                bound = _url_for_here()  # a render's own
                 for endpoint, values in cases:
                     assert kept_url_for(endpoint, **values) == url_for(endpoint, **values)
+                    assert bound(endpoint, **values) == url_for(endpoint, **values)
     with app.test_request_context("/sheets/7"):
         assert kept_url_for(".show", sheet_id=3) == url_for(".show", sheet_id=3)
         assert kept_url_for("sheets.show", sheet_id=3, ids=[1, 2]) == url_for(
