@@ -528,6 +528,12 @@ EVENT_SNAPSHOTS: Recent[tuple[str, str], object] = Recent(32)  # services.events
 # A link's QR code as inline SVG per address (web/sheet_view.py ``qr_svg``): ~5 ms a code,
 # two on every page of a sheet on the network, and a sheet's links never change.
 QR_CODES: Recent[str, Markup] = Recent(256)
+# The line chart's coordinates as written (exports/charts.py): each deal's x per (deals, left,
+# plot width), and each total's y per scale (lowest, highest, top, plot height). Functions of
+# their keys only: nothing to go stale.
+CHART_XS: Recent[tuple[int, int, int], list[str]] = Recent(64)
+CHART_YS: Recent[tuple[int, int, int, int], dict[int, str]] = Recent(64)
+CHART_VALUES = 2048  # totals kept per scale
 # A date in a language's medium format per (date, language) (services/dates.py ``day``): Babel
 # takes ~0.5 ms a date, and the list of sheets shows hundreds, mostly the same.
 DATES: Recent[tuple[date, str], str] = Recent(4096)
@@ -587,7 +593,8 @@ def clear() -> None:
         _LAST_REV.clear()
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
-                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES):  # fmt: skip
+                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS,
+                 CHART_YS):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()
