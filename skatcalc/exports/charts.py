@@ -85,8 +85,10 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
     def y(v: int) -> float:
         return top + ph * (hi - v) / (hi - lo)
 
-    y_ticks = [{"y": y(v), "zero": v == 0, "label": number(v)} for v in range(lo, hi + 1, step)]
-    x_ticks = [{"x": x(i), "label": i} for i in range(0, n + 1, _nice_step(n))]
+    # the template writes these as they are (a format filter per number cost most of it)
+    y_ticks = [{"y": f"{y(v):.1f}", "text_y": f"{y(v) + 4:.1f}", "zero": v == 0,
+                "label": number(v)} for v in range(lo, hi + 1, step)]  # fmt: skip
+    x_ticks = [{"x": f"{x(i):.1f}", "label": i} for i in range(0, n + 1, _nice_step(n))]
     # Each deal's x and each total's y written once, not once per player, and kept per scale
     # (they follow from it alone): the page after a save draws every point again, and only
     # the new deal's totals are new on a scale that did not change.
@@ -106,7 +108,9 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
             "name": p,
             "colour": COLOURS[k % len(COLOURS)],
             "points": " ".join([xs[i] + ys[val] for i, val in enumerate(series[p])]),
-            "key_x": left + k * (pw / max(len(players), 1)),  # its colour's key under the chart
+            # its colour's key under the chart
+            "key_x": f"{left + k * (pw / max(len(players), 1)):.1f}",
+            "text_x": f"{left + k * (pw / max(len(players), 1)) + 16:.1f}",
             "label": key_label(p, pw / max(len(players), 1) - 16 - 6, font_size),
         }
         for k, p in enumerate(players)

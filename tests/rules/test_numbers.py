@@ -90,3 +90,11 @@ def test_chart_points_are_each_deals_x_and_each_totals_y(
             for i, v in enumerate(series)
         )
         assert f'points="{points}"' in svg
+    one = "%.1f".__mod__  # as the template's format filter wrote them before
+    for v in range(lo, hi + 1, step):  # the axis: each tick's line and label
+        at = 14 + ph * (hi - v) / (hi - lo)
+        assert f'y1="{one(at)}" y2="{one(at)}"' in svg
+        assert f'y="{one(at + 4)}" text-anchor="end" fill="#666">{number(v)}<' in svg
+    for k in range(2):  # each player's key
+        key_x = 52 + k * (pw / 2)
+        assert f'<rect x="{one(key_x)}"' in svg and f'<text x="{one(key_x + 16)}"' in svg
