@@ -47,3 +47,22 @@ def test_a_kept_text_is_the_catalogues_in_the_requests_language(app: Flask) -> N
             assert _jinja_gettext("100 %%") == "100 %"  # %-formatted, as Jinja's gettext is
             saved = {"de": "Spiel 3 gespeichert.", "en": "Deal 3 saved."}[lang]
             assert _jinja_gettext("Spiel %(n)s gespeichert.", n=3) == saved
+
+
+def test_fields_read_by_attribute_as_a_dict_is() -> None:
+    """The sheet page's data as ``Fields``: the template reads the same from it as from the
+    plain JSON (present keys, missing ones undefined, a dict's own methods)."""
+    from jinja2 import Environment
+
+    from skatcalc.web.sheet_view import Fields, fields
+
+    data = {"totals": {"balance": {"A": -3, "B": 3}, "settlement": [{"from": "A", "to": "B"}]}}
+    src = (
+        "{{ d.totals.balance.A }} {{ d.totals.balance['B'] }} {{ d.totals.written is defined }}"
+        " {{ d.totals.balance.values()|sum }} {{ d.totals.settlement[0].from }} {{ d.nothing }}."
+    )
+    env = Environment(autoescape=True)
+    assert env.from_string(src).render(d=fields(data)) == env.from_string(src).render(d=data)
+    assert env.from_string(src).render(d=data) == "-3 3 False 0 A ."
+    view = fields(data)
+    assert type(view) is Fields and view == data and type(data["totals"]) is dict
