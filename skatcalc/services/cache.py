@@ -126,6 +126,13 @@ def _remember(obj: object, size: int) -> None:
     _FROZEN_SIZES[key] = (weakref.ref(obj, forget), size)
 
 
+def known_size(value: KeptJson, size: int) -> KeptJson:
+    """``value`` with its size worked out by its maker (``approx_size`` then takes ``size``
+    instead of walking it): for what a save makes anew each time and can count cheaper."""
+    _remember(value, size)
+    return value
+
+
 def approx_size(value: object) -> int:
     """About how many bytes ``value`` takes with everything it holds (``sys.getsizeof`` over
     its containers, dataclasses and objects; each object counted once; long lists by a

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
@@ -196,8 +197,16 @@ def sheet_statistics(db: Database, sheet: Sheet) -> dict[str, dict[str, Any]]:
         if held is not None and len(held[0]) <= len(rows):
             if all(a is b for a, b in zip(held[0], rows, strict=False)):
                 before, done = cast(dict[str, dict[str, Any]], held[1]), len(held[0])
-        # kept as a whole, measured once for every cache it is in (it is never changed)
-        out = cache.KeptJson(statistics(sheet.game, sheet.players, rows[done:], before))
+        # kept as a whole and never changed; its size worked out, not walked (a save's page
+        # makes it anew): the dicts, each player's best and worst deal, their own numbers
+        counted = statistics(sheet.game, sheet.players, rows[done:], before)
+        size = sys.getsizeof(counted)
+        for s in counted.values():
+            size += sys.getsizeof(s)
+            for deal in (s["best"], s["worst"]):
+                if deal is not None:
+                    size += sys.getsizeof(deal) + 2 * sys.getsizeof(2**20)
+        out = cache.known_size(cache.KeptJson(counted), size)
         cache.LATEST_STATS.put(key, (rows, out))
         return cast(dict[str, dict[str, Any]], out)
 

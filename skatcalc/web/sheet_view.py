@@ -474,7 +474,7 @@ MARK_CLASS = {LOST: " lost", BOCK: " bock", STRUCK: " lost"}
 
 def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> list[dict[str, str]]:
     """Newest first, in the server's local time (the laptop on the table), with the previous
-    version of a deal in words."""
+    version of a deal in words; each line :class:`Fields`, as the template reads it."""
     words = {"add": _("eingetragen"), "correct": _("korrigiert"),
              "strike": _("gestrichen"), "restore": _("wiederhergestellt"),
              "close": _("Abend abgeschlossen"), "reopen": _("Abend wieder geöffnet"),
@@ -482,7 +482,7 @@ def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> l
     spec = service.spec_of(sheet)
     keeps_list = game_kind(sheet.game).keeps_list
     lang = page_lang()
-    out = []
+    out: list[dict[str, str]] = []
     for h in reversed(history):
         try:
             when = datetime.fromisoformat(h.at).astimezone().strftime("%d.%m. %H:%M")
@@ -499,9 +499,8 @@ def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> l
                 )
             except (InvalidDeal, KeyError, TypeError):
                 before = json.dumps(b.get("input"), ensure_ascii=False)[:200]
-        out.append({"when": when, "what": words.get(h.action, h.action),
-                    "n": str(h.n) if h.n else "",
-                    "before": before})  # fmt: skip
+        out.append(Fields(when=when, what=words.get(h.action, h.action),
+                          n=str(h.n) if h.n else "", before=before))  # fmt: skip
     return out
 
 

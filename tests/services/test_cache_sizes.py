@@ -83,3 +83,9 @@ def test_plain_values_count_once_each_as_before() -> None:
     one = sys.getsizeof(figures)
     plain = sum(sys.getsizeof(n) for n in names) + sum(sys.getsizeof(v) for v in figures.values())
     assert both == sys.getsizeof([figures, dict(figures)]) + 2 * one + plain
+
+
+def test_a_size_its_maker_worked_out_is_taken_without_a_walk() -> None:
+    value = cache.known_size(cache.KeptJson({f"k{i}": "x" * 100 for i in range(50)}), 4321)
+    assert cache.approx_size(value) == 4321
+    assert cache.approx_size([value]) == sys.getsizeof([value]) + 4321
