@@ -541,6 +541,8 @@ QR_CODES: Recent[str, Markup] = Recent(256)
 CHART_XS: Recent[tuple[int, int, int], list[str]] = Recent(64)
 CHART_YS: Recent[tuple[int, int, int, int], dict[int, str]] = Recent(64)
 CHART_VALUES = 2048  # totals kept per scale
+# The legend under a sheet's list per (game, language) (web/sheet_view.py): texts only.
+LEGENDS: Recent[tuple[str, str], list[tuple[str, str]]] = Recent(16)
 # A date in a language's medium format per (date, language) (services/dates.py ``day``): Babel
 # takes ~0.5 ms a date, and the list of sheets shows hundreds, mostly the same.
 DATES: Recent[tuple[date, str], str] = Recent(4096)
@@ -601,7 +603,7 @@ def clear() -> None:
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS,
-                 CHART_YS):  # fmt: skip
+                 CHART_YS, LEGENDS):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()

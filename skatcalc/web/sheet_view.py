@@ -91,7 +91,7 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
     html = render_template(
         "sheets/show.html",
         saved=None if share else saved_line(sheet, data),
-        legend=legend(sheet.game, _),
+        legend=cache.kept(cache.LEGENDS, (sheet.game, page_lang()), lambda: legend(sheet.game, _)),
         sheet=sheet,
         data=Fields({**data, "totals": fields(data["totals"])}),
         form=form,
