@@ -16,17 +16,24 @@ on both alike; printed are the medians in wall-clock and CPU time, their ratios,
 average. Target: ≤ 6× the floor.
 
 Run: PYTHONPATH=. python bench/save.py [runs]      (default 300 pairs, well under a minute)
+     PYTHONPATH=. python bench/save.py [runs] --where
+                 (then also where the save's CPU goes: the app's hooks and the main steps, each
+                 with what it calls, per save; timing them adds a little to the save)
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 import os
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from common import PLAYERS, sheet_file
 from flask import Flask, Response
@@ -36,6 +43,63 @@ from skatcalc import create_app
 
 API_DEAL = {"game": "grand", "with": True, "matadors": 2, "declarer_points": 75,
             "declarer": PLAYERS[1]}  # fmt: skip
+
+
+# The steps --where times (module: name), each with what it calls.
+STEPS = [
+    "skatcalc.services.sheets:add_deal", "skatcalc.services.sheets:computed",
+    "skatcalc.services.sheets:computed_sheet", "skatcalc.services.sheets:sheet_text",
+    "skatcalc.services.sheets:sheet_statistics", "skatcalc.services.cache:approx_size",
+    "skatcalc.web.sheet_view:revision_parts", "skatcalc.web.sheet_view:running_totals_svg",
+    "skatcalc.web.sheet_view:table_rows_html", "skatcalc.web.sheet_view:render_template",
+    "skatcalc.web.sheet_view:entry_form_html", "skatcalc.web.caching:keep_page",
+]  # fmt: skip
+
+
+class Where:
+    """CPU per step and phase, a step's calls of itself not counted twice."""
+
+    def __init__(self) -> None:
+        self.phase = "-"
+        self.spent: dict[tuple[str, str], float] = {}
+
+    def timed(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        inside = [0]
+
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            if inside[0]:
+                return fn(*args, **kwargs)
+            inside[0] += 1
+            c0 = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                inside[0] -= 1
+                key = (self.phase, name)
+                self.spent[key] = self.spent.get(key, 0.0) + time.process_time() - c0
+
+        return run
+
+    def install(self, app: Flask) -> None:
+        for step in STEPS:
+            module, name = step.split(":")
+            mod = importlib.import_module(module)
+            setattr(mod, name, self.timed(step, getattr(mod, name)))
+        for hooks in (app.before_request_funcs, app.after_request_funcs,
+                      app.teardown_request_funcs):  # fmt: skip
+            for bp, fns in hooks.items():
+                hooks[bp] = [self.timed(f"hook {f.__module__}.{f.__qualname__}", f) for f in fns]
+        for endpoint in ("api.add_deal", "sheets.show"):  # the views as routed
+            app.view_functions[endpoint] = self.timed(f"view {endpoint}",
+                                                      app.view_functions[endpoint])  # fmt: skip
+        app.wsgi_app = self.timed("the app (WSGI)", app.wsgi_app)  # type: ignore[method-assign]
+
+    def report(self, saves: int) -> None:
+        print("where the save's CPU goes (ms per save; a step includes what it calls):")
+        for (phase, name), spent in sorted(self.spent.items(), key=lambda kv: (kv[0][0], -kv[1])):
+            if phase in ("POST", "GET") and spent / saves * 1000 >= 0.02:
+                print(f"  {phase:4} {spent / saves * 1000:7.3f}  {name}")
 
 
 def bare_floor(post_bytes: bytes, page_bytes: bytes) -> FlaskClient:
@@ -54,11 +118,15 @@ def bare_floor(post_bytes: bytes, page_bytes: bytes) -> FlaskClient:
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    args = [a for a in sys.argv[1:] if a != "--where"]
+    runs = int(args[0]) if args else 300
+    where = Where() if "--where" in sys.argv else None
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         path = str(Path(tmp) / "bench.sqlite")
         app = create_app({"DATABASE": path, "SECRET_KEY": "bench", "LAN": True})
+        if where is not None:
+            where.install(app)
         c: FlaskClient = app.test_client()
         r = c.post("/api/v1/sheets/import", json=sheet_file(48))
         assert r.status_code == 201, r.data[:300]
@@ -76,9 +144,15 @@ def main() -> None:
             assert c.get(f"/sheets/{sid}", headers=right).status_code == 200
 
         def save() -> tuple[bytes, bytes]:
+            if where is not None:
+                where.phase = "POST"
             r = c.post(f"/api/v1/sheets/{sid}/deals", json=API_DEAL, headers=right)
             assert r.status_code == 201, r.data[:300]
+            if where is not None:
+                where.phase = "GET"
             p = c.get(f"/sheets/{sid}", headers=right)
+            if where is not None:
+                where.phase = "-"
             assert p.status_code == 200 and b'id="deal-49"' in p.data, p.status_code
             return r.data, p.data
 
@@ -96,6 +170,8 @@ def main() -> None:
             back_to_48()
             save()
             floor()
+        if where is not None:
+            where.spent.clear()
         wall: dict[str, list[float]] = {"save": [], "floor": []}
         cpu: dict[str, list[float]] = {"save": [], "floor": []}
         for k in range(runs):
@@ -124,6 +200,8 @@ def main() -> None:
             f"save:       API add + sheet page              wall {w_s:7.3f} ms   CPU {c_s:7.3f} ms"
         )
         print(f"ratio       wall {w_s / w_f:5.1f}×   CPU {c_s / c_f:5.1f}×   [≤ 6]")
+        if where is not None:
+            where.report(runs)
         print(f"run time {time.perf_counter() - started:.0f} s, load average "
               f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")  # fmt: skip
 

@@ -16,6 +16,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from skatcalc.rules.common import number
+from skatcalc.services import cache
 
 # The templates' folder: at the project's top in a checkout, in the package once installed
 # (as skatcalc/__init__.py finds it for the app).
@@ -84,14 +85,32 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
     def y(v: int) -> float:
         return top + ph * (hi - v) / (hi - lo)
 
-    y_ticks = [{"y": y(v), "zero": v == 0, "label": number(v)} for v in range(lo, hi + 1, step)]
-    x_ticks = [{"x": x(i), "label": i} for i in range(0, n + 1, _nice_step(n))]
+    # the template writes these as they are (a format filter per number cost most of it)
+    y_ticks = [{"y": f"{y(v):.1f}", "text_y": f"{y(v) + 4:.1f}", "zero": v == 0,
+                "label": number(v)} for v in range(lo, hi + 1, step)]  # fmt: skip
+    x_ticks = [{"x": f"{x(i):.1f}", "label": i} for i in range(0, n + 1, _nice_step(n))]
+    # Each deal's x and each total's y written once, not once per player, and kept per scale
+    # (they follow from it alone): the page after a save draws every point again, and only
+    # the new deal's totals are new on a scale that did not change.
+    xs = cache.kept(cache.CHART_XS, (len(deals), left, pw),
+                    lambda: [f"{x(i):.0f}," for i in range(len(deals) + 1)])  # fmt: skip
+    held = cache.kept(cache.CHART_YS, (lo, hi, top, ph), dict)
+    ys: dict[int, str] = {}
+    for v in set(values):
+        text = held.get(v)
+        if text is None:
+            text = f"{y(v):.0f}"
+            if len(held) < cache.CHART_VALUES:  # added to, never emptied: others read it
+                held[v] = text
+        ys[v] = text
     lines = [
         {
             "name": p,
             "colour": COLOURS[k % len(COLOURS)],
-            "points": " ".join(f"{x(i):.0f},{y(val):.0f}" for i, val in enumerate(series[p])),
-            "key_x": left + k * (pw / max(len(players), 1)),  # its colour's key under the chart
+            "points": " ".join([xs[i] + ys[val] for i, val in enumerate(series[p])]),
+            # its colour's key under the chart
+            "key_x": f"{left + k * (pw / max(len(players), 1)):.1f}",
+            "text_x": f"{left + k * (pw / max(len(players), 1)) + 16:.1f}",
             "label": key_label(p, pw / max(len(players), 1) - 16 - 6, font_size),
         }
         for k, p in enumerate(players)

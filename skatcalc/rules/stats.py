@@ -3,15 +3,20 @@ produced; what counts as a game's own kinds of games its :class:`GameKind` says)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .sheet import GAMES, Row, game
 
 
-def statistics(game_key: str, players: Sequence[str], rows: Sequence[Row]
+def statistics(game_key: str, players: Sequence[str], rows: Sequence[Row],
+               before: Mapping[str, Mapping[str, Any]] | None = None
                ) -> dict[str, dict[str, Any]]:  # fmt: skip
     """Deals taken part in, own games, won, lost, won %, best and worst deal, and game kinds.
+
+    With ``before`` (the statistics of the rows that came before ``rows`` on the same sheet),
+    the figures go on from there: ``statistics(g, ps, a + b)`` is
+    ``statistics(g, ps, b, statistics(g, ps, a))``. ``before`` is not changed.
 
     Skat counts Grands and Nulls among a player's own games; Schafkopf counts solos (every
     game played alone, Wenz and Bettel included) and Sauspiele (partner games).
@@ -29,7 +34,7 @@ def statistics(game_key: str, players: Sequence[str], rows: Sequence[Row]
     columns = {col.key: 0 for kind in GAMES.values() for col in kind.stat_columns}
     out: dict[str, dict[str, Any]] = {
         p: {"played": 0, "own": 0, "won": 0, "lost": 0, "won_pct": None,
-            "best": None, "worst": None, **columns}
+            "best": None, "worst": None, **columns} if before is None else dict(before[p])
         for p in players
     }  # fmt: skip
     for row in rows:

@@ -78,6 +78,11 @@ SAMPLE = 16
 _FROZEN_SIZES: dict[int, tuple[weakref.ref[object], int]] = {}
 # Smaller objects are measured again (cheaper than the entry that would remember them).
 _MEMO_FROM = 512
+# Values with nothing inside them, by exact type (a subclass may hold more).
+_PLAIN = frozenset({str, bytes, int, float, bool, type(None)})
+# A list or tuple with at least this many items measured before, of one frozen type, takes a
+# new item of that type to be their average size (the rows of a sheet are alike).
+LIKE_SIBLINGS = 8
 
 
 class KeptJson(dict[str, object]):
@@ -119,6 +124,13 @@ def _remember(obj: object, size: int) -> None:
             del _FROZEN_SIZES[key]
 
     _FROZEN_SIZES[key] = (weakref.ref(obj, forget), size)
+
+
+def known_size(value: KeptJson, size: int) -> KeptJson:
+    """``value`` with its size worked out by its maker (``approx_size`` then takes ``size``
+    instead of walking it): for what a save makes anew each time and can count cheaper."""
+    _remember(value, size)
+    return value
 
 
 def approx_size(value: object) -> int:
@@ -167,7 +179,56 @@ def approx_size(value: object) -> int:
             first = sum(size(x, depth + 1) for x in sample[0::2])
             more = sum(size(x, depth + 1) for x in sample[1::2])
             return total + first + more * (n - SAMPLE) // SAMPLE
-        return total + sum(size(x, depth + 1) for x in items)
+        if n >= LIKE_SIBLINGS:
+            return total + _alike(items, depth)
+        return total + _each(items, depth)
+
+    def _each(items: list[object], depth: int) -> int:
+        # What ``size`` gives, without its calls for the plain values that most items are
+        # (a dict of four players' figures is nine objects; the calls were most of its cost).
+        total = 0
+        for x in items:
+            if type(x) in _PLAIN:
+                key = id(x)
+                if key not in seen:
+                    seen.add(key)
+                    total += sys.getsizeof(x)
+            else:
+                total += size(x, depth + 1)
+        return total
+
+    def _alike(items: list[object], depth: int) -> int:
+        # A save adds one row to the rows of the last computation (or one row's JSON to the
+        # last serialisation): the others were measured before, and the new one is taken to
+        # be their average, as a sample would (walking it cost more than the rest of a save).
+        known: dict[type, list[int]] = {}
+        new: list[object] = []
+        total = 0
+        for x in items:
+            key, kind = id(x), type(x)
+            if key in seen:
+                continue
+            if kind in _PLAIN:
+                seen.add(key)
+                total += sys.getsizeof(x)
+                continue
+            held = _FROZEN_SIZES.get(key) if _is_frozen(kind) else None
+            if held is not None and held[0]() is x:
+                seen.add(key)
+                known.setdefault(kind, []).append(held[1])
+                total += held[1]
+            else:
+                new.append(x)
+        for x in new:
+            like = known.get(type(x))
+            if like is None or len(like) < LIKE_SIBLINGS or id(x) in seen:
+                total += size(x, depth + 1)
+                continue
+            seen.add(id(x))
+            guess = sum(like) // len(like)
+            _remember(x, guess)
+            total += guess
+        return total
 
     return size(value, 0)
 
@@ -228,6 +289,7 @@ def shed_unedited() -> bool:
     if gone:
         LATEST_COMPUTED.discard(lambda key: key in gone)
         LATEST_JSON.discard(lambda key: key[0] in gone)
+        LATEST_STATS.discard(lambda key: key[0] in gone)
         PAGE_ROWS.discard(lambda key: key[0] in gone)  # its page stays, as bytes (PAGES)
     return bool(gone)
 
@@ -374,6 +436,11 @@ LATEST_COMPUTED: ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], Compu
 LATEST_JSON: ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[JSON]]] = ByteBounded(
     8 * MB, lambda held: approx_size(held[1]), keep_one=True
 )
+# The last statistics per (sheet token, game, players), with the computed rows they count (the
+# same objects as the last computation's): a save counts its new row only.
+LATEST_STATS: ByteBounded[tuple[str, str, tuple[str, ...]], tuple[tuple[Row, ...], KeptJson]] = (
+    ByteBounded(2 * MB, lambda held: approx_size(held[1]), keep_one=True)
+)
 # A sheet's JSON as the API and the export send it, per revision, language and shape: a
 # 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
 SHEET_JSON: ByteBounded[tuple[object, ...], bytes] = ByteBounded(8 * MB, len, keep_one=True)
@@ -491,9 +558,27 @@ EVENT_SNAPSHOTS: Recent[tuple[str, str], object] = Recent(32)  # services.events
 # A link's QR code as inline SVG per address (web/sheet_view.py ``qr_svg``): ~5 ms a code,
 # two on every page of a sheet on the network, and a sheet's links never change.
 QR_CODES: Recent[str, Markup] = Recent(256)
+# The line chart's coordinates as written (exports/charts.py): each deal's x per (deals, left,
+# plot width), and each total's y per scale (lowest, highest, top, plot height). Functions of
+# their keys only: nothing to go stale.
+CHART_XS: Recent[tuple[int, int, int], list[str]] = Recent(64)
+CHART_YS: Recent[tuple[int, int, int, int], dict[int, str]] = Recent(64)
+CHART_VALUES = 2048  # totals kept per scale
+# The legend under a sheet's list per (game, language) (web/sheet_view.py): texts only.
+LEGENDS: Recent[tuple[str, str], list[tuple[str, str]]] = Recent(16)
 # A date in a language's medium format per (date, language) (services/dates.py ``day``): Babel
 # takes ~0.5 ms a date, and the list of sheets shows hundreds, mostly the same.
 DATES: Recent[tuple[date, str], str] = Recent(4096)
+# A template's text without parameters per (language, msgid), as the page shows it (web/i18n.py):
+# a sheet page asks for ~70 and the catalogues never change while the process runs. Only
+# texts written in the templates come here, so the entries are bounded by them (and by TEXTS_KEPT).
+TEMPLATE_TEXTS: dict[tuple[str, str], Markup] = {}
+TEXTS_KEPT = 4096
+# A template's ``url_for`` per (app, request's root, host and scheme, endpoint, values)
+# (web/caching.py ``kept_url_for``): a sheet page builds ~23 links and the routes never change
+# while the process runs. Bounded by LINKS_KEPT (then started afresh).
+LINKS: dict[tuple[object, ...], str] = {}
+LINKS_KEPT = 4096
 # A static file gzipped, per path, with the ETag of the file version it was packed from
 # (web/caching.py ``compress``): the same bytes for every phone, packed once per version.
 STATIC_GZIP: dict[str, tuple[str, bytes]] = {}
@@ -539,10 +624,13 @@ def clear() -> None:
         PER_REVISION_BYTES.clear()
         _LAST_REV.clear()
         EDITED.clear()
-    for held in (LATEST_COMPUTED, LATEST_JSON, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
-                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES):  # fmt: skip
+    for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
+                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS,
+                 CHART_YS, LEGENDS):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()
+    TEMPLATE_TEXTS.clear()
+    LINKS.clear()
     with STATIC_GZIP_LOCK:
         STATIC_GZIP.clear()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
@@ -42,6 +43,7 @@ from skatcalc.rules.sheet import (
     seat_names,
 )
 from skatcalc.rules.sheet import game as game_kind
+from skatcalc.rules.stats import statistics
 from skatcalc.services import cache
 from skatcalc.services import players as people
 from skatcalc.store import MAX_ID, NotFound, body_hash, fault_of, get_db, is_id, settings
@@ -177,6 +179,38 @@ def computed(db: Database, sheet: Sheet) -> ComputedSheet:
         return result
 
     return derived(sheet, "computed", make)
+
+
+def sheet_statistics(db: Database, sheet: Sheet) -> dict[str, dict[str, Any]]:
+    """The sheet's per-player statistics (``rules.stats.statistics``), once per revision.
+
+    After a save that continued the last computation, its rows are the same objects as before
+    plus the new ones: the statistics go on from the last ones over the new rows only. Any
+    other change (a correction, a strike, the rules) makes new rows from deal 1 on, and the
+    statistics are counted afresh."""
+
+    def make() -> dict[str, dict[str, Any]]:
+        rows = computed(db, sheet).rows
+        key = (sheet.share_token, sheet.game, tuple(sheet.players))
+        held = cache.LATEST_STATS.get(key)
+        before, done = None, 0
+        if held is not None and len(held[0]) <= len(rows):
+            if all(a is b for a, b in zip(held[0], rows, strict=False)):
+                before, done = cast(dict[str, dict[str, Any]], held[1]), len(held[0])
+        # kept as a whole and never changed; its size worked out, not walked (a save's page
+        # makes it anew): the dicts, each player's best and worst deal, their own numbers
+        counted = statistics(sheet.game, sheet.players, rows[done:], before)
+        size = sys.getsizeof(counted)
+        for s in counted.values():
+            size += sys.getsizeof(s)
+            for deal in (s["best"], s["worst"]):
+                if deal is not None:
+                    size += sys.getsizeof(deal) + 2 * sys.getsizeof(2**20)
+        out = cache.known_size(cache.KeptJson(counted), size)
+        cache.LATEST_STATS.put(key, (rows, out))
+        return cast(dict[str, dict[str, Any]], out)
+
+    return derived(sheet, "statistics", make)
 
 
 def computed_sheet(db: Database, sheet: Sheet, lang: str) -> dict[str, Any]:

@@ -17,17 +17,17 @@ import secrets
 import struct
 import threading
 import zlib
+from collections.abc import Callable
 
 from babel import support
 from flask import Flask, Response, current_app, request, session
-from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from wtforms.i18n import messages_path
 
 from skatcalc.services import cache
 from skatcalc.services import sheets as service
 from skatcalc.web.http import can_edit
-from skatcalc.web.i18n import page_args, page_lang
+from skatcalc.web.i18n import current_lang, page_args, page_lang
 from skatcalc.web.request_state import csrf_token, keep_sheet, mark_private, private, state
 
 # Pages whose whole content follows from the sheet's revision (plus language and edit rights).
@@ -53,9 +53,45 @@ def init_app(app: Flask) -> None:
     # A new start may bring new templates: tags from an older process must not match. The
     # workers of one ``serve --processes N`` are one start: they get the parent's (BUILD_TAG).
     app.extensions["skatcalc_build"] = app.config.get("BUILD_TAG") or secrets.token_hex(6)
+    app.jinja_env.globals["url_for"] = kept_url_for
+    # a render's own, for this request (the macros a template imports see the global one)
+    app.context_processor(lambda: {"url_for": _url_for_here()})
     app.before_request(_before)
     app.after_request(_after)
     app.teardown_request(_release)
+
+
+# --- Links ------------------------------------------------------------------------------------
+
+
+def kept_url_for(endpoint: str, **values: object) -> str:
+    """The templates' ``url_for``: Flask's, built once per app, the request's root, host and
+    scheme, endpoint and values (each with its type: ``True`` and ``1`` are other links)."""
+    return _url_for_here()(endpoint, **values)
+
+
+def _url_for_here() -> Callable[..., str]:
+    """``kept_url_for`` for this request, with the request's part of the key found once: a
+    render takes it as its ``url_for`` (a page builds ~23 links)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    here = (id(app), request.script_root, request.host, request.scheme)
+    blueprint = request.blueprint
+
+    def url_for(endpoint: str, **values: object) -> str:
+        try:
+            key = (*here, blueprint if endpoint[:1] == "." else None, endpoint,
+                   *sorted((k, type(v), v) for k, v in values.items()))  # fmt: skip
+            link = cache.LINKS.get(key)
+        except TypeError:  # a value that is no key (a list): built as it is
+            return app.url_for(endpoint, **values)  # type: ignore[no-any-return]
+        if link is None:
+            link = app.url_for(endpoint, **values)
+            if len(cache.LINKS) >= cache.LINKS_KEPT:
+                cache.LINKS.clear()
+            cache.LINKS[key] = link
+        return link
+
+    return url_for
 
 
 # --- ETag per sheet revision ------------------------------------------------------------------
@@ -101,7 +137,8 @@ def _before() -> Response | None:
     # Flask-WTF loads WTForms' message catalogue from disk for every request that builds a
     # form, unless the request already carries one: hand it the parsed one (in Flask-WTF's
     # own slot on the request, which Flask's Request type does not declare).
-    request.wtforms_translations = _wtforms_catalog(str(get_locale()))  # type: ignore[attr-defined]
+    # (the request's language as Flask-Babel would name it, without its parsed Locale)
+    request.wtforms_translations = _wtforms_catalog(current_lang())  # type: ignore[attr-defined]
     etag = revision_etag()
     if etag is None:
         return None
@@ -165,8 +202,8 @@ _PAGES = cache.PAGES  # kept in cache.py with every other process cache
 CSRF, IDEM = "\x00csrf\x00", "\x00idem\x00"
 TOKENS = (CSRF.encode(), IDEM.encode())
 # The deal form's idempotency key: new for every page shown, so two saves are two deals.
-IDEM_FIELD = re.compile(r'(name="idem" value=")([^"]*)(")')
-TOKEN = re.compile("(\x00csrf\x00|\x00idem\x00)")
+IDEM_BYTES = re.compile(rb'(name="idem" value=")([^"]*)(")')
+TOKEN_BYTES = re.compile(b"(\x00csrf\x00|\x00idem\x00)")
 # A gzip member (RFC 1952): header (deflate, no name, no time), the deflate blocks, a final
 # empty block, then CRC-32 and length of the plain bytes.
 GZIP_HEAD = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
@@ -188,12 +225,13 @@ def keep_page(variant: tuple[object, ...] | None, etag: str, resp: Response) -> 
         or "_flashes" in session  # a message shown once was rendered into this one
     ):
         return
-    html = resp.get_data(as_text=True)
+    # cut as bytes: decoding the page and encoding its pieces again cost more than the cuts
+    data = resp.get_data()
     token = csrf_token()
     if token:
-        html = html.replace(token, CSRF)
-    html = IDEM_FIELD.sub(lambda m: m.group(1) + IDEM + m.group(3), html)
-    pieces = [p.encode() for p in TOKEN.split(html)]
+        data = data.replace(token.encode(), TOKENS[0])
+    data = IDEM_BYTES.sub(lambda m: m.group(1) + TOKENS[1] + m.group(3), data)
+    pieces = TOKEN_BYTES.split(data)
     # Deflated at the first gzipped answer from the kept page, not here: the render after a
     # save is what a table waits for, and an app or a test client may never ask for gzip.
     packed: list[bytes | None] = [None] * len(pieces)

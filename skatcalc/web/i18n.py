@@ -21,7 +21,7 @@ from markupsafe import Markup
 from skatcalc.games.form_fields import parse_int
 from skatcalc.rules.common import InvalidDeal, number
 from skatcalc.rules.common import money as common_money
-from skatcalc.services import dates
+from skatcalc.services import cache, dates
 from skatcalc.text import LANGS, catalog, field_errors, translate, use_request_lang
 from skatcalc.web.request_state import state
 
@@ -110,7 +110,39 @@ def lang_url(code: str) -> str:
 
 
 def _jinja_gettext(text: str, **variables: object) -> Markup:
-    return Markup(catalog(current_lang()).ugettext(text)) % variables
+    return _gettext(current_lang(), text, variables)
+
+
+def _gettext(lang: str, text: str, variables: dict[str, object]) -> Markup:
+    if variables:
+        return Markup(catalog(lang).ugettext(text)) % variables
+    # a text without parameters, as most of a page's are: looked up once per language
+    key = (lang, text)
+    done = cache.TEMPLATE_TEXTS.get(key)
+    if done is None:
+        if len(cache.TEMPLATE_TEXTS) >= cache.TEXTS_KEPT:
+            cache.TEMPLATE_TEXTS.clear()  # a text passed in as a variable: not a bound to trust
+        done = cache.TEMPLATE_TEXTS[key] = Markup(catalog(lang).ugettext(text)) % variables
+    return done
+
+
+def _gettext_in(lang: str) -> Callable[..., Markup]:
+    """The templates' ``_()`` in ``lang``: a page's ~70 texts do not each ask the request for
+    its language."""
+
+    def gettext(text: str, **variables: object) -> Markup:
+        return _gettext(lang, text, variables)
+
+    return gettext
+
+
+def _num_in(lang: str) -> Callable[..., str]:
+    """The templates' ``num()`` (:func:`num`) in ``lang``."""
+
+    def num_in(n: int | None, signed: bool = False) -> str:
+        return "" if n is None else number(n, lang, signed)
+
+    return num_in
 
 
 def _jinja_ngettext(singular: str, plural: str, n: int, **variables: object) -> Markup:
@@ -177,7 +209,12 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def inject() -> dict[str, object]:
-        return {"lang": page_lang(), "num": num, "money": money, "lang_url": lang_url}
+        lang = page_lang()
+        # the language found once per render: templates (not the macros they import, which
+        # see only the globals) take these before the globals of the same name
+        text = _gettext_in(current_lang())
+        return {"lang": lang, "num": _num_in(lang), "money": money, "lang_url": lang_url,
+                "_": text, "gettext": text}  # fmt: skip
 
     @app.after_request
     def remember(resp: Response) -> Response:

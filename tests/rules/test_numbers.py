@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from flask import Flask
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from skatcalc.exports import pdf
+from skatcalc.exports import charts, pdf
 from skatcalc.exports.charts import running_totals_svg
 from skatcalc.rules.common import number, signed
 from skatcalc.web import i18n
@@ -61,3 +63,38 @@ def test_money_is_written_one_way(cents: int, lang: str, shown: str) -> None:
     from skatcalc.rules.common import money
 
     assert money(cents, lang) == shown
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    totals=st.lists(st.tuples(st.integers(-5000, 5000), st.integers(-5000, 5000)), max_size=70),
+    width=st.sampled_from([360, 640]),
+)
+def test_chart_points_are_each_deals_x_and_each_totals_y(
+    totals: list[tuple[int, int]], width: int
+) -> None:
+    """The points are written from each deal's x and each total's y once (a page after every
+    save draws them all again): the same points as each worked out on its own."""
+    svg = running_totals_svg(["A", "B"], [{"totals": {"A": a, "B": b}} for a, b in totals],
+                             width=width)  # fmt: skip
+    values = [0, *(v for t in totals for v in t)]
+    lo, hi = min(values), max(values)
+    hi = lo + 10 if lo == hi else hi
+    step = charts._nice_step(hi - lo)
+    lo, hi = (lo // step) * step, -((-hi) // step) * step
+    pw, ph, n = width - 64, 260 - 60, max(len(totals), 1)
+    for k in range(2):
+        series = [0, *(t[k] for t in totals)]
+        points = " ".join(
+            f"{52 + pw * i / n:.0f},{14 + ph * (hi - v) / (hi - lo):.0f}"
+            for i, v in enumerate(series)
+        )
+        assert f'points="{points}"' in svg
+    one = "%.1f".__mod__  # as the template's format filter wrote them before
+    for v in range(lo, hi + 1, step):  # the axis: each tick's line and label
+        at = 14 + ph * (hi - v) / (hi - lo)
+        assert f'y1="{one(at)}" y2="{one(at)}"' in svg
+        assert f'y="{one(at + 4)}" text-anchor="end" fill="#666">{number(v)}<' in svg
+    for k in range(2):  # each player's key
+        key_x = 52 + k * (pw / 2)
+        assert f'<rect x="{one(key_x)}"' in svg and f'<text x="{one(key_x + 16)}"' in svg

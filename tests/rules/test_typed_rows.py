@@ -10,6 +10,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skatcalc.rules.sheet import (
     ComputedSheet,
@@ -159,3 +161,25 @@ def test_every_game_of_the_registry_has_its_forms_and_the_same_words() -> None:
         ramsch = {"points": {"A": 60, "B": 60, "C": 0}, "jungfrau": ["C"], "durchmarsch": None}
         back = kind.ramsch_body(kind.ramsch_deal(ramsch))
         assert back is not None and {k: back[k] for k in ramsch} == ramsch
+
+
+@pytest.mark.parametrize("name", EVENINGS)
+@settings(max_examples=25, deadline=None)
+@given(cuts=st.lists(st.integers(min_value=0, max_value=60), max_size=4))
+def test_statistics_go_on_from_earlier_ones_as_if_counted_at_once(
+    name: str, cuts: list[int]
+) -> None:
+    """A save counts its new rows only, on top of the statistics of the rows before them
+    (services/sheets.py ``sheet_statistics``): the same figures, whatever the pieces, and the
+    earlier statistics are left as they were."""
+    game, players, _stake, computed = computed_evening(name)
+    rows = computed.rows
+    ends = sorted({min(c, len(rows)) for c in cuts} | {len(rows)})
+    before = None
+    done = 0
+    for end in ends:
+        kept = None if before is None else repr(before)
+        out = statistics(game, players, rows[done:end], before)
+        assert out == statistics(game, players, rows[:end])
+        assert kept is None or repr(before) == kept
+        before, done = out, end

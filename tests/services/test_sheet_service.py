@@ -318,3 +318,40 @@ def test_a_number_taken_meanwhile_on_the_page(
     # the same without the form's dealer fields (not the page's own post): 409, not 500
     r = client.post(f"/sheets/{sid}/deals", data={"kind": "passed", "n": "3"})
     assert r.status_code == 409
+
+
+def test_statistics_after_a_save_count_the_new_row_only(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save's statistics go on from the last ones; a correction counts them afresh. Either
+    way they are the statistics of all the sheet's rows."""
+    from skatcalc.rules.stats import statistics
+
+    sid = _sheet(client, deals=0)
+    for _ in range(4):
+        assert client.post(f"{API}/{sid}/deals", json=GRAND).status_code == 201
+    counted: list[int] = []
+
+    def counting(game: str, players: Any, rows: Any, before: Any = None) -> Any:
+        counted.append(len(rows))
+        return statistics(game, players, rows, before)
+
+    monkeypatch.setattr(service, "statistics", counting)
+    with app.app_context():
+        db = service.get_db()
+
+        def stats() -> Any:
+            sheet = service.load_sheet(db, sid)
+            out = service.sheet_statistics(db, sheet)
+            assert out == statistics(sheet.game, sheet.players, service.computed(db, sheet).rows)
+            return out
+
+        stats()
+        assert client.post(f"{API}/{sid}/deals", json={"passed": True}).status_code == 201
+        stats()
+        assert counted[-1] == 1  # the new row
+        assert client.put(f"{API}/{sid}/deals/2", json={"passed": True}).status_code == 200
+        stats()
+        assert counted[-1] == 5  # from deal 1 on
+        assert client.delete(f"{API}/{sid}/deals/5").status_code == 200
+        assert stats()["A"]["own"] == 3  # four Grands, deal 2 now passed; 5 was passed

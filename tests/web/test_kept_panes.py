@@ -37,7 +37,18 @@ GAMES = {
         {"ramsch": False},
     ),
 }  # fmt: skip
-CHANGES = ["add", "add2", "correct", "strike", "restore", "rename", "rules", "close", "reopen"]
+CHANGES = [
+    "add",
+    "add2",
+    "correct",
+    "strike",
+    "restore",
+    "rename",
+    "rules",
+    "close",
+    "reopen",
+    "dealer",
+]
 CSRF = re.compile(r'(name="csrf_token"[^>]*value=")[^"]*(")')
 IDEM = re.compile(r'(name="idem" value=")[^"]*(")')
 
@@ -73,6 +84,7 @@ class Table:
         for lang in ("de", "en"):
             self.views += [
                 (self.editor, f"/sheets/{self.sid}?lang={lang}"),
+                (self.editor, f"/sheets/{self.sid}?lang={lang}&saved=3"),  # the saved line
                 (self.visitor, f"/sheets/{self.sid}?lang={lang}"),
                 (self.visitor, f"/sheets/{self.sid}/share/{share.group(1)}?lang={lang}"),
             ]
@@ -81,8 +93,10 @@ class Table:
         deals = self.api.get(f"{API}/{self.sid}", headers=self.right).get_json()["deals"]
         return len(deals)
 
-    def add(self, k: int) -> int:
+    def add(self, k: int, dealer: str | None = None) -> int:
         body = self.bodies[k % len(self.bodies)]
+        if dealer is not None:  # the table dealt otherwise than the rotation says
+            body = dict(body, dealer=dealer)
         for declarer in PLAYERS:  # whoever sits in this deal
             b = dict(body, declarer=declarer) if "matadors" in body or "won" in body else body
             if "declarers" in body or "passed" in body:
@@ -98,6 +112,7 @@ class Table:
         go: dict[str, Callable[[], Any]] = {
             "add": lambda: self.add(k),
             "add2": lambda: self.add(k + 1),
+            "dealer": lambda: self.add(k, dealer=PLAYERS[(k + 2) % len(PLAYERS)]),
             "correct": lambda: n and self.api.put(
                 f"{API}/{sid}/deals/{1 + k % n}", json={"passed": True}, headers=right),
             "strike": lambda: n and self.api.delete(f"{API}/{sid}/deals/{1 + k % n}",
