@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import pytest
 from flask import Flask
 from werkzeug.routing import rules as werkzeug_rules
 from werkzeug.routing.converters import NumberConverter
@@ -60,3 +64,52 @@ def test_fresh_db_is_what_migrate_makes_with_a_token_of_its_own(
     assert made[0][:2] == made[1][:2] == made[2][:2]
     assert len(made[2][1]) > 10
     assert len({token for _, _, token in made}) == 3
+
+
+def test_every_long_first_entry_names_a_folder_or_module_of_the_suite() -> None:
+    from tests.conftest import LONG_FIRST
+
+    root = Path(__file__).resolve().parents[2]
+    for entry in LONG_FIRST:
+        path = root / entry
+        assert path.is_dir() if entry.endswith("/") else path.is_file(), entry
+        assert entry.startswith("tests/") and (entry.endswith("/") or entry.endswith(".py"))
+
+
+def test_the_long_tests_start_first_and_the_rest_keep_their_order() -> None:
+    from tests.conftest import pytest_collection_modifyitems
+
+    collected = [
+        "tests/games/test_a.py::test_one",
+        "tests/browser/test_b.py::test_one",
+        "tests/web/test_fuzz.py::test_x[1]",
+        "tests/games/test_a.py::test_two",
+        "tests/browser/test_b.py::test_two",
+        "tests/web/test_fuzz_types.py::test_y",
+        "tests/system/test_c.py::test_one",
+        "skatcalc/rules/common.py::skatcalc.rules.common.clean_name",
+        "tests/web/test_fuzz.py::test_x[2]",
+    ]
+    items: list[Any] = [SimpleNamespace(nodeid=n) for n in collected]
+    pytest_collection_modifyitems(items)
+    assert [i.nodeid for i in items] == [
+        "tests/browser/test_b.py::test_one",
+        "tests/browser/test_b.py::test_two",
+        "tests/web/test_fuzz.py::test_x[1]",
+        "tests/web/test_fuzz.py::test_x[2]",
+        "tests/system/test_c.py::test_one",
+        "tests/web/test_fuzz_types.py::test_y",  # a module, not a prefix of test_fuzz.py
+        "tests/games/test_a.py::test_one",
+        "tests/games/test_a.py::test_two",
+        "skatcalc/rules/common.py::skatcalc.rules.common.clean_name",
+    ]
+
+
+def test_auto_runs_one_worker_more_than_there_are_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.conftest import pytest_xdist_auto_num_workers
+
+    config: Any = None  # the hook reads no option
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    assert pytest_xdist_auto_num_workers(config) == len(os.sched_getaffinity(0)) + 1
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "2")
+    assert pytest_xdist_auto_num_workers(config) is None  # xdist's own hook reads it
