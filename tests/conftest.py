@@ -17,6 +17,7 @@ from tests.support import (
     NGINX,
     Served,
     copy_migrated,
+    reuse_compiled_templates,
     reuse_url_builders,
     seed_hypothesis_utf8_table,
     serve_behind_nginx,
@@ -27,6 +28,7 @@ from tests.support import (
 settings.register_profile("skatcalc", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("skatcalc")
 reuse_url_builders()
+reuse_compiled_templates()
 
 #: Where the long tests are, longest first: they start first, so that no worker is left alone
 #: with a long test at the end of a run while the others have finished (with ``--dist
