@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from tests.support import (
     NGINX,
     Served,
     copy_migrated,
+    reuse_compiled_templates,
     reuse_url_builders,
     seed_hypothesis_utf8_table,
     serve_behind_nginx,
@@ -30,6 +32,51 @@ reuse_url_builders()
 # warmed up at start: over a second of CPU each that most of them never use
 # (tests/system/test_heavy_served.py tests the warm child a server starts by default).
 os.environ.setdefault("SKATCALC_PDF_CHILD", "lazy")
+reuse_compiled_templates()
+
+#: Where the long tests are, longest first: they start first, so that no worker is left alone
+#: with a long test at the end of a run while the others have finished (with ``--dist
+#: worksteal`` an idle worker takes the tail of a busy one's queue, never the test it runs).
+#: A rule by place, not a file of timings that goes stale unseen; each entry must name a folder
+#: or module of the suite (``tests/system/test_suite_fixtures.py`` checks).
+LONG_FIRST = (
+    "tests/browser/",  # Chromium, and servers stopped and started again
+    "tests/web/test_fuzz.py",  # every route in every mode: parts of 10-20 s each
+    "tests/system/",  # the real server, nginx, slow clients, processes
+    "tests/web/test_correction_roundtrip.py",
+    "tests/web/test_big_pdf.py",
+    "tests/web/test_fuzz_types.py",
+    "tests/services/test_signature_size.py",
+    "tests/web/test_kept_panes.py",
+    "tests/rules/test_message_snapshot.py",
+    "tests/web/test_save_answer.py",
+)
+
+
+def long_first_rank(nodeid: str) -> int:
+    """The place of a test's module in ``LONG_FIRST``; after all of them if it is not named."""
+    path = nodeid.split("::", 1)[0]
+    for rank, prefix in enumerate(LONG_FIRST):
+        if path == prefix or (prefix.endswith("/") and path.startswith(prefix)):
+            return rank
+    return len(LONG_FIRST)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests first (``LONG_FIRST``); otherwise the collected order, so a module's tests
+    stay together and its module-scoped fixtures are made once per worker. Every worker sorts
+    the same collection the same way, as xdist requires."""
+    items.sort(key=lambda item: long_first_rank(item.nodeid))
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: one worker more than there are CPUs. A worker spends a good part of its
+    time waiting (for Chromium, for a server to start or stop, for a slow client's timeout);
+    the one more keeps the CPUs busy meanwhile. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still
+    decides where it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return len(os.sched_getaffinity(0)) + 1
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -37,6 +84,28 @@ def hypothesis_utf8_table() -> None:
     """See ``support.seed_hypothesis_utf8_table`` (a fixture, not at import: Hypothesis warns
     about touching its storage while pytest starts)."""
     seed_hypothesis_utf8_table()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def child_bytecode() -> Iterator[None]:
+    """Where ``PYTHONDONTWRITEBYTECODE`` is set (this machine, likely CI's clean one) every
+    ``skatcalc serve`` or ``skatcalc`` the tests start would compile the package from source
+    again, about a quarter of its start. Their compiled files go to a folder of their own in the
+    temporary directory instead (``PYTHONPYCACHEPREFIX``), never into the checkout; what they
+    run is the same source. Set in each test process, not in the environment the xdist workers
+    start with: all of them at once would compile the standard library and every dependency
+    into the empty folder (the prefix holds every compiled file, not only the package's)."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or "PYTHONPYCACHEPREFIX" in os.environ:
+        yield
+        return
+    folder = Path(tempfile.gettempdir()) / f"skatcalc-tests-pycache-{os.getuid()}"
+    os.environ["PYTHONPYCACHEPREFIX"] = str(folder)
+    saved = os.environ.pop("PYTHONDONTWRITEBYTECODE")
+    try:
+        yield
+    finally:
+        os.environ.pop("PYTHONPYCACHEPREFIX", None)
+        os.environ["PYTHONDONTWRITEBYTECODE"] = saved
 
 
 @pytest.fixture(scope="session")

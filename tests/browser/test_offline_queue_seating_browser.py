@@ -14,7 +14,18 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_offline_queue_browser import phone
+from tests.browser.offline import (
+    back_up,
+    enter,
+    go_down,
+    open_sheet,
+    open_then_stop,
+    phone,
+    post_deal,
+    save,
+    stored_seats,
+    waiting,
+)
 from tests.support import free_port, nginx_in_front, serve
 
 pytestmark = pytest.mark.browser
@@ -24,27 +35,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 FOUR = ["Anna", "Ben", "Cem", "Dora"]
 
 
-def open_sheet(pg: Any, server: Any, port: int, players: list[str]) -> int:
-    made = server.call("POST", "/api/v1/sheets", json_body={
-        "game": "skat", "players": players}).json()  # fmt: skip
-    sid = int(made["id"])
-    pg.goto(f"http://127.0.0.1:{port}/sheets/{sid}/edit/{made['edit_token']}")
-    pg.wait_for_url(f"**/sheets/{sid}*")
-    return sid
-
-
-def enter(pg: Any, declarer: str, game: str = "grand", spitzen: str = "mit 1") -> None:
-    form = pg.locator("#entry form.deal")
-    form.locator("#f-declarer").get_by_text(declarer, exact=True).click()
-    form.locator(f"#f-game label:has(input[value={game}])").click()
-    form.locator("#f-spitzen").get_by_text(spitzen, exact=True).click()
-    form.locator("#f-won").get_by_text("gewonnen", exact=True).click()
-
-
-def save(pg: Any) -> None:
-    pg.locator("#entry").get_by_role("button", name="Speichern").click()
-
-
 def offered(pg: Any) -> list[str]:
     """The declarers the entry form offers (those who play the deal)."""
     labels = pg.locator("#entry #f-declarer label[data-player]")
@@ -52,39 +42,22 @@ def offered(pg: Any) -> list[str]:
                   if labels.nth(i).is_visible())  # fmt: skip
 
 
-def stored(server: Any, sid: int) -> list[tuple[int, str, str, list[str]]]:
-    sheet = server.call("GET", f"/api/v1/sheets/{sid}").json()
-    return [(d["n"], d["dealer"], d["input"].get("declarer"), d["active"])
-            for d in sheet["deals"]]  # fmt: skip
-
-
 def queued(pg: Any, sid: int) -> Any:
     raw = pg.evaluate(f"localStorage.getItem('skatcalc-queue:/sheets/{sid}/deals')")
     return json.loads(raw) if raw else None
-
-
-def go_down(pg: Any) -> None:
-    pg.evaluate("document.querySelector('#entry form.deal').dataset.retry = '200'")
-    pg.locator("#queue[data-server=down]").wait_for(state="attached")  # the page saw it go
 
 
 def test_the_form_after_queued_deals_has_their_dealer_and_seats(
     browser: Any, tmp_path: Path
 ) -> None:
     db, port = tmp_path / "seats.sqlite", free_port()
-    ctx, pg = phone(browser)
-    with serve(db, port=port) as server:
-        sid = open_sheet(pg, server, port, FOUR)
-        enter(pg, "Ben")
-        save(pg)
-        pg.wait_for_url("**saved=1*")
-    go_down(pg)
+    ctx, pg, sid = open_then_stop(browser, db, port, FOUR, first="Ben")
     head = pg.locator("#entry h2.next")
     assert "Spiel 2 · Geber: Ben" in head.inner_text()
     assert offered(pg) == ["Anna", "Cem", "Dora"]
     enter(pg, "Cem")
     save(pg)
-    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 2").wait_for()
+    waiting(pg, "2")
     # the next form is deal 3 as it will be: Cem deals and sits out, Ben plays again
     assert "Spiel 3 · Geber: Cem" in head.inner_text()
     assert offered(pg) == ["Anna", "Ben", "Dora"]
@@ -94,20 +67,19 @@ def test_the_form_after_queued_deals_has_their_dealer_and_seats(
     assert "es spielen: Dora, Anna, Ben" in summary
     enter(pg, "Dora")
     save(pg)
-    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 2, 3").wait_for()
+    waiting(pg, "2, 3")
     assert "Spiel 4 · Geber: Dora" in head.inner_text()
     assert offered(pg) == ["Anna", "Ben", "Cem"]
     enter(pg, "Anna")
     save(pg)
-    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 2, 3, 4").wait_for()
+    waiting(pg, "2, 3, 4")
     assert "Spiel 5 · Geber: Anna" in head.inner_text()
     # only what was tapped waits: no dealer, no seats, no proposed dealer
     names = {k for d in queued(pg, sid)["deals"] for k, _v in d["f"]}
     assert not names & {"dealer", "dealer_shown", "active", "version"}
     assert {"declarer", "game", "spitzen", "won", "idem", "csrf_token"} <= names
-    with serve(db, port=port) as server:
-        pg.wait_for_url("**saved=4*", timeout=20_000)
-        assert stored(server, sid) == [
+    with back_up(pg, db, port, saved=4) as server:
+        assert stored_seats(server, sid) == [
             (1, "Anna", "Ben", ["Ben", "Cem", "Dora"]),
             (2, "Ben", "Cem", ["Cem", "Dora", "Anna"]),
             (3, "Cem", "Dora", ["Dora", "Anna", "Ben"]),
@@ -122,11 +94,7 @@ def test_a_dealer_set_by_hand_while_offline_is_kept_and_followed(
     browser: Any, tmp_path: Path
 ) -> None:
     db, port = tmp_path / "hand.sqlite", free_port()
-    ctx, pg = phone(browser)
-    with serve(db, port=port) as server:
-        sid = open_sheet(pg, server, port, FOUR)
-        pg.locator("#entry form.deal").wait_for()
-    go_down(pg)
+    ctx, pg, sid = open_then_stop(browser, db, port, FOUR)
     # Dora really dealt deal 1: set by hand (the seats follow her)
     pg.locator("#entry .more-toggle").click()
     pg.locator("#entry details.seats summary").click()
@@ -136,37 +104,32 @@ def test_a_dealer_set_by_hand_while_offline_is_kept_and_followed(
     pg.locator("#entry .more-toggle").click()
     enter(pg, "Anna")
     save(pg)
-    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 1").wait_for()
+    waiting(pg, "1")
     assert "Spiel 2 · Geber: Anna" in pg.inner_text("#entry h2.next")
     assert offered(pg) == ["Ben", "Cem", "Dora"]
     enter(pg, "Dora")
     save(pg)
-    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 1, 2").wait_for()
-    with serve(db, port=port) as server:
-        pg.wait_for_url("**saved=2*", timeout=20_000)
-        assert stored(server, sid) == [(1, "Dora", "Anna", ["Anna", "Ben", "Cem"]),
-                                       (2, "Anna", "Dora", ["Ben", "Cem", "Dora"])]  # fmt: skip
+    waiting(pg, "1, 2")
+    with back_up(pg, db, port, saved=2) as server:
+        assert stored_seats(server, sid) == [
+            (1, "Dora", "Anna", ["Anna", "Ben", "Cem"]),
+            (2, "Anna", "Dora", ["Ben", "Cem", "Dora"]),
+        ]
     ctx.close()
 
 
 def test_a_refused_deal_stays_in_the_queue_with_its_message(browser: Any, tmp_path: Path) -> None:
     db, port = tmp_path / "refused.sqlite", free_port()
-    ctx, pg = phone(browser)
-    with serve(db, port=port) as server:
-        sid = open_sheet(pg, server, port, FOUR)
-        pg.locator("#entry form.deal").wait_for()
-    pg.evaluate("document.querySelector('#entry form.deal').dataset.retry = '600000'")
-    pg.locator("#queue[data-server=down]").wait_for(state="attached")
+    ctx, pg, sid = open_then_stop(browser, db, port, FOUR, retry_ms=600_000)
     enter(pg, "Cem", "clubs", "mit 2")
     save(pg)
     enter(pg, "Dora", "spades")
     save(pg)
     queue = pg.locator("#queue")
-    queue.filter(has_text="wartet auf Verbindung: 1, 2").wait_for()
+    waiting(pg, "1, 2")
     with serve(db, port=port) as server:
         # another phone saved deal 1 meanwhile, a different game
-        other = {"declarer": "Dora", "game": "grand", "matadors": 1, "with": True, "won": True}
-        assert server.call("POST", f"/api/v1/sheets/{sid}/deals", json_body=other).status == 201
+        assert post_deal(server, sid, "Dora") == 201
         with pg.expect_navigation():
             pg.evaluate("window.dispatchEvent(new Event('online'))")
         refused = queue.locator(".refused")
@@ -179,7 +142,7 @@ def test_a_refused_deal_stays_in_the_queue_with_its_message(browser: Any, tmp_pa
         assert refused.get_by_role("button", name="Ins Formular").is_visible()
         assert refused.get_by_role("button", name="Verwerfen").is_visible()
         assert queue.get_by_role("button", name="Jetzt senden").is_hidden()
-        assert stored(server, sid) == [(1, "Anna", "Dora", ["Ben", "Cem", "Dora"])]
+        assert stored_seats(server, sid) == [(1, "Anna", "Dora", ["Ben", "Cem", "Dora"])]
         # still there after a reload
         pg.reload()
         queue.locator(".refused").filter(has_text="Spiel 1 nicht gespeichert").wait_for()
@@ -196,29 +159,27 @@ def test_a_refused_deal_stays_in_the_queue_with_its_message(browser: Any, tmp_pa
         assert queue.locator(".what").inner_text() == "Noch nicht gesendet, bitte prüfen: 2"
         queue.get_by_role("button", name="Jetzt senden").click()
         pg.wait_for_url("**saved=3*", timeout=20_000)
-        assert [(d[0], d[2]) for d in stored(server, sid)] == [(1, "Dora"), (2, "Cem"), (3, "Dora")]
+        assert [(d[0], d[2]) for d in stored_seats(server, sid)] == [
+            (1, "Dora"),
+            (2, "Cem"),
+            (3, "Dora"),
+        ]
         assert queue.is_hidden()
     ctx.close()
 
 
 def test_a_refused_deal_thrown_away_leaves_the_rest_to_send(browser: Any, tmp_path: Path) -> None:
     db, port = tmp_path / "away.sqlite", free_port()
-    ctx, pg = phone(browser)
-    with serve(db, port=port) as server:
-        sid = open_sheet(pg, server, port, FOUR)
-        pg.locator("#entry form.deal").wait_for()
-    pg.evaluate("document.querySelector('#entry form.deal').dataset.retry = '600000'")
-    pg.locator("#queue[data-server=down]").wait_for(state="attached")
+    ctx, pg, sid = open_then_stop(browser, db, port, FOUR, retry_ms=600_000)
     enter(pg, "Ben")
     save(pg)
     enter(pg, "Dora")
     save(pg)
     queue = pg.locator("#queue")
-    queue.filter(has_text="wartet auf Verbindung: 1, 2").wait_for()
+    waiting(pg, "1, 2")
     with serve(db, port=port) as server:
         # the same deal 1 came from another phone: this one's copy is thrown away
-        same = {"declarer": "Ben", "game": "grand", "matadors": 1, "with": True, "won": True}
-        server.call("POST", f"/api/v1/sheets/{sid}/deals", json_body=same)
+        post_deal(server, sid, "Ben")
         with pg.expect_navigation():
             pg.evaluate("window.dispatchEvent(new Event('online'))")
         queue.locator(".refused").filter(has_text="Spiel 1 nicht gespeichert").wait_for()
@@ -228,8 +189,10 @@ def test_a_refused_deal_thrown_away_leaves_the_rest_to_send(browser: Any, tmp_pa
         assert queue.get_by_role("button", name="Verwerfen").is_visible()
         queue.get_by_role("button", name="Jetzt senden").click()
         pg.wait_for_url("**saved=2*", timeout=20_000)
-        assert stored(server, sid) == [(1, "Anna", "Ben", ["Ben", "Cem", "Dora"]),
-                                       (2, "Ben", "Dora", ["Cem", "Dora", "Anna"])]  # fmt: skip
+        assert stored_seats(server, sid) == [
+            (1, "Anna", "Ben", ["Ben", "Cem", "Dora"]),
+            (2, "Ben", "Dora", ["Cem", "Dora", "Anna"]),
+        ]
     ctx.close()
 
 
@@ -241,15 +204,13 @@ def test_the_retry_after_a_lost_answer_is_told_the_deal_was_saved(
     with serve(db, port=port) as server:
         sid = open_sheet(pg, server, port, FOUR)
         for declarer in ("Ben", "Cem", "Dora", "Anna", "Ben", "Cem", "Dora", "Anna", "Ben"):
-            body = {"declarer": declarer, "game": "grand", "matadors": 1, "with": True,
-                    "won": True}  # fmt: skip
-            assert server.call("POST", f"/api/v1/sheets/{sid}/deals", json_body=body).status == 201
-        pg.reload()
-        assert "Spiel 10 · Geber: Ben" in pg.inner_text("#entry h2.next")
+            assert post_deal(server, sid, declarer) == 201
+        # the page sees the new revision and reloads by itself (a reload from here raced it)
+        pg.locator("#entry h2.next").filter(has_text="Spiel 10 · Geber: Ben").wait_for()
     go_down(pg)
     enter(pg, "Cem")
     save(pg)
-    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 10").wait_for()
+    waiting(pg, "10")
     sent: list[str] = []
 
     def lose_the_first_answer(route: Any) -> None:
@@ -261,13 +222,12 @@ def test_the_retry_after_a_lost_answer_is_told_the_deal_was_saved(
             route.continue_()
 
     pg.route(f"**/sheets/{sid}/deals", lose_the_first_answer)
-    with serve(db, port=port) as server:
-        pg.wait_for_url("**saved=10*", timeout=20_000)
+    with back_up(pg, db, port, saved=10) as server:
         head = pg.inner_text("#sheethead")
         assert "Spiel 10 war schon gespeichert." in head
         assert "anderen Gerät" not in pg.inner_text("#entry")
         assert len(sent) == 2
-        deals = stored(server, sid)
+        deals = stored_seats(server, sid)
         assert len(deals) == 10 and deals[-1][:3] == (10, "Ben", "Cem")
         assert pg.locator("#queue").is_hidden()
     ctx.close()
@@ -289,43 +249,40 @@ def test_behind_nginx_the_queue_waits_through_the_proxys_502(browser: Any, tmp_p
         enter(pg, "Cem")
         save(pg)
         queue = pg.locator("#queue")
-        queue.filter(has_text="wartet auf Verbindung: 2").wait_for()
+        waiting(pg, "2")
         assert "Spiel 3 · Geber: Cem" in pg.inner_text("#entry h2.next")
-        pg.wait_for_timeout(1500)  # several sends answered 502 by nginx meanwhile
+        for _ in range(3):  # several sends answered 502 by nginx meanwhile
+            pg.wait_for_event("response", predicate=lambda r: r.status == 502)
         assert pg.url.endswith("saved=1") and queue.filter(has_text=": 2").is_visible()
         assert queue.locator(".refused").is_hidden()
-        with serve(db, port=app_port) as server:
-            pg.wait_for_url("**saved=2*", timeout=20_000)
-            assert stored(server, sid) == [(1, "Anna", "Ben", ["Ben", "Cem", "Dora"]),
-                                           (2, "Ben", "Cem", ["Cem", "Dora", "Anna"])]  # fmt: skip
+        with back_up(pg, db, app_port, saved=2) as server:
+            assert stored_seats(server, sid) == [
+                (1, "Anna", "Ben", ["Ben", "Cem", "Dora"]),
+                (2, "Ben", "Cem", ["Cem", "Dora", "Anna"]),
+            ]
     ctx.close()
 
 
 def test_at_five_the_two_who_sit_out_follow_the_queued_deals(browser: Any, tmp_path: Path) -> None:
     """Skat at five: the dealer and the seat two to his right sit out, deal by deal."""
     db, port = tmp_path / "five.sqlite", free_port()
-    ctx, pg = phone(browser)
-    with serve(db, port=port) as server:
-        sid = open_sheet(pg, server, port, [*FOUR, "Ede"])
-        enter(pg, "Ben")
-        save(pg)
-        pg.wait_for_url("**saved=1*")
-    go_down(pg)
+    ctx, pg, sid = open_then_stop(browser, db, port, [*FOUR, "Ede"], first="Ben")
     assert offered(pg) == ["Anna", "Cem", "Dora"]
     enter(pg, "Cem")
     save(pg)
-    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 2").wait_for()
+    waiting(pg, "2")
     assert "Spiel 3 · Geber: Cem" in pg.inner_text("#entry h2.next")
     assert offered(pg) == ["Ben", "Dora", "Ede"]
     assert "es spielen: Dora, Ede, Ben" in pg.inner_text("#entry details.seats summary")
     enter(pg, "Ede")
     save(pg)
-    pg.locator("#queue").filter(has_text="wartet auf Verbindung: 2, 3").wait_for()
+    waiting(pg, "2, 3")
     assert "Spiel 4 · Geber: Dora" in pg.inner_text("#entry h2.next")
     assert offered(pg) == ["Anna", "Cem", "Ede"]
-    with serve(db, port=port) as server:
-        pg.wait_for_url("**saved=3*", timeout=20_000)
-        assert stored(server, sid) == [(1, "Anna", "Ben", ["Ben", "Cem", "Ede"]),
-                                       (2, "Ben", "Cem", ["Cem", "Dora", "Anna"]),
-                                       (3, "Cem", "Ede", ["Dora", "Ede", "Ben"])]  # fmt: skip
+    with back_up(pg, db, port, saved=3) as server:
+        assert stored_seats(server, sid) == [
+            (1, "Anna", "Ben", ["Ben", "Cem", "Ede"]),
+            (2, "Ben", "Cem", ["Cem", "Dora", "Anna"]),
+            (3, "Cem", "Ede", ["Dora", "Ede", "Ben"]),
+        ]
     ctx.close()
