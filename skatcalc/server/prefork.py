@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -205,8 +206,8 @@ class Prefork:
                 new = self._spawn(slot)
             except OSError:
                 return  # no fork now (out of memory, processes): the old one goes on serving
+            self.retiring[pid] = slot  # before it leaves self.workers: _stop always sees it
             del self.workers[pid]
-            self.retiring[pid] = slot
             try:
                 os.kill(pid, signal.SIGUSR1)
             except ProcessLookupError:
@@ -310,14 +311,19 @@ def _raise_exit(signum: int, frame: object) -> None:
 
 def _end_render_child() -> None:
     """The worker's render child ended and reaped before the worker ends (not left to init:
-    a container's first process may never reap it). A render still under way gets 5 s."""
+    a container's first process may never reap it). Nothing waits for its work any more, and
+    a child still warming up reads its closed pipe only after seconds: it is told to end."""
     child = apart.CHILD
-    if child.lock.acquire(timeout=5):
-        try:
-            child.keep = False
-            child.stop()
-        finally:
-            child.lock.release()
+    child.keep = False  # not started again by its watcher
+    proc = child.proc
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 RETIRING = threading.Event()  # this worker is retired: every answer closes its connection

@@ -115,6 +115,9 @@ def test_grown_workers_are_replaced_while_a_phone_gets_every_answer(
             time.sleep(0.05)
         first = workers(parent)
         assert len(first) == 2
+        while len(render_children(first)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        first_children = render_children(first)
         sid = srv.call("POST", "/api/v1/sheets",
                        json_body={"game": "skat", "players": ["A", "B", "C"]}).json()["id"]  # fmt: skip
         with Poller(srv, f"/sheets/{sid}") as phone:
@@ -135,6 +138,7 @@ def test_grown_workers_are_replaced_while_a_phone_gets_every_answer(
         while not all(gone(p) for p in retired) and time.monotonic() < wait:
             time.sleep(0.1)
         assert all(gone(p) for p in retired)  # each retired worker ended and was reaped
+        assert first_children and all(gone(p) for p in first_children)  # with its render child
         for _ in range(50):  # a look between two retirements: each slot one worker serving
             before = replaced(srv)
             now = workers(parent) - {pid for pid, _ in before}
@@ -161,8 +165,7 @@ def test_without_the_bound_no_worker_is_replaced(tmp_path: Path, big_export: byt
         while len(workers(parent)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         first = workers(parent)
-        for _ in range(2):
-            import_sheet(srv, big_export)
+        import_sheet(srv, big_export)  # its worker grows to about 110 MB
         time.sleep(Prefork.MIN_AGE + 2 * Prefork.POLL)
         assert workers(parent) == first
         assert not replaced(srv)
