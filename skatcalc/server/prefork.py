@@ -240,7 +240,11 @@ class Prefork:
             self.started[pid] = time.monotonic()
             signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
             return pid
-        os._exit(self._worker(slot))  # never back into the parent's code
+        code = 1
+        try:
+            code = self._worker(slot)
+        finally:
+            os._exit(code)  # never back into the parent's code
 
     def _worker(self, slot: int) -> int:
         import signal
@@ -270,7 +274,6 @@ class Prefork:
                 return made
 
             waitress_serve(app, sockets=self.sockets[slot], **{**self.server_kw, "_server": server})
-            _end_render_child()
             return 0
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else 0
@@ -280,6 +283,8 @@ class Prefork:
         finally:
             import sys
 
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # ending already: no second exit
+            _end_render_child()
             sys.stdout.flush()
             sys.stderr.flush()
 
