@@ -254,8 +254,9 @@ def one_process(sheets: int) -> None:
 def reads(seconds: float, processes: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = big_export(Path(tmp))
+        log = (Path(tmp) / "reads.log").open("wb")
         server, port = start_server(Path(tmp) / "reads.sqlite", processes=str(processes),
-                                    port=bench_port())  # fmt: skip
+                                    stderr=log, port=bench_port())  # fmt: skip
         try:
             started(port)
             big = [import_sheet(port, data) for _ in range(4)]
@@ -305,12 +306,15 @@ def reads(seconds: float, processes: int) -> None:
             for kind, v in times.items():
                 print(f"  phone {kind:<11} n={len(v):4d}  p50 {pct(v, 50):6.1f} ms  "
                       f"p99 {pct(v, 99):6.1f} ms  max {max(v):6.1f} ms")  # fmt: skip
+            replaced = (Path(tmp) / "reads.log").read_text(errors="replace").count(" replaced at ")
             print(f"phone reads p99 {pct(every, 99):.1f} ms  [≤ 200 ms]; the 12 hammering "
                   f"clients got {dict(sorted(got.items()))}; server CPU {cpu:.1f} s (workers and "
-                  f"their render children, from the start); load {load_avg()}")  # fmt: skip
+                  f"their render children, from the start); workers replaced: {replaced}; "
+                  f"load {load_avg()}")  # fmt: skip
         finally:
             server.terminate()
             server.wait()
+            log.close()
 
 
 def hammer_all(port: int, heavy: list[str], stop: float,
