@@ -11,8 +11,9 @@ anonymous visitors import 1,000-deal sheets and read them, the reads of a normal
 ``tests.support.largest_export`` with ASCII names, five players, every deal corrected once)
 and reads each one's JSON (gzip and not) and page in German and English, six requests at
 once, one such visitor per worker at a time; prints each worker's resident size every 10
-sheets [≤ 150 MB per process], and the render children's (each a process of its own, which
-make the large sheets' JSON and PDFs); ``process`` the same in this one process with the
+sheets [≤ 150 MB per process], the live workers' own peak (VmHWM, also between samples), the
+render children's (each a process of its own, which make the large sheets' JSON and PDFs) and
+how many workers ``serve`` replaced past ``--max-worker-mb`` (default); ``process`` the same in this one process with the
 Flask test client (the caches alone). ``reads``: four such sheets and a 48-deal evening;
 12 threads fetch the big sheets' PDFs (both languages), JSON and export.json as fast as they
 are answered, without any cookie, while one phone polls its evening's revision, revalidates
@@ -20,7 +21,8 @@ and reloads its page every 0.25 s; prints the phone's p50/p99 [p99 ≤ 200 ms] a
 hammering got (200 / 503). ``pdf``: one render of the 1,000-deal sheet's PDF in this process
 [≤ 2 s on a quiet machine], and 8 identical requests at once through ``serve`` (one render:
 those waiting take its bytes, those beyond the waiting room are told to come back). Everything on loopback, a temporary database;
-the load average is printed with the figures (the machine is often shared).
+the load average is printed with the figures (the machine is often shared). ``BENCH_PORT``
+names the server's port for ``memory`` and ``reads`` (default: a free one).
 """
 
 from __future__ import annotations
