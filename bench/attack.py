@@ -11,8 +11,9 @@ anonymous visitors import 1,000-deal sheets and read them, the reads of a normal
 ``tests.support.largest_export`` with ASCII names, five players, every deal corrected once)
 and reads each one's JSON (gzip and not) and page in German and English, six requests at
 once, one such visitor per worker at a time; prints each worker's resident size every 10
-sheets [≤ 150 MB per process], and the render children's (each a process of its own, which
-make the large sheets' JSON and PDFs); ``process`` the same in this one process with the
+sheets [≤ 150 MB per process], the live workers' own peak (VmHWM, also between samples), the
+render children's (each a process of its own, which make the large sheets' JSON and PDFs) and
+how many workers ``serve`` replaced past ``--max-worker-mb`` (default); ``process`` the same in this one process with the
 Flask test client (the caches alone). ``reads``: four such sheets and a 48-deal evening;
 12 threads fetch the big sheets' PDFs (both languages), JSON and export.json as fast as they
 are answered, without any cookie, while one phone polls its evening's revision, revalidates
@@ -20,7 +21,8 @@ and reloads its page every 0.25 s; prints the phone's p50/p99 [p99 ≤ 200 ms] a
 hammering got (200 / 503). ``pdf``: one render of the 1,000-deal sheet's PDF in this process
 [≤ 2 s on a quiet machine], and 8 identical requests at once through ``serve`` (one render:
 those waiting take its bytes, those beyond the waiting room are told to come back). Everything on loopback, a temporary database;
-the load average is printed with the figures (the machine is often shared).
+the load average is printed with the figures (the machine is often shared). ``BENCH_PORT``
+names the server's port for ``memory`` and ``reads`` (default: a free one).
 """
 
 from __future__ import annotations
@@ -142,6 +144,23 @@ def worker_rss(pid: int) -> list[float]:
     return [rss_mb(p) for p in (pids[1:] or pids)]
 
 
+def worker_hwm(pid: int) -> list[float]:
+    """Each worker's peak resident size so far (VmHWM): what it reached between two samples."""
+    out = []
+    for p in server_pids(pid)[1:] or [pid]:
+        try:
+            with open(f"/proc/{p}/status") as f:
+                out += [int(r.split()[1]) / 1024 for r in f if r.startswith("VmHWM:")]
+        except OSError:
+            pass  # a worker that ended meanwhile (retired)
+    return out
+
+
+def bench_port() -> int | None:
+    """``BENCH_PORT`` when set (a shared machine's agreed range), else a free one."""
+    return int(os.environ["BENCH_PORT"]) if os.environ.get("BENCH_PORT") else None
+
+
 def read_sheet(port: int, sid: int) -> None:
     """A sheet's JSON (gzip and not) and page, in German and English, all at once."""
     gz = {"Accept-Encoding": "gzip"}
@@ -160,13 +179,16 @@ def memory(sheets: int, processes: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = big_export(Path(tmp))
         # not --lan: no import limit (the bench imports 100 sheets from one address)
-        server, port = start_server(Path(tmp) / "mem.sqlite", processes=str(processes))
+        log = (Path(tmp) / "mem.log").open("wb")
+        server, port = start_server(Path(tmp) / "mem.sqlite", processes=str(processes),
+                                    stderr=log, port=bench_port())  # fmt: skip
         try:
             started(port)
             time.sleep(1)
             print(f"export {len(data) / 2**20:.1f} MiB; start: workers "
                   f"{', '.join(f'{m:.0f}' for m in worker_rss(server.pid))} MB; load {load_avg()}")  # fmt: skip
             peak = 0.0
+            hwm = [0.0]  # the workers' own peaks (VmHWM), also between the samples
             kid_peak = [0.0]  # the PDF/JSON render children (exports/apart.py), each a process
             t0 = time.monotonic()
             done = [0]
@@ -178,11 +200,13 @@ def memory(sheets: int, processes: int) -> None:
                 for _ in range(i, sheets, processes):
                     read_sheet(port, import_sheet(port, data))
                     sizes = worker_rss(server.pid)
+                    highs = worker_hwm(server.pid)
                     kids = [rss_mb(p) for p in render_children(server.pid)]
                     with lock:
                         done[0] += 1
                         k = done[0]
                         peak = max(peak, *sizes)
+                        hwm[0] = max(hwm[0], *highs, 0.0)
                         kid_peak[0] = max(kid_peak[0], *kids, 0.0)
                         if k % 10 == 0 or k == sheets:
                             print(f"after {k:3d} sheets ({time.monotonic() - t0:5.0f} s): "
@@ -196,11 +220,15 @@ def memory(sheets: int, processes: int) -> None:
                 t.start()
             for t in clients:
                 t.join()
-            print(f"resident per process, peak over {sheets} sheets: {peak:.0f} MB  [≤ 150 MB]; "
-                  f"render children (sampled with the workers): {kid_peak[0]:.0f} MB")  # fmt: skip
+            replaced = (Path(tmp) / "mem.log").read_text(errors="replace").count(" replaced at ")
+            print(f"resident per process, peak over {sheets} sheets: {peak:.0f} MB  [≤ 150 MB] "
+                  f"(sampled; the live workers' own peak, VmHWM: {hwm[0]:.0f} MB); "
+                  f"render children (sampled with the workers): {kid_peak[0]:.0f} MB; "
+                  f"workers replaced (--max-worker-mb): {replaced}; load {load_avg()}")  # fmt: skip
         finally:
             server.terminate()
             server.wait()
+            log.close()
 
 
 def one_process(sheets: int) -> None:
@@ -228,7 +256,9 @@ def one_process(sheets: int) -> None:
 def reads(seconds: float, processes: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = big_export(Path(tmp))
-        server, port = start_server(Path(tmp) / "reads.sqlite", processes=str(processes))
+        log = (Path(tmp) / "reads.log").open("wb")
+        server, port = start_server(Path(tmp) / "reads.sqlite", processes=str(processes),
+                                    stderr=log, port=bench_port())  # fmt: skip
         try:
             started(port)
             big = [import_sheet(port, data) for _ in range(4)]
@@ -278,12 +308,15 @@ def reads(seconds: float, processes: int) -> None:
             for kind, v in times.items():
                 print(f"  phone {kind:<11} n={len(v):4d}  p50 {pct(v, 50):6.1f} ms  "
                       f"p99 {pct(v, 99):6.1f} ms  max {max(v):6.1f} ms")  # fmt: skip
+            replaced = (Path(tmp) / "reads.log").read_text(errors="replace").count(" replaced at ")
             print(f"phone reads p99 {pct(every, 99):.1f} ms  [≤ 200 ms]; the 12 hammering "
                   f"clients got {dict(sorted(got.items()))}; server CPU {cpu:.1f} s (workers and "
-                  f"their render children, from the start); load {load_avg()}")  # fmt: skip
+                  f"their render children, from the start); workers replaced: {replaced}; "
+                  f"load {load_avg()}")  # fmt: skip
         finally:
             server.terminate()
             server.wait()
+            log.close()
 
 
 def hammer_all(port: int, heavy: list[str], stop: float,

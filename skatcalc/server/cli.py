@@ -26,6 +26,11 @@ from skatcalc.server.prefork import (
 )
 from skatcalc.web.http import IMPORT_BODY_MAX
 
+# A worker starts at about 50 MB; one import of a 1,000-deal sheet takes about 53 MB more at
+# its peak, and a large sheet's first page about 35 MB: retired past 100 MB, a worker stays
+# under 150 MB under bench/attack.py's import attack (docs/operations.md).
+MAX_WORKER_MB = 100
+
 
 def _lan_address() -> str:
     # The address the machine uses towards the network; no packet is sent by connect().
@@ -178,12 +183,20 @@ DB_HELP = (
     help="Server processes sharing the port, each with its own threads (use the CPU cores; "
     "Linux/POSIX only for more than 1). Write limits and caches are per process.",
 )
+@click.option(
+    "--max-worker-mb",
+    default=None,
+    type=click.IntRange(min=0),
+    metavar="MB",
+    help="With --processes 2 or more: a process grown beyond MB resident is replaced by a "
+    f"fresh one, gracefully (Linux) [default: {MAX_WORKER_MB}; 0 = never].",
+)
 def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: int,
           trusted_hosts: tuple[str, ...], proxies: int, public_url: str | None, hsts: bool,
           preview_limit: int | None, write_limit: int | None, import_limit: int | None,
           durable: bool, channel_timeout: int,
           connection_limit: int, heavy_reads: int | None,
-          processes: int) -> None:  # fmt: skip
+          processes: int, max_worker_mb: int | None) -> None:  # fmt: skip
     """Start skatcalc with the waitress WSGI server and print the URL."""
     import logging
 
@@ -196,6 +209,13 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
             err=True,
         )
         raise SystemExit(2)
+    if processes == 1 and max_worker_mb:
+        # no parent to fork a replacement and take the connections over: serving goes on
+        click.echo(
+            "skatcalc: --max-worker-mb gilt nur mit / applies only with --processes 2 or more: "
+            "ignored.",
+            err=True,
+        )
     # The GIL is handed on every 1 ms instead of 5: a revision poll or a revalidation waiting
     # behind a page render then waits one short slice, not several long ones (bench/load.py:
     # reads p99 down by about a third; throughput unchanged).
@@ -217,7 +237,8 @@ def serve(host: str | None, port: int, db_path: str | None, lan: bool, threads: 
     if processes > 1:
         _hand_to_workers(app, config)
         del app  # the parent keeps no app: each worker makes its own after the fork
-        _run_processes(config, host, port, processes, threads, server_kw)
+        bound = MAX_WORKER_MB if max_worker_mb is None else max_worker_mb
+        _run_processes(config, host, port, processes, threads, server_kw, bound)
     logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
     apart.start_with(app)
     waitress_serve(app, host=host, port=port, **server_kw)
@@ -323,7 +344,8 @@ def _hand_to_workers(app: Flask, config: dict[str, object]) -> None:
 
 
 def _run_processes(config: dict[str, object], host: str, port: int, processes: int,
-                   threads: int, server_kw: dict[str, Any]) -> NoReturn:  # fmt: skip
+                   threads: int, server_kw: dict[str, Any],
+                   max_worker_mb: int = 0) -> NoReturn:  # fmt: skip
     """Serve from ``processes`` forked workers, each with its own app, until they stop."""
     try:
         sockets = _bind_per_worker(host, port, processes)
@@ -331,7 +353,7 @@ def _run_processes(config: dict[str, object], host: str, port: int, processes: i
         click.echo(f"skatcalc: {host}:{port} nicht nutzbar / cannot be used: {exc}", err=True)
         raise SystemExit(1) from None
     click.echo(f"{processes} Prozesse / processes, je / each {threads} threads")
-    raise SystemExit(Prefork(processes, sockets, config, server_kw).run())
+    raise SystemExit(Prefork(processes, sockets, config, server_kw, max_worker_mb).run())
 
 
 def _is_loopback(host: str) -> bool:

@@ -7,7 +7,9 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -93,23 +95,47 @@ def _bind(host: str, port: int, reuse_port: bool = False) -> list[socket.socket]
     return sockets
 
 
+def resident_mb(pid: int) -> float | None:
+    """The resident size of process ``pid`` in MB (Linux's /proc), None where unknown."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            pages = int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 class Prefork:
     """The parent of ``serve --processes N``: forks N workers that serve the same port
-    (each its own listening sockets where SO_REUSEPORT exists), replaces a worker that dies, forwards SIGTERM/SIGINT to the workers and waits
-    for them. A worker that keeps dying right after its start (``CRASH_LIMIT`` within
-    ``CRASH_WINDOW`` seconds) stops the whole server with a message instead of looping."""
+    (each its own listening sockets where SO_REUSEPORT exists), replaces a worker that dies,
+    forwards SIGTERM/SIGINT to the workers and waits for them. A worker that keeps dying right
+    after its start (``CRASH_LIMIT`` within ``CRASH_WINDOW`` seconds) stops the whole server
+    with a message instead of looping.
+
+    With ``max_worker_mb`` a worker whose resident size has grown past it is retired: its
+    replacement is forked first (same slot, same listening sockets: new connections wait in
+    the backlog for it), then the old one gets SIGUSR1, stops accepting, finishes what is
+    under way and exits (``Retirement``). Python's allocator keeps what large requests left
+    fragmented; a fresh process is the one way to give it back. At most two processes per
+    slot: a replacement that is over the bound too waits until its predecessor is gone."""
 
     CRASH_LIMIT = 5
     CRASH_WINDOW = 60.0
     STOP_GRACE = 10  # seconds the workers get to finish their answers after SIGTERM
+    POLL = 0.25  # seconds between two looks at the workers (exits and resident sizes)
+    MIN_AGE = 2.0  # a worker younger than this is not retired (a bound below a fresh size)
 
     def __init__(self, processes: int, sockets: list[list[socket.socket]],
-                 config: dict[str, object], server_kw: dict[str, Any]) -> None:  # fmt: skip
+                 config: dict[str, object], server_kw: dict[str, Any],
+                 max_worker_mb: int = 0) -> None:  # fmt: skip
         self.processes = processes
         self.sockets = sockets
         self.config = config
         self.server_kw = server_kw
+        self.max_worker_mb = max_worker_mb if resident_mb(os.getpid()) is not None else 0
         self.workers: dict[int, int] = {}  # pid -> slot
+        self.started: dict[int, float] = {}  # pid -> time.monotonic() of its fork
+        self.retiring: dict[int, int] = {}  # pid -> slot, sent SIGUSR1, replaced already
         self.stopping = False
         self.crashes: list[float] = []
 
@@ -122,11 +148,19 @@ class Prefork:
         code = 0
         for slot in range(self.processes):
             self._spawn(slot)
-        while self.workers:
+        while self.workers or self.retiring:
             try:
-                pid, status = os.wait()
+                pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
                 break
+            if pid == 0:
+                if self.max_worker_mb and not self.stopping:
+                    self._retire_grown()
+                time.sleep(self.POLL)  # a signal's handler runs during it
+                continue
+            self.started.pop(pid, None)
+            if self.retiring.pop(pid, None) is not None:
+                continue  # its replacement is up already; not a crash
             slot_or_none = self.workers.pop(pid, None)
             if slot_or_none is None or self.stopping:
                 continue
@@ -157,17 +191,60 @@ class Prefork:
             click.echo("skatcalc beendet / stopped.")
         return code
 
-    def _spawn(self, slot: int) -> None:
+    def _retire_grown(self) -> None:
+        """Replace each worker that has grown past ``max_worker_mb`` (see the class)."""
+        import signal
+
+        now = time.monotonic()
+        for pid, slot in list(self.workers.items()):
+            if now - self.started.get(pid, now) < self.MIN_AGE or slot in self.retiring.values():
+                continue
+            mb = resident_mb(pid)
+            if mb is None or mb <= self.max_worker_mb:
+                continue
+            try:
+                new = self._spawn(slot)
+            except OSError:
+                return  # no fork now (out of memory, processes): the old one goes on serving
+            self.retiring[pid] = slot  # before it leaves self.workers: _stop always sees it
+            del self.workers[pid]
+            try:
+                os.kill(pid, signal.SIGUSR1)
+            except ProcessLookupError:
+                pass  # it ended meanwhile: reaped as retired
+            click.echo(
+                f"skatcalc: worker {pid} replaced at {mb:.0f} MB "
+                f"(Prozess ersetzt / new worker {new}, --max-worker-mb {self.max_worker_mb})",
+                err=True,
+            )
+
+    def _spawn(self, slot: int) -> int:
+        import signal
         import sys
 
         # Whatever the parent has buffered would otherwise be written once by every worker.
         sys.stdout.flush()
         sys.stderr.flush()
-        pid = os.fork()
+        # SIGTERM between the fork and the worker's entry in self.workers would not reach
+        # the new worker: the stop signals wait until it is entered (and the worker has set
+        # its own handlers).
+        stops = {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+        signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+        try:
+            pid = os.fork()
+        except OSError:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
+            raise
         if pid:
             self.workers[pid] = slot
-            return
-        os._exit(self._worker(slot))  # never back into the parent's code
+            self.started[pid] = time.monotonic()
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
+            return pid
+        code = 1
+        try:
+            code = self._worker(slot)
+        finally:
+            os._exit(code)  # never back into the parent's code
 
     def _worker(self, slot: int) -> int:
         import signal
@@ -182,10 +259,21 @@ class Prefork:
             # the workers with SIGTERM (waitress finishes the answers under way).
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.signal(signal.SIGTERM, _raise_exit)
+            retirement = Retirement()
+            signal.signal(signal.SIGUSR1, retirement.signalled)
+            # blocked by the parent around the fork; a SIGTERM it got meanwhile is its own
+            signal.pthread_sigmask(signal.SIG_UNBLOCK,
+                                   {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})  # fmt: skip
             app = create_app(self.config)
             logging.getLogger("waitress.queue").addFilter(QueueWarningFilter())
             apart.start_with(app)  # after the fork: each worker its own render child
-            waitress_serve(app, sockets=self.sockets[slot], **self.server_kw)
+
+            def server(wsgi_app: Flask, **kw: Any) -> object:
+                made = keep_alive_server(wsgi_app, **kw)
+                retirement.watch(made)
+                return made
+
+            waitress_serve(app, sockets=self.sockets[slot], **{**self.server_kw, "_server": server})
             return 0
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else 0
@@ -195,6 +283,8 @@ class Prefork:
         finally:
             import sys
 
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # ending already: no second exit
+            _end_render_child()
             sys.stdout.flush()
             sys.stderr.flush()
 
@@ -204,7 +294,7 @@ class Prefork:
         if not self.stopping:
             self.stopping = True
             signal.alarm(self.STOP_GRACE)
-        for pid in list(self.workers):
+        for pid in [*self.workers, *self.retiring]:  # a retiring one finishes as the others
             try:
                 os.kill(pid, signal.SIGTERM)
             except ProcessLookupError:
@@ -213,7 +303,7 @@ class Prefork:
     def _kill(self, signum: int, frame: object) -> None:
         import signal
 
-        for pid in list(self.workers):
+        for pid in [*self.workers, *self.retiring]:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -222,6 +312,95 @@ class Prefork:
 
 def _raise_exit(signum: int, frame: object) -> None:
     raise SystemExit(0)
+
+
+def _end_render_child() -> None:
+    """The worker's render child ended and reaped before the worker ends (not left to init:
+    a container's first process may never reap it). Nothing waits for its work any more, and
+    a child still warming up reads its closed pipe only after seconds: it is told to end."""
+    child = apart.CHILD
+    child.keep = False  # not started again by its watcher
+    proc = child.proc
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+RETIRING = threading.Event()  # this worker is retired: every answer closes its connection
+
+
+class Retirement:
+    """A worker's way out after the parent's SIGUSR1 (``Prefork`` forked its replacement
+    first): it stops accepting (closes its copies of the listening sockets; the parent's and
+    the replacement's stay open, so new connections wait for the replacement), answers what
+    is under way with ``Connection: close``, closes its idle keep-alive connections, and ends
+    (as at SIGTERM) once no connection is left, every answer sent, or after ``GRACE``
+    seconds. Its render child ends with it (the pipe closes)."""
+
+    GRACE = 30.0
+    STEP = 0.1  # seconds between two looks at the connections
+
+    def __init__(self) -> None:
+        self.asked = threading.Event()
+        self.map: dict[int, Any] = {}
+        self.trigger: Any = None
+        self.done = threading.Event()
+
+    def watch(self, server: object) -> None:
+        """Follow ``server`` (waitress's, made in this process) from a thread of its own."""
+        from waitress.trigger import trigger
+
+        # one listening socket: waitress's server itself, with its loop's map and trigger;
+        # several: a MultiSocketServer over one map, with a trigger per listening socket
+        self.map = getattr(server, "map", None) or getattr(server, "_map")  # noqa: B009
+        self.trigger = next(o for o in self.map.values() if isinstance(o, trigger))
+        threading.Thread(target=self._run, daemon=True, name="retirement").start()
+
+    def signalled(self, signum: int, frame: object) -> None:
+        # A signal handler: it only sets the event (the thread does the rest, in the loop).
+        self.asked.set()
+
+    def _run(self) -> None:
+        import signal
+
+        self.asked.wait()
+        RETIRING.set()
+        deadline = time.monotonic() + self.GRACE
+        first = True
+        while time.monotonic() < deadline:
+            # waitress's channels belong to its loop thread: the look runs there
+            self.trigger.pull_trigger(lambda first=first: self._sweep(first))
+            first = False
+            if self.done.wait(self.STEP):
+                break
+        os.kill(os.getpid(), signal.SIGTERM)  # waitress's own stop, as from the parent
+
+    def _sweep(self, first: bool) -> None:
+        """In waitress's loop: at first the listening sockets closed; then each idle
+        connection that has answered closed, and ``done`` once no connection is left."""
+        from waitress.channel import HTTPChannel
+        from waitress.wasyncore import dispatcher
+
+        left = 0
+        for obj in list(self.map.values()):
+            if first and hasattr(obj, "channel_class"):
+                # its socket and its entry in the loop, not the shared trigger
+                # (waitress's own close of a server would close that too)
+                dispatcher.close(obj)
+            elif isinstance(obj, HTTPChannel):
+                left += 1
+                # A connection that has not answered yet (just accepted, its request on the
+                # way or half read) gets its answer, with Connection: close.
+                if (getattr(obj, "answered", False) and not obj.requests
+                        and obj.request is None and not obj.total_outbufs_len):  # fmt: skip
+                    obj.will_close = True  # closed by the loop, waitress's own way
+        if not left:
+            self.done.set()
 
 
 def _connection_limit(wanted: int) -> int:
@@ -253,6 +432,9 @@ def keep_alive_server(app: Flask, **kw: Any) -> object:
 
     class Task(WSGITask):
         def build_response_header(self) -> bytes:
+            self.channel.answered = True  # type: ignore[attr-defined]
+            if RETIRING.is_set():  # the last answers of a retired worker (Retirement)
+                self.set_close_on_finish()
             keep = (
                 not self.has_body
                 and self.version == "1.1"

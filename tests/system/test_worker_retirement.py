@@ -1,0 +1,177 @@
+"""``skatcalc serve --processes N --max-worker-mb M``: a worker grown past M MB resident is
+replaced by a fresh one, gracefully, through the real server (Linux: /proc)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from skatcalc.server.prefork import Prefork
+from tests.support import Served, largest_export, serve
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "fork") or not Path("/proc/self/statm").exists(),
+    reason="needs fork() and /proc",
+)
+REPLACED = re.compile(r"worker (\d+) replaced at (\d+) MB")
+CHILD = b"from skatcalc.exports.apart import main"
+
+
+@pytest.fixture(scope="module")
+def big_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    return largest_export(tmp_path_factory.mktemp("big"), wide=False)
+
+
+def kids(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except FileNotFoundError:
+            pass
+    return found
+
+
+def server_pid(port: int) -> int:
+    """The ``serve`` process on ``port``: a child of this test process."""
+    for pid in kids(os.getpid()):
+        if f"--port\0{port}\0".encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+            return pid
+    raise AssertionError("no serve process")
+
+
+def workers(parent: int) -> set[int]:
+    return {p for p in kids(parent) if CHILD not in Path(f"/proc/{p}/cmdline").read_bytes()}
+
+
+def render_children(pids: set[int]) -> set[int]:
+    return {c for p in pids for c in kids(p) if CHILD in Path(f"/proc/{c}/cmdline").read_bytes()}
+
+
+def gone(pid: int) -> bool:
+    """Ended and reaped (not a zombie left to init)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def import_sheet(srv: Served, data: bytes) -> None:
+    for _ in range(100):  # 503: the one heavy slot of that worker is taken, as the bench does
+        r = srv.call("POST", "/api/v1/sheets/import", data=data,
+                     headers={"Content-Type": "application/json"}, timeout=60)  # fmt: skip
+        if r.status != 503:
+            assert r.status == 201, r.body[:300]
+            return
+        time.sleep(0.2)
+    raise AssertionError("the import was never let in")
+
+
+def replaced(srv: Served) -> list[tuple[int, int]]:
+    return [(int(p), int(mb)) for p, mb in REPLACED.findall(srv.output())]
+
+
+class Poller:
+    """A phone reloading a small sheet's page on a connection of its own each time."""
+
+    def __init__(self, srv: Served, path: str) -> None:
+        self.srv, self.path = srv, path
+        self.got: list[str] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                self.got.append(str(self.srv.call("GET", self.path, timeout=20).status))
+            except (OSError, http.client.HTTPException) as exc:
+                self.got.append(repr(exc))
+            time.sleep(0.02)
+
+    def __enter__(self) -> Poller:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(30)
+
+
+def test_grown_workers_are_replaced_while_a_phone_gets_every_answer(
+    tmp_path: Path, big_export: bytes
+) -> None:
+    with serve(tmp_path / "r.sqlite", "--processes", "2", "--threads", "4",
+               "--max-worker-mb", "58") as srv:  # fmt: skip
+        parent = server_pid(srv.port)
+        deadline = time.monotonic() + 25
+        while len(workers(parent)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        first = workers(parent)
+        assert len(first) == 2
+        while len(render_children(first)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        first_children = render_children(first)
+        sid = srv.call("POST", "/api/v1/sheets",
+                       json_body={"game": "skat", "players": ["A", "B", "C"]}).json()["id"]  # fmt: skip
+        with Poller(srv, f"/sheets/{sid}") as phone:
+            import_sheet(srv, big_export)  # a large import: its worker grows far past the bound
+            # Below what a worker takes after its first few pages (about 63 MB): the phone's
+            # reads alone retire them one after the other. As many retirements as would stop
+            # the server if they were crashes.
+            while len(replaced(srv)) < Prefork.CRASH_LIMIT and time.monotonic() < deadline:
+                time.sleep(0.1)
+        done = replaced(srv)
+        assert len(done) >= Prefork.CRASH_LIMIT, srv.output()
+        assert all(mb >= 58 for _, mb in done)
+        assert "wird ersetzt / replaced" not in srv.output()  # no crash seen by the parent
+        # the phone got every answer, none refused, reset or failed
+        assert phone.got and set(phone.got) == {"200"}, sorted(set(phone.got))
+        retired = {pid for pid, _ in done}
+        wait = time.monotonic() + 10
+        while not all(gone(p) for p in retired) and time.monotonic() < wait:
+            time.sleep(0.1)
+        assert all(gone(p) for p in retired)  # each retired worker ended and was reaped
+        assert first_children and all(gone(p) for p in first_children)  # with its render child
+        for _ in range(50):  # a look between two retirements: each slot one worker serving
+            before = replaced(srv)
+            now = workers(parent) - {pid for pid, _ in before}
+            if replaced(srv) == before and len(now) == 2:
+                break
+            time.sleep(0.05)
+        assert len(now) == 2 and not now & first
+        assert len(render_children(now)) == 2  # one render child per worker, none left over
+        # SIGTERM still stops everything: the parent, the workers, their render children
+        everyone = now | render_children(now)
+        os.kill(parent, signal.SIGTERM)
+        wait = time.monotonic() + 20
+        while not gone(parent) and time.monotonic() < wait:
+            time.sleep(0.1)
+        assert "stopped" in srv.output() and "Traceback" not in srv.output()
+        assert all(gone(p) for p in everyone)
+
+
+def test_without_the_bound_no_worker_is_replaced(tmp_path: Path, big_export: bytes) -> None:
+    with serve(tmp_path / "o.sqlite", "--processes", "2", "--threads", "4",
+               "--max-worker-mb", "0") as srv:  # fmt: skip
+        parent = server_pid(srv.port)
+        deadline = time.monotonic() + 20
+        while len(workers(parent)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        first = workers(parent)
+        import_sheet(srv, big_export)  # its worker grows to about 110 MB
+        time.sleep(Prefork.MIN_AGE + 2 * Prefork.POLL)
+        assert workers(parent) == first
+        assert not replaced(srv)
+
+
+def test_one_process_serves_on_and_says_the_bound_needs_processes(tmp_path: Path) -> None:
+    with serve(tmp_path / "s.sqlite", "--max-worker-mb", "50") as srv:
+        assert srv.call("GET", "/api/v1/sheets/0").status == 404
+        assert "--max-worker-mb" in srv.output() and "ignored" in srv.output()
