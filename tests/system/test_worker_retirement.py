@@ -105,8 +105,11 @@ class Poller:
 
 
 def test_grown_workers_are_replaced_while_a_phone_gets_every_answer(
-    tmp_path: Path, big_export: bytes
+    tmp_path: Path, big_export: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # each worker with its render child from its start, as a server runs (the suite's
+    # conftest asks for lazy ones): a retired worker must end its child too
+    monkeypatch.setenv("SKATCALC_PDF_CHILD", "warm")
     with serve(tmp_path / "r.sqlite", "--processes", "2", "--threads", "4",
                "--max-worker-mb", "58") as srv:  # fmt: skip
         parent = server_pid(srv.port)
@@ -146,6 +149,9 @@ def test_grown_workers_are_replaced_while_a_phone_gets_every_answer(
                 break
             time.sleep(0.05)
         assert len(now) == 2 and not now & first
+        wait = time.monotonic() + 20  # a worker just forked starts its child after its app
+        while len(render_children(now)) < 2 and time.monotonic() < wait:
+            time.sleep(0.05)
         assert len(render_children(now)) == 2  # one render child per worker, none left over
         # SIGTERM still stops everything: the parent, the workers, their render children
         everyone = now | render_children(now)
