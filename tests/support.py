@@ -485,3 +485,28 @@ def largest_export(folder: Path, wide: bool = True) -> bytes:
     ).data  # the longer explanations
     app.extensions["skatcalc_db"].close_all()
     return data
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux: every thread's ``children`` in /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except FileNotFoundError:
+            pass
+    return found
+
+
+@contextmanager
+def law_client() -> Iterator[Any]:
+    """One app and test client for every example of a law (each example makes its own
+    sheets), CSRF off as an API client has it."""
+    from tempfile import TemporaryDirectory
+
+    from skatcalc import create_app
+
+    with TemporaryDirectory() as tmp:
+        app = create_app({"TESTING": True, "DATABASE": str(Path(tmp) / "t.sqlite"),
+                          "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})  # fmt: skip
+        yield app.test_client()

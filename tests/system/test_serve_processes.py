@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from skatcalc.server.cli import main
+from tests.support import child_pids
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or not Path("/proc/self/task").is_dir(),
@@ -31,16 +32,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def children(pid: int) -> list[int]:
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            found += [int(c) for c in (task / "children").read_text().split()]
-        except FileNotFoundError:
-            pass
-    return found
 
 
 def alive(pid: int) -> bool:
@@ -96,10 +87,10 @@ def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     )  # fmt: skip
     try:
         wait_for(lambda: answering(port), "the server to answer")
-        wait_for(lambda: len(children(proc.pid)) == 2, "two workers")
+        wait_for(lambda: len(child_pids(proc.pid)) == 2, "two workers")
         yield proc, port
     finally:
-        workers = children(proc.pid) if proc.poll() is None else []
+        workers = child_pids(proc.pid) if proc.poll() is None else []
         if proc.poll() is None:
             proc.terminate()
         try:
@@ -116,7 +107,7 @@ def test_writes_from_many_connections_all_land_and_both_workers_answer(
     server: tuple[subprocess.Popen[bytes], int],
 ) -> None:
     proc, port = server
-    workers = children(proc.pid)
+    workers = child_pids(proc.pid)
     before = {pid: cpu_ticks(pid) for pid in workers}
     status, body, _ = call(port, "POST", "/api/v1/sheets", {"game": "skat",
                                                              "players": ["A", "B", "C"]})  # fmt: skip
@@ -165,7 +156,7 @@ def test_writes_from_many_connections_all_land_and_both_workers_answer(
         return False
 
     wait_for(both_worked, "both workers to answer")
-    assert children(proc.pid) == workers  # no worker died on the way
+    assert child_pids(proc.pid) == workers  # no worker died on the way
 
 
 def test_a_form_token_from_one_worker_holds_at_the_other(
@@ -191,11 +182,11 @@ def test_a_form_token_from_one_worker_holds_at_the_other(
 
 def test_a_dead_worker_is_replaced(server: tuple[subprocess.Popen[bytes], int]) -> None:
     proc, port = server
-    first, second = children(proc.pid)
+    first, second = child_pids(proc.pid)
     os.kill(first, signal.SIGKILL)
-    wait_for(lambda: first not in children(proc.pid) and len(children(proc.pid)) == 2,
+    wait_for(lambda: first not in child_pids(proc.pid) and len(child_pids(proc.pid)) == 2,
              "a new worker")  # fmt: skip
-    assert second in children(proc.pid)
+    assert second in child_pids(proc.pid)
     for _ in range(6):
         assert answering(port)
     assert proc.poll() is None
@@ -205,7 +196,7 @@ def test_a_dead_worker_is_replaced(server: tuple[subprocess.Popen[bytes], int]) 
 def test_a_signal_stops_every_process(server: tuple[subprocess.Popen[bytes], int],
                                       sig: signal.Signals) -> None:  # fmt: skip
     proc, port = server
-    workers = children(proc.pid)
+    workers = child_pids(proc.pid)
     assert len(workers) == 2 and all(alive(p) for p in workers)
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=20)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from skatcalc.server.prefork import Prefork
-from tests.support import Served, largest_export, serve
+from tests.support import Served, child_pids, largest_export, serve
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or not Path("/proc/self/statm").exists(),
@@ -29,30 +29,22 @@ def big_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     return largest_export(tmp_path_factory.mktemp("big"), wide=False)
 
 
-def kids(pid: int) -> list[int]:
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            found += [int(c) for c in (task / "children").read_text().split()]
-        except FileNotFoundError:
-            pass
-    return found
-
-
 def server_pid(port: int) -> int:
     """The ``serve`` process on ``port``: a child of this test process."""
-    for pid in kids(os.getpid()):
+    for pid in child_pids(os.getpid()):
         if f"--port\0{port}\0".encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
             return pid
     raise AssertionError("no serve process")
 
 
 def workers(parent: int) -> set[int]:
-    return {p for p in kids(parent) if CHILD not in Path(f"/proc/{p}/cmdline").read_bytes()}
+    return {p for p in child_pids(parent) if CHILD not in Path(f"/proc/{p}/cmdline").read_bytes()}
 
 
 def render_children(pids: set[int]) -> set[int]:
-    return {c for p in pids for c in kids(p) if CHILD in Path(f"/proc/{c}/cmdline").read_bytes()}
+    return {
+        c for p in pids for c in child_pids(p) if CHILD in Path(f"/proc/{c}/cmdline").read_bytes()
+    }
 
 
 def gone(pid: int) -> bool:

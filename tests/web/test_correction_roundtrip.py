@@ -6,8 +6,6 @@ same row (docs/rules.md "Corrections")."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
-from tempfile import TemporaryDirectory
 from typing import Any
 
 import pytest
@@ -16,7 +14,6 @@ from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from skatcalc import create_app
 from tests.deal_bodies import (
     SKAT_NAMES,
     form_fields,
@@ -26,6 +23,7 @@ from tests.deal_bodies import (
     skat_deal,
     skat_rules,
 )
+from tests.support import law_client
 
 API = "/api/v1/sheets"
 
@@ -33,10 +31,8 @@ API = "/api/v1/sheets"
 @pytest.fixture(scope="module")
 def shared() -> Iterator[FlaskClient]:
     """One app for every example of a law (a sheet per example)."""
-    with TemporaryDirectory() as tmp:
-        app = create_app({"TESTING": True, "DATABASE": str(Path(tmp) / "t.sqlite"),
-                          "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})  # fmt: skip
-        yield app.test_client()
+    with law_client() as client:
+        yield client
 
 
 def stored(client: FlaskClient, sid: int, n: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:

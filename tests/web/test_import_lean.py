@@ -8,8 +8,6 @@ import gzip
 import json
 import tracemalloc
 from collections.abc import Iterator
-from pathlib import Path
-from tempfile import TemporaryDirectory
 from typing import Any
 
 import pytest
@@ -17,10 +15,11 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skatcalc import create_app, exports
+from skatcalc import exports
 from skatcalc.services import cache
 from skatcalc.web.http import parse_json
 from tests.deal_bodies import SKAT_NAMES, schafkopf_deal, schafkopf_rules, skat_deal, skat_rules
+from tests.support import law_client
 
 API = "/api/v1/sheets"
 
@@ -28,10 +27,8 @@ API = "/api/v1/sheets"
 @pytest.fixture(scope="module")
 def shared() -> Iterator[FlaskClient]:
     """One app for every example of a law (sheets per example)."""
-    with TemporaryDirectory() as tmp:
-        app = create_app({"TESTING": True, "DATABASE": str(Path(tmp) / "t.sqlite"),
-                          "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})  # fmt: skip
-        yield app.test_client()
+    with law_client() as client:
+        yield client
 
 
 @st.composite
