@@ -118,6 +118,22 @@ class Child:
             proc.kill()
             proc.wait()
 
+    def end(self) -> None:
+        """At its server process's end: the child ended and reaped first (not left to init:
+        a container's first process may never reap it), and not started again. Nothing waits
+        for its work any more, and a child still warming up reads its closed pipe only after
+        seconds: it is told to end. Without the lock: a render under way may hold it."""
+        self.keep = False  # not started again by its watcher
+        proc = self.proc
+        if proc is None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
     def run(self, module: str, name: str, args: tuple[Any, ...]) -> bytes | None:
         """The render's bytes, or None when the child failed (then make them here)."""
         with self.lock:

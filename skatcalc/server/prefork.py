@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -284,7 +283,7 @@ class Prefork:
             import sys
 
             signal.signal(signal.SIGTERM, signal.SIG_IGN)  # ending already: no second exit
-            _end_render_child()
+            apart.CHILD.end()
             sys.stdout.flush()
             sys.stderr.flush()
 
@@ -314,23 +313,6 @@ def _raise_exit(signum: int, frame: object) -> None:
     raise SystemExit(0)
 
 
-def _end_render_child() -> None:
-    """The worker's render child ended and reaped before the worker ends (not left to init:
-    a container's first process may never reap it). Nothing waits for its work any more, and
-    a child still warming up reads its closed pipe only after seconds: it is told to end."""
-    child = apart.CHILD
-    child.keep = False  # not started again by its watcher
-    proc = child.proc
-    if proc is None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=2)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
 RETIRING = threading.Event()  # this worker is retired: every answer closes its connection
 
 
@@ -340,7 +322,7 @@ class Retirement:
     the replacement's stay open, so new connections wait for the replacement), answers what
     is under way with ``Connection: close``, closes its idle keep-alive connections, and ends
     (as at SIGTERM) once no connection is left, every answer sent, or after ``GRACE``
-    seconds. Its render child ends with it (the pipe closes)."""
+    seconds. Its render child ends with it (``apart.Child.end``)."""
 
     GRACE = 30.0
     STEP = 0.1  # seconds between two looks at the connections

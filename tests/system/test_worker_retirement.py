@@ -41,6 +41,15 @@ def workers(parent: int) -> set[int]:
     return {p for p in child_pids(parent) if CHILD not in Path(f"/proc/{p}/cmdline").read_bytes()}
 
 
+def both_workers(srv: Served, deadline: float) -> tuple[int, set[int]]:
+    """The parent of ``serve --processes 2`` on ``srv`` and its two workers, once both are up
+    (or what is there at ``deadline``)."""
+    parent = server_pid(srv.port)
+    while len(workers(parent)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return parent, workers(parent)
+
+
 def render_children(pids: set[int]) -> set[int]:
     return {
         c for p in pids for c in child_pids(p) if CHILD in Path(f"/proc/{c}/cmdline").read_bytes()
@@ -104,11 +113,8 @@ def test_grown_workers_are_replaced_while_a_phone_gets_every_answer(
     monkeypatch.setenv("SKATCALC_PDF_CHILD", "warm")
     with serve(tmp_path / "r.sqlite", "--processes", "2", "--threads", "4",
                "--max-worker-mb", "58") as srv:  # fmt: skip
-        parent = server_pid(srv.port)
         deadline = time.monotonic() + 25
-        while len(workers(parent)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        first = workers(parent)
+        parent, first = both_workers(srv, deadline)
         assert len(first) == 2
         while len(render_children(first)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -158,11 +164,7 @@ def test_grown_workers_are_replaced_while_a_phone_gets_every_answer(
 def test_without_the_bound_no_worker_is_replaced(tmp_path: Path, big_export: bytes) -> None:
     with serve(tmp_path / "o.sqlite", "--processes", "2", "--threads", "4",
                "--max-worker-mb", "0") as srv:  # fmt: skip
-        parent = server_pid(srv.port)
-        deadline = time.monotonic() + 20
-        while len(workers(parent)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        first = workers(parent)
+        parent, first = both_workers(srv, time.monotonic() + 20)
         import_sheet(srv, big_export)  # its worker grows to about 110 MB
         time.sleep(Prefork.MIN_AGE + 2 * Prefork.POLL)
         assert workers(parent) == first
