@@ -490,12 +490,24 @@ def largest_export(folder: Path, wide: bool = True) -> bytes:
 def child_pids(pid: int) -> list[int]:
     """The processes ``pid`` started (Linux: every thread's ``children`` in /proc)."""
     found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
+    try:  # a process may end while it is looked at: then it has no children to tell
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return found
+    for task in tasks:
         try:
             found += [int(c) for c in (task / "children").read_text().split()]
-        except FileNotFoundError:
+        except OSError:
             pass
     return found
+
+
+def cmdline(pid: int) -> bytes | None:
+    """A process's command line, or None once it has ended."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
 
 
 @contextmanager

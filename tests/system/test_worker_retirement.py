@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from skatcalc.server.prefork import Prefork
-from tests.support import Served, child_pids, largest_export, serve
+from tests.support import Served, child_pids, cmdline, largest_export, serve
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or not Path("/proc/self/statm").exists(),
@@ -32,13 +32,14 @@ def big_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 def server_pid(port: int) -> int:
     """The ``serve`` process on ``port``: a child of this test process."""
     for pid in child_pids(os.getpid()):
-        if f"--port\0{port}\0".encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+        if f"--port\0{port}\0".encode() in (cmdline(pid) or b""):
             return pid
     raise AssertionError("no serve process")
 
 
 def workers(parent: int) -> set[int]:
-    return {p for p in child_pids(parent) if CHILD not in Path(f"/proc/{p}/cmdline").read_bytes()}
+    """The parent's workers alive now (a worker may be retired while it is looked at)."""
+    return {p for p in child_pids(parent) if (line := cmdline(p)) is not None and CHILD not in line}
 
 
 def both_workers(srv: Served, deadline: float) -> tuple[int, set[int]]:
@@ -51,16 +52,25 @@ def both_workers(srv: Served, deadline: float) -> tuple[int, set[int]]:
 
 
 def render_children(pids: set[int]) -> set[int]:
-    return {
-        c for p in pids for c in child_pids(p) if CHILD in Path(f"/proc/{c}/cmdline").read_bytes()
-    }
+    return {c for p in pids for c in child_pids(p) if CHILD in (cmdline(c) or b"")}
+
+
+def settled(srv: Served, parent: int) -> set[int] | None:
+    """The two workers serving now if no retirement is under way and each has its one render
+    child, else None."""
+    before = replaced(srv)
+    now = workers(parent) - {pid for pid, _ in before}
+    children = render_children(now)
+    if replaced(srv) == before and len(now) == 2 and len(children) == 2 and workers(parent) >= now:
+        return now
+    return None
 
 
 def gone(pid: int) -> bool:
     """Ended and reaped (not a zombie left to init)."""
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except FileNotFoundError:
+    except OSError:
         return True
 
 
@@ -140,17 +150,13 @@ def test_grown_workers_are_replaced_while_a_phone_gets_every_answer(
             time.sleep(0.1)
         assert all(gone(p) for p in retired)  # each retired worker ended and was reaped
         assert first_children and all(gone(p) for p in first_children)  # with its render child
-        for _ in range(50):  # a look between two retirements: each slot one worker serving
-            before = replaced(srv)
-            now = workers(parent) - {pid for pid, _ in before}
-            if replaced(srv) == before and len(now) == 2:
-                break
+        # A look between two retirements (the phone's last reads may still retire one): each
+        # slot one worker serving, each with its render child (started after its app)
+        wait = time.monotonic() + 30
+        while (now := settled(srv, parent)) is None and time.monotonic() < wait:
             time.sleep(0.05)
-        assert len(now) == 2 and not now & first
-        wait = time.monotonic() + 20  # a worker just forked starts its child after its app
-        while len(render_children(now)) < 2 and time.monotonic() < wait:
-            time.sleep(0.05)
-        assert len(render_children(now)) == 2  # one render child per worker, none left over
+        assert now is not None, srv.output()
+        assert not now & first
         # SIGTERM still stops everything: the parent, the workers, their render children
         everyone = now | render_children(now)
         os.kill(parent, signal.SIGTERM)
