@@ -32,6 +32,9 @@ reuse_url_builders()
 # warmed up at start: over a second of CPU each that most of them never use
 # (tests/system/test_heavy_served.py tests the warm child a server starts by default).
 os.environ.setdefault("SKATCALC_PDF_CHILD", "lazy")
+# ... and at the priority of the tests that wait for it: at nice 10 beside three busy workers and
+# Chromium, a large sheet's export took minutes of waiting
+os.environ.setdefault("SKATCALC_PDF_CHILD_NICE", "0")
 reuse_compiled_templates()
 
 #: Where the long tests are, longest first: they start first, so that no worker is left alone

@@ -15,7 +15,8 @@ right away, so it is warm by the next download.
 
 With ``SKATCALC_PDF_CHILD=lazy`` in the environment the child is started only at the first
 render and skips the warm-up (the test suite starts servers by the dozen, most of which never
-render a PDF). Without ``PDF_PROCESS`` (tests, other WSGI servers), or when the child fails or
+render a PDF); ``SKATCALC_PDF_CHILD_NICE`` sets the child's ``nice`` increment (10 without it;
+the test suite, whose own processes keep the CPUs busy, gives 0). Without ``PDF_PROCESS`` (tests, other WSGI servers), or when the child fails or
 dies, the render runs in the calling thread: the bytes are the same either way.
 """
 
@@ -35,6 +36,15 @@ from flask import Flask, current_app, has_app_context
 
 TASKS_PER_CHILD = 50
 NICE = 10  # the child's priority below the server's (os.nice)
+
+
+def child_nice() -> int:
+    """The child's ``nice`` increment: ``SKATCALC_PDF_CHILD_NICE`` if it is a number from 0 to
+    19, else ``NICE``."""
+    given = os.environ.get("SKATCALC_PDF_CHILD_NICE", "")
+    return int(given) if given.isdigit() and int(given) <= 19 else NICE
+
+
 HEAD = struct.Struct("!Q")  # the length of the pickle that follows
 
 
@@ -234,7 +244,7 @@ def main(warm: bool = True) -> None:
     """The child process, at a lower priority than its server: on a busy machine the CPU
     goes to the phones' reads first, and the PDF takes what is left."""
     if hasattr(os, "nice"):
-        os.nice(NICE)
+        os.nice(child_nice())
     try:
         if warm:
             warm_up()

@@ -146,15 +146,22 @@ def _one_child(db: Path, other_than: int = 0, timeout: float = 30) -> int:
     raise AssertionError("no render child")
 
 
+def _nice(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
 def test_a_pdf_renders_in_a_warm_child_started_with_the_server_and_ending_with_it(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from skatcalc import create_app
 
+    monkeypatch.delenv("SKATCALC_PDF_CHILD_NICE", raising=False)  # as a server runs it
     db = tmp_path / "p.sqlite"
     with serve(db) as s:
         child = _one_child(db)  # up before the first request
         warmed = _settled(child)
+        # below its server: the phones' reads get the CPU first
+        assert _nice(child) == min(19, _nice(os.getpid()) + 10)
         # it did the imports and a small render by itself: fpdf2 and the rules alone take
         # over a second of CPU, which the first download no longer waits for
         assert warmed > 0.3, warmed
@@ -243,3 +250,17 @@ def test_a_lazy_child_starts_at_the_first_pdf_without_a_warm_up(
         assert r.status == 200 and r.body.startswith(b"%PDF")
         child = _one_child(db)
         assert "main(warm=False)" in Path(f"/proc/{child}/cmdline").read_bytes().decode()
+
+
+@pytest.mark.parametrize(("given", "nice"), [(None, 10), ("0", 0), ("19", 19), ("7", 7),
+                                             ("20", 10), ("-1", 10), ("x", 10), ("", 10)])  # fmt: skip
+def test_the_childs_priority_is_set_by_the_environment_within_nices_range(
+    monkeypatch: pytest.MonkeyPatch, given: str | None, nice: int
+) -> None:
+    from skatcalc.exports.apart import child_nice
+
+    if given is None:
+        monkeypatch.delenv("SKATCALC_PDF_CHILD_NICE", raising=False)
+    else:
+        monkeypatch.setenv("SKATCALC_PDF_CHILD_NICE", given)
+    assert child_nice() == nice
