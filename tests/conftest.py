@@ -17,8 +17,11 @@ from tests.support import (
     NGINX,
     Served,
     copy_migrated,
+    keep_rewritten_tests,
     reuse_compiled_templates,
     reuse_url_builders,
+    rewrite_tests_ahead,
+    rewritten_folder,
     seed_hypothesis_utf8_table,
     serve_behind_nginx,
 )
@@ -33,6 +36,7 @@ reuse_url_builders()
 # (tests/system/test_heavy_served.py tests the warm child a server starts by default).
 os.environ.setdefault("SKATCALC_PDF_CHILD", "lazy")
 reuse_compiled_templates()
+keep_rewritten_tests(rewritten_folder())
 
 #: Where the long tests are, longest first: they start first, so that no worker is left alone
 #: with a long test at the end of a run while the others have finished (with ``--dist
@@ -77,6 +81,13 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     return len(os.sched_getaffinity(0)) + 1
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """With xdist, the test modules are rewritten here, before the workers start (xdist
+    starts them in its own, later, ``pytest_sessionstart``): see ``rewrite_tests_ahead``."""
+    if session.config.pluginmanager.has_plugin("dsession"):
+        rewrite_tests_ahead(session.config)
 
 
 @pytest.fixture(scope="session", autouse=True)

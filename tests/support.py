@@ -184,6 +184,70 @@ def reuse_compiled_templates() -> None:
     app_class.create_jinja_environment = reused
 
 
+def rewritten_folder() -> Path:
+    """Where ``keep_rewritten_tests`` keeps the test modules' rewritten code."""
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / f"skatcalc-tests-rewritten-{os.getuid()}"
+
+
+def keep_rewritten_tests(folder: Path) -> None:
+    """pytest rewrites every test module's asserts when it imports it (parsing, walking and
+    compiling its tree: some 8 CPU-s for the suite, more than half of a collection) and keeps
+    the result beside the source, but not where ``PYTHONDONTWRITEBYTECODE`` is set (this
+    machine, likely CI's clean one): then every xdist worker rewrote every module again, each
+    run. The rewritten code of the suite's own modules goes to ``folder`` instead (keyed by the
+    source's full path; pytest's own check of the source's time and size decides whether it is
+    still good), never into the checkout; what runs is pytest's rewrite, unchanged."""
+    from types import SimpleNamespace
+
+    from _pytest.assertion import rewrite
+
+    if not sys.dont_write_bytecode or getattr(rewrite._rewrite_test, "kept", False):
+        return
+    tests = ROOT / "tests"
+    cache_dir, rewrite_test = rewrite.get_cache_dir, rewrite._rewrite_test
+    quiet = SimpleNamespace(trace=lambda message: None)
+
+    def kept_dir(path: Path) -> Path:
+        if not path.is_relative_to(tests):
+            return cache_dir(path)
+        return folder.joinpath(*path.parts[1:-1])
+
+    def kept(path: Path, config: Any) -> Any:
+        stat, code = rewrite_test(path, config)
+        if path.is_relative_to(tests):
+            pyc = kept_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
+            try:
+                pyc.parent.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                return stat, code
+            rewrite._write_pyc(quiet, code, stat, pyc)  # atomic: a file of its own, renamed
+        return stat, code
+
+    kept.kept = True  # type: ignore[attr-defined]
+    kept.original = rewrite_test  # type: ignore[attr-defined]
+    rewrite.get_cache_dir = kept_dir
+    rewrite._rewrite_test = kept
+
+
+def rewrite_tests_ahead(config: Any) -> None:
+    """The test modules rewritten once, before the xdist workers start: they then all read
+    the kept code (``keep_rewritten_tests``) instead of each rewriting every module at once."""
+    from _pytest.assertion import rewrite
+
+    if not getattr(rewrite._rewrite_test, "kept", False):
+        return
+    tests = ROOT / "tests"
+    for path in sorted([*tests.rglob("test_*.py"), *tests.rglob("conftest.py")]):
+        pyc = rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
+        if rewrite._read_pyc(path, pyc) is None:
+            try:
+                rewrite._rewrite_test(path, config)
+            except SyntaxError:  # the worker that imports it reports it
+                continue
+
+
 def explanation(result: Any, lang: str = "de") -> list[str]:
     """A result's steps as the API writes them in ``lang`` (through the one translation path)."""
     from skatcalc.text import translate

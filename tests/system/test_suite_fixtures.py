@@ -16,7 +16,7 @@ from werkzeug.routing import rules as werkzeug_rules
 from werkzeug.routing.converters import NumberConverter
 
 from skatcalc import create_app, store
-from tests.support import SharedTemplateCode
+from tests.support import SharedTemplateCode, rewritten_folder
 
 
 def test_reused_url_builders_build_what_werkzeug_compiles(app: Flask) -> None:
@@ -186,3 +186,27 @@ def test_pages_render_the_same_with_the_shared_code(app: Flask) -> None:
     app.jinja_env.bytecode_cache = None
     app.jinja_env.cache.clear()  # type: ignore[union-attr]
     assert pages() == shared
+
+
+def _code_parts(code: Any) -> Any:
+    """What a code object runs (its bytecode, names and constants, nested code too)."""
+    consts = tuple(_code_parts(c) if hasattr(c, "co_code") else c for c in code.co_consts)
+    return code.co_code, code.co_names, code.co_varnames, consts
+
+
+def test_a_kept_rewritten_module_is_what_pytest_rewrites() -> None:
+    from _pytest.assertion import rewrite
+
+    kept = rewrite._rewrite_test
+    if not getattr(kept, "kept", False):
+        pytest.skip("bytecode is written: pytest keeps its rewritten modules itself")
+    path = Path(__file__).resolve()  # imported, so rewritten and kept
+    pyc = rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
+    assert rewritten_folder() in pyc.parents and not pyc.is_relative_to(path.parents[2])
+    code = rewrite._read_pyc(path, pyc)
+    assert code is not None
+    _, fresh = kept.original(path, None)  # type: ignore[attr-defined]
+    assert _code_parts(code) == _code_parts(fresh)
+    assert "@py_assert" in " ".join(code.co_names + fresh.co_names) or any(
+        "@py_assert" in " ".join(c.co_varnames) for c in fresh.co_consts if hasattr(c, "co_code")
+    )
