@@ -551,6 +551,29 @@ def largest_export(folder: Path, wide: bool = True) -> bytes:
     return data
 
 
+def largest_export_for_run(factory: Any, wide: bool = True) -> bytes:
+    """``largest_export`` built once per test run (about 11 CPU-s each) instead of once per
+    module and xdist worker that needs it: kept in the run's temporary folder, which the
+    workers share (``factory``: pytest's ``tmp_path_factory``), the first to need it builds it
+    while the others wait on a lock. A run's folder is new each run, so the code under test
+    is always the code that made the export."""
+    import fcntl
+
+    run = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run = run.parent  # each worker has a folder of its own in the run's
+    kept = run / f"largest-export-{'wide' if wide else 'narrow'}.json"
+    with (run / f"{kept.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if kept.exists():
+            return kept.read_bytes()
+        folder = factory.mktemp("largest")
+        data = largest_export(folder, wide)
+        (folder / "export.json").write_bytes(data)
+        os.replace(folder / "export.json", kept)
+        return data
+
+
 def child_pids(pid: int) -> list[int]:
     """The processes ``pid`` started (Linux: every thread's ``children`` in /proc)."""
     found: list[int] = []

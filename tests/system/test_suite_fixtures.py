@@ -210,3 +210,29 @@ def test_a_kept_rewritten_module_is_what_pytest_rewrites() -> None:
     assert "@py_assert" in " ".join(code.co_names + fresh.co_names) or any(
         "@py_assert" in " ".join(c.co_varnames) for c in fresh.co_consts if hasattr(c, "co_code")
     )
+
+
+def test_the_largest_export_is_built_once_per_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tempfile import mkdtemp
+
+    from tests import support
+
+    built: list[bool] = []
+
+    def build(folder: Path, wide: bool = True) -> bytes:
+        built.append(wide)
+        return b'{"wide": %d}' % wide
+
+    monkeypatch.setattr(support, "largest_export", build)
+    workers = []
+    for worker in ("gw0", "gw1"):  # two workers of one run: each its own folder in the run's
+        monkeypatch.setenv("PYTEST_XDIST_WORKER", worker)
+        base = tmp_path / "run" / f"popen-{worker}"
+        base.mkdir(parents=True)
+        workers.append(SimpleNamespace(getbasetemp=lambda base=base: base,
+                                       mktemp=lambda name, base=base: Path(mkdtemp(dir=base))))  # fmt: skip
+    answers = [support.largest_export_for_run(f, wide) for f in workers for wide in (True, False)]
+    assert answers == [b'{"wide": 1}', b'{"wide": 0}'] * 2
+    assert built == [True, False]
