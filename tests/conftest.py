@@ -50,7 +50,6 @@ LONG_FIRST = (
     "tests/web/test_correction_roundtrip.py",
     "tests/web/test_big_pdf.py",
     "tests/web/test_fuzz_types.py",
-    "tests/services/test_signature_size.py",
     "tests/web/test_kept_panes.py",
     "tests/rules/test_message_snapshot.py",
     "tests/web/test_save_answer.py",
