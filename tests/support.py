@@ -340,15 +340,16 @@ class Served:
             conn.close()
 
 
-def _answering(port: int) -> bool:
+def _answering(port: int, timeout: float = 2) -> bool:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         conn.request("GET", "/api/v1/sheets/0")
         conn.getresponse().read()
-        conn.close()
         return True
     except OSError:
         return False
+    finally:  # a server still starting on a loaded machine may accept and not yet answer
+        conn.close()
 
 
 def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:

@@ -236,3 +236,23 @@ def test_the_largest_export_is_built_once_per_run(
     answers = [support.largest_export_for_run(f, wide) for f in workers for wide in (True, False)]
     assert answers == [b'{"wide": 1}', b'{"wide": 0}'] * 2
     assert built == [True, False]
+
+
+def test_asking_a_server_that_does_not_answer_yet_leaves_no_connection_open() -> None:
+    """A server starting on a loaded machine accepts (the backlog) before it answers: the
+    start-up probe's connection is closed when its answer times out (an unclosed socket is a
+    ResourceWarning, an error in this suite)."""
+    import gc
+    import socket
+    import warnings
+
+    from tests.support import _answering
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(4)  # never accepted: the connection is made, no answer comes
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            assert not _answering(listening.getsockname()[1], timeout=0.2)
+            gc.collect()
+    assert not [w for w in seen if issubclass(w.category, ResourceWarning)], seen
