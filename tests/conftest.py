@@ -17,8 +17,11 @@ from tests.support import (
     NGINX,
     Served,
     copy_migrated,
+    keep_rewritten_tests,
     reuse_compiled_templates,
     reuse_url_builders,
+    rewrite_tests_ahead,
+    rewritten_folder,
     seed_hypothesis_utf8_table,
     serve_behind_nginx,
 )
@@ -36,6 +39,7 @@ os.environ.setdefault("SKATCALC_PDF_CHILD", "lazy")
 # Chromium, a large sheet's export took minutes of waiting
 os.environ.setdefault("SKATCALC_PDF_CHILD_NICE", "0")
 reuse_compiled_templates()
+keep_rewritten_tests(rewritten_folder())
 
 #: Where the long tests are, longest first: they start first, so that no worker is left alone
 #: with a long test at the end of a run while the others have finished (with ``--dist
@@ -49,7 +53,6 @@ LONG_FIRST = (
     "tests/web/test_correction_roundtrip.py",
     "tests/web/test_big_pdf.py",
     "tests/web/test_fuzz_types.py",
-    "tests/services/test_signature_size.py",
     "tests/web/test_kept_panes.py",
     "tests/rules/test_message_snapshot.py",
     "tests/web/test_save_answer.py",
@@ -80,6 +83,13 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     return len(os.sched_getaffinity(0)) + 1
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """With xdist, the test modules are rewritten here, before the workers start (xdist
+    starts them in its own, later, ``pytest_sessionstart``): see ``rewrite_tests_ahead``."""
+    if session.config.pluginmanager.has_plugin("dsession"):
+        rewrite_tests_ahead(session.config)
 
 
 @pytest.fixture(scope="session", autouse=True)

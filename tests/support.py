@@ -184,6 +184,70 @@ def reuse_compiled_templates() -> None:
     app_class.create_jinja_environment = reused
 
 
+def rewritten_folder() -> Path:
+    """Where ``keep_rewritten_tests`` keeps the test modules' rewritten code."""
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / f"skatcalc-tests-rewritten-{os.getuid()}"
+
+
+def keep_rewritten_tests(folder: Path) -> None:
+    """pytest rewrites every test module's asserts when it imports it (parsing, walking and
+    compiling its tree: some 8 CPU-s for the suite, more than half of a collection) and keeps
+    the result beside the source, but not where ``PYTHONDONTWRITEBYTECODE`` is set (this
+    machine, likely CI's clean one): then every xdist worker rewrote every module again, each
+    run. The rewritten code of the suite's own modules goes to ``folder`` instead (keyed by the
+    source's full path; pytest's own check of the source's time and size decides whether it is
+    still good), never into the checkout; what runs is pytest's rewrite, unchanged."""
+    from types import SimpleNamespace
+
+    from _pytest.assertion import rewrite
+
+    if not sys.dont_write_bytecode or getattr(rewrite._rewrite_test, "kept", False):
+        return
+    tests = ROOT / "tests"
+    cache_dir, rewrite_test = rewrite.get_cache_dir, rewrite._rewrite_test
+    quiet = SimpleNamespace(trace=lambda message: None)
+
+    def kept_dir(path: Path) -> Path:
+        if not path.is_relative_to(tests):
+            return cache_dir(path)
+        return folder.joinpath(*path.parts[1:-1])
+
+    def kept(path: Path, config: Any) -> Any:
+        stat, code = rewrite_test(path, config)
+        if path.is_relative_to(tests):
+            pyc = kept_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
+            try:
+                pyc.parent.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                return stat, code
+            rewrite._write_pyc(quiet, code, stat, pyc)  # atomic: a file of its own, renamed
+        return stat, code
+
+    kept.kept = True  # type: ignore[attr-defined]
+    kept.original = rewrite_test  # type: ignore[attr-defined]
+    rewrite.get_cache_dir = kept_dir
+    rewrite._rewrite_test = kept
+
+
+def rewrite_tests_ahead(config: Any) -> None:
+    """The test modules rewritten once, before the xdist workers start: they then all read
+    the kept code (``keep_rewritten_tests``) instead of each rewriting every module at once."""
+    from _pytest.assertion import rewrite
+
+    if not getattr(rewrite._rewrite_test, "kept", False):
+        return
+    tests = ROOT / "tests"
+    for path in sorted([*tests.rglob("test_*.py"), *tests.rglob("conftest.py")]):
+        pyc = rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
+        if rewrite._read_pyc(path, pyc) is None:
+            try:
+                rewrite._rewrite_test(path, config)
+            except SyntaxError:  # the worker that imports it reports it
+                continue
+
+
 def explanation(result: Any, lang: str = "de") -> list[str]:
     """A result's steps as the API writes them in ``lang`` (through the one translation path)."""
     from skatcalc.text import translate
@@ -276,15 +340,16 @@ class Served:
             conn.close()
 
 
-def _answering(port: int) -> bool:
+def _answering(port: int, timeout: float = 2) -> bool:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         conn.request("GET", "/api/v1/sheets/0")
         conn.getresponse().read()
-        conn.close()
         return True
     except OSError:
         return False
+    finally:  # a server still starting on a loaded machine may accept and not yet answer
+        conn.close()
 
 
 def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
@@ -485,6 +550,29 @@ def largest_export(folder: Path, wide: bool = True) -> bytes:
     ).data  # the longer explanations
     app.extensions["skatcalc_db"].close_all()
     return data
+
+
+def largest_export_for_run(factory: Any, wide: bool = True) -> bytes:
+    """``largest_export`` built once per test run (about 11 CPU-s each) instead of once per
+    module and xdist worker that needs it: kept in the run's temporary folder, which the
+    workers share (``factory``: pytest's ``tmp_path_factory``), the first to need it builds it
+    while the others wait on a lock. A run's folder is new each run, so the code under test
+    is always the code that made the export."""
+    import fcntl
+
+    run = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run = run.parent  # each worker has a folder of its own in the run's
+    kept = run / f"largest-export-{'wide' if wide else 'narrow'}.json"
+    with (run / f"{kept.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if kept.exists():
+            return kept.read_bytes()
+        folder = factory.mktemp("largest")
+        data = largest_export(folder, wide)
+        (folder / "export.json").write_bytes(data)
+        os.replace(folder / "export.json", kept)
+        return data
 
 
 def child_pids(pid: int) -> list[int]:

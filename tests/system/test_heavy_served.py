@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import Served, largest_export, serve
+from tests.support import Served, largest_export_for_run, serve
 
 CHILD = "from skatcalc.exports.apart import main"
 
@@ -29,7 +29,7 @@ def warm_child(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def big_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    return largest_export(tmp_path_factory.mktemp("big"), wide=False)
+    return largest_export_for_run(tmp_path_factory, wide=False)
 
 
 def _children(db: Path) -> dict[int, str]:

@@ -18,7 +18,14 @@ import pytest
 from flask.testing import FlaskClient
 
 from skatcalc.web.http import BODY_MAX, IMPORT_BODY_MAX
-from tests.support import NGINX, PROXIED_SERVE, Served, largest_export, serve, serve_behind_nginx
+from tests.support import (
+    NGINX,
+    PROXIED_SERVE,
+    Served,
+    largest_export_for_run,
+    serve,
+    serve_behind_nginx,
+)
 
 API = "/api/v1/sheets"
 SHEET = {"game": "skat", "players": ["Anna", "Bernd", "Clara"]}
@@ -147,7 +154,7 @@ def test_bodies_are_capped_before_they_are_read(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def largest(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    return largest_export(tmp_path_factory.mktemp("largest"))
+    return largest_export_for_run(tmp_path_factory)
 
 
 def test_the_largest_export_fits_the_import_cap(largest: bytes) -> None:

@@ -16,7 +16,7 @@ from werkzeug.routing import rules as werkzeug_rules
 from werkzeug.routing.converters import NumberConverter
 
 from skatcalc import create_app, store
-from tests.support import SharedTemplateCode
+from tests.support import SharedTemplateCode, rewritten_folder
 
 
 def test_reused_url_builders_build_what_werkzeug_compiles(app: Flask) -> None:
@@ -186,3 +186,73 @@ def test_pages_render_the_same_with_the_shared_code(app: Flask) -> None:
     app.jinja_env.bytecode_cache = None
     app.jinja_env.cache.clear()  # type: ignore[union-attr]
     assert pages() == shared
+
+
+def _code_parts(code: Any) -> Any:
+    """What a code object runs (its bytecode, names and constants, nested code too)."""
+    consts = tuple(_code_parts(c) if hasattr(c, "co_code") else c for c in code.co_consts)
+    return code.co_code, code.co_names, code.co_varnames, consts
+
+
+def test_a_kept_rewritten_module_is_what_pytest_rewrites() -> None:
+    from _pytest.assertion import rewrite
+
+    kept = rewrite._rewrite_test
+    if not getattr(kept, "kept", False):
+        pytest.skip("bytecode is written: pytest keeps its rewritten modules itself")
+    path = Path(__file__).resolve()  # imported, so rewritten and kept
+    pyc = rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
+    assert rewritten_folder() in pyc.parents and not pyc.is_relative_to(path.parents[2])
+    code = rewrite._read_pyc(path, pyc)
+    assert code is not None
+    _, fresh = kept.original(path, None)  # type: ignore[attr-defined]
+    assert _code_parts(code) == _code_parts(fresh)
+    assert "@py_assert" in " ".join(code.co_names + fresh.co_names) or any(
+        "@py_assert" in " ".join(c.co_varnames) for c in fresh.co_consts if hasattr(c, "co_code")
+    )
+
+
+def test_the_largest_export_is_built_once_per_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tempfile import mkdtemp
+
+    from tests import support
+
+    built: list[bool] = []
+
+    def build(folder: Path, wide: bool = True) -> bytes:
+        built.append(wide)
+        return b'{"wide": %d}' % wide
+
+    monkeypatch.setattr(support, "largest_export", build)
+    workers = []
+    for worker in ("gw0", "gw1"):  # two workers of one run: each its own folder in the run's
+        monkeypatch.setenv("PYTEST_XDIST_WORKER", worker)
+        base = tmp_path / "run" / f"popen-{worker}"
+        base.mkdir(parents=True)
+        workers.append(SimpleNamespace(getbasetemp=lambda base=base: base,
+                                       mktemp=lambda name, base=base: Path(mkdtemp(dir=base))))  # fmt: skip
+    answers = [support.largest_export_for_run(f, wide) for f in workers for wide in (True, False)]
+    assert answers == [b'{"wide": 1}', b'{"wide": 0}'] * 2
+    assert built == [True, False]
+
+
+def test_asking_a_server_that_does_not_answer_yet_leaves_no_connection_open() -> None:
+    """A server starting on a loaded machine accepts (the backlog) before it answers: the
+    start-up probe's connection is closed when its answer times out (an unclosed socket is a
+    ResourceWarning, an error in this suite)."""
+    import gc
+    import socket
+    import warnings
+
+    from tests.support import _answering
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(4)  # never accepted: the connection is made, no answer comes
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            assert not _answering(listening.getsockname()[1], timeout=0.2)
+            gc.collect()
+    assert not [w for w in seen if issubclass(w.category, ResourceWarning)], seen

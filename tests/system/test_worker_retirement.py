@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from skatcalc.server.prefork import Prefork
-from tests.support import Served, child_pids, cmdline, largest_export, serve
+from tests.support import Served, child_pids, cmdline, largest_export_for_run, serve
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or not Path("/proc/self/statm").exists(),
@@ -26,7 +26,7 @@ CHILD = b"from skatcalc.exports.apart import main"
 
 @pytest.fixture(scope="module")
 def big_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    return largest_export(tmp_path_factory.mktemp("big"), wide=False)
+    return largest_export_for_run(tmp_path_factory, wide=False)
 
 
 def server_pid(port: int) -> int:
