@@ -34,6 +34,7 @@ from skatcalc.rules.sheet import (
     SheetSpec,
     check_placement,
     compute_sheet,
+    continue_sheet,
     dealer_after,
     default_active,
     evaluate_deal,
@@ -421,8 +422,13 @@ def add_deal(
         if stored_hash is not None and stored_hash != body_hash(again):
             raise KeyReused(n)
         return Saved(n, False, sheet)
+    grown: ComputedSheet | None = None
     with sheet_write(db, sheet) as state:
-        if store.deal_count(db, sheet_id) >= MAX_DEALS:
+        # Nothing written since the sheet was loaded, and its computation kept: the save goes
+        # on from it (deal count, next dealer, Bock from there) and reads nothing more.
+        kept = _kept_computation(sheet, state)
+        count = kept.state.count if kept is not None else store.deal_count(db, sheet_id)
+        if count >= MAX_DEALS:
             e = Errors()
             e.add(
                 "_",
@@ -430,18 +436,80 @@ def add_deal(
                 max=MAX_DEALS,
             )
             e.raise_if_any()
-        if not (idem_key and store.has_key(db, sheet_id, idem_key)):  # a re-sent save stays one
+        # a re-sent save stays one (with ``kept`` its key was looked for at this revision)
+        if kept is not None or not (idem_key and store.has_key(db, sheet_id, idem_key)):
             refuse_if_finished(sheet, state)
         expected_n, body = deal_number(body)
         body = seat_names(spec.players, body)
         if proposed is None:
-            proposed = proposed_dealer(db, sheet)
+            proposed = kept.next_dealer if kept is not None else proposed_dealer(db, sheet)
         dealer, active = placement(spec, body, proposed)
-        evaluate_deal(spec, body, active, ramsch_round=in_ramsch_round(db, sheet, spec))
-        n, stored = store.add_deal(db, sheet_id, dealer, list(active), _accepted(body), idem_key,
-                                   expected_n)  # fmt: skip
-        after = _written(db, sheet)
+        if kept is None:
+            evaluate_deal(spec, body, active, ramsch_round=in_ramsch_round(db, sheet, spec))
+            n, stored = store.add_deal(db, sheet_id, dealer, list(active), _accepted(body),
+                                       idem_key, expected_n)  # fmt: skip
+            after = _written(db, sheet)
+        else:
+            n, stored = count + 1, True
+            body, text, grown = _appended(spec, kept, n, dealer, active, body)
+            if expected_n is not None and expected_n != n:
+                raise Taken(expected_n, n)
+            at = store.append_deal(db, sheet_id, n, dealer, list(active), body, text, idem_key)
+            after = dataclasses.replace(sheet, rev=state.rev + 1, updated=at)
+    if kept is not None and grown is not None:  # committed: the new revision's computation
+        _keep_computation(after, kept, grown)
     return Saved(n, stored, after)
+
+
+def _kept_computation(sheet: Sheet, state: SheetLock) -> ComputedSheet | None:
+    """The kept computation of the sheet as loaded, when no write came since (the revision
+    under the write lock is the loaded one): it is the computation of the stored deals."""
+    if state.rev != sheet.rev:
+        return None
+    kept = cache.held_derived(sheet.share_token, sheet.rev, ("computed",))
+    return kept if isinstance(kept, ComputedSheet) else None
+
+
+def _appended(spec: SheetSpec, kept: ComputedSheet, n: int, dealer: str,
+              active: tuple[str, ...], body: object,
+              ) -> tuple[JSONObject, str, ComputedSheet]:  # fmt: skip
+    """The next deal checked and computed at once, on the kept computation: the body as
+    stored and read back (its keys sorted), its stored text, and the sheet with it. The deal
+    is evaluated once, as the sheet counts it (with the Bock in force); a body it refuses is
+    judged again as sent, for the same errors as ever."""
+    if isinstance(body, dict):
+        text = store.body_text(body)
+        deal = DealRecord(n, dealer, active, json.loads(text), False, 1)
+        try:
+            return body, text, continue_sheet(spec, kept, deal)
+        except InvalidDeal:
+            pass
+    in_round = bockramsch_of(spec) and kept.next_ramsch_round
+    evaluate_deal(spec, body, active, ramsch_round=in_round)  # the errors, as sent
+    # Not refused as sent: stored as before, its row tells what is wrong with it.
+    accepted = _accepted(body)
+    text = store.body_text(accepted)
+    deal = DealRecord(n, dealer, active, json.loads(text), False, 1)
+    return accepted, text, compute_sheet(spec, [*_heads(kept), deal], kept.state)
+
+
+def _heads(computed: ComputedSheet) -> list[DealRecord]:
+    """The deals of a computation as a resumed one reads them (number, dealer, struck)."""
+    return [DealRecord(r.n, r.dealer, (), {}, r.struck) for r in computed.rows]
+
+
+def _keep_computation(sheet: Sheet, kept: ComputedSheet, grown: ComputedSheet) -> None:
+    """Keep ``grown`` (``kept`` and one appended deal) as the computation of the sheet's new
+    revision and as the last one, with its size worked out, not walked."""
+    token = sheet.share_token
+    rows = grown.rows
+    cache.grown_size(kept, grown, rows[-1:], rows[-1 - cache.LIKE_SIBLINGS : -1], holders=2)
+    latest = _LATEST.get(token, touch=False)
+    if latest is not None and latest[1] is kept:
+        _LATEST.put(token, ((*latest[0], (rows[-1].n, 1, False)), grown))
+    elif all(r.version is not None for r in rows):
+        _LATEST.put(token, (tuple((r.n, r.version or 0, r.struck) for r in rows), grown))
+    cache.keep_derived(token, sheet.rev, ("computed",), grown)
 
 
 def preview_deal(db: Database, sheet: Sheet, body: object, lang: str = "de") -> dict[str, Any]:
