@@ -161,6 +161,25 @@ def grown_size(before: object, after: T, added: Sequence[object], beside: Sequen
 _POINTER = 8  # a sequence's reference to one more item
 
 
+def appended_size(before: Sequence[object], before_size: int,
+                  after: Sequence[object]) -> int | None:  # fmt: skip
+    """The size of ``after``, a sequence of ``before``'s very items and more after them (a
+    save's new row after the last serialisation's), worked out from ``before_size`` instead
+    of walking it: each new item taken as the average of the items before it, measured
+    before, and a reference. None where ``after`` is not so made or those items were not
+    measured (``approx_size`` then walks it)."""
+    k = len(before)
+    if len(after) <= k or any(a is not b for a, b in zip(before, after, strict=False)):
+        return None
+    beside = [measured(x) for x in before[-LIKE_SIBLINGS:]]
+    if not beside or None in beside:
+        return None
+    each = sum(cast(list[int], beside)) // len(beside)
+    for item in after[k:]:
+        _remember(item, each)
+    return before_size + (len(after) - k) * (each + _POINTER)
+
+
 def approx_size(value: object) -> int:
     """About how many bytes ``value`` takes with everything it holds (``sys.getsizeof`` over
     its containers, dataclasses and objects; each object counted once; long lists by a
@@ -425,8 +444,14 @@ class ByteBounded(Generic[K, V]):
                 self._items.move_to_end(key)
             return held[0]
 
-    def put(self, key: K, value: V) -> None:
-        size = self._size_of(value)
+    def sized(self, key: K) -> tuple[V, int] | None:
+        """The value kept under ``key`` with its size as measured when put (no touch)."""
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key: K, value: V, size: int | None = None) -> None:
+        """Keep ``value``, its size ``size`` where the caller worked it out (else measured)."""
+        size = self._size_of(value) if size is None else size
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:
@@ -481,9 +506,10 @@ LATEST_COMPUTED: ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], Compu
         8 * MB, lambda held: signature_size(held[0]) + approx_size(held[1]), keep_one=True
     )  # fmt: skip
 )
-# The last serialisation per sheet token and language (its rows and their dicts): rows that a
-# resumed computation kept are not serialised again.
-LATEST_JSON: ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[JSON]]] = ByteBounded(
+# The last serialisation per sheet token and language (its rows, their dicts, and the size of
+# the rest of it: totals, next dealer): rows that a resumed computation kept are not
+# serialised again, nor measured again.
+LATEST_JSON: ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[JSON], int]] = ByteBounded(
     8 * MB, lambda held: approx_size(held[1]), keep_one=True
 )
 # The last statistics per (sheet token, game, players), with the computed rows they count (the

@@ -136,9 +136,9 @@ _CACHE_SHEETS = cache.SHEETS_KEPT
 _LATEST: cache.ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
     cache.LATEST_COMPUTED
 )
-_LATEST_JSON: cache.ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[serialize.JSON]]] = (
-    cache.LATEST_JSON
-)
+_LATEST_JSON: cache.ByteBounded[
+    tuple[str, str], tuple[tuple[Row, ...], list[serialize.JSON], int]
+] = cache.LATEST_JSON
 
 
 def derived(sheet: Sheet, what: str, make: Callable[[], T], *key: object) -> T:
@@ -221,12 +221,27 @@ def computed_sheet(db: Database, sheet: Sheet, lang: str) -> dict[str, Any]:
     def make() -> serialize.JSON:
         result = computed(db, sheet)
         key = (sheet.share_token, lang)
-        out = serialize.computed_json(result, lang, _LATEST_JSON.get(key))
+        held = _LATEST_JSON.sized(key)
+        before = (held[0][0], held[0][1]) if held is not None else None
+        out = serialize.computed_json(result, lang, before)
         # Kept rows come back as they were; a new one becomes a KeptJson, measured once.
         rows = cast(list[serialize.JSON], out["deals"])
-        out["deals"] = [d if type(d) is cache.KeptJson else cache.KeptJson(d) for d in rows]
-        _LATEST_JSON.put(key, (result.rows, cast(list[serialize.JSON], out["deals"])))
-        return out
+        deals: list[serialize.JSON] = [
+            d if type(d) is cache.KeptJson else cache.KeptJson(d) for d in rows
+        ]
+        kept = cache.KeptJson({**out, "deals": deals})
+        # After a save, the last rows and one more: sized by arithmetic, not walked (the
+        # rest, totals and the like, takes what it took before: the same players' figures).
+        size = None if held is None else cache.appended_size(held[0][1], held[1], deals)
+        if held is not None and size is not None:
+            rest = held[0][2]
+            cache.known_size(kept, size + rest)
+        else:
+            whole = cache.approx_size(kept)  # walked once here, and kept with it
+            size = cache.approx_size(deals)
+            rest = whole - size
+        _LATEST_JSON.put(key, (result.rows, deals, rest), size)
+        return kept
 
     return derived(sheet, "computed-json", make, lang)
 
