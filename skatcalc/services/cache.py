@@ -90,7 +90,7 @@ class KeptJson(dict[str, object]):
     it): measured once, like a frozen dataclass; unlike a plain dict it can be referred to
     weakly."""
 
-    __slots__ = ("__weakref__", "_text")
+    __slots__ = ("__weakref__", "_text", "_utf8")
 
     def encoded(self, dumps: Callable[[object], str]) -> str:
         """The row as ``dumps`` writes it, written once per row and ``dumps``: a save sends the
@@ -99,6 +99,14 @@ class KeptJson(dict[str, object]):
         if held is None or held[0] != dumps:
             held = (dumps, dumps(self))
             self._text = held
+        return held[1]
+
+    def encoded_utf8(self, dumps: Callable[[object], str]) -> bytes:
+        """``encoded`` as UTF-8, encoded once per row and ``dumps``."""
+        held: tuple[Callable[[object], str], bytes] | None = getattr(self, "_utf8", None)
+        if held is None or held[0] != dumps:
+            held = (dumps, self.encoded(dumps).encode("utf-8"))
+            self._utf8 = held
         return held[1]
 
 

@@ -143,3 +143,21 @@ def test_a_write_between_load_and_lock_reads_the_deals(app: Flask) -> None:
     assert (other.n, mine.n) == (1, 2)
     deals = c.get(f"{API}/{sid}").get_json()["deals"]
     assert [(d["n"], d["dealer"]) for d in deals] == [(1, "Anna"), (2, "Bernd")]
+
+
+def test_the_rows_are_encoded_once(app: Flask) -> None:
+    """The answer's rows are kept as UTF-8 with their text: a save encodes its new row only."""
+    c = app.test_client()
+    sid = c.post(API, json={"game": "skat", "players": ["Anna", "Bernd", "Carla"]}).get_json()["id"]
+    for _ in range(3):
+        assert c.post(f"{API}/{sid}/deals", json={"passed": True}).status_code == 201
+    with app.test_request_context():
+        db = service.get_db()
+        out = service.sheet_json(db, service.load_sheet(db, sid), "de")
+        dumps = app.json.dumps
+        rows = out["deals"]
+        assert all(type(d) is cache.KeptJson for d in rows)
+        assert all(d.encoded_utf8(dumps) is d.encoded_utf8(dumps) for d in rows)
+        assert all(d.encoded_utf8(dumps) == dumps(d).encode() for d in rows)
+        whole = b"".join(service.api_pieces(db, service.load_sheet(db, sid), "de", dumps))
+        assert whole == (dumps(out) + "\n").encode()
