@@ -54,3 +54,23 @@ def test_a_bearer_api_request_leaves_the_session_alone(
     again = c.post(f"/sheets/{sid}/close", data={"csrf_token": form_token}, headers=right)
     assert again.status_code in (302, 303)
     assert decoded  # a page's request reads its session, as ever
+
+
+def test_an_api_request_reads_its_language_once(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from werkzeug.datastructures import LanguageAccept
+
+    c = app.test_client()
+    sid = c.post(API, json={"game": "skat", "players": ["A", "B", "C"]}).get_json()["id"]
+    asked: list[str] = []
+    real = LanguageAccept.best_match
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        asked.append("x")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(LanguageAccept, "best_match", counted)
+    r = c.post(f"{API}/{sid}/deals", json={"passed": True}, headers={"Accept-Language": "en"})
+    assert r.status_code == 201 and r.get_json()["deals"][0]["title"] == "passed"
+    assert len(asked) == 1
