@@ -16,6 +16,7 @@ on both alike; printed are the medians in wall-clock and CPU time, their ratios,
 average. Target: ≤ 6× the floor.
 
 Run: PYTHONPATH=. python bench/save.py [runs]      (default 300 pairs, well under a minute)
+     PYTHONPATH=. python bench/save.py --help      (this text)
      PYTHONPATH=. python bench/save.py [runs] --where
                  (then also where the save's CPU goes: the app's hooks and the main steps, each
                  with what it calls, per save; timing them adds a little to the save)
@@ -117,8 +118,14 @@ def bare_floor(post_bytes: bytes, page_bytes: bytes) -> FlaskClient:
     return bare.test_client()
 
 
-def main() -> None:
+def main() -> int:
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        return 0
     args = [a for a in sys.argv[1:] if a != "--where"]
+    if len(args) > 1 or (args and not args[0].isdigit()):
+        print(__doc__, file=sys.stderr)
+        return 2
     runs = int(args[0]) if args else 300
     where = Where() if "--where" in sys.argv else None
     started = time.perf_counter()
@@ -143,10 +150,15 @@ def main() -> None:
             assert c.get(f"/api/v1/sheets/{sid}", headers=right).status_code == 200
             assert c.get(f"/sheets/{sid}", headers=right).status_code == 200
 
+        # CPU of each save's and floor's POST (the rest of each pair is its GET)
+        post_cpu: dict[str, list[float]] = {"save": [], "floor": []}
+
         def save() -> tuple[bytes, bytes]:
             if where is not None:
                 where.phase = "POST"
+            c0 = time.process_time()
             r = c.post(f"/api/v1/sheets/{sid}/deals", json=API_DEAL, headers=right)
+            post_cpu["save"].append(time.process_time() - c0)
             assert r.status_code == 201, r.data[:300]
             if where is not None:
                 where.phase = "GET"
@@ -161,7 +173,9 @@ def main() -> None:
         fc = bare_floor(post_bytes, page_bytes)
 
         def floor() -> None:
+            c0 = time.process_time()
             r = fc.post("/save", json=API_DEAL)
+            post_cpu["floor"].append(time.process_time() - c0)
             assert r.status_code == 201 and len(r.data) == len(post_bytes)
             p = fc.get("/page")
             assert p.status_code == 200 and len(p.data) == len(page_bytes)
@@ -172,6 +186,7 @@ def main() -> None:
             floor()
         if where is not None:
             where.spent.clear()
+        post_cpu = {"save": [], "floor": []}
         wall: dict[str, list[float]] = {"save": [], "floor": []}
         cpu: dict[str, list[float]] = {"save": [], "floor": []}
         for k in range(runs):
@@ -200,10 +215,14 @@ def main() -> None:
             f"save:       API add + sheet page              wall {w_s:7.3f} ms   CPU {c_s:7.3f} ms"
         )
         print(f"ratio       wall {w_s / w_f:5.1f}×   CPU {c_s / c_f:5.1f}×   [≤ 6]")
+        p_s, p_f = med(post_cpu["save"]), med(post_cpu["floor"])
+        print(f"the halves (CPU): POST save {p_s:6.3f} ms, floor {p_f:6.3f} ms ({p_s / p_f:4.1f}×); "
+              f"GET save {c_s - p_s:6.3f} ms, floor {c_f - p_f:6.3f} ms (medians' difference)")  # fmt: skip
         if where is not None:
             where.report(runs)
         print(f"run time {time.perf_counter() - started:.0f} s, load average "
               f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")  # fmt: skip
+    return 0
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import threading
 import weakref
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Generic, TypeVar, cast
@@ -90,7 +90,7 @@ class KeptJson(dict[str, object]):
     it): measured once, like a frozen dataclass; unlike a plain dict it can be referred to
     weakly."""
 
-    __slots__ = ("__weakref__", "_text")
+    __slots__ = ("__weakref__", "_text", "_utf8")
 
     def encoded(self, dumps: Callable[[object], str]) -> str:
         """The row as ``dumps`` writes it, written once per row and ``dumps``: a save sends the
@@ -99,6 +99,14 @@ class KeptJson(dict[str, object]):
         if held is None or held[0] != dumps:
             held = (dumps, dumps(self))
             self._text = held
+        return held[1]
+
+    def encoded_utf8(self, dumps: Callable[[object], str]) -> bytes:
+        """``encoded`` as UTF-8, encoded once per row and ``dumps``."""
+        held: tuple[Callable[[object], str], bytes] | None = getattr(self, "_utf8", None)
+        if held is None or held[0] != dumps:
+            held = (dumps, self.encoded(dumps).encode("utf-8"))
+            self._utf8 = held
         return held[1]
 
 
@@ -126,11 +134,58 @@ def _remember(obj: object, size: int) -> None:
     _FROZEN_SIZES[key] = (weakref.ref(obj, forget), size)
 
 
-def known_size(value: KeptJson, size: int) -> KeptJson:
-    """``value`` with its size worked out by its maker (``approx_size`` then takes ``size``
-    instead of walking it): for what a save makes anew each time and can count cheaper."""
+def known_size(value: T, size: int) -> T:
+    """``value`` (a ``KeptJson`` or a frozen dataclass) with its size worked out by its maker
+    (``approx_size`` then takes ``size`` instead of walking it): for what a save makes anew
+    each time and can count cheaper."""
     _remember(value, size)
     return value
+
+
+def measured(value: object) -> int | None:
+    """The size ``approx_size`` found (or was told) for ``value`` while it lives, if any."""
+    held = _FROZEN_SIZES.get(id(value))
+    return held[1] if held is not None and held[0]() is value else None
+
+
+def grown_size(before: object, after: T, added: Sequence[object], beside: Sequence[object],
+               holders: int = 1) -> T:  # fmt: skip
+    """``after`` is ``before`` with the items ``added`` appended (a save's new row on the
+    last computation or its JSON), the rest shared: its size is worked out, not walked, as
+    ``before``'s measured size plus each added item taken as the average of ``beside`` (the
+    items next to it, measured before) and a reference to it in each of ``holders``
+    sequences. Where ``before`` or too few of ``beside`` were measured, nothing is noted and
+    ``approx_size`` walks ``after`` as usual."""
+    base = measured(before)
+    known = [size for size in map(measured, beside) if size is not None]
+    if base is None or len(known) < min(len(beside), LIKE_SIBLINGS) or not known:
+        return after
+    each = sum(known) // len(known)
+    for item in added:
+        _remember(item, each)
+    return known_size(after, base + len(added) * (each + holders * _POINTER))
+
+
+_POINTER = 8  # a sequence's reference to one more item
+
+
+def appended_size(before: Sequence[object], before_size: int,
+                  after: Sequence[object]) -> int | None:  # fmt: skip
+    """The size of ``after``, a sequence of ``before``'s very items and more after them (a
+    save's new row after the last serialisation's), worked out from ``before_size`` instead
+    of walking it: each new item taken as the average of the items before it, measured
+    before, and a reference. None where ``after`` is not so made or those items were not
+    measured (``approx_size`` then walks it)."""
+    k = len(before)
+    if len(after) <= k or any(a is not b for a, b in zip(before, after, strict=False)):
+        return None
+    beside = [measured(x) for x in before[-LIKE_SIBLINGS:]]
+    if not beside or None in beside:
+        return None
+    each = sum(cast(list[int], beside)) // len(beside)
+    for item in after[k:]:
+        _remember(item, each)
+    return before_size + (len(after) - k) * (each + _POINTER)
 
 
 def approx_size(value: object) -> int:
@@ -314,24 +369,46 @@ def derived(token: str, rev: int, entry: tuple[object, ...], make: Callable[[], 
         # made (or not kept: an older revision, or pushed out at once): look again
     try:
         value = make()
-        size = approx_size(value)  # outside the lock: other requests need not wait for it
-        with _PER_REVISION_LOCK:
-            held = PER_REVISION.get(token)
-            if held is None or held[0] < rev:
-                held = (rev, {})
-                PER_REVISION[token] = held
-                PER_REVISION_BYTES[token] = 0
-            if held[0] == rev and entry not in held[1]:  # an older revision's is not kept
-                held[1][entry] = value
-                PER_REVISION_BYTES[token] = PER_REVISION_BYTES.get(token, 0) + size
-            PER_REVISION.move_to_end(token)
-            _trim_per_revision()
+        _keep(token, rev, entry, value)
     finally:
         with _PER_REVISION_LOCK:
             if _MAKING.get(key) is making:
                 del _MAKING[key]
         making.set()
     return value
+
+
+def _keep(token: str, rev: int, entry: tuple[object, ...], value: object) -> None:
+    size = approx_size(value)  # outside the lock: other requests need not wait for it
+    with _PER_REVISION_LOCK:
+        held = PER_REVISION.get(token)
+        if held is None or held[0] < rev:
+            held = (rev, {})
+            PER_REVISION[token] = held
+            PER_REVISION_BYTES[token] = 0
+        if held[0] == rev and entry not in held[1]:  # an older revision's is not kept
+            held[1][entry] = value
+            PER_REVISION_BYTES[token] = PER_REVISION_BYTES.get(token, 0) + size
+        PER_REVISION.move_to_end(token)
+        _trim_per_revision()
+
+
+def held_derived(token: str, rev: int, entry: tuple[object, ...]) -> object | None:
+    """What ``derived`` keeps for revision ``rev`` of the sheet ``token`` under ``entry``, if
+    it keeps it; nothing is made."""
+    with _PER_REVISION_LOCK:
+        held = PER_REVISION.get(token)
+        return held[1].get(entry) if held is not None and held[0] == rev else None
+
+
+def keep_derived(token: str, rev: int, entry: tuple[object, ...], value: object) -> None:
+    """Keep ``value`` as ``derived``'s entry for revision ``rev``: made by the write that made
+    that revision, which knows it to be what ``make()`` would give (a save's computation,
+    continued from the one before). Only after the write's commit: a revision that was rolled
+    back is another write's to make."""
+    with _PER_REVISION_LOCK:
+        _note_rev(token, rev)
+    _keep(token, rev, entry, value)
 
 
 def _trim_per_revision() -> None:
@@ -375,8 +452,14 @@ class ByteBounded(Generic[K, V]):
                 self._items.move_to_end(key)
             return held[0]
 
-    def put(self, key: K, value: V) -> None:
-        size = self._size_of(value)
+    def sized(self, key: K) -> tuple[V, int] | None:
+        """The value kept under ``key`` with its size as measured when put (no touch)."""
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key: K, value: V, size: int | None = None) -> None:
+        """Keep ``value``, its size ``size`` where the caller worked it out (else measured)."""
+        size = self._size_of(value) if size is None else size
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:
@@ -431,9 +514,10 @@ LATEST_COMPUTED: ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], Compu
         8 * MB, lambda held: signature_size(held[0]) + approx_size(held[1]), keep_one=True
     )  # fmt: skip
 )
-# The last serialisation per sheet token and language (its rows and their dicts): rows that a
-# resumed computation kept are not serialised again.
-LATEST_JSON: ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[JSON]]] = ByteBounded(
+# The last serialisation per sheet token and language (its rows, their dicts, and the size of
+# the rest of it: totals, next dealer): rows that a resumed computation kept are not
+# serialised again, nor measured again.
+LATEST_JSON: ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[JSON], int]] = ByteBounded(
     8 * MB, lambda held: approx_size(held[1]), keep_one=True
 )
 # The last statistics per (sheet token, game, players), with the computed rows they count (the

@@ -34,6 +34,7 @@ from skatcalc.rules.sheet import (
     SheetSpec,
     check_placement,
     compute_sheet,
+    continue_sheet,
     dealer_after,
     default_active,
     evaluate_deal,
@@ -135,9 +136,9 @@ _CACHE_SHEETS = cache.SHEETS_KEPT
 _LATEST: cache.ByteBounded[str, tuple[tuple[tuple[int, int, bool], ...], ComputedSheet]] = (
     cache.LATEST_COMPUTED
 )
-_LATEST_JSON: cache.ByteBounded[tuple[str, str], tuple[tuple[Row, ...], list[serialize.JSON]]] = (
-    cache.LATEST_JSON
-)
+_LATEST_JSON: cache.ByteBounded[
+    tuple[str, str], tuple[tuple[Row, ...], list[serialize.JSON], int]
+] = cache.LATEST_JSON
 
 
 def derived(sheet: Sheet, what: str, make: Callable[[], T], *key: object) -> T:
@@ -220,12 +221,27 @@ def computed_sheet(db: Database, sheet: Sheet, lang: str) -> dict[str, Any]:
     def make() -> serialize.JSON:
         result = computed(db, sheet)
         key = (sheet.share_token, lang)
-        out = serialize.computed_json(result, lang, _LATEST_JSON.get(key))
+        held = _LATEST_JSON.sized(key)
+        before = (held[0][0], held[0][1]) if held is not None else None
+        out = serialize.computed_json(result, lang, before)
         # Kept rows come back as they were; a new one becomes a KeptJson, measured once.
         rows = cast(list[serialize.JSON], out["deals"])
-        out["deals"] = [d if type(d) is cache.KeptJson else cache.KeptJson(d) for d in rows]
-        _LATEST_JSON.put(key, (result.rows, cast(list[serialize.JSON], out["deals"])))
-        return out
+        deals: list[serialize.JSON] = [
+            d if type(d) is cache.KeptJson else cache.KeptJson(d) for d in rows
+        ]
+        kept = cache.KeptJson({**out, "deals": deals})
+        # After a save, the last rows and one more: sized by arithmetic, not walked (the
+        # rest, totals and the like, takes what it took before: the same players' figures).
+        size = None if held is None else cache.appended_size(held[0][1], held[1], deals)
+        if held is not None and size is not None:
+            rest = held[0][2]
+            cache.known_size(kept, size + rest)
+        else:
+            whole = cache.approx_size(kept)  # walked once here, and kept with it
+            size = cache.approx_size(deals)
+            rest = whole - size
+        _LATEST_JSON.put(key, (result.rows, deals, rest), size)
+        return kept
 
     return derived(sheet, "computed-json", make, lang)
 
@@ -285,22 +301,48 @@ def sheet_pieces(out: dict[str, Any], dumps: Callable[[Any], str]) -> Iterator[s
     """``sheet_text`` in pieces, a few rows each, for the packing (``cache.packed_pieces``):
     each row is written by a call of its own, so other threads run between them, and the
     whole text is never held at once."""
-    deals = out.get("deals")
-    if not isinstance(deals, list) or not all(type(d) is cache.KeptJson for d in deals):
+    parts = _around_deals(out, dumps)
+    if parts is None:
         yield dumps(out)
         return
-    head = dumps({**out, "deals": _DEALS_MARK})
-    mark = dumps(_DEALS_MARK)
-    if head.count(mark) != 1:
-        yield dumps(out)
-        return
-    comma = dumps([0, 0])[2:-2]  # the item separator dumps writes (", ")
-    before, after = head.split(mark)
+    before, after, comma, deals = parts
     yield before + "["
     for i in range(0, len(deals), ROWS_PER_PIECE):
         rows = comma.join(d.encoded(dumps) for d in deals[i : i + ROWS_PER_PIECE])
         yield (comma if i else "") + rows
     yield "]" + after
+
+
+def sheet_utf8_pieces(out: dict[str, Any], dumps: Callable[[Any], str]) -> Iterator[bytes]:
+    """``sheet_pieces`` as UTF-8, each row's bytes kept with its text: a save answers the
+    whole sheet, and encoding the rows' text again was a tenth of its cost."""
+    parts = _around_deals(out, dumps)
+    if parts is None:
+        yield dumps(out).encode("utf-8")
+        return
+    before, after, comma, deals = parts
+    sep = comma.encode("utf-8")
+    yield (before + "[").encode("utf-8")
+    for i in range(0, len(deals), ROWS_PER_PIECE):
+        rows = sep.join(d.encoded_utf8(dumps) for d in deals[i : i + ROWS_PER_PIECE])
+        yield (sep if i else b"") + rows
+    yield ("]" + after).encode("utf-8")
+
+
+def _around_deals(out: dict[str, Any], dumps: Callable[[Any], str]
+                  ) -> tuple[str, str, str, list[cache.KeptJson]] | None:  # fmt: skip
+    """The sheet's JSON before and after its deals' list, the item separator, and the kept
+    rows; None where the deals are not all kept rows (then the JSON is written whole)."""
+    deals = out.get("deals")
+    if not isinstance(deals, list) or not all(type(d) is cache.KeptJson for d in deals):
+        return None
+    head = dumps({**out, "deals": _DEALS_MARK})
+    mark = dumps(_DEALS_MARK)
+    if head.count(mark) != 1:
+        return None
+    comma = dumps([0, 0])[2:-2]  # the item separator dumps writes (", ")
+    before, after = head.split(mark)
+    return before, after, comma, deals
 
 
 def sheet_bytes(sheet: Sheet, lang: str, shape: str, make: Callable[[], bytes]) -> bytes:
@@ -326,9 +368,7 @@ def api_pieces(db: Database, sheet: Sheet, lang: str,
                dumps: Callable[[Any], str]) -> Iterator[bytes]:  # fmt: skip
     """The API's JSON of the sheet (``GET /api/v1/sheets/<id>``) in pieces, as ``jsonify``
     writes it with ``dumps``."""
-    out = sheet_json(db, sheet, lang)
-    for piece in sheet_pieces(out, dumps):
-        yield piece.encode("utf-8")
+    yield from sheet_utf8_pieces(sheet_json(db, sheet, lang), dumps)
     yield b"\n"
 
 
@@ -421,8 +461,13 @@ def add_deal(
         if stored_hash is not None and stored_hash != body_hash(again):
             raise KeyReused(n)
         return Saved(n, False, sheet)
+    grown: ComputedSheet | None = None
     with sheet_write(db, sheet) as state:
-        if store.deal_count(db, sheet_id) >= MAX_DEALS:
+        # Nothing written since the sheet was loaded, and its computation kept: the save goes
+        # on from it (deal count, next dealer, Bock from there) and reads nothing more.
+        kept = _kept_computation(sheet, state)
+        count = kept.state.count if kept is not None else store.deal_count(db, sheet_id)
+        if count >= MAX_DEALS:
             e = Errors()
             e.add(
                 "_",
@@ -430,18 +475,80 @@ def add_deal(
                 max=MAX_DEALS,
             )
             e.raise_if_any()
-        if not (idem_key and store.has_key(db, sheet_id, idem_key)):  # a re-sent save stays one
+        # a re-sent save stays one (with ``kept`` its key was looked for at this revision)
+        if kept is not None or not (idem_key and store.has_key(db, sheet_id, idem_key)):
             refuse_if_finished(sheet, state)
         expected_n, body = deal_number(body)
         body = seat_names(spec.players, body)
         if proposed is None:
-            proposed = proposed_dealer(db, sheet)
+            proposed = kept.next_dealer if kept is not None else proposed_dealer(db, sheet)
         dealer, active = placement(spec, body, proposed)
-        evaluate_deal(spec, body, active, ramsch_round=in_ramsch_round(db, sheet, spec))
-        n, stored = store.add_deal(db, sheet_id, dealer, list(active), _accepted(body), idem_key,
-                                   expected_n)  # fmt: skip
-        after = _written(db, sheet)
+        if kept is None:
+            evaluate_deal(spec, body, active, ramsch_round=in_ramsch_round(db, sheet, spec))
+            n, stored = store.add_deal(db, sheet_id, dealer, list(active), _accepted(body),
+                                       idem_key, expected_n)  # fmt: skip
+            after = _written(db, sheet)
+        else:
+            n, stored = count + 1, True
+            body, text, grown = _appended(spec, kept, n, dealer, active, body)
+            if expected_n is not None and expected_n != n:
+                raise Taken(expected_n, n)
+            at = store.append_deal(db, sheet_id, n, dealer, list(active), body, text, idem_key)
+            after = dataclasses.replace(sheet, rev=state.rev + 1, updated=at)
+    if kept is not None and grown is not None:  # committed: the new revision's computation
+        _keep_computation(after, kept, grown)
     return Saved(n, stored, after)
+
+
+def _kept_computation(sheet: Sheet, state: SheetLock) -> ComputedSheet | None:
+    """The kept computation of the sheet as loaded, when no write came since (the revision
+    under the write lock is the loaded one): it is the computation of the stored deals."""
+    if state.rev != sheet.rev:
+        return None
+    kept = cache.held_derived(sheet.share_token, sheet.rev, ("computed",))
+    return kept if isinstance(kept, ComputedSheet) else None
+
+
+def _appended(spec: SheetSpec, kept: ComputedSheet, n: int, dealer: str,
+              active: tuple[str, ...], body: object,
+              ) -> tuple[JSONObject, str, ComputedSheet]:  # fmt: skip
+    """The next deal checked and computed at once, on the kept computation: the body as
+    stored and read back (its keys sorted), its stored text, and the sheet with it. The deal
+    is evaluated once, as the sheet counts it (with the Bock in force); a body it refuses is
+    judged again as sent, for the same errors as ever."""
+    if isinstance(body, dict):
+        text = store.body_text(body)
+        deal = DealRecord(n, dealer, active, json.loads(text), False, 1)
+        try:
+            return body, text, continue_sheet(spec, kept, deal)
+        except InvalidDeal:
+            pass
+    in_round = bockramsch_of(spec) and kept.next_ramsch_round
+    evaluate_deal(spec, body, active, ramsch_round=in_round)  # the errors, as sent
+    # Not refused as sent: stored as before, its row tells what is wrong with it.
+    accepted = _accepted(body)
+    text = store.body_text(accepted)
+    deal = DealRecord(n, dealer, active, json.loads(text), False, 1)
+    return accepted, text, compute_sheet(spec, [*_heads(kept), deal], kept.state)
+
+
+def _heads(computed: ComputedSheet) -> list[DealRecord]:
+    """The deals of a computation as a resumed one reads them (number, dealer, struck)."""
+    return [DealRecord(r.n, r.dealer, (), {}, r.struck) for r in computed.rows]
+
+
+def _keep_computation(sheet: Sheet, kept: ComputedSheet, grown: ComputedSheet) -> None:
+    """Keep ``grown`` (``kept`` and one appended deal) as the computation of the sheet's new
+    revision and as the last one, with its size worked out, not walked."""
+    token = sheet.share_token
+    rows = grown.rows
+    cache.grown_size(kept, grown, rows[-1:], rows[-1 - cache.LIKE_SIBLINGS : -1], holders=2)
+    latest = _LATEST.get(token, touch=False)
+    if latest is not None and latest[1] is kept:
+        _LATEST.put(token, ((*latest[0], (rows[-1].n, 1, False)), grown))
+    elif all(r.version is not None for r in rows):
+        _LATEST.put(token, (tuple((r.n, r.version or 0, r.struck) for r in rows), grown))
+    cache.keep_derived(token, sheet.rev, ("computed",), grown)
 
 
 def preview_deal(db: Database, sheet: Sheet, body: object, lang: str = "de") -> dict[str, Any]:

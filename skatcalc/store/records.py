@@ -105,13 +105,14 @@ class TableLock:
 @dataclass(frozen=True, slots=True)
 class SheetLock:
     """What may refuse a write to a sheet, read under SQLite's write lock: when it was
-    closed, its number of seats, the deals played (struck ones not counted) and, for a club
-    night's table, the table."""
+    closed, its number of seats, the deals played (struck ones not counted), for a club
+    night's table the table, and the sheet's revision."""
 
     closed: str | None
     players: int
     played: int
     event: TableLock | None
+    rev: int  # the sheet's revision: unchanged since the sheet was loaded, nothing else wrote
 
 
 @dataclass(frozen=True, slots=True)

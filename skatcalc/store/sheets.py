@@ -314,6 +314,7 @@ def _insert_deal(
     version: int,
     at: str,
     idem_key: str | None = None,
+    text: str | None = None,
 ) -> None:
     db.execute(
         "insert into deals (sheet_id, n, dealer, active, input, struck, version, created, "
@@ -323,7 +324,7 @@ def _insert_deal(
             n,
             dealer,
             json.dumps(active, ensure_ascii=False),
-            json.dumps(body, ensure_ascii=False, sort_keys=True),
+            json.dumps(body, ensure_ascii=False, sort_keys=True) if text is None else text,
             int(struck),
             version,
             at,
@@ -373,6 +374,33 @@ def add_deal(
         _insert_deal(db, sheet_id, n, dealer, active, body, False, 1, at, idem_key)
         _log(db, sheet_id, n, "add", at, None)
     return n, True
+
+
+def body_text(body: JSONObject) -> str:
+    """A deal body as a deal row stores it (``input``): what a read of the deal decodes."""
+    return json.dumps(body, ensure_ascii=False, sort_keys=True)
+
+
+def append_deal(
+    db: Database,
+    sheet_id: int,
+    n: int,
+    dealer: str,
+    active: list[str],
+    body: JSONObject,
+    text: str,
+    idem_key: str | None = None,
+) -> str:
+    """Store deal ``n`` when the caller knows under the sheet's write lock that it is the next
+    one and that no deal has ``idem_key`` (the sheet's revision is the one it read them at);
+    ``text`` is ``body_text(body)``. No read: the revision goes one up and the time of the
+    change, returned, is the sheet's ``updated``."""
+    at = now()
+    with db.atomic():
+        _touch(db, sheet_id, at)
+        _insert_deal(db, sheet_id, n, dealer, active, body, False, 1, at, idem_key, text)
+        _log(db, sheet_id, n, "add", at, None)
+    return at
 
 
 def get_deal(db: Database, sheet_id: int, n: int) -> Deal:
@@ -492,14 +520,14 @@ def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
         "select s.closed, s.players, (select count(*) from deals d where d.sheet_id = s.id "
         "and d.struck = 0), t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n, "
         "t.confirmed, case when t.sheet_id = s.id then t.sheet_b else t.sheet_id end, "
-        "t.foot is not null from sheets s left join event_tables t on t.sheet_id = s.id or t.sheet_b = s.id "
+        "t.foot is not null, s.rev from sheets s left join event_tables t on t.sheet_id = s.id or t.sheet_b = s.id "
         "left join events e on e.id = t.event_id "
         "left join event_series es on es.event_id = t.event_id and es.n = t.series "
         "where s.id = ?",
         [sheet_id],
     ).fetchone()
     (closed, players, played, event_id, name, event_closed, deals, series_deals, series, n,
-     confirmed, partner, paper) = row  # fmt: skip
+     confirmed, partner, paper, rev) = row  # fmt: skip
     table = None
     if event_id is not None:
         table = TableLock(
@@ -511,7 +539,7 @@ def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
             paper=bool(paper),
         )  # fmt: skip
     return SheetLock(closed=closed, players=len(json.loads(players)), played=int(played),
-                     event=table)  # fmt: skip
+                     event=table, rev=int(rev))  # fmt: skip
 
 
 def set_sheet_closed(db: Database, sheet_id: int, closed: bool, at: str | None = None) -> bool:

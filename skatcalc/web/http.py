@@ -20,6 +20,7 @@ from typing import Any, NoReturn, TypeAlias, TypeVar
 
 from flask import (
     Flask,
+    Request,
     Response,
     current_app,
     has_request_context,
@@ -27,7 +28,7 @@ from flask import (
     render_template,
     request,
 )
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -325,12 +326,32 @@ def client_address() -> str:
     return request.remote_addr or "?"
 
 
+class AppSession(SecureCookieSession):
+    """The session of an API request with a Bearer token: empty, and never written."""
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """The session cookie is Secure whenever the request came over https (directly or, with
-    ``PROXY_COUNT``, as the TLS proxy says), not only when configured."""
+    ``PROXY_COUNT``, as the TLS proxy says), not only when configured.
+
+    An API request with a Bearer token is an app's: its right comes with it, and the session
+    holds only what the pages use (their forms' token, messages shown once). Its cookie, if a
+    browser sent one, is neither decoded nor written (it stays as it was)."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(super().get_cookie_secure(app) or (has_request_context() and request.is_secure))
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if request.path.startswith("/api/") and bearer_token(request):
+            return AppSession()
+        return super().open_session(app, request)
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        if isinstance(session, AppSession):
+            if session.accessed:  # as Flask says of any session read
+                response.vary.add("Cookie")
+            return
+        super().save_session(app, session, response)
 
 
 def _limiter(app: Flask, key: str, per: float = 60.0) -> RateLimiter | None:

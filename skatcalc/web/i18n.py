@@ -53,11 +53,17 @@ def page_lang() -> str:
 
 
 def api_lang() -> str:
+    if request.path.startswith("/api/"):
+        return current_lang()  # decided once: an API answer asks several times
+    return _accepted_lang()
+
+
+def _accepted_lang() -> str:
     return request.accept_languages.best_match(LANGS, default="de") or "de"
 
 
 def select_locale() -> str:
-    return api_lang() if request.path.startswith("/api/") else page_lang()
+    return _accepted_lang() if request.path.startswith("/api/") else page_lang()
 
 
 def num(n: int | None, signed: bool = False) -> str:

@@ -21,7 +21,7 @@ import hmac
 import re
 from typing import TypeVar
 
-from flask import current_app, request
+from flask import Request, current_app, request
 from werkzeug.wrappers import Response
 
 from skatcalc.services import sheets as service
@@ -54,9 +54,10 @@ def token_matches(given: str | None, expected: str | None) -> bool:
     return hmac.compare_digest(a, b)
 
 
-def bearer_token() -> str | None:
-    """The token of ``Authorization: Bearer …``; the scheme is case-insensitive (RFC 7235)."""
-    auth = request.headers.get("Authorization", "")
+def bearer_token(req: Request | None = None) -> str | None:
+    """The token of ``Authorization: Bearer …`` (of ``req``, by default the request being
+    answered); the scheme is case-insensitive (RFC 7235)."""
+    auth = (request if req is None else req).headers.get("Authorization", "")
     scheme, _, token = auth.strip().partition(" ")
     if scheme.lower() != "bearer":
         return None

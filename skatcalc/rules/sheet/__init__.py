@@ -48,7 +48,7 @@ from .base import (
     seat_name,
     seat_names,
 )
-from .compute import compute_sheet, describe_rules, evaluate_deal, settle
+from .compute import compute_sheet, continue_sheet, describe_rules, evaluate_deal, settle
 from .spec import merge_rules, normalize_rules, normalize_sheet, play_rules, read_rules
 
 __all__ = [
@@ -79,6 +79,7 @@ __all__ = [
     "seat_names",
     "check_placement",
     "compute_sheet",
+    "continue_sheet",
     "dealer_after",
     "default_active",
     "describe_rules",

@@ -28,6 +28,7 @@ from .base import (
     Tallies,
     Totals,
     Transfer,
+    dealer_after,
     game,
     next_dealer,
 )
@@ -104,9 +105,10 @@ class _Pass:
                              dict(self.balance), version=d.version, written=at.rules.written,
                              written_totals=self.written_totals(at)))  # fmt: skip
 
-    def play(self, at: SheetSpec, d: DealRecord, round_len: int) -> None:
+    def play(self, at: SheetSpec, d: DealRecord, round_len: int, strict: bool = False) -> None:
         """A counted deal under the rules in force at it: Bock or a Bockramsch round, its
-        result, the Stock, the tallies, the Bock rounds it triggers, Bierlachs."""
+        result, the Stock, the tallies, the Bock rounds it triggers, Bierlachs. ``strict``:
+        a deal that does not evaluate raises :class:`InvalidDeal` instead of its error row."""
         players = at.players
         zero = dict.fromkeys(players, 0)
         in_round = ramsch_round_next(self.bock_queue, self.ramsch_queue, round_len)
@@ -118,6 +120,8 @@ class _Pass:
         try:
             out = evaluate_deal(at, d.input, d.active, 1 if bock else 0, in_round)
         except InvalidDeal as exc:
+            if strict:
+                raise
             # A stored deal that no longer evaluates must not take the sheet down.
             self.rows.append(Row(d.n, d.dealer, d.active, d.input, False, False, None, zero,
                                  zero, dict(self.balance), error=exc, version=d.version,
@@ -188,18 +192,44 @@ def compute_sheet(
     if run.match is None and getattr(first.rules, "bierlachs", None) is not None:
         run.match = bierlachs.start(players)
     for d in todo:
-        # Each deal is played under the rules in force when it was dealt (rules that change
-        # during the evening apply from their deal on); queued Bock rounds stay.
-        at = spec.at(d.n)
-        if getattr(at.rules, "bierlachs", None) is not None and run.match is None:
-            run.match = bierlachs.start(players)  # from the deal it is played from
-        if d.struck:
-            run.struck(at, d, round_len)
-        else:
-            run.play(at, d, round_len)
+        _deal(spec, run, d, round_len)
+    return _computed(spec, run, len(deals), next_dealer(spec, deals), round_len)
+
+
+def continue_sheet(spec: SheetSpec, before: ComputedSheet, deal: DealRecord) -> ComputedSheet:
+    """``compute_sheet`` of ``before``'s deals with ``deal`` appended after them, from
+    ``before.state``: the save of the next deal evaluates that deal once, and nothing else.
+    ``deal`` must be the next one (its ``n`` one past ``before``'s deals). Unlike
+    ``compute_sheet``, a deal that does not evaluate raises :class:`InvalidDeal` (the save
+    refuses it) rather than becoming an error row (tests/rules/test_continue_sheet.py holds
+    the law: the same result as ``compute_sheet`` from deal 1)."""
+    state = before.state
+    if deal.n != state.count + 1:
+        raise ValueError(f"deal {deal.n} does not follow {state.count} deals")
+    run = _Pass.start(spec.players, state)
+    round_len = game(spec.game).bock_round(len(spec.players))
+    _deal(spec, run, deal, round_len, strict=True)
+    dealer = before.next_dealer if deal.struck else dealer_after(spec, deal.dealer)
+    return _computed(spec, run, deal.n, dealer, round_len)
+
+
+def _deal(spec: SheetSpec, run: _Pass, d: DealRecord, round_len: int, strict: bool = False) -> None:
+    # Each deal is played under the rules in force when it was dealt (rules that change
+    # during the evening apply from their deal on); queued Bock rounds stay.
+    at = spec.at(d.n)
+    if getattr(at.rules, "bierlachs", None) is not None and run.match is None:
+        run.match = bierlachs.start(spec.players)  # from the deal it is played from
+    if d.struck:
+        run.struck(at, d, round_len)
+    else:
+        run.play(at, d, round_len, strict)
+
+
+def _computed(spec: SheetSpec, run: _Pass, count: int, dealer: str,
+              round_len: int) -> ComputedSheet:  # fmt: skip
     bockramsch_now = bool(getattr(spec.rules, "bockramsch", False))
-    return ComputedSheet(tuple(run.rows), _totals(spec, run), run.bock_queue,
-                         next_dealer(spec, deals), run.state(len(deals)), run.ramsch_queue,
+    return ComputedSheet(tuple(run.rows), _totals(spec, run), run.bock_queue, dealer,
+                         run.state(count), run.ramsch_queue,
                          ramsch_round_next(run.bock_queue, run.ramsch_queue, round_len),
                          bockramsch_now)  # fmt: skip
 
