@@ -133,6 +133,19 @@ def revision_etag() -> str | None:
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
 
+def client_etag(etag: str) -> str:
+    """The tag a client gets for the page of revision tag ``etag``: bound to the form token's
+    secret in its session as well. A page the browser keeps carries the token of the session it
+    was rendered for; once that session is gone (its cookie cleared or expired) a 304 would show
+    the kept page, whose forms the server then refuses as expired, so that page is rendered
+    afresh. The kept page itself (``keep_page``) stays one per revision for every phone."""
+    secret = session.get("csrf_token")
+    if not isinstance(secret, str):
+        return etag
+    bound = hashlib.blake2b(secret.encode(), digest_size=6).hexdigest()
+    return f"{etag}.{bound}"
+
+
 def _before() -> Response | None:
     # Flask-WTF loads WTForms' message catalogue from disk for every request that builds a
     # form, unless the request already carries one: hand it the parsed one (in Flask-WTF's
@@ -144,9 +157,10 @@ def _before() -> Response | None:
         return None
     st = state()
     st.revision_etag = etag
-    if request.if_none_match.contains_weak(etag):
+    tag = client_etag(etag)
+    if request.if_none_match.contains_weak(tag):
         resp = Response(status=304)
-        _cache_headers(resp, etag)
+        _cache_headers(resp, tag)
         return resp
     variant = st.page_variant
     assert variant is not None  # revision_etag() set it with the tag
@@ -184,7 +198,7 @@ def _after(resp: Response) -> Response:
     st = state()
     etag, st.revision_etag = st.revision_etag, None
     if etag is not None and resp.status_code == 200:
-        _cache_headers(resp, etag)
+        _cache_headers(resp, client_etag(etag))  # the session as the render left it
         if not st.page_kept:
             keep_page(st.page_variant, etag, resp)
     return compress(resp)

@@ -302,3 +302,30 @@ def test_unknown_query_arguments_share_the_kept_page(
     # a page first rendered with a stray argument does not carry it in its links
     r = client.get(f"/sheets/{sheet['id']}?zz=evil&lang=de")
     assert "zz=evil" not in r.data.decode()
+
+
+def test_a_page_kept_by_a_browser_is_not_reused_once_its_session_is_gone(csrf_app: Flask) -> None:
+    # A phone whose session cookie was cleared (or expired) still holds the page in its cache,
+    # with the form token of the session that is gone: a 304 would show it, and its save would
+    # be refused as an expired form. Its tag is bound to the session: the page comes afresh.
+    app = csrf_app
+    phone = app.test_client()
+    sheet = new_sheet(phone)
+    path = paths(sheet)[0]
+    first = phone.get(path)
+    tag = first.headers["ETag"]
+    assert phone.get(path, headers={"If-None-Match": tag}).status_code == 304  # same session
+    phone.delete_cookie(app.config["SESSION_COOKIE_NAME"])
+    again = phone.get(path, headers={"If-None-Match": tag})
+    assert again.status_code == 200 and again.headers["ETag"] != tag
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', again.data.decode())
+    assert token is not None
+    form = {"csrf_token": token.group(1), "idem": _idem(again.data.decode()), "kind": "game",
+            "declarer": "B", "game": "grand", "with": "true", "matadors": "2",
+            "declarer_points": "75", "bid": "18"}  # fmt: skip
+    r = phone.post(f"/sheets/{sheet['id']}/deals", data=form)
+    assert r.status_code in (302, 303), r.data.decode()[:500]
+    # the new session's tag answers 304 again
+    phone.get(path)  # the save's message, shown once (a page with it is not cached)
+    now = phone.get(path).headers["ETag"]
+    assert phone.get(path, headers={"If-None-Match": now}).status_code == 304
