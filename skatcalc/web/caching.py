@@ -133,17 +133,22 @@ def revision_etag() -> str | None:
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
 
-def client_etag(etag: str) -> str:
-    """The tag a client gets for the page of revision tag ``etag``: bound to the form token's
-    secret in its session as well. A page the browser keeps carries the token of the session it
-    was rendered for; once that session is gone (its cookie cleared or expired) a 304 would show
-    the kept page, whose forms the server then refuses as expired, so that page is rendered
-    afresh. The kept page itself (``keep_page``) stays one per revision for every phone."""
-    secret = session.get("csrf_token")
-    if not isinstance(secret, str):
+def _form_secret() -> str | None:
+    secret = session.get("csrf_token")  # Flask-WTF's, that a page's form tokens are signed from
+    return secret if isinstance(secret, str) else None
+
+
+def client_etag(etag: str, secret: str | None) -> str:
+    """The tag a client holding the form secret ``secret`` in its session has for the page of
+    revision tag ``etag``. A page the browser keeps carries form tokens of the session it was
+    rendered for; once that session is gone (its cookie cleared or expired) a 304 would show
+    the kept page, whose save the server then refuses as an expired form: so the tag is bound
+    to the secret too. The kept page itself (``keep_page``) stays one per revision for every
+    phone. A render that makes the client's session (and its secret) answers with the tag of
+    that session, whose cookie comes with the same answer."""
+    if secret is None:
         return etag
-    bound = hashlib.blake2b(secret.encode(), digest_size=6).hexdigest()
-    return f"{etag}.{bound}"
+    return f"{etag}.{hashlib.blake2b(secret.encode(), digest_size=6).hexdigest()}"
 
 
 def _before() -> Response | None:
@@ -157,7 +162,7 @@ def _before() -> Response | None:
         return None
     st = state()
     st.revision_etag = etag
-    tag = client_etag(etag)
+    tag = client_etag(etag, _form_secret())
     if request.if_none_match.contains_weak(tag):
         resp = Response(status=304)
         _cache_headers(resp, tag)
@@ -198,7 +203,7 @@ def _after(resp: Response) -> Response:
     st = state()
     etag, st.revision_etag = st.revision_etag, None
     if etag is not None and resp.status_code == 200:
-        _cache_headers(resp, client_etag(etag))  # the session as the render left it
+        _cache_headers(resp, client_etag(etag, _form_secret()))  # as the render left it
         if not st.page_kept:
             keep_page(st.page_variant, etag, resp)
     return compress(resp)

@@ -35,7 +35,9 @@ def test_a_304_keeps_the_connection(tmp_path: Path) -> None:
         etag = r.getheader("ETag")
         assert r.status == 200 and etag
         sock = conn.sock
-        conn.request("GET", f"/sheets/{sid}", headers={"If-None-Match": etag})
+        # a browser sends its session back (the page's tag is bound to it)
+        cookie = (r.getheader("Set-Cookie") or "").split(";")[0]
+        conn.request("GET", f"/sheets/{sid}", headers={"If-None-Match": etag, "Cookie": cookie})
         r = conn.getresponse()
         assert r.status == 304 and r.read() == b""
         assert r.getheader("Connection") is None and not r.will_close
@@ -43,7 +45,7 @@ def test_a_304_keeps_the_connection(tmp_path: Path) -> None:
         r = conn.getresponse()
         assert r.status == 200 and b"rev" in r.read()
         assert conn.sock is sock
-        conn.request("GET", f"/sheets/{sid}", headers={"If-None-Match": etag,
+        conn.request("GET", f"/sheets/{sid}", headers={"If-None-Match": etag, "Cookie": cookie,
                                                         "Connection": "close"})  # fmt: skip
         r = conn.getresponse()
         assert r.status == 304 and r.will_close  # asked to close: closed

@@ -134,7 +134,9 @@ def test_writes_from_many_connections_all_land_and_both_workers_answer(
         t.join(60)
     assert not failures
     # All 40 deals are there, whichever worker is asked, and every connection sees the same
-    # revision and the same page tag.
+    # revision and the same page tag (of one browser: the tag is bound to its session).
+    _st, _b, first = call(port, "GET", f"/sheets/{sid}")
+    browser = {"Cookie": (first.getheader("Set-Cookie") or "").split(";")[0]}
     revs, tags = set(), set()
     for _ in range(12):
         st, b, _r = call(port, "GET", f"/api/v1/sheets/{sid}")
@@ -142,7 +144,7 @@ def test_writes_from_many_connections_all_land_and_both_workers_answer(
         st, b, _r = call(port, "GET", f"/sheets/{sid}/rev")
         assert st == 200
         revs.add(b)
-        st, _b, r = call(port, "GET", f"/sheets/{sid}")
+        st, _b, r = call(port, "GET", f"/sheets/{sid}", headers=browser)
         assert st == 200
         tags.add(r.getheader("ETag"))
     assert len(revs) == 1 and len(tags) == 1 and None not in tags
