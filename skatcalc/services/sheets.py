@@ -449,6 +449,16 @@ def add_deal(
     """Validate and store the next deal: its number, whether it was stored now (False for a
     re-sent save) and the sheet after it. ``proposed`` is who deals next when the caller
     already worked it out (the entry form does, to read its dealer field)."""
+    try:
+        return _add_deal(db, sheet, body, idem_key, proposed, resume=True)
+    except store.NotNext:
+        # Deals were written without the revision going up (by hand, another tool): the kept
+        # computation is not the stored deals'. The save goes the long way, reading them.
+        return _add_deal(db, sheet, body, idem_key, proposed, resume=False)
+
+
+def _add_deal(db: Database, sheet: Sheet, body: object, idem_key: str | None,
+              proposed: str | None, *, resume: bool) -> Saved:  # fmt: skip
     sheet_id = sheet.id
     spec = spec_of(sheet)
     if idem_key and (found := store.keyed_deal(db, sheet_id, idem_key)) is not None:
@@ -465,7 +475,7 @@ def add_deal(
     with sheet_write(db, sheet) as state:
         # Nothing written since the sheet was loaded, and its computation kept: the save goes
         # on from it (deal count, next dealer, Bock from there) and reads nothing more.
-        kept = _kept_computation(sheet, state)
+        kept = _kept_computation(sheet, state) if resume else None
         count = kept.state.count if kept is not None else store.deal_count(db, sheet_id)
         if count >= MAX_DEALS:
             e = Errors()

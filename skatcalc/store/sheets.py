@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 
@@ -37,6 +38,11 @@ class Taken(Exception):
         super().__init__(f"deal {n} asked, {next_n} is next")
         self.n = n
         self.next_n = next_n
+
+
+class NotNext(Exception):
+    """``append_deal``'s number was taken after all: deals were written without the sheet's
+    revision going up (by hand, another tool), so what the caller knew of them is not so."""
 
 
 class KeyReused(Exception):
@@ -396,10 +402,13 @@ def append_deal(
     ``text`` is ``body_text(body)``. No read: the revision goes one up and the time of the
     change, returned, is the sheet's ``updated``."""
     at = now()
-    with db.atomic():
-        _touch(db, sheet_id, at)
-        _insert_deal(db, sheet_id, n, dealer, active, body, False, 1, at, idem_key, text)
-        _log(db, sheet_id, n, "add", at, None)
+    try:
+        with db.atomic():
+            _touch(db, sheet_id, at)
+            _insert_deal(db, sheet_id, n, dealer, active, body, False, 1, at, idem_key, text)
+            _log(db, sheet_id, n, "add", at, None)
+    except sqlite3.IntegrityError as exc:  # rolled back: nothing of it is written
+        raise NotNext(n) from exc
     return at
 
 
