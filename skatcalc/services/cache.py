@@ -522,6 +522,10 @@ ENTRY_FORMS: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
 MORE_PANES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     2 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
 )
+# The sheet page's frame per sheet, view and language, its parts cut out (sheet_view.py).
+PAGE_FRAMES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
+    4 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
+)
 # The PDF per sheet revision and language, newest first (exports); a 1,000-deal PDF is ~0.3 MB.
 PDFS: ByteBounded[tuple[object, ...], tuple[object, bytes]] = ByteBounded(
     8 * MB, lambda held: len(held[1]), keep_one=True
@@ -625,7 +629,7 @@ def clear() -> None:
         _LAST_REV.clear()
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
-                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS,
+                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, PAGE_FRAMES, CHART_XS,
                  CHART_YS, LEGENDS):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:

@@ -24,7 +24,7 @@ from flask import (
 )
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
@@ -57,7 +57,7 @@ from skatcalc.web.deal_forms import (
     preview_messages,
     rules_at,
 )
-from skatcalc.web.i18n import num, page_lang
+from skatcalc.web.i18n import lang_url, num, page_lang
 from skatcalc.web.request_state import mark_private
 
 
@@ -88,8 +88,9 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
     if not share:
         more_html = more_pane_html(sheet, rules, share_url, edit_url, lan, event is not None,
                                    parts["history_html"])  # fmt: skip
-    html = render_template(
-        "sheets/show.html",
+    kind = GAMES[sheet.game]
+    counting = [d for d in data["deals"] if not d["struck"]]
+    html = page_html(
         saved=None if share else saved_line(sheet, data),
         legend=cache.kept(cache.LEGENDS, (sheet.game, page_lang()), lambda: legend(sheet.game, _)),
         sheet=sheet,
@@ -106,14 +107,76 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         leaders=leaders(sheet.players, data["totals"].get("written", data["totals"]["balance"])),
         event=event,
         tlist=tournament_of(db, sheet, event is not None),
+        kind=kind,
+        skat=kind.keeps_list,
+        np=len(sheet.players),
+        n_played=len(counting),
+        n_struck=len(data["deals"]) - len(counting),
+        counting=counting,
         **{**parts, "stats": {p: Fields(s) for p, s in parts["stats"].items()}},
-    )
+    )  # fmt: skip
     resp = make_response(html, status)
     if not share and current_app.config.get("LAN"):
         # This page carries the edit link, a key to the sheet: no cache may keep it.
         resp.headers["Cache-Control"] = "private, no-store"
         mark_private()
     return resp
+
+
+# --- The page: a kept frame and its parts ------------------------------------------------------
+
+# The sheet page is ``sheets/show.html`` (the frame: header, tabs, the panes' headings, the
+# legend, the entry section's controls) with the blocks of ``sheets/_parts.html`` put in (what
+# changes with the deals or the request: the head, the strip, the table's head and foot, the
+# standings, the entry's heading and form) and the rows, the "Blatt" pane. The frame follows
+# from the sheet, its view and the language alone: rendered once per such variant, with marks
+# where the parts and the language links (which carry the request's arguments) go, and kept.
+# A save's page then renders its parts only.
+PARTS = ("head", "strip", "tabs", "thead", "rows", "tail", "standing", "more", "entry_head",
+         "entry_form")  # fmt: skip
+_FRAME_MARKS = {name: Markup(f"\x00part-{name}\x00") for name in PARTS}
+_FRAME_SPLIT = re.compile("(\x00(?:part|lang)-[a-z_]+\x00)")
+_FRAMES = cache.PAGE_FRAMES  # kept in cache.py with every other process cache
+
+
+def page_html(**values: Any) -> str:
+    """``sheets/show.html`` rendered with ``values``: the frame kept, its parts rendered."""
+    sheet: service.Sheet = values["sheet"]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    context = dict(values)
+    app.update_template_context(context)
+    # everything the frame reads (the parts aside): its key
+    key = (sheet.id, sheet.share_token, sheet.name, sheet.game, tuple(sheet.players),
+           bool(sheet.closed), values["share"], values["form"] is not None, page_lang(), context["lang"],
+           values["rotation"], request.script_root, request.host_url)  # fmt: skip
+    pieces = _FRAMES.get(key)
+    if pieces is None:
+        html = render_template("sheets/show.html", **{**values, "parts": _FRAME_MARKS,
+                               "lang_url": lambda code: Markup(f"\x00lang-{code}\x00")})  # fmt: skip
+        pieces = _FRAME_SPLIT.split(html)
+        _FRAMES.put(key, pieces)
+    blocks = app.jinja_env.get_template("sheets/_parts.html")
+    ctx = blocks.new_context(context)
+
+    def part(name: str) -> str:
+        if name == "rows":
+            return str(values["rows_html"])
+        if name == "more":
+            return str(values["more_html"] or "")
+        if name == "entry_form" and values["entry_html"]:
+            return str(values["entry_html"])  # the blank form kept, this page's values in
+        return "".join(blocks.blocks[name](ctx))
+
+    # only the parts this frame shows (a share view has no entry form to render)
+    out = []
+    for piece in pieces:
+        if piece[:1] != "\x00":
+            out.append(piece)
+        elif piece[1:5] == "part":
+            out.append(part(piece[6:-1]))
+        else:  # the link to the page in the other language, with this request's arguments
+            out.append(str(escape(lang_url(piece[6:-1]))))
+    return "".join(out)
 
 
 class Fields(dict[str, Any]):
