@@ -568,6 +568,9 @@ QR_CODES: Recent[str, Markup] = Recent(256)
 CHART_XS: Recent[tuple[int, int, int], list[str]] = Recent(64)
 CHART_YS: Recent[tuple[int, int, int, int], dict[int, str]] = Recent(64)
 CHART_VALUES = 2048  # totals kept per scale
+# The chart as drawn per scale, size and players, its x axis and points cut out
+# (exports/charts.py): a function of its key only.
+CHART_FRAMES: Recent[tuple[object, ...], list[str]] = Recent(64)
 # The legend under a sheet's list per (game, language) (web/sheet_view.py): texts only.
 LEGENDS: Recent[tuple[str, str], list[tuple[str, str]]] = Recent(16)
 # A date in a language's medium format per (date, language) (services/dates.py ``day``): Babel
@@ -630,7 +633,7 @@ def clear() -> None:
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, PAGE_FRAMES, CHART_XS,
-                 CHART_YS, LEGENDS):  # fmt: skip
+                 CHART_YS, CHART_FRAMES, LEGENDS):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()
