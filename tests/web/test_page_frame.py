@@ -1,0 +1,104 @@
+"""The sheet page's frame (``sheets/show.html``) is rendered once per sheet, view and language
+and kept; a save's page renders only its parts (``sheets/_parts.html``). The chart is kept
+drawn per scale, size and players with its x axis and points cut out. Both give the bytes a
+drawing with every cache cleared gives (tests/web/test_kept_panes.py checks whole pages after
+every kind of change; here the chart over any series)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask, template_rendered
+from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skatcalc.exports.charts import ON_PAGE, running_totals_svg
+from skatcalc.services import cache
+
+API = "/api/v1/sheets"
+PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
+DEAL = {"game": "grand", "with": True, "matadors": 2, "declarer_points": 75}
+
+
+@pytest.fixture
+def frames(app: Flask) -> Iterator[list[str]]:
+    """The names of the templates Flask renders (a page's frame is ``sheets/show.html``)."""
+    names: list[str] = []
+
+    def seen(_app: Flask, template: Any, context: Any, **_: Any) -> None:
+        names.append(template.name)
+
+    template_rendered.connect(seen, app)
+    yield names
+    template_rendered.disconnect(seen, app)
+
+
+def _add(client: FlaskClient, sid: int) -> None:
+    for declarer in PLAYERS:  # whoever sits in this deal
+        r = client.post(f"{API}/{sid}/deals", json={**DEAL, "declarer": declarer})
+        if r.status_code == 201:
+            return
+    raise AssertionError(r.data)
+
+
+def test_a_save_renders_the_pages_parts_not_its_frame(client: FlaskClient,
+                                                      frames: list[str]) -> None:  # fmt: skip
+    r = client.post(API, json={"game": "skat", "players": PLAYERS})
+    sid = r.get_json()["id"]
+    _add(client, sid)
+    first = client.get(f"/sheets/{sid}").data
+    assert frames.count("sheets/show.html") == 1
+    _add(client, sid)
+    second = client.get(f"/sheets/{sid}").data
+    assert frames.count("sheets/show.html") == 1  # the kept frame, the new parts
+    assert b'id="deal-2"' in second and b'id="deal-2"' not in first
+    assert b"\x00" not in second
+    # another language, another name: another frame
+    client.get(f"/sheets/{sid}?lang=en")
+    assert frames.count("sheets/show.html") == 2
+    assert client.post(f"/sheets/{sid}/rename", data={"name": "Freitag"}).status_code == 302
+    assert b"<title>Freitag" in client.get(f"/sheets/{sid}?lang=de").data
+    assert frames.count("sheets/show.html") == 3
+
+
+def _deals(steps: list[list[int]], players: list[str]) -> list[dict[str, Any]]:
+    totals = dict.fromkeys(players, 0)
+    out = []
+    for step in steps:
+        totals = {p: totals[p] + d for p, d in zip(players, step, strict=False)}
+        out.append({"totals": dict(totals)})
+    return out
+
+
+def test_a_save_on_the_same_scale_draws_the_charts_frame_once() -> None:
+    cache.clear()
+    deals = _deals([[24, -24, 0, 0], [-24, 24, 0, 0]] * 3, PLAYERS)  # between -24 and 24
+    drawn = [running_totals_svg(PLAYERS, deals[:n], title="Verlauf", **ON_PAGE) for n in (4, 5)]
+    assert len(cache.CHART_FRAMES) == 1  # the same scale: one frame, two charts
+    cache.clear()
+    assert drawn[1] == running_totals_svg(PLAYERS, deals, title="Verlauf", **ON_PAGE)
+    assert drawn[0] != drawn[1]
+
+
+NAMES = st.lists(st.sampled_from(["Anna", "B<&>\"'", "Christopherus Maximilian", "Ëmil", "X\x01Y"]),
+                 min_size=1, max_size=5, unique=True)  # fmt: skip
+SIZES = st.sampled_from([dict(title="Verlauf <x>", **ON_PAGE), {},
+                         dict(title="T", font="DejaVu", for_pdf=True, width=500, height=200)])  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=NAMES, steps=st.lists(st.lists(st.integers(-3000, 3000), min_size=5, max_size=5),
+                                     max_size=30), size=SIZES)  # fmt: skip
+def test_a_kept_chart_is_the_chart_drawn_afresh(players: list[str], steps: list[list[int]],
+                                                size: dict[str, Any]) -> None:  # fmt: skip
+    deals = _deals(steps, players)
+    # every shorter chart first, as the saves of an evening draw them, then the whole one
+    kept = [running_totals_svg(players, deals[:n], **size) for n in range(len(deals) + 1)]
+    cache.clear()
+    assert kept[-1] == running_totals_svg(players, deals, **size)
+    if len(deals) > 1:
+        cache.clear()
+        assert kept[-2] == running_totals_svg(players, deals[:-1], **size)
