@@ -404,12 +404,12 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
         chart = Markup(running_totals_svg(sheet.players, data["deals"], title=title, **ON_PAGE))
     return {
         "rows_html": table_rows_html(sheet, data, share),
+        # the template alone, without a page's context (it reads only the texts' globals)
         "history_html": Markup(
-            render_template(
-                "sheets/_history.html",
-                history=history_rows(sheet, service.history(db, sheet)),
+            current_app.jinja_env.get_template("sheets/_history.html").render(
+                history=history_rows(sheet, service.history(db, sheet))
             )
-        ),  # fmt: skip
+        ),
         "chart": chart,
         "stats": service.sheet_statistics(db, sheet),
     }
