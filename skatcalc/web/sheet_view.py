@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -149,12 +149,6 @@ def page_html(**values: Any) -> str:
     key = (sheet.id, sheet.share_token, sheet.name, sheet.game, tuple(sheet.players),
            bool(sheet.closed), values["share"], values["form"] is not None, page_lang(), context["lang"],
            values["rotation"], request.script_root, request.host_url)  # fmt: skip
-    pieces = _FRAMES.get(key)
-    if pieces is None:
-        html = render_template("sheets/show.html", **{**values, "parts": _FRAME_MARKS,
-                               "lang_url": lambda code: Markup(f"\x00lang-{code}\x00")})  # fmt: skip
-        pieces = _FRAME_SPLIT.split(html)
-        _FRAMES.put(key, pieces)
     blocks = app.jinja_env.get_template("sheets/_parts.html")
     ctx = blocks.new_context(context)
 
@@ -167,6 +161,17 @@ def page_html(**values: Any) -> str:
             return str(values["entry_html"])  # the blank form kept, this page's values in
         return "".join(blocks.blocks[name](ctx))
 
+    if "\x00" in sheet.name:
+        # a name stored before names were checked could hold what looks like a mark: such a
+        # page is rendered whole, its parts as the frame asks for them
+        return render_template("sheets/show.html", **{**values, "parts": _Parts(part)})
+    pieces = _FRAMES.get(key)
+    if pieces is None:
+        html = render_template("sheets/show.html", **{**values, "parts": _FRAME_MARKS,
+                               "lang_url": lambda code: Markup(f"\x00lang-{code}\x00")})  # fmt: skip
+        pieces = _FRAME_SPLIT.split(html)
+        _FRAMES.put(key, pieces)
+
     # only the parts this frame shows (a share view has no entry form to render)
     out = []
     for piece in pieces:
@@ -177,6 +182,17 @@ def page_html(**values: Any) -> str:
         else:  # the link to the page in the other language, with this request's arguments
             out.append(str(escape(lang_url(piece[6:-1]))))
     return "".join(out)
+
+
+class _Parts(dict[str, Markup]):
+    """The page's parts rendered as the frame reads them (``parts.head``)."""
+
+    def __init__(self, part: Callable[[str], str]) -> None:
+        super().__init__()
+        self._part = part
+
+    def __missing__(self, name: str) -> Markup:
+        return Markup(self._part(name))
 
 
 class Fields(dict[str, Any]):

@@ -102,3 +102,15 @@ def test_a_kept_chart_is_the_chart_drawn_afresh(players: list[str], steps: list[
     if len(deals) > 1:
         cache.clear()
         assert kept[-2] == running_totals_svg(players, deals[:-1], **size)
+
+
+def test_a_name_that_holds_a_mark_is_shown_as_stored(client: FlaskClient) -> None:
+    """A name stored before names were checked may hold a NUL: the frame's marks are NULs."""
+    name = "X\x00part-rows\x00Y"
+    r = client.post(API, json={"game": "skat", "players": PLAYERS, "name": name})
+    sid = r.get_json()["id"]
+    _add(client, sid)
+    for _ in range(2):
+        page = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+        assert f"<title>{name} · skatcalc</title>" in page
+        assert page.count('id="deal-1"') == 1
