@@ -6,6 +6,7 @@ every kind of change; here the chart over any series)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -114,3 +115,22 @@ def test_a_name_that_holds_a_mark_is_shown_as_stored(client: FlaskClient) -> Non
         page = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
         assert f"<title>{name} · skatcalc</title>" in page
         assert page.count('id="deal-1"') == 1
+
+
+def test_a_message_shown_once_is_in_the_kept_frames_page(client: FlaskClient) -> None:
+    """The head with its messages is a part: a page with a message shown once is the page
+    rendered with every cache cleared (the frame kept before the message came)."""
+    r = client.post(API, json={"game": "skat", "players": PLAYERS})
+    sid = r.get_json()["id"]
+    _add(client, sid)
+    client.get(f"/sheets/{sid}?lang=de")  # the frame kept
+    pages = []
+    for clear in (False, True):
+        assert client.post(f"/sheets/{sid}/rename", data={"name": "Freitag"}).status_code == 302
+        if clear:
+            cache.clear()
+        pages.append(client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True))
+    assert 'class="flash' in pages[0]
+    # the second rename is a revision later; the forms' keys are new for every page
+    same = [re.sub(r'data-rev="\d+"|name="(idem|csrf_token)" value="[^"]*"', "", p) for p in pages]
+    assert same[0] == same[1]
