@@ -147,8 +147,8 @@ def page_html(**values: Any) -> str:
     app.update_template_context(context)
     # everything the frame reads (the parts aside): its key
     key = (sheet.id, sheet.share_token, sheet.name, sheet.game, tuple(sheet.players),
-           bool(sheet.closed), values["share"], values["form"] is not None, page_lang(), context["lang"],
-           values["rotation"], request.script_root, request.host_url)  # fmt: skip
+           bool(sheet.closed), values["share"], values["form"] is not None, page_lang(),
+           context["lang"], values["rotation"], request.script_root, request.host_url)  # fmt: skip
     blocks = app.jinja_env.get_template("sheets/_parts.html")
     ctx = blocks.new_context(context)
 
@@ -167,8 +167,8 @@ def page_html(**values: Any) -> str:
         return render_template("sheets/show.html", **{**values, "parts": _Parts(part)})
     pieces = _FRAMES.get(key)
     if pieces is None:
-        html = render_template("sheets/show.html", **{**values, "parts": _FRAME_MARKS,
-                               "lang_url": lambda code: Markup(f"\x00lang-{code}\x00")})  # fmt: skip
+        marks = {"parts": _FRAME_MARKS, "lang_url": lambda code: Markup(f"\x00lang-{code}\x00")}
+        html = render_template("sheets/show.html", **{**values, **marks})
         pieces = _FRAME_SPLIT.split(html)
         _FRAMES.put(key, pieces)
 

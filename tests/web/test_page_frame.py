@@ -84,10 +84,14 @@ def test_a_save_on_the_same_scale_draws_the_charts_frame_once() -> None:
     assert drawn[0] != drawn[1]
 
 
-NAMES = st.lists(st.sampled_from(["Anna", "B<&>\"'", "Christopherus Maximilian", "Ëmil", "X\x01Y"]),
-                 min_size=1, max_size=5, unique=True)  # fmt: skip
-SIZES = st.sampled_from([dict(title="Verlauf <x>", **ON_PAGE), {},
-                         dict(title="T", font="DejaVu", for_pdf=True, width=500, height=200)])  # fmt: skip
+NAMES = st.lists(
+    st.sampled_from(["Anna", "B<&>\"'", "Christopherus Maximilian", "Ëmil", "X\x01Y"]),
+    min_size=1, max_size=5, unique=True,
+)  # fmt: skip
+SIZES = st.sampled_from([
+    dict(title="Verlauf <x>", **ON_PAGE), {},
+    dict(title="T", font="DejaVu", for_pdf=True, width=500, height=200),
+])  # fmt: skip
 
 
 @settings(max_examples=60, deadline=None)
