@@ -505,6 +505,13 @@ def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
     return sum(len(p) for p in held[1]) + sum(len(p) for p in held[2] if p)
 
 
+# The history's lines of each sheet variant (language, game, players, rules) as last drawn,
+# with their entries (sheet_view.py): a 1,000-deal sheet's are ~0.2 MB.
+HISTORY_LINES: ByteBounded[tuple[object, ...], tuple[tuple[object, ...], list[str]]] = ByteBounded(
+    4 * MB, lambda held: 2 * sum(len(t) for t in held[1]), keep_one=True
+)
+
+
 # The rendered page per variant for its latest revision, as pieces and deflated pieces
 # (caching.py).
 PAGES: ByteBounded[tuple[object, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
@@ -632,9 +639,11 @@ def clear() -> None:
         _LAST_REV.clear()
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
-                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, PAGE_FRAMES, CHART_XS,
-                 CHART_YS, CHART_FRAMES, LEGENDS):  # fmt: skip
+                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS,
+                 CHART_YS, LEGENDS):  # fmt: skip
         held.clear()
+    for kept_part in (HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES):  # the sheet page's frames
+        kept_part.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()
     TEMPLATE_TEXTS.clear()

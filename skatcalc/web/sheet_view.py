@@ -420,12 +420,7 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
         chart = Markup(running_totals_svg(sheet.players, data["deals"], title=title, **ON_PAGE))
     return {
         "rows_html": table_rows_html(sheet, data, share),
-        # the template alone, without a page's context (it reads only the texts' globals)
-        "history_html": Markup(
-            current_app.jinja_env.get_template("sheets/_history.html").render(
-                history=history_rows(sheet, service.history(db, sheet))
-            )
-        ),
+        "history_html": history_html(sheet, service.history(db, sheet)),
         "chart": chart,
         "stats": service.sheet_statistics(db, sheet),
     }
@@ -549,6 +544,37 @@ def _keep_rows(key: tuple[object, ...], signature: tuple[tuple[int, int, bool], 
 
 # The marks that get their own colour in a row (lost, Bock, struck); the rest look alike.
 MARK_CLASS = {LOST: " lost", BOCK: " bock", STRUCK: " lost"}
+
+
+def history_html(sheet: service.Sheet, history: list[service.HistoryEntry]) -> Markup:
+    """The sheet's history as ``templates/sheets/_history.html`` draws it, newest first.
+
+    A line depends only on its entry, the sheet's game, players and rules (a correction's
+    deal before it is described under them) and the language: while the entries are the same
+    from the first on, the lines drawn for an earlier revision are taken as they are, and a
+    save draws its own line only (an evening's history grows by one entry a deal)."""
+    lang = page_lang()
+    key = (sheet.share_token, lang, sheet.game, tuple(sheet.players),
+           json.dumps(sheet.rules, sort_keys=True), repr(sheet.rule_changes))  # fmt: skip
+    entries = tuple(history)
+    held = cache.HISTORY_LINES.get(key)
+    lines: list[str] = []
+    if held is not None:
+        for old, new, text in zip(held[0], entries, held[1], strict=False):
+            if old != new:  # a name corrected at the desk changes an entry in place
+                break
+            lines.append(text)
+    if len(lines) < len(entries):
+        line = get_template_attribute("sheets/_history.html", "line")
+        drawn = history_rows(sheet, list(entries[len(lines) :]))  # newest first
+        lines += [str(line(h)) for h in reversed(drawn)]
+    cache.HISTORY_LINES.put(key, (entries, lines))
+    # the template alone, without a page's context (it reads only the texts' globals)
+    return Markup(
+        current_app.jinja_env.get_template("sheets/_history.html").render(
+            history=[Markup(text) for text in reversed(lines)]
+        )
+    )
 
 
 def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> list[dict[str, str]]:

@@ -7,6 +7,7 @@ every kind of change; here the chart over any series)."""
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,10 +19,12 @@ from hypothesis import strategies as st
 
 from skatcalc.exports.charts import ON_PAGE, running_totals_svg
 from skatcalc.services import cache
+from skatcalc.web import sheet_view
 
 API = "/api/v1/sheets"
 PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
 DEAL = {"game": "grand", "with": True, "matadors": 2, "declarer_points": 75}
+IDEM = re.compile(r'name="(idem|csrf_token)" value="[^"]*"')
 
 
 @pytest.fixture
@@ -138,3 +141,52 @@ def test_a_message_shown_once_is_in_the_kept_frames_page(client: FlaskClient) ->
     # the second rename is a revision later; the forms' keys are new for every page
     same = [re.sub(r'data-rev="\d+"|name="(idem|csrf_token)" value="[^"]*"', "", p) for p in pages]
     assert same[0] == same[1]
+
+
+def test_a_save_draws_its_own_history_line_only(client: FlaskClient,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    drawn: list[int] = []
+    real = sheet_view.history_rows
+
+    def counted(sheet: Any, history: list[Any]) -> Any:
+        drawn.append(len(history))
+        return real(sheet, history)
+
+    monkeypatch.setattr(sheet_view, "history_rows", counted)
+    sid = client.post(API, json={"game": "skat", "players": PLAYERS}).get_json()["id"]
+    for _ in range(3):
+        _add(client, sid)
+    client.get(f"/sheets/{sid}?lang=de")
+    drawn.clear()
+    _add(client, sid)
+    page = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    assert drawn == [1]  # the new entry's line; the three before it as kept
+    assert page.count("<li><time>") == 4
+
+
+def test_an_entry_changed_in_place_is_drawn_again(app: Flask, client: FlaskClient) -> None:
+    """The event desk corrects a name in the history's entries in place: the kept lines of
+    the entries from the changed one on are drawn again."""
+    sid = client.post(API, json={"game": "skat", "players": PLAYERS}).get_json()["id"]
+    for _ in range(2):
+        _add(client, sid)
+    client.put(f"{API}/{sid}/deals/1", json={"passed": True})
+    _add(client, sid)
+    old = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        (before,) = conn.execute("select before from history where sheet_id = ? and "
+                                 "action = 'correct'", [sid]).fetchone()  # fmt: skip
+        conn.execute("update history set before = ? where sheet_id = ? and action = 'correct'",
+                     [before.replace('"declarer": "Bernd"', '"declarer": "Carla"'), sid])  # fmt: skip
+        conn.execute("update sheets set rev = rev + 1 where id = ?", [sid])
+    conn.close()
+    kept = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    cache.clear()
+    fresh = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    assert IDEM.sub("", kept) == IDEM.sub("", fresh)
+
+    def lines(page: str) -> str:
+        start = page.index('class="history"')
+        return page[start : page.index("</details>", start)]
+
+    assert lines(kept) != lines(old)  # the corrected deal before, as it reads now
