@@ -315,3 +315,65 @@ def test_the_foot_rows_are_the_template_loops_bytes(app: Flask, data: st.DataObj
         app.update_template_context(ctx)
         # (Jinja drops a template's last newline)
         assert str(built) == _loop(app, FOOT_LOOP).render(ctx) + "\n"
+
+
+# Each player's box in the standings strip as the template drew it in its loop; the page now
+# builds them as text (sheet_view.strip_players_html): the same bytes for any totals.
+STRIP_LOOP = (
+    "{%- for p in sheet.players %}{% set bal = data.totals.written[p] if data.totals.written is "
+    'defined else data.totals.balance[p] %}\n  <div class="st{% if p in leaders %} lead{% endif %}'
+    '{% if p not in proposed_active %} out{% endif %}" data-p="{{ p }}">\n    <span class="nm" '
+    'tabindex="-1" title="{{ p }}">{% if p in leaders %}<span class="star" title="'
+    "{{ _('vorne') }}\">★</span>{% endif %}{{ p }}</span>\n    <b class=\"bal{% if bal < 0 %} "
+    'neg{% endif %}">{{ num(bal, signed=true) }}</b>\n    <small>{% if skat %}<span class="li" '
+    "title=\"{{ _('Liste') }}\"><span class=\"w\">{{ _('Liste') }} </span>"
+    "{{ num(data.totals.list[p]) }}</span>{% endif %}\n    {%- if p == proposed %} <span "
+    'class="role">{{ _(\'gibt\') }}</span>{% elif p not in proposed_active %} <span class="role" '
+    "title=\"{{ _('setzt aus') }}\">{{ _('aus') }}</span>{% endif %}</small>\n    {%- if "
+    "data.totals.bierlachs is defined %}{% set bm = data.totals.bierlachs.minus[p] %}\n    <small>"
+    '<span class="li bl" title="{{ _(\'Bierlachs: Minuspunkte in dieser Runde, Abstand zum Ziel\') }}'
+    '"><span class="w">{{ _(\'Bierlachs\') }} </span>{{ num(-bm) }}{% if sheet.rules.bierlachs is '
+    "number %} · <span class=\"w\">{{ _('noch') }} </span>{{ num(sheet.rules.bierlachs - bm) }}"
+    "{% endif %}</span></small>{% endif %}\n  </div>\n{%- endfor %}"
+)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(data=st.data(), game=st.sampled_from(["skat", "schafkopf"]), lang=st.sampled_from(["de", "en"]),
+       written=st.booleans(), bierlachs=st.booleans(),
+       goal=st.none() | st.integers(1, 500) | st.just("aus"))  # fmt: skip
+def test_the_strip_is_the_template_loops_bytes(app: Flask, data: st.DataObject, game: str,
+                                              lang: str, written: bool, bierlachs: bool,
+                                              goal: object) -> None:  # fmt: skip
+    from skatcalc.rules.ranking import leaders
+    from skatcalc.rules.sheet import GAMES, default_active
+    from skatcalc.services import sheets as service
+
+    players = data.draw(st.lists(st.sampled_from(["Anna", "B<r>nd", "C&a", "D\"i'e", "Eva"]),
+                                 min_size=3 if game == "skat" else 4, max_size=5,
+                                 unique=True))  # fmt: skip
+    r = app.test_client().post(API, json={"game": game, "players": players})
+    with app.test_request_context(f"/?lang={lang}"):
+        sheet = service.load_sheet(service.get_db(), r.get_json()["id"])
+        if goal is not None:
+            sheet.rules["bierlachs"] = goal  # the strip reads the goal, whatever the game
+
+        def per_player(values: st.SearchStrategy[Any]) -> dict[str, Any]:
+            return {p: data.draw(values) for p in players}
+
+        totals: dict[str, Any] = {"balance": per_player(SCORE), "list": per_player(SCORE)}
+        if written:
+            totals["written"] = per_player(SCORE)
+        if bierlachs:
+            totals["bierlachs"] = {"minus": per_player(st.integers(0, 600))}
+        proposed = data.draw(st.sampled_from(players))
+        built = sheet_view.strip_players_html(sheet, totals, proposed)
+        ctx: dict[str, Any] = {
+            "sheet": sheet, "data": sheet_view.Fields(totals=sheet_view.fields(totals)),
+            "skat": GAMES[game].keeps_list, "proposed": proposed,
+            "proposed_active": default_active(service.spec_of(sheet), proposed),
+            "leaders": leaders(players, totals.get("written", totals["balance"])),
+        }  # fmt: skip
+        app.update_template_context(ctx)
+        assert str(built) == _loop(app, STRIP_LOOP).render(ctx)
