@@ -54,6 +54,7 @@ STEPS = [
     "skatcalc.web.sheet_view:revision_parts", "skatcalc.web.sheet_view:running_totals_svg",
     "skatcalc.web.sheet_view:table_rows_html", "skatcalc.web.sheet_view:render_template",
     "skatcalc.web.sheet_view:entry_form_html", "skatcalc.web.caching:keep_page",
+    "skatcalc.web.sheet_view:page_html",
 ]  # fmt: skip
 
 

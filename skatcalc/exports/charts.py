@@ -22,9 +22,9 @@ from skatcalc.services import cache
 # (as skatcalc/__init__.py finds it for the app).
 TEMPLATES = [str(Path(__file__).resolve().parents[1] / "templates"),
              str(Path(__file__).resolve().parents[2] / "templates")]  # fmt: skip
-# The compiled template, loaded on first use (a file of the installation, like an import; not
+# The compiled templates, loaded on first use (files of the installation, like an import; not
 # a cache of derived data).
-_TEMPLATE: Template | None = None
+_TEMPLATES: dict[str, Template] = {}
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 # Characters XML 1.0 does not allow at all (not even as &#...;). A name stored before names
 # were checked at the door may hold one; the PDF's SVG parser would fail on the whole chart.
@@ -103,22 +103,39 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
             if len(held) < cache.CHART_VALUES:  # added to, never emptied: others read it
                 held[v] = text
         ys[v] = text
-    lines = [
-        {
-            "name": p,
-            "colour": COLOURS[k % len(COLOURS)],
-            "points": " ".join([xs[i] + ys[val] for i, val in enumerate(series[p])]),
-            # its colour's key under the chart
-            "key_x": f"{left + k * (pw / max(len(players), 1)):.1f}",
-            "text_x": f"{left + k * (pw / max(len(players), 1)) + 16:.1f}",
-            "label": key_label(p, pw / max(len(players), 1) - 16 - 6, font_size),
-        }
-        for k, p in enumerate(players)
-    ]
-    return _template().render(
-        width=width, height=height, title=title, font=font, font_size=font_size, for_pdf=for_pdf, left=left,
-        right=left + pw, x_labels_y=top + ph + 16, y_ticks=y_ticks, x_ticks=x_ticks, lines=lines,
-    )  # fmt: skip
+    points = [" ".join([xs[i] + ys[val] for i, val in enumerate(series[p])]) for p in players]
+    x_axis = _template("charts/_x_axis.svg").render(x_ticks=x_ticks, y=top + ph + 16)
+    # The drawing but for its x axis and its points follows from the scale, the size and the
+    # players alone: drawn once per such key with marks where those go (a save's chart moves
+    # the x axis and adds a point to each line, the scale mostly stays).
+    key = (width, height, title, font, font_size, for_pdf, left, pw, top, ph, lo, hi, step,
+           tuple(players))  # fmt: skip
+
+    def frame() -> list[str]:
+        lines = [
+            {
+                "name": p,
+                "colour": COLOURS[k % len(COLOURS)],
+                "points": f"\x00{k}\x00",
+                # its colour's key under the chart
+                "key_x": f"{left + k * (pw / max(len(players), 1)):.1f}",
+                "text_x": f"{left + k * (pw / max(len(players), 1)) + 16:.1f}",
+                "label": key_label(p, pw / max(len(players), 1) - 16 - 6, font_size),
+            }
+            for k, p in enumerate(players)
+        ]
+        svg = _template().render(
+            width=width, height=height, title=title, font=font, font_size=font_size,
+            for_pdf=for_pdf, left=left, right=left + pw, y_ticks=y_ticks, lines=lines,
+            x_axis=Markup("\x00x\x00"),
+        )  # fmt: skip
+        return _MARKS.split(svg)
+
+    fill = {"\x00x\x00": x_axis, **{f"\x00{k}\x00": pts for k, pts in enumerate(points)}}
+    return "".join([fill.get(p, p) for p in cache.kept(cache.CHART_FRAMES, key, frame)])
+
+
+_MARKS = re.compile("(\x00(?:x|\\d+)\x00)")
 
 
 def key_label(name: str, room: float, font_size: int) -> str:
@@ -137,15 +154,18 @@ def key_label(name: str, room: float, font_size: int) -> str:
     return name.rstrip() + "…"
 
 
-def _template() -> Template:
-    """The chart's template, from an environment of its own: a PDF is drawn without an app or
+def _template(name: str = "charts/line.svg") -> Template:
+    """The chart's templates, from an environment of its own: a PDF is drawn without an app or
     a request too (a script, a test), and the app's environment brings nothing a chart uses
     (its globals translate with the request's language). Autoescaped; text goes through the
     ``xml`` filter, which also leaves out what XML forbids."""
-    global _TEMPLATE
-    if _TEMPLATE is None:
-        env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, auto_reload=False,
-                          undefined=StrictUndefined)  # fmt: skip
-        env.filters["xml"] = lambda text: Markup(escape(text))
-        _TEMPLATE = env.get_template("charts/line.svg")
-    return _TEMPLATE
+    held = _TEMPLATES.get(name)
+    if held is None:
+        if _TEMPLATES:
+            env = next(iter(_TEMPLATES.values())).environment
+        else:
+            env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True,
+                              auto_reload=False, undefined=StrictUndefined)  # fmt: skip
+            env.filters["xml"] = lambda text: Markup(escape(text))
+        held = _TEMPLATES[name] = env.get_template(name)
+    return held

@@ -589,6 +589,13 @@ def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
     return sum(len(p) for p in held[1]) + sum(len(p) for p in held[2] if p)
 
 
+# The history's lines of each sheet variant (language, game, players, rules) as last drawn,
+# with their entries (sheet_view.py): a 1,000-deal sheet's are ~0.2 MB.
+HISTORY_LINES: ByteBounded[tuple[object, ...], tuple[tuple[object, ...], list[str]]] = ByteBounded(
+    4 * MB, lambda held: 2 * sum(len(t) for t in held[1]), keep_one=True
+)
+
+
 # The rendered page per variant for its latest revision, as pieces and deflated pieces
 # (caching.py).
 PAGES: ByteBounded[tuple[object, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
@@ -605,6 +612,10 @@ ENTRY_FORMS: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
 # The sheet page's "Blatt" pane per sheet and language, per-page values cut out (sheet_view.py).
 MORE_PANES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     2 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
+)
+# The sheet page's frame per sheet, view and language, its parts cut out (sheet_view.py).
+PAGE_FRAMES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
+    4 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
 )
 # The PDF per sheet revision and language, newest first (exports); a 1,000-deal PDF is ~0.3 MB.
 PDFS: ByteBounded[tuple[object, ...], tuple[object, bytes]] = ByteBounded(
@@ -648,6 +659,9 @@ QR_CODES: Recent[str, Markup] = Recent(256)
 CHART_XS: Recent[tuple[int, int, int], list[str]] = Recent(64)
 CHART_YS: Recent[tuple[int, int, int, int], dict[int, str]] = Recent(64)
 CHART_VALUES = 2048  # totals kept per scale
+# The chart as drawn per scale, size and players, its x axis and points cut out
+# (exports/charts.py): a function of its key only.
+CHART_FRAMES: Recent[tuple[object, ...], list[str]] = Recent(64)
 # The legend under a sheet's list per (game, language) (web/sheet_view.py): texts only.
 LEGENDS: Recent[tuple[str, str], list[tuple[str, str]]] = Recent(16)
 # A date in a language's medium format per (date, language) (services/dates.py ``day``): Babel
@@ -712,6 +726,8 @@ def clear() -> None:
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS,
                  CHART_YS, LEGENDS):  # fmt: skip
         held.clear()
+    for kept_part in (HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES):  # the sheet page's frames
+        kept_part.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()
     TEMPLATE_TEXTS.clear()

@@ -222,6 +222,7 @@ CSRF, IDEM = "\x00csrf\x00", "\x00idem\x00"
 TOKENS = (CSRF.encode(), IDEM.encode())
 # The deal form's idempotency key: new for every page shown, so two saves are two deals.
 IDEM_BYTES = re.compile(rb'(name="idem" value=")([^"]*)(")')
+IDEM_AT = b'name="idem" value="'
 TOKEN_BYTES = re.compile(b"(\x00csrf\x00|\x00idem\x00)")
 # A gzip member (RFC 1952): header (deflate, no name, no time), the deflate blocks, a final
 # empty block, then CRC-32 and length of the plain bytes.
@@ -249,13 +250,27 @@ def keep_page(variant: tuple[object, ...] | None, etag: str, resp: Response) -> 
     token = csrf_token()
     if token:
         data = data.replace(token.encode(), TOKENS[0])
-    data = IDEM_BYTES.sub(lambda m: m.group(1) + TOKENS[1] + m.group(3), data)
+    data = _cut_idem(data)
     pieces = TOKEN_BYTES.split(data)
     # Deflated at the first gzipped answer from the kept page, not here: the render after a
     # save is what a table waits for, and an app or a test client may never ask for gzip.
     packed: list[bytes | None] = [None] * len(pieces)
     with cache.PAGES_LOCK:
         _PAGES.put(variant, (etag, pieces, packed, private()))
+
+
+def _cut_idem(data: bytes) -> bytes:
+    """``data`` with each idempotency key's value (``IDEM_BYTES``) as the mark: found with
+    ``bytes.find``, which a 50 KB page takes in a fraction of the regular expression's time."""
+    out, pos = [], 0
+    while (start := data.find(IDEM_AT, pos)) >= 0:
+        start += len(IDEM_AT)
+        end = data.find(b'"', start)
+        if end < 0:
+            break
+        out += [data[pos:start], TOKENS[1]]
+        pos = end
+    return b"".join([*out, data[pos:]]) if out else data
 
 
 def cached_page(variant: tuple[object, ...], etag: str) -> Response | None:

@@ -5,10 +5,11 @@ writes."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -24,13 +25,14 @@ from flask import (
 )
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
 from skatcalc.exports.charts import ON_PAGE, running_totals_svg
 from skatcalc.games.form_fields import DealMeta, parse_int
 from skatcalc.rules.common import InvalidDeal, number
+from skatcalc.rules.contracts import StatColumn
 from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from skatcalc.rules.ranking import leader, leaders
@@ -57,7 +59,7 @@ from skatcalc.web.deal_forms import (
     preview_messages,
     rules_at,
 )
-from skatcalc.web.i18n import num, page_lang
+from skatcalc.web.i18n import lang_url, num, page_lang
 from skatcalc.web.request_state import mark_private
 
 
@@ -88,8 +90,9 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
     if not share:
         more_html = more_pane_html(sheet, rules, share_url, edit_url, lan, event is not None,
                                    parts["history_html"])  # fmt: skip
-    html = render_template(
-        "sheets/show.html",
+    kind = GAMES[sheet.game]
+    counting = [d for d in data["deals"] if not d["struck"]]
+    html = page_html(
         saved=None if share else saved_line(sheet, data),
         legend=cache.kept(cache.LEGENDS, (sheet.game, page_lang()), lambda: legend(sheet.game, _)),
         sheet=sheet,
@@ -106,14 +109,92 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         leaders=leaders(sheet.players, data["totals"].get("written", data["totals"]["balance"])),
         event=event,
         tlist=tournament_of(db, sheet, event is not None),
+        kind=kind,
+        skat=kind.keeps_list,
+        np=len(sheet.players),
+        n_played=len(counting),
+        n_struck=len(data["deals"]) - len(counting),
+        counting=counting,
         **{**parts, "stats": {p: Fields(s) for p, s in parts["stats"].items()}},
-    )
+    )  # fmt: skip
     resp = make_response(html, status)
     if not share and current_app.config.get("LAN"):
         # This page carries the edit link, a key to the sheet: no cache may keep it.
         resp.headers["Cache-Control"] = "private, no-store"
         mark_private()
     return resp
+
+
+# --- The page: a kept frame and its parts ------------------------------------------------------
+
+# The sheet page is ``sheets/show.html`` (the frame: header, tabs, the panes' headings, the
+# legend, the entry section's controls) with the blocks of ``sheets/_parts.html`` put in (what
+# changes with the deals or the request: the head, the strip, the table's head and foot, the
+# standings, the entry's heading and form) and the rows, the "Blatt" pane. The frame follows
+# from the sheet, its view and the language alone: rendered once per such variant, with marks
+# where the parts and the language links (which carry the request's arguments) go, and kept.
+# A save's page then renders its parts only.
+PARTS = ("head", "strip", "tabs", "thead", "rows", "tail", "standing", "more", "entry_head",
+         "entry_form")  # fmt: skip
+_FRAME_MARKS = {name: Markup(f"\x00part-{name}\x00") for name in PARTS}
+_FRAME_SPLIT = re.compile("(\x00(?:part|lang)-[a-z_]+\x00)")
+_FRAMES = cache.PAGE_FRAMES  # kept in cache.py with every other process cache
+
+
+def page_html(**values: Any) -> str:
+    """``sheets/show.html`` rendered with ``values``: the frame kept, its parts rendered."""
+    sheet: service.Sheet = values["sheet"]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    context = dict(values)
+    app.update_template_context(context)
+    # everything the frame reads (the parts aside): its key
+    key = (sheet.id, sheet.share_token, sheet.name, sheet.game, tuple(sheet.players),
+           bool(sheet.closed), values["share"], values["form"] is not None, page_lang(),
+           context["lang"], values["rotation"], request.script_root, request.host_url)  # fmt: skip
+    blocks = app.jinja_env.get_template("sheets/_parts.html")
+    ctx = blocks.new_context(context)
+
+    def part(name: str) -> str:
+        if name == "rows":
+            return str(values["rows_html"])
+        if name == "more":
+            return str(values["more_html"] or "")
+        if name == "entry_form" and values["entry_html"]:
+            return str(values["entry_html"])  # the blank form kept, this page's values in
+        return "".join(blocks.blocks[name](ctx))
+
+    if "\x00" in sheet.name:
+        # a name stored before names were checked could hold what looks like a mark: such a
+        # page is rendered whole, its parts as the frame asks for them
+        return render_template("sheets/show.html", **{**values, "parts": _Parts(part)})
+    pieces = _FRAMES.get(key)
+    if pieces is None:
+        marks = {"parts": _FRAME_MARKS, "lang_url": lambda code: Markup(f"\x00lang-{code}\x00")}
+        html = render_template("sheets/show.html", **{**values, **marks})
+        pieces = _FRAME_SPLIT.split(html)
+        _FRAMES.put(key, pieces)
+
+    # only the parts this frame shows (a share view has no entry form to render)
+    out = []
+    for piece in pieces:
+        if piece[:1] != "\x00":
+            out.append(piece)
+        elif piece[1:5] == "part":
+            out.append(part(piece[6:-1]))
+        else:  # the link to the page in the other language, with this request's arguments
+            out.append(str(escape(lang_url(piece[6:-1]))))
+    return "".join(out)
+
+
+class _Parts(dict[str, Markup]):
+    """The page's parts rendered as the frame reads them (``parts.head``)."""
+
+    def __init__(self, part: Callable[[str], str]) -> None:
+        super().__init__()
+        self._part = part
+
+    def __missing__(self, name: str) -> Markup:
+        return Markup(self._part(name))
 
 
 class Fields(dict[str, Any]):
@@ -336,20 +417,157 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
     """Everything on the sheet page that follows from the deals alone, rendered once per
     revision of the sheet (the row loop is most of the page's work)."""
     chart = None
+    stats = service.sheet_statistics(db, sheet)
     if data["deals"]:
         title = _("Verlauf der Stände")
         chart = Markup(running_totals_svg(sheet.players, data["deals"], title=title, **ON_PAGE))
     return {
         "rows_html": table_rows_html(sheet, data, share),
-        "history_html": Markup(
-            render_template(
-                "sheets/_history.html",
-                history=history_rows(sheet, service.history(db, sheet)),
-            )
-        ),  # fmt: skip
+        "history_html": history_html(sheet, service.history(db, sheet)),
         "chart": chart,
-        "stats": service.sheet_statistics(db, sheet),
+        "stats": stats,
+        "stats_html": statistics_rows_html(sheet.players, stats, GAMES[sheet.game].stat_columns),
+        "foot_html": foot_rows_html(sheet.players, data["totals"], GAMES[sheet.game].keeps_list),
+        "strip_html": strip_players_html(sheet, data["totals"], data["next_dealer"]),
     }
+
+
+def strip_players_html(sheet: service.Sheet, totals: Mapping[str, Any], proposed: str) -> Markup:
+    """Each player's box in the standings strip (name, balance, list, who deals or sits out,
+    the Bierlachs) as the page shows it, in the page's language: built as text once per
+    revision, not in the template's loop on each save's page. The same bytes
+    (``tests/web/test_page_frame.py`` compares them)."""
+    lang = page_lang()
+
+    def tr(msgid: str) -> str:
+        return translate(msgid, lang)
+
+    active = default_active(service.spec_of(sheet), proposed)
+    win = leaders(sheet.players, totals.get("written", totals["balance"]))
+    goal = sheet.rules.get("bierlachs") if isinstance(sheet.rules, dict) else None
+    out = []
+    for p in sheet.players:
+        name = escape(p)
+        bal = totals["written"][p] if "written" in totals else totals["balance"][p]
+        out.append(
+            f'\n  <div class="st{" lead" if p in win else ""}{"" if p in active else " out"}" '
+            f'data-p="{name}">\n    <span class="nm" tabindex="-1" title="{name}">'
+            + (f'<span class="star" title="{tr("vorne")}">★</span>' if p in win else "")
+            + f'{name}</span>\n    <b class="bal{" neg" if bal < 0 else ""}">'
+            f"{escape(number(bal, lang, True))}</b>\n    <small>"
+        )  # fmt: skip
+        if GAMES[sheet.game].keeps_list:
+            out.append(f'<span class="li" title="{tr("Liste")}"><span class="w">{tr("Liste")} '
+                       f'</span>{escape(num_or_blank(totals["list"][p], lang))}</span>')  # fmt: skip
+        if p == proposed:
+            out.append(f' <span class="role">{tr("gibt")}</span>')
+        elif p not in active:
+            out.append(f' <span class="role" title="{tr("setzt aus")}">{tr("aus")}</span>')
+        out.append("</small>")
+        if "bierlachs" in totals:
+            bm = totals["bierlachs"]["minus"][p]
+            title = tr("Bierlachs: Minuspunkte in dieser Runde, Abstand zum Ziel")
+            out.append(f'\n    <small><span class="li bl" title="{title}"><span class="w">'
+                       f'{tr("Bierlachs")} </span>{escape(number(-bm, lang))}')  # fmt: skip
+            if isinstance(goal, (int, float)):  # Jinja's ``is number`` (JSON has no other numbers)
+                out.append(f' · <span class="w">{tr("noch")} </span>'
+                           f"{escape(number(goal - bm, lang))}")  # fmt: skip
+            out.append("</span></small>")
+        out.append("\n  </div>")
+    return Markup("".join(out))
+
+
+def foot_rows_html(players: list[str], totals: Mapping[str, Any], skat: bool) -> Markup:
+    """The sheet table's foot rows (the balance with its sum, the list, what was written,
+    Seeger-Fabian, the Bierlachse, won / lost) as the page shows them, in the page's
+    language: built as text once per revision, not in the template's loops on each save's
+    page. The same bytes (``tests/web/test_page_frame.py`` compares them)."""
+    lang = page_lang()
+    th = f'<th colspan="{5 if skat else 4}" class="lbl">'
+    win = leaders(players, totals.get("written", totals["balance"]))
+    bal = totals["balance"]
+    out = [
+        f'\n<tr class="total">{th}{translate("Stand (Nullsumme)", lang)}</th>\n  ',
+        *(f'<td class="p{" leader" if p in win else ""}"><span class="{"neg" if bal[p] < 0 else ""}">'
+          f"{escape(number(bal[p], lang, True))}</span></td>" for p in players),
+        f'\n  <td class="s">{sum(bal.values())}</td></tr>\n',
+    ]  # fmt: skip
+
+    def row(label: str, cells: list[str]) -> None:
+        out.append(f"\n<tr>{th}{label}</th>" + "".join(f'<td class="p">{c}</td>' for c in cells)
+                   + '<td class="s"></td></tr>\n\n')  # fmt: skip
+
+    def nums(key: str) -> list[str]:
+        return [str(escape(num_or_blank(totals[key][p], lang))) for p in players]
+
+    for key, label in (("list", "Liste"), ("written", "Geschrieben (nur Gute)")):
+        if key in totals:
+            row(translate(label, lang), nums(key))
+        else:
+            out.append("\n")
+    if "seeger_fabian" in totals:
+        row("Seeger-Fabian", nums("seeger_fabian"))
+    else:
+        out.append("\n")
+    if "bierlachs" in totals:
+        b = totals["bierlachs"]
+        label = Markup(translate("Bierlachse (Runde %(n)s)", lang)) % {"n": b["round"]}
+        row(str(label), [str(escape(b["lost"][p])) for p in players])
+    else:
+        out.append("\n")
+    won, lost = totals["won"], totals["lost"]
+    out.append(f"<tr>{th}{translate('gewonnen / verloren', lang)}</th>"
+               + "".join(f'<td class="p">{escape(won[p])} / {escape(lost[p])}</td>' for p in players)
+               + '<td class="s"></td></tr>\n')  # fmt: skip
+    return Markup("".join(out))
+
+
+def num_or_blank(n: int | None, lang: str) -> str:
+    """A figure as the templates' ``num()`` writes it (none: blank)."""
+    return "" if n is None else number(n, lang)
+
+
+def statistics_rows_html(players: list[str], stats: Mapping[str, Mapping[str, Any]],
+                         columns: tuple[StatColumn, ...]) -> Markup:  # fmt: skip
+    """The "Stand" pane's statistics rows (played, own, won / lost, %, best, worst, the game's
+    own columns) as the page shows them, in the page's language: built as text, not in a
+    template loop (~150 cells a save's page drew in Jinja). The same bytes as the template's
+    loops did (``tests/web/test_page_frame.py`` compares them)."""
+    lang = page_lang()
+
+    def text(msgid: str) -> str:
+        return str(escape(Markup(translate(msgid, lang))))
+
+    def row(label: str, cells: Callable[[Mapping[str, Any]], str]) -> str:
+        return f"<tr><th>{label}</th>" + "".join(
+            f'<td class="n">{cells(stats[p])}</td>' for p in players
+        ) + "</tr>\n"  # fmt: skip
+
+    def deal(d: Mapping[str, Any] | None) -> str:
+        if not d:
+            return "—"
+        return f"{escape(number(d['delta'], lang, True))}<small>#{escape(d['n'])}</small>"
+
+    out = [
+        "\n",
+        row(text("dabei"), lambda s: str(escape(s["played"]))),
+        row(text("eigene"), lambda s: str(escape(s["own"]))),
+        row(f"{text('gew.')} / {text('verl.')}",
+            lambda s: f"{escape(s['won'])} / {escape(s['lost'])}"),
+        row("%", lambda s: "—" if s["won_pct"] is None else str(escape(f"{s['won_pct']} %"))),
+        row(text("bestes"), lambda s: deal(s["best"])),
+        row(text("schlechtestes").replace("chtes", "ch\u00adtes", 1),
+            lambda s: deal(s["worst"])),
+    ]  # fmt: skip
+    for col in columns:
+        label = str(escape(translate(col.label, lang)))
+        out += ["\n", row(label, functools.partial(_cell, key=col.key))]
+    out.append("\n")
+    return Markup("".join(out))
+
+
+def _cell(s: Mapping[str, Any], key: str) -> str:
+    return str(escape(s[key]))
 
 
 def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool) -> Markup:
@@ -470,6 +688,38 @@ def _keep_rows(key: tuple[object, ...], signature: tuple[tuple[int, int, bool], 
 
 # The marks that get their own colour in a row (lost, Bock, struck); the rest look alike.
 MARK_CLASS = {LOST: " lost", BOCK: " bock", STRUCK: " lost"}
+
+
+def history_html(sheet: service.Sheet, history: list[service.HistoryEntry]) -> Markup:
+    """The sheet's history as ``templates/sheets/_history.html`` draws it, newest first.
+
+    A line depends only on its entry, the sheet's game, players and rules (a correction's
+    deal before it is described under them) and the language: while the entries are the same
+    from the first on, the lines drawn for an earlier revision are taken as they are, and a
+    save draws its own line only (an evening's history grows by one entry a deal)."""
+    lang = page_lang()
+    key = (sheet.share_token, lang, sheet.game, tuple(sheet.players),
+           json.dumps(sheet.rules, sort_keys=True), repr(sheet.rule_changes))  # fmt: skip
+    entries = tuple(history)
+    held = cache.HISTORY_LINES.get(key)
+    lines: list[str] = []
+    if held is not None:
+        for old, new, text in zip(held[0], entries, held[1], strict=False):
+            if old != new:  # a name corrected at the desk changes an entry in place
+                break
+            lines.append(text)
+    if len(lines) < len(entries):
+        line = get_template_attribute("sheets/_history.html", "line")
+        drawn = history_rows(sheet, list(entries[len(lines) :]))  # newest first
+        lines += [str(line(h)) for h in reversed(drawn)]
+    cache.HISTORY_LINES.put(key, (entries, lines))
+    # the template alone, without a page's context (it reads only the texts' globals); the
+    # lines joined here, not in a template loop (an evening's history has ~50 of them)
+    return Markup(
+        current_app.jinja_env.get_template("sheets/_history.html").render(
+            count=len(lines), lines=Markup("".join(reversed(lines)))
+        )
+    )
 
 
 def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> list[dict[str, str]]:

@@ -1,0 +1,379 @@
+"""The sheet page's frame (``sheets/show.html``) is rendered once per sheet, view and language
+and kept; a save's page renders only its parts (``sheets/_parts.html``). The chart is kept
+drawn per scale, size and players with its x axis and points cut out. Both give the bytes a
+drawing with every cache cleared gives (tests/web/test_kept_panes.py checks whole pages after
+every kind of change; here the chart over any series)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask, template_rendered
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skatcalc.exports.charts import ON_PAGE, running_totals_svg
+from skatcalc.services import cache
+from skatcalc.web import sheet_view
+
+API = "/api/v1/sheets"
+PLAYERS = ["Anna", "Bernd", "Carla", "Dieter"]
+DEAL = {"game": "grand", "with": True, "matadors": 2, "declarer_points": 75}
+IDEM = re.compile(r'name="(idem|csrf_token)" value="[^"]*"')
+
+
+@pytest.fixture
+def frames(app: Flask) -> Iterator[list[str]]:
+    """The names of the templates Flask renders (a page's frame is ``sheets/show.html``)."""
+    names: list[str] = []
+
+    def seen(_app: Flask, template: Any, context: Any, **_: Any) -> None:
+        names.append(template.name)
+
+    template_rendered.connect(seen, app)
+    yield names
+    template_rendered.disconnect(seen, app)
+
+
+def _add(client: FlaskClient, sid: int) -> None:
+    for declarer in PLAYERS:  # whoever sits in this deal
+        r = client.post(f"{API}/{sid}/deals", json={**DEAL, "declarer": declarer})
+        if r.status_code == 201:
+            return
+    raise AssertionError(r.data)
+
+
+def test_a_save_renders_the_pages_parts_not_its_frame(client: FlaskClient,
+                                                      frames: list[str]) -> None:  # fmt: skip
+    r = client.post(API, json={"game": "skat", "players": PLAYERS})
+    sid = r.get_json()["id"]
+    _add(client, sid)
+    first = client.get(f"/sheets/{sid}").data
+    assert frames.count("sheets/show.html") == 1
+    _add(client, sid)
+    second = client.get(f"/sheets/{sid}").data
+    assert frames.count("sheets/show.html") == 1  # the kept frame, the new parts
+    assert b'id="deal-2"' in second and b'id="deal-2"' not in first
+    assert b"\x00" not in second
+    # another language, another name: another frame
+    client.get(f"/sheets/{sid}?lang=en")
+    assert frames.count("sheets/show.html") == 2
+    assert client.post(f"/sheets/{sid}/rename", data={"name": "Freitag"}).status_code == 302
+    assert b"<title>Freitag" in client.get(f"/sheets/{sid}?lang=de").data
+    assert frames.count("sheets/show.html") == 3
+
+
+def _deals(steps: list[list[int]], players: list[str]) -> list[dict[str, Any]]:
+    totals = dict.fromkeys(players, 0)
+    out = []
+    for step in steps:
+        totals = {p: totals[p] + d for p, d in zip(players, step, strict=False)}
+        out.append({"totals": dict(totals)})
+    return out
+
+
+def test_a_save_on_the_same_scale_draws_the_charts_frame_once() -> None:
+    cache.clear()
+    deals = _deals([[24, -24, 0, 0], [-24, 24, 0, 0]] * 3, PLAYERS)  # between -24 and 24
+    drawn = [running_totals_svg(PLAYERS, deals[:n], title="Verlauf", **ON_PAGE) for n in (4, 5)]
+    assert len(cache.CHART_FRAMES) == 1  # the same scale: one frame, two charts
+    cache.clear()
+    assert drawn[1] == running_totals_svg(PLAYERS, deals[:5], title="Verlauf", **ON_PAGE)
+    assert drawn[0] != drawn[1]
+
+
+NAMES = st.lists(
+    st.sampled_from(["Anna", "B<&>\"'", "Christopherus Maximilian", "Ëmil", "X\x01Y"]),
+    min_size=1, max_size=5, unique=True,
+)  # fmt: skip
+SIZES = st.sampled_from([
+    dict(title="Verlauf <x>", **ON_PAGE), {},
+    dict(title="T", font="DejaVu", for_pdf=True, width=500, height=200),
+])  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=NAMES, steps=st.lists(st.lists(st.integers(-3000, 3000), min_size=5, max_size=5),
+                                     max_size=30), size=SIZES)  # fmt: skip
+def test_a_kept_chart_is_the_chart_drawn_afresh(players: list[str], steps: list[list[int]],
+                                                size: dict[str, Any]) -> None:  # fmt: skip
+    deals = _deals(steps, players)
+    # every shorter chart first, as the saves of an evening draw them, then the whole one
+    kept = [running_totals_svg(players, deals[:n], **size) for n in range(len(deals) + 1)]
+    cache.clear()
+    assert kept[-1] == running_totals_svg(players, deals, **size)
+    if len(deals) > 1:
+        cache.clear()
+        assert kept[-2] == running_totals_svg(players, deals[:-1], **size)
+
+
+def test_a_name_that_holds_a_mark_is_shown_as_stored(client: FlaskClient) -> None:
+    """A name stored before names were checked may hold a NUL: the frame's marks are NULs."""
+    name = "X\x00part-rows\x00Y"
+    r = client.post(API, json={"game": "skat", "players": PLAYERS, "name": name})
+    sid = r.get_json()["id"]
+    _add(client, sid)
+    for _ in range(2):
+        page = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+        assert f"<title>{name} · skatcalc</title>" in page
+        assert page.count('id="deal-1"') == 1
+
+
+def test_a_message_shown_once_is_in_the_kept_frames_page(client: FlaskClient) -> None:
+    """The head with its messages is a part: a page with a message shown once is the page
+    rendered with every cache cleared (the frame kept before the message came)."""
+    r = client.post(API, json={"game": "skat", "players": PLAYERS})
+    sid = r.get_json()["id"]
+    _add(client, sid)
+    client.get(f"/sheets/{sid}?lang=de")  # the frame kept
+    pages = []
+    for clear in (False, True):
+        assert client.post(f"/sheets/{sid}/rename", data={"name": "Freitag"}).status_code == 302
+        if clear:
+            cache.clear()
+        pages.append(client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True))
+    assert 'class="flash' in pages[0]
+    # the second rename is a revision later; the forms' keys are new for every page
+    same = [re.sub(r'data-rev="\d+"|name="(idem|csrf_token)" value="[^"]*"', "", p) for p in pages]
+    assert same[0] == same[1]
+
+
+def test_a_save_draws_its_own_history_line_only(client: FlaskClient,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    drawn: list[int] = []
+    real = sheet_view.history_rows
+
+    def counted(sheet: Any, history: list[Any]) -> Any:
+        drawn.append(len(history))
+        return real(sheet, history)
+
+    monkeypatch.setattr(sheet_view, "history_rows", counted)
+    sid = client.post(API, json={"game": "skat", "players": PLAYERS}).get_json()["id"]
+    for _ in range(3):
+        _add(client, sid)
+    client.get(f"/sheets/{sid}?lang=de")
+    drawn.clear()
+    _add(client, sid)
+    page = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    assert drawn == [1]  # the new entry's line; the three before it as kept
+    assert page.count("<li><time>") == 4
+
+
+def test_an_entry_changed_in_place_is_drawn_again(app: Flask, client: FlaskClient) -> None:
+    """The event desk corrects a name in the history's entries in place: the kept lines of
+    the entries from the changed one on are drawn again."""
+    sid = client.post(API, json={"game": "skat", "players": PLAYERS}).get_json()["id"]
+    for _ in range(2):
+        _add(client, sid)
+    client.put(f"{API}/{sid}/deals/1", json={"passed": True})
+    _add(client, sid)
+    old = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        (before,) = conn.execute("select before from history where sheet_id = ? and "
+                                 "action = 'correct'", [sid]).fetchone()  # fmt: skip
+        conn.execute("update history set before = ? where sheet_id = ? and action = 'correct'",
+                     [before.replace('"declarer": "Bernd"', '"declarer": "Carla"'), sid])  # fmt: skip
+        conn.execute("update sheets set rev = rev + 1 where id = ?", [sid])
+    conn.close()
+    kept = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    cache.clear()
+    fresh = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    assert IDEM.sub("", kept) == IDEM.sub("", fresh)
+
+    def lines(page: str) -> str:
+        start = page.index('class="history"')
+        return page[start : page.index("</details>", start)]
+
+    assert lines(kept) != lines(old)  # the corrected deal before, as it reads now
+
+
+# The "Stand" pane's statistics rows as the template drew them in a loop; the page now builds
+# them as text (sheet_view.statistics_rows_html): the same bytes for any statistics.
+STATS_LOOP = (
+    "{% if stats %}\n<tr><th>{{ _('dabei') }}</th>{% for p in players %}<td class=\"n\">"
+    "{{ stats[p].played }}</td>{% endfor %}</tr>\n<tr><th>{{ _('eigene') }}</th>"
+    '{% for p in players %}<td class="n">{{ stats[p].own }}</td>{% endfor %}</tr>\n'
+    "<tr><th>{{ _('gew.') }} / {{ _('verl.') }}</th>{% for p in players %}<td class=\"n\">"
+    "{{ stats[p].won }} / {{ stats[p].lost }}</td>{% endfor %}</tr>\n<tr><th>%</th>"
+    '{% for p in players %}{% set s = stats[p] %}<td class="n">'
+    "{{ s.won_pct ~ ' %' if s.won_pct is not none else '—' }}</td>{% endfor %}</tr>\n"
+    "<tr><th>{{ _('bestes') }}</th>{% for p in players %}{% set s = stats[p] %}<td class=\"n\">"
+    "{% if s.best %}{{ num(s.best.delta, signed=true) }}<small>#{{ s.best.n }}</small>"
+    "{% else %}—{% endif %}</td>{% endfor %}</tr>\n"
+    "<tr><th>{{ _('schlechtestes')|replace('chtes', 'ch\\u00adtes', 1) }}</th>"
+    '{% for p in players %}{% set s = stats[p] %}<td class="n">{% if s.worst %}'
+    "{{ num(s.worst.delta, signed=true) }}<small>#{{ s.worst.n }}</small>{% else %}—{% endif %}"
+    "</td>{% endfor %}</tr>\n{% for col in kind.stat_columns %}\n<tr><th>{{ col.label|tr }}</th>"
+    '{% for p in players %}<td class="n">{{ stats[p][col.key] }}</td>{% endfor %}</tr>\n'
+    "{% endfor %}\n{% endif %}"
+)
+COUNT = st.integers(0, 10**6)
+_LOOPS: dict[tuple[int, str], Any] = {}
+
+
+def _loop(app: Flask, source: str) -> Any:
+    """``source`` compiled once per app (a compile is most of an example's time)."""
+    key = (id(app.jinja_env), source)
+    held = _LOOPS.get(key)
+    if held is None or held.environment is not app.jinja_env:  # an id used again
+        held = _LOOPS[key] = app.jinja_env.from_string(source)
+    return held
+
+
+DEAL_STAT = st.none() | st.fixed_dictionaries({"delta": st.integers(-10**5, 10**5),
+                                               "n": st.integers(1, 2000)})  # fmt: skip
+
+
+@st.composite
+def _stats(draw: st.DrawFn, players: list[str], columns: tuple[str, ...]) -> dict[str, Any]:
+    out = {}
+    for p in players:
+        s: dict[str, Any] = {k: draw(COUNT) for k in ("played", "own", "won", "lost", *columns)}
+        s["won_pct"] = draw(st.none() | st.integers(0, 100))
+        s["best"], s["worst"] = draw(DEAL_STAT), draw(DEAL_STAT)
+        out[p] = sheet_view.Fields(s)
+    return out
+
+
+# the app is only read here (its templates and texts): one for all examples
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(
+    data=st.data(), game=st.sampled_from(["skat", "schafkopf"]), lang=st.sampled_from(["de", "en"])
+)
+def test_the_statistics_rows_are_the_template_loops_bytes(app: Flask, data: st.DataObject,
+                                                          game: str, lang: str) -> None:  # fmt: skip
+    from skatcalc.rules.sheet import GAMES
+
+    kind = GAMES[game]
+    players = data.draw(st.lists(st.sampled_from(["Anna", "B<r>nd", "C&a", "D\"i'e"]),
+                                 min_size=3, max_size=4, unique=True))  # fmt: skip
+    stats = data.draw(_stats(players, tuple(c.key for c in kind.stat_columns)))
+    with app.test_request_context(f"/?lang={lang}"):
+        built = sheet_view.statistics_rows_html(players, stats, kind.stat_columns)
+        drawn = _loop(app, STATS_LOOP)
+        ctx: dict[str, Any] = {"players": players, "stats": stats, "kind": kind}
+        app.update_template_context(ctx)
+        assert str(built) == drawn.render(ctx)
+
+
+# The sheet table's foot rows as the template drew them in its loops; the page now builds them
+# as text (sheet_view.foot_rows_html): the same bytes for any totals.
+FOOT_LOOP = (
+    '{%- set span = 5 if skat else 4 %}\n<tr class="total"><th colspan="{{ span }}" '
+    'class="lbl">{{ _(\'Stand (Nullsumme)\') }}</th>\n  {% for p in players %}<td class="p'
+    '{% if p in leaders %} leader{% endif %}"><span class="{{ \'neg\' if t.balance[p] < 0 }}">'
+    '{{ num(t.balance[p], signed=true) }}</span></td>{% endfor %}\n  <td class="s">'
+    '{{ t.balance.values()|sum }}</td></tr>\n{% if t.list is defined %}\n<tr><th colspan="'
+    '{{ span }}" class="lbl">{{ _(\'Liste\') }}</th>{% for p in players %}<td class="p">'
+    '{{ num(t.list[p]) }}</td>{% endfor %}<td class="s"></td></tr>\n{% endif %}\n'
+    '{% if t.written is defined %}\n<tr><th colspan="{{ span }}" class="lbl">'
+    "{{ _('Geschrieben (nur Gute)') }}</th>{% for p in players %}<td class=\"p\">"
+    '{{ num(t.written[p]) }}</td>{% endfor %}<td class="s"></td></tr>\n{% endif %}\n'
+    '{% if t.seeger_fabian is defined %}\n<tr><th colspan="{{ span }}" class="lbl">'
+    'Seeger-Fabian</th>{% for p in players %}<td class="p">{{ num(t.seeger_fabian[p]) }}'
+    '</td>{% endfor %}<td class="s"></td></tr>\n{% endif %}\n{% if t.bierlachs is defined %}'
+    '\n<tr><th colspan="{{ span }}" class="lbl">{{ _(\'Bierlachse (Runde %(n)s)\', '
+    'n=t.bierlachs.round) }}</th>{% for p in players %}<td class="p">{{ t.bierlachs.lost[p] }}'
+    '</td>{% endfor %}<td class="s"></td></tr>\n{% endif %}\n<tr><th colspan="{{ span }}" '
+    'class="lbl">{{ _(\'gewonnen / verloren\') }}</th>{% for p in players %}<td class="p">'
+    '{{ t.won[p] }} / {{ t.lost[p] }}</td>{% endfor %}<td class="s"></td></tr>\n'
+)
+SCORE = st.integers(-(10**6), 10**6)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(data=st.data(), skat=st.booleans(), lang=st.sampled_from(["de", "en"]),
+       extra=st.sets(st.sampled_from(["list", "written", "seeger_fabian", "bierlachs"])))  # fmt: skip
+def test_the_foot_rows_are_the_template_loops_bytes(app: Flask, data: st.DataObject, skat: bool,
+                                                   lang: str, extra: set[str]) -> None:  # fmt: skip
+    from skatcalc.rules.ranking import leaders
+
+    players = data.draw(st.lists(st.sampled_from(["Anna", "B<r>nd", "C&a", "D\"i'e"]),
+                                 min_size=3, max_size=4, unique=True))  # fmt: skip
+
+    def per_player(values: st.SearchStrategy[Any]) -> dict[str, Any]:
+        return {p: data.draw(values) for p in players}
+
+    totals: dict[str, Any] = {k: per_player(SCORE) for k in ("balance", "won", "lost")}
+    for key in extra - {"bierlachs"}:
+        totals[key] = per_player(SCORE if key == "written" else st.none() | SCORE)
+    if "bierlachs" in extra:
+        totals["bierlachs"] = {"round": data.draw(st.integers(1, 99)),
+                               "lost": per_player(st.integers(0, 20))}  # fmt: skip
+    with app.test_request_context(f"/?lang={lang}"):
+        built = sheet_view.foot_rows_html(players, totals, skat)
+        ctx: dict[str, Any] = {"players": players, "t": sheet_view.fields(totals), "skat": skat,
+                               "leaders": leaders(players, totals.get("written",
+                                                                      totals["balance"]))}  # fmt: skip
+        app.update_template_context(ctx)
+        # (Jinja drops a template's last newline)
+        assert str(built) == _loop(app, FOOT_LOOP).render(ctx) + "\n"
+
+
+# Each player's box in the standings strip as the template drew it in its loop; the page now
+# builds them as text (sheet_view.strip_players_html): the same bytes for any totals.
+STRIP_LOOP = (
+    "{%- for p in sheet.players %}{% set bal = data.totals.written[p] if data.totals.written is "
+    'defined else data.totals.balance[p] %}\n  <div class="st{% if p in leaders %} lead{% endif %}'
+    '{% if p not in proposed_active %} out{% endif %}" data-p="{{ p }}">\n    <span class="nm" '
+    'tabindex="-1" title="{{ p }}">{% if p in leaders %}<span class="star" title="'
+    "{{ _('vorne') }}\">★</span>{% endif %}{{ p }}</span>\n    <b class=\"bal{% if bal < 0 %} "
+    'neg{% endif %}">{{ num(bal, signed=true) }}</b>\n    <small>{% if skat %}<span class="li" '
+    "title=\"{{ _('Liste') }}\"><span class=\"w\">{{ _('Liste') }} </span>"
+    "{{ num(data.totals.list[p]) }}</span>{% endif %}\n    {%- if p == proposed %} <span "
+    'class="role">{{ _(\'gibt\') }}</span>{% elif p not in proposed_active %} <span class="role" '
+    "title=\"{{ _('setzt aus') }}\">{{ _('aus') }}</span>{% endif %}</small>\n    {%- if "
+    "data.totals.bierlachs is defined %}{% set bm = data.totals.bierlachs.minus[p] %}\n    <small>"
+    '<span class="li bl" title="{{ _(\'Bierlachs: Minuspunkte in dieser Runde, Abstand zum Ziel\') }}'
+    '"><span class="w">{{ _(\'Bierlachs\') }} </span>{{ num(-bm) }}{% if sheet.rules.bierlachs is '
+    "number %} · <span class=\"w\">{{ _('noch') }} </span>{{ num(sheet.rules.bierlachs - bm) }}"
+    "{% endif %}</span></small>{% endif %}\n  </div>\n{%- endfor %}"
+)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(data=st.data(), game=st.sampled_from(["skat", "schafkopf"]), lang=st.sampled_from(["de", "en"]),
+       written=st.booleans(), bierlachs=st.booleans(),
+       goal=st.none() | st.integers(1, 500) | st.just("aus"))  # fmt: skip
+def test_the_strip_is_the_template_loops_bytes(app: Flask, data: st.DataObject, game: str,
+                                              lang: str, written: bool, bierlachs: bool,
+                                              goal: object) -> None:  # fmt: skip
+    from skatcalc.rules.ranking import leaders
+    from skatcalc.rules.sheet import GAMES, default_active
+    from skatcalc.services import sheets as service
+
+    players = data.draw(st.lists(st.sampled_from(["Anna", "B<r>nd", "C&a", "D\"i'e", "Eva"]),
+                                 min_size=3 if game == "skat" else 4, max_size=5,
+                                 unique=True))  # fmt: skip
+    r = app.test_client().post(API, json={"game": game, "players": players})
+    with app.test_request_context(f"/?lang={lang}"):
+        sheet = service.load_sheet(service.get_db(), r.get_json()["id"])
+        if goal is not None:
+            sheet.rules["bierlachs"] = goal  # the strip reads the goal, whatever the game
+
+        def per_player(values: st.SearchStrategy[Any]) -> dict[str, Any]:
+            return {p: data.draw(values) for p in players}
+
+        totals: dict[str, Any] = {"balance": per_player(SCORE), "list": per_player(SCORE)}
+        if written:
+            totals["written"] = per_player(SCORE)
+        if bierlachs:
+            totals["bierlachs"] = {"minus": per_player(st.integers(0, 600))}
+        proposed = data.draw(st.sampled_from(players))
+        built = sheet_view.strip_players_html(sheet, totals, proposed)
+        ctx: dict[str, Any] = {
+            "sheet": sheet, "data": sheet_view.Fields(totals=sheet_view.fields(totals)),
+            "skat": GAMES[game].keeps_list, "proposed": proposed,
+            "proposed_active": default_active(service.spec_of(sheet), proposed),
+            "leaders": leaders(players, totals.get("written", totals["balance"])),
+        }  # fmt: skip
+        app.update_template_context(ctx)
+        assert str(built) == _loop(app, STRIP_LOOP).render(ctx)
