@@ -428,53 +428,7 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
         "stats": stats,
         "stats_html": statistics_rows_html(sheet.players, stats, GAMES[sheet.game].stat_columns),
         "foot_html": foot_rows_html(sheet.players, data["totals"], GAMES[sheet.game].keeps_list),
-        "strip_html": strip_players_html(sheet, data["totals"], data["next_dealer"]),
     }
-
-
-def strip_players_html(sheet: service.Sheet, totals: Mapping[str, Any], proposed: str) -> Markup:
-    """Each player's box in the standings strip (name, balance, list, who deals or sits out,
-    the Bierlachs) as the page shows it, in the page's language: built as text once per
-    revision, not in the template's loop on each save's page. The same bytes
-    (``tests/web/test_page_frame.py`` compares them)."""
-    lang = page_lang()
-
-    def tr(msgid: str) -> str:
-        return translate(msgid, lang)
-
-    active = default_active(service.spec_of(sheet), proposed)
-    win = leaders(sheet.players, totals.get("written", totals["balance"]))
-    goal = sheet.rules.get("bierlachs") if isinstance(sheet.rules, dict) else None
-    out = []
-    for p in sheet.players:
-        name = escape(p)
-        bal = totals["written"][p] if "written" in totals else totals["balance"][p]
-        out.append(
-            f'\n  <div class="st{" lead" if p in win else ""}{"" if p in active else " out"}" '
-            f'data-p="{name}">\n    <span class="nm" tabindex="-1" title="{name}">'
-            + (f'<span class="star" title="{tr("vorne")}">★</span>' if p in win else "")
-            + f'{name}</span>\n    <b class="bal{" neg" if bal < 0 else ""}">'
-            f"{escape(number(bal, lang, True))}</b>\n    <small>"
-        )  # fmt: skip
-        if GAMES[sheet.game].keeps_list:
-            out.append(f'<span class="li" title="{tr("Liste")}"><span class="w">{tr("Liste")} '
-                       f'</span>{escape(num_or_blank(totals["list"][p], lang))}</span>')  # fmt: skip
-        if p == proposed:
-            out.append(f' <span class="role">{tr("gibt")}</span>')
-        elif p not in active:
-            out.append(f' <span class="role" title="{tr("setzt aus")}">{tr("aus")}</span>')
-        out.append("</small>")
-        if "bierlachs" in totals:
-            bm = totals["bierlachs"]["minus"][p]
-            title = tr("Bierlachs: Minuspunkte in dieser Runde, Abstand zum Ziel")
-            out.append(f'\n    <small><span class="li bl" title="{title}"><span class="w">'
-                       f'{tr("Bierlachs")} </span>{escape(number(-bm, lang))}')  # fmt: skip
-            if isinstance(goal, (int, float)):  # Jinja's ``is number`` (JSON has no other numbers)
-                out.append(f' · <span class="w">{tr("noch")} </span>'
-                           f"{escape(number(goal - bm, lang))}")  # fmt: skip
-            out.append("</span></small>")
-        out.append("\n  </div>")
-    return Markup("".join(out))
 
 
 def foot_rows_html(players: list[str], totals: Mapping[str, Any], skat: bool) -> Markup:
