@@ -427,58 +427,7 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
         "chart": chart,
         "stats": stats,
         "stats_html": statistics_rows_html(sheet.players, stats, GAMES[sheet.game].stat_columns),
-        "foot_html": foot_rows_html(sheet.players, data["totals"], GAMES[sheet.game].keeps_list),
     }
-
-
-def foot_rows_html(players: list[str], totals: Mapping[str, Any], skat: bool) -> Markup:
-    """The sheet table's foot rows (the balance with its sum, the list, what was written,
-    Seeger-Fabian, the Bierlachse, won / lost) as the page shows them, in the page's
-    language: built as text once per revision, not in the template's loops on each save's
-    page. The same bytes (``tests/web/test_page_frame.py`` compares them)."""
-    lang = page_lang()
-    th = f'<th colspan="{5 if skat else 4}" class="lbl">'
-    win = leaders(players, totals.get("written", totals["balance"]))
-    bal = totals["balance"]
-    out = [
-        f'\n<tr class="total">{th}{translate("Stand (Nullsumme)", lang)}</th>\n  ',
-        *(f'<td class="p{" leader" if p in win else ""}"><span class="{"neg" if bal[p] < 0 else ""}">'
-          f"{escape(number(bal[p], lang, True))}</span></td>" for p in players),
-        f'\n  <td class="s">{sum(bal.values())}</td></tr>\n',
-    ]  # fmt: skip
-
-    def row(label: str, cells: list[str]) -> None:
-        out.append(f"\n<tr>{th}{label}</th>" + "".join(f'<td class="p">{c}</td>' for c in cells)
-                   + '<td class="s"></td></tr>\n\n')  # fmt: skip
-
-    def nums(key: str) -> list[str]:
-        return [str(escape(num_or_blank(totals[key][p], lang))) for p in players]
-
-    for key, label in (("list", "Liste"), ("written", "Geschrieben (nur Gute)")):
-        if key in totals:
-            row(translate(label, lang), nums(key))
-        else:
-            out.append("\n")
-    if "seeger_fabian" in totals:
-        row("Seeger-Fabian", nums("seeger_fabian"))
-    else:
-        out.append("\n")
-    if "bierlachs" in totals:
-        b = totals["bierlachs"]
-        label = Markup(translate("Bierlachse (Runde %(n)s)", lang)) % {"n": b["round"]}
-        row(str(label), [str(escape(b["lost"][p])) for p in players])
-    else:
-        out.append("\n")
-    won, lost = totals["won"], totals["lost"]
-    out.append(f"<tr>{th}{translate('gewonnen / verloren', lang)}</th>"
-               + "".join(f'<td class="p">{escape(won[p])} / {escape(lost[p])}</td>' for p in players)
-               + '<td class="s"></td></tr>\n')  # fmt: skip
-    return Markup("".join(out))
-
-
-def num_or_blank(n: int | None, lang: str) -> str:
-    """A figure as the templates' ``num()`` writes it (none: blank)."""
-    return "" if n is None else number(n, lang)
 
 
 def statistics_rows_html(players: list[str], stats: Mapping[str, Mapping[str, Any]],
