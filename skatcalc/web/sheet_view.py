@@ -616,11 +616,10 @@ def history_html(sheet: service.Sheet, history: list[service.HistoryEntry]) -> M
         drawn = history_rows(sheet, list(entries[len(lines) :]))  # newest first
         lines += [str(line(h)) for h in reversed(drawn)]
     cache.HISTORY_LINES.put(key, (entries, lines))
-    # the template alone, without a page's context (it reads only the texts' globals); the
-    # lines joined here, not in a template loop (an evening's history has ~50 of them)
+    # the template alone, without a page's context (it reads only the texts' globals)
     return Markup(
         current_app.jinja_env.get_template("sheets/_history.html").render(
-            count=len(lines), lines=Markup("".join(reversed(lines)))
+            history=[Markup(text) for text in reversed(lines)]
         )
     )
 
