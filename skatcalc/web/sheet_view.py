@@ -5,7 +5,6 @@ writes."""
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import secrets
@@ -32,7 +31,6 @@ from werkzeug.wrappers import Response
 from skatcalc.exports.charts import ON_PAGE, running_totals_svg
 from skatcalc.games.form_fields import DealMeta, parse_int
 from skatcalc.rules.common import InvalidDeal, number
-from skatcalc.rules.contracts import StatColumn
 from skatcalc.rules.double_entry import difference_msg
 from skatcalc.rules.marks import BOCK, LOST, STRUCK, describe_row, legend
 from skatcalc.rules.ranking import leader, leaders
@@ -417,7 +415,6 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
     """Everything on the sheet page that follows from the deals alone, rendered once per
     revision of the sheet (the row loop is most of the page's work)."""
     chart = None
-    stats = service.sheet_statistics(db, sheet)
     if data["deals"]:
         title = _("Verlauf der Stände")
         chart = Markup(running_totals_svg(sheet.players, data["deals"], title=title, **ON_PAGE))
@@ -425,52 +422,8 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
         "rows_html": table_rows_html(sheet, data, share),
         "history_html": history_html(sheet, service.history(db, sheet)),
         "chart": chart,
-        "stats": stats,
-        "stats_html": statistics_rows_html(sheet.players, stats, GAMES[sheet.game].stat_columns),
+        "stats": service.sheet_statistics(db, sheet),
     }
-
-
-def statistics_rows_html(players: list[str], stats: Mapping[str, Mapping[str, Any]],
-                         columns: tuple[StatColumn, ...]) -> Markup:  # fmt: skip
-    """The "Stand" pane's statistics rows (played, own, won / lost, %, best, worst, the game's
-    own columns) as the page shows them, in the page's language: built as text, not in a
-    template loop (~150 cells a save's page drew in Jinja). The same bytes as the template's
-    loops did (``tests/web/test_page_frame.py`` compares them)."""
-    lang = page_lang()
-
-    def text(msgid: str) -> str:
-        return str(escape(Markup(translate(msgid, lang))))
-
-    def row(label: str, cells: Callable[[Mapping[str, Any]], str]) -> str:
-        return f"<tr><th>{label}</th>" + "".join(
-            f'<td class="n">{cells(stats[p])}</td>' for p in players
-        ) + "</tr>\n"  # fmt: skip
-
-    def deal(d: Mapping[str, Any] | None) -> str:
-        if not d:
-            return "—"
-        return f"{escape(number(d['delta'], lang, True))}<small>#{escape(d['n'])}</small>"
-
-    out = [
-        "\n",
-        row(text("dabei"), lambda s: str(escape(s["played"]))),
-        row(text("eigene"), lambda s: str(escape(s["own"]))),
-        row(f"{text('gew.')} / {text('verl.')}",
-            lambda s: f"{escape(s['won'])} / {escape(s['lost'])}"),
-        row("%", lambda s: "—" if s["won_pct"] is None else str(escape(f"{s['won_pct']} %"))),
-        row(text("bestes"), lambda s: deal(s["best"])),
-        row(text("schlechtestes").replace("chtes", "ch\u00adtes", 1),
-            lambda s: deal(s["worst"])),
-    ]  # fmt: skip
-    for col in columns:
-        label = str(escape(translate(col.label, lang)))
-        out += ["\n", row(label, functools.partial(_cell, key=col.key))]
-    out.append("\n")
-    return Markup("".join(out))
-
-
-def _cell(s: Mapping[str, Any], key: str) -> str:
-    return str(escape(s[key]))
 
 
 def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool) -> Markup:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcalc.exports.charts import ON_PAGE, running_totals_svg
@@ -190,61 +190,3 @@ def test_an_entry_changed_in_place_is_drawn_again(app: Flask, client: FlaskClien
         return page[start : page.index("</details>", start)]
 
     assert lines(kept) != lines(old)  # the corrected deal before, as it reads now
-
-
-# The "Stand" pane's statistics rows as the template drew them in a loop; the page now builds
-# them as text (sheet_view.statistics_rows_html): the same bytes for any statistics.
-STATS_LOOP = (
-    "{% if stats %}\n<tr><th>{{ _('dabei') }}</th>{% for p in players %}<td class=\"n\">"
-    "{{ stats[p].played }}</td>{% endfor %}</tr>\n<tr><th>{{ _('eigene') }}</th>"
-    '{% for p in players %}<td class="n">{{ stats[p].own }}</td>{% endfor %}</tr>\n'
-    "<tr><th>{{ _('gew.') }} / {{ _('verl.') }}</th>{% for p in players %}<td class=\"n\">"
-    "{{ stats[p].won }} / {{ stats[p].lost }}</td>{% endfor %}</tr>\n<tr><th>%</th>"
-    '{% for p in players %}{% set s = stats[p] %}<td class="n">'
-    "{{ s.won_pct ~ ' %' if s.won_pct is not none else '—' }}</td>{% endfor %}</tr>\n"
-    "<tr><th>{{ _('bestes') }}</th>{% for p in players %}{% set s = stats[p] %}<td class=\"n\">"
-    "{% if s.best %}{{ num(s.best.delta, signed=true) }}<small>#{{ s.best.n }}</small>"
-    "{% else %}—{% endif %}</td>{% endfor %}</tr>\n"
-    "<tr><th>{{ _('schlechtestes')|replace('chtes', 'ch\\u00adtes', 1) }}</th>"
-    '{% for p in players %}{% set s = stats[p] %}<td class="n">{% if s.worst %}'
-    "{{ num(s.worst.delta, signed=true) }}<small>#{{ s.worst.n }}</small>{% else %}—{% endif %}"
-    "</td>{% endfor %}</tr>\n{% for col in kind.stat_columns %}\n<tr><th>{{ col.label|tr }}</th>"
-    '{% for p in players %}<td class="n">{{ stats[p][col.key] }}</td>{% endfor %}</tr>\n'
-    "{% endfor %}\n{% endif %}"
-)
-COUNT = st.integers(0, 10**6)
-DEAL_STAT = st.none() | st.fixed_dictionaries({"delta": st.integers(-10**5, 10**5),
-                                               "n": st.integers(1, 2000)})  # fmt: skip
-
-
-@st.composite
-def _stats(draw: st.DrawFn, players: list[str], columns: tuple[str, ...]) -> dict[str, Any]:
-    out = {}
-    for p in players:
-        s: dict[str, Any] = {k: draw(COUNT) for k in ("played", "own", "won", "lost", *columns)}
-        s["won_pct"] = draw(st.none() | st.integers(0, 100))
-        s["best"], s["worst"] = draw(DEAL_STAT), draw(DEAL_STAT)
-        out[p] = sheet_view.Fields(s)
-    return out
-
-
-# the app is only read here (its templates and texts): one for all examples
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
-@given(
-    data=st.data(), game=st.sampled_from(["skat", "schafkopf"]), lang=st.sampled_from(["de", "en"])
-)
-def test_the_statistics_rows_are_the_template_loops_bytes(app: Flask, data: st.DataObject,
-                                                          game: str, lang: str) -> None:  # fmt: skip
-    from skatcalc.rules.sheet import GAMES
-
-    kind = GAMES[game]
-    players = data.draw(st.lists(st.sampled_from(["Anna", "B<r>nd", "C&a", "D\"i'e"]),
-                                 min_size=3, max_size=4, unique=True))  # fmt: skip
-    stats = data.draw(_stats(players, tuple(c.key for c in kind.stat_columns)))
-    with app.test_request_context(f"/?lang={lang}"):
-        built = sheet_view.statistics_rows_html(players, stats, kind.stat_columns)
-        drawn = app.jinja_env.from_string(STATS_LOOP)
-        ctx: dict[str, Any] = {"players": players, "stats": stats, "kind": kind}
-        app.update_template_context(ctx)
-        assert str(built) == drawn.render(ctx)
