@@ -157,16 +157,12 @@ def grown_size(before: object, after: T, added: Sequence[object], beside: Sequen
     sequences. Where ``before`` or too few of ``beside`` were measured, nothing is noted and
     ``approx_size`` walks ``after`` as usual."""
     base = measured(before)
-    known = [size for size in map(measured, beside) if size is not None]
-    if base is None or len(known) < min(len(beside), LIKE_SIBLINGS) or not known:
+    if base is None:
         return after
-    each = sum(known) // len(known)
-    for item in added:
-        _remember(item, each)
+    each = _each_added(added, [measured(x) for x in beside], min(len(beside), LIKE_SIBLINGS))
+    if each is None:
+        return after
     return known_size(after, base + len(added) * (each + holders * _POINTER))
-
-
-_POINTER = 8  # a sequence's reference to one more item
 
 
 def appended_size(before: Sequence[object], before_size: int,
@@ -179,13 +175,25 @@ def appended_size(before: Sequence[object], before_size: int,
     k = len(before)
     if len(after) <= k or any(a is not b for a, b in zip(before, after, strict=False)):
         return None
-    beside = [measured(x) for x in before[-LIKE_SIBLINGS:]]
-    if not beside or None in beside:
+    sizes = [measured(x) for x in before[-LIKE_SIBLINGS:]]
+    each = _each_added(after[k:], sizes, len(sizes))
+    return None if each is None else before_size + (len(after) - k) * (each + _POINTER)
+
+
+_POINTER = 8  # a sequence's reference to one more item
+
+
+def _each_added(added: Sequence[object], sizes: list[int | None], needed: int) -> int | None:
+    """The size each of ``added`` is taken to have: the average of its neighbours' measured
+    ``sizes``, noted for each of them; None (nothing noted) with fewer than ``needed`` (at
+    least one) measured."""
+    known = [size for size in sizes if size is not None]
+    if not known or len(known) < needed:
         return None
-    each = sum(cast(list[int], beside)) // len(beside)
-    for item in after[k:]:
+    each = sum(known) // len(known)
+    for item in added:
         _remember(item, each)
-    return before_size + (len(after) - k) * (each + _POINTER)
+    return each
 
 
 def approx_size(value: object) -> int:
@@ -724,10 +732,8 @@ def clear() -> None:
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS,
-                 CHART_YS, LEGENDS):  # fmt: skip
+                 CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES):  # fmt: skip
         held.clear()
-    for kept_part in (HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES):  # the sheet page's frames
-        kept_part.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()
     TEMPLATE_TEXTS.clear()
