@@ -221,7 +221,6 @@ _PAGES = cache.PAGES  # kept in cache.py with every other process cache
 CSRF, IDEM = "\x00csrf\x00", "\x00idem\x00"
 TOKENS = (CSRF.encode(), IDEM.encode())
 # The deal form's idempotency key: new for every page shown, so two saves are two deals.
-IDEM_BYTES = re.compile(rb'(name="idem" value=")([^"]*)(")')
 IDEM_AT = b'name="idem" value="'
 TOKEN_BYTES = re.compile(b"(\x00csrf\x00|\x00idem\x00)")
 # A gzip member (RFC 1952): header (deflate, no name, no time), the deflate blocks, a final
@@ -260,8 +259,9 @@ def keep_page(variant: tuple[object, ...] | None, etag: str, resp: Response) -> 
 
 
 def _cut_idem(data: bytes) -> bytes:
-    """``data`` with each idempotency key's value (``IDEM_BYTES``) as the mark: found with
-    ``bytes.find``, which a 50 KB page takes in a fraction of the regular expression's time."""
+    """``data`` with each idempotency key's value (after ``IDEM_AT``, up to its closing
+    quote) as the mark: found with ``bytes.find``, which a 50 KB page takes in a fraction of a
+    regular expression's time."""
     out, pos = [], 0
     while (start := data.find(IDEM_AT, pos)) >= 0:
         start += len(IDEM_AT)
