@@ -15,9 +15,10 @@ right away, so it is warm by the next download.
 
 With ``SKATCALC_PDF_CHILD=lazy`` in the environment the child is started only at the first
 render and skips the warm-up (the test suite starts servers by the dozen, most of which never
-render a PDF); ``SKATCALC_PDF_CHILD_NICE`` sets the child's ``nice`` increment (10 without it;
-the test suite, whose own processes keep the CPUs busy, gives 0). Without ``PDF_PROCESS`` (tests, other WSGI servers), or when the child fails or
-dies, the render runs in the calling thread: the bytes are the same either way.
+render a PDF); ``SKATCALC_PDF_CHILD_NICE`` sets the child's ``nice`` increment (10 without
+it; the test suite, whose own processes keep the CPUs busy, gives 0). Without ``PDF_PROCESS``
+(tests, other WSGI servers), or when the child fails or dies, the render runs in the calling
+thread: the bytes are the same either way.
 """
 
 from __future__ import annotations
@@ -46,6 +47,15 @@ def child_nice() -> int:
 
 
 HEAD = struct.Struct("!Q")  # the length of the pickle that follows
+
+
+def _reap(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait for ``proc``, told to end, at most ``timeout`` seconds; then kill it."""
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def _read(stream: IO[bytes], n: int) -> bytes:
@@ -122,11 +132,7 @@ class Child:
         for stream in (proc.stdin, proc.stdout):
             if stream is not None:
                 stream.close()  # the child ends at the closed pipe
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _reap(proc, 5)
 
     def end(self) -> None:
         """At its server process's end: the child ended and reaped first (not left to init:
@@ -138,11 +144,7 @@ class Child:
         if proc is None:
             return
         proc.terminate()
-        try:
-            proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _reap(proc, 2)
 
     def run(self, module: str, name: str, args: tuple[Any, ...]) -> bytes | None:
         """The render's bytes, or None when the child failed (then make them here)."""
