@@ -330,7 +330,7 @@ def _insert_deal(
             n,
             dealer,
             json.dumps(active, ensure_ascii=False),
-            json.dumps(body, ensure_ascii=False, sort_keys=True) if text is None else text,
+            body_text(body) if text is None else text,
             int(struck),
             version,
             at,
