@@ -590,6 +590,14 @@ def child_pids(pid: int) -> list[int]:
     return found
 
 
+def alive(pid: int) -> bool:
+    """Running: not ended, nor ended and waiting for its parent to reap it (a zombie)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def cmdline(pid: int) -> bytes | None:
     """A process's command line, or None once it has ended."""
     try:

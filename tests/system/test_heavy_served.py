@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import Served, largest_export_for_run, serve
+from tests.support import Served, alive, largest_export_for_run, serve
 
 CHILD = "from skatcalc.exports.apart import main"
 
@@ -49,13 +49,6 @@ def _children(db: Path) -> dict[int, str]:
         if str(db) in parent:
             found[int(proc.name)] = parent
     return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
-    except OSError:
-        return False
 
 
 def _sheet(s: Served, deals: int) -> int:
@@ -138,7 +131,7 @@ def _settled(pid: int, timeout: float = 60) -> float:
 def _one_child(db: Path, other_than: int = 0, timeout: float = 30) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = [pid for pid in _children(db) if pid != other_than and _alive(pid)]
+        found = [pid for pid in _children(db) if pid != other_than and alive(pid)]
         if found:
             assert len(found) == 1, found
             return found[0]
@@ -179,12 +172,12 @@ def test_a_pdf_renders_in_a_warm_child_started_with_the_server_and_ending_with_i
         _settled(second)
         r2 = s.call("GET", f"/sheets/{sid}/export.pdf?lang=en&again=1", timeout=60)
         assert r2.status == 200 and r2.body.startswith(b"%PDF")
-        assert {p for p in _children(db) if _alive(p)} == {second}
+        assert {p for p in _children(db) if alive(p)} == {second}
     children = {child, second}
     deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not any(_alive(pid) for pid in children)  # no render process outlives the server
+    assert not any(alive(pid) for pid in children)  # no render process outlives the server
     # the same bytes as a render in the process itself
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "t"})
     here = app.test_client().get(f"/sheets/{sid}/export.pdf?lang=en").data
@@ -195,11 +188,11 @@ def test_each_worker_of_serve_processes_starts_its_own_render_child(tmp_path: Pa
     db = tmp_path / "w.sqlite"
     with serve(db, "--processes", "2"):
         deadline = time.monotonic() + 30
-        while len({p for p in _children(db) if _alive(p)}) < 2:
+        while len({p for p in _children(db) if alive(p)}) < 2:
             assert time.monotonic() < deadline, _children(db)
             time.sleep(0.1)
         parents = {int(Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[1])
-                   for p in _children(db) if _alive(p)}  # fmt: skip
+                   for p in _children(db) if alive(p)}  # fmt: skip
         assert len(parents) == 2  # one per worker, none in the parent
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from skatcalc.server.prefork import Prefork
-from tests.support import Served, child_pids, cmdline, largest_export_for_run, serve
+from tests.support import Served, alive, child_pids, cmdline, largest_export_for_run, serve
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or not Path("/proc/self/statm").exists(),
@@ -67,14 +67,6 @@ def settled(srv: Served, parent: int) -> set[int] | None:
     if replaced(srv) == before and len(now) == 2 and len(children) == 2 and workers(parent) >= now:
         return now
     return None
-
-
-def gone(pid: int) -> bool:
-    """Ended and reaped (not a zombie left to init)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
 
 
 def import_sheet(srv: Served, data: bytes) -> None:
@@ -149,10 +141,10 @@ def test_grown_workers_are_replaced_while_a_phone_gets_every_answer(
         assert phone.got and set(phone.got) == {"200"}, sorted(set(phone.got))
         retired = {pid for pid, _ in done}
         wait = time.monotonic() + 10
-        while not all(gone(p) for p in retired) and time.monotonic() < wait:
+        while any(alive(p) for p in retired) and time.monotonic() < wait:
             time.sleep(0.1)
-        assert all(gone(p) for p in retired)  # each retired worker ended and was reaped
-        assert first_children and all(gone(p) for p in first_children)  # with its render child
+        assert not any(alive(p) for p in retired)  # each retired worker ended
+        assert first_children and not any(alive(p) for p in first_children)  # with its render child
         # A look between two retirements (the phone's last reads may still retire one): each
         # slot one worker serving, each with its render child (started after its app)
         wait = time.monotonic() + 30
@@ -164,10 +156,10 @@ def test_grown_workers_are_replaced_while_a_phone_gets_every_answer(
         everyone = now | render_children(now)
         os.kill(parent, signal.SIGTERM)
         wait = time.monotonic() + 20
-        while not gone(parent) and time.monotonic() < wait:
+        while alive(parent) and time.monotonic() < wait:
             time.sleep(0.1)
         assert "stopped" in srv.output() and "Traceback" not in srv.output()
-        assert all(gone(p) for p in everyone)
+        assert not any(alive(p) for p in everyone)
 
 
 def test_without_the_bound_no_worker_is_replaced(tmp_path: Path, big_export: bytes) -> None:
