@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -284,8 +286,33 @@ NGINX = "/usr/sbin/nginx"
 PROXIED_HOST = "skat.example.org"  # the name the deployment docs use
 
 
+#: Ports for the servers the tests start: a band of its own per xdist worker, below the range
+#: the system draws client ports from. A port the system hands out (``bind(0)``) is one a client
+#: socket may take next: a test that opens thousands of connections (test_slow_clients) took
+#: another worker's server port between its pick and its bind ("Address already in use").
+PORT_BAND = 1000
+_next_port = itertools.count(random.randrange(PORT_BAND))
+
+
 def free_port() -> int:
-    with socket.socket() as s:
+    """A free loopback port for a server a test starts (see ``PORT_BAND``)."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            client_low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        client_low = 0
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:]
+    first = 10_000 + (int(worker) if worker.isdigit() else 0) % 20 * PORT_BAND
+    if first + PORT_BAND <= client_low:
+        for _ in range(PORT_BAND):
+            port = first + next(_next_port) % PORT_BAND
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue  # taken, or still closing from an earlier test
+                return port
+    with socket.socket() as s:  # a system whose client ports start low: its own pick
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 

@@ -24,6 +24,7 @@ from flask.testing import FlaskClient
 
 from skatcalc import store
 from skatcalc.server.cli import main as cli
+from tests.support import free_port
 
 API = "/api/v1/sheets"
 GRAND = {"game": "grand", "matadors": 1, "with": True, "declarer_points": 70, "declarer": "B"}
@@ -110,12 +111,6 @@ def test_backup_command(app: Flask, client: FlaskClient, tmp_path: Path) -> None
 
 
 # --- The real server, killed mid-burst ---------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start(db: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:

@@ -19,19 +19,13 @@ import pytest
 from click.testing import CliRunner
 
 from skatcalc.server.cli import main
-from tests.support import child_pids
+from tests.support import child_pids, free_port
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or not Path("/proc/self/task").is_dir(),
     reason="needs fork() and /proc",
 )
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def alive(pid: int) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -21,7 +20,7 @@ from flask.testing import FlaskClient
 from skatcalc import create_app, store
 from skatcalc.server.cli import main
 from skatcalc.store import migrations as schema
-from tests.support import admin_token
+from tests.support import admin_token, free_port
 
 SKAT = {"game": "skat", "players": ["Anna", "Bernd", "Carla"]}
 GROUP = {"name": "Stammtisch", "game": "skat"}
@@ -284,12 +283,6 @@ def test_admin_link_prints_the_link_of_this_database(tmp_path: Path) -> None:
     assert r.output.strip() == f"http://127.0.0.1:5000/admin/{admin_token(app)}"
     again = CliRunner().invoke(main, ["admin-link", "--db", db, "--url", "https://skat.example/"])
     assert again.output.strip() == f"https://skat.example/admin/{admin_token(app)}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_serve_prints_the_admin_link_and_admin_link_prints_it_again(tmp_path: Path) -> None:
