@@ -469,6 +469,7 @@ class SheddingServer:
     backlog until ``--channel-timeout`` closes them, and the next ones take their place."""
 
     SHED = 0.02  # of the limit closed at once, so the search runs once per few accepts
+    ACCEPT_BURST = 64  # connections taken from the backlog in one round of the loop at most
 
     # what the waitress server this is mixed into has (types-waitress types some of it wrongly)
     adj: Adjustments
@@ -489,6 +490,19 @@ class SheddingServer:
                 self.maintenance(now)
             return True
         return bool(super().readable())  # type: ignore[misc]
+
+    def handle_accept(self) -> None:
+        """Every connection waiting in the backlog, up to ``ACCEPT_BURST`` and the room left
+        below the limit (at least one, as waitress's own). waitress accepts one a round of its
+        loop, and a round looks at every open connection: with a thousand stalled ones each
+        accept cost a round of milliseconds, so a flood of connections (slow loris) filled the
+        backlog faster than it was taken and a new client waited behind it for seconds."""
+        room = self.adj.connection_limit - len(self._map)
+        for _ in range(max(1, min(self.ACCEPT_BURST, room))):
+            before = len(self._map)
+            super().handle_accept()  # type: ignore[misc]
+            if len(self._map) == before:
+                break  # the backlog is empty (or the accept failed, and was logged)
 
     def _shed(self, excess: int) -> bool:
         """Mark the longest-idle connections to close; False if not enough can be closed

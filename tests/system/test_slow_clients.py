@@ -7,6 +7,7 @@ import resource
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,3 +83,35 @@ def test_stalled_connections_do_not_lock_new_clients_out(tmp_path: Path) -> None
         finally:
             for s in stalled:
                 s.close()
+
+
+def test_one_round_of_the_loop_takes_every_waiting_connection(tmp_path: Path) -> None:
+    """The server takes the whole backlog in one round of its loop, not one connection a round
+    (a round looks at every open connection: with a thousand stalled ones, a new client waited
+    seconds behind a flood), and never more than the room below its connection limit."""
+    from skatcalc import create_app
+    from skatcalc.server.prefork import SheddingServer, keep_alive_server
+
+    app = create_app({"DATABASE": str(tmp_path / "b.sqlite"), "SECRET_KEY": "b"})
+    server: Any = keep_alive_server(app, host="127.0.0.1", port=0, threads=1,
+                                    connection_limit=20)  # fmt: skip
+    clients = []
+    try:
+        for _ in range(12):
+            clients.append(socket.create_connection(("127.0.0.1", server.effective_port)))
+        channels = len(server._map)
+        assert server.readable()
+        time.sleep(0.2)  # the handshakes done: all twelve wait in the backlog
+        server.handle_accept()
+        assert len(server._map) == channels + 12
+        for _ in range(12):
+            clients.append(socket.create_connection(("127.0.0.1", server.effective_port)))
+        time.sleep(0.2)
+        server.handle_accept()
+        assert len(server._map) == 20  # up to the limit, the rest left waiting
+        assert SheddingServer.ACCEPT_BURST >= 12
+    finally:
+        for c in clients:
+            c.close()
+        for accepted in list(server._map.values()):  # the channels, the trigger, the server
+            accepted.close()
