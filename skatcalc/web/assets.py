@@ -75,8 +75,7 @@ class Asset:
         return self.hashed.split(".")[-2]
 
 
-def _prepare(path: Path, name: str) -> Asset:
-    data = path.read_bytes()
+def _prepare(name: str, data: bytes) -> Asset:
     if name.endswith(".css"):
         data = minify_css(data.decode("utf-8")).encode("utf-8")
     elif name.endswith(".js"):
@@ -100,10 +99,24 @@ class Assets:
 
 
 def build(folder: str | Path) -> Assets:
-    """Every file of the static folder (not below it) under its hashed name."""
-    root = Path(folder)
-    found = [_prepare(p, p.name) for p in sorted(root.iterdir()) if p.is_file()]
-    return Assets({a.name: a for a in found}, {a.hashed: a for a in found})
+    """Every file of the static folder (not below it) under its hashed name.
+
+    Built once per process for the same files (by name and content): the minified, gzipped
+    forms cost some 20 ms of CPU, and a process that makes several apps (the tests make
+    hundreds) would otherwise build the same table for each."""
+    files = sorted(p for p in Path(folder).iterdir() if p.is_file())
+    raw = [p.read_bytes() for p in files]
+    key = tuple((p.name, hashlib.sha256(data).digest()) for p, data in zip(files, raw, strict=True))
+    table = _BUILT.get(key)
+    if table is None:
+        found = [_prepare(p.name, data) for p, data in zip(files, raw, strict=True)]
+        table = Assets({a.name: a for a in found}, {a.hashed: a for a in found})
+        _BUILT.clear()  # only the newest: a changed file makes the old table useless
+        _BUILT[key] = table
+    return table
+
+
+_BUILT: dict[tuple[tuple[str, bytes], ...], Assets] = {}
 
 
 def assets() -> Assets:
