@@ -354,6 +354,7 @@ def shed_unedited() -> bool:
         LATEST_JSON.discard(lambda key: key[0] in gone)
         LATEST_STATS.discard(lambda key: key[0] in gone)
         PAGE_ROWS.discard(lambda key: key[0] in gone)  # its page stays, as bytes (PAGES)
+        ROWS_UTF8.discard(lambda key: key[0] in gone)
     return bool(gone)
 
 
@@ -536,6 +537,14 @@ LATEST_STATS: ByteBounded[tuple[str, str, tuple[str, ...]], tuple[tuple[Row, ...
 # A sheet's JSON as the API and the export send it, per revision, language and shape: a
 # 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
 SHEET_JSON: ByteBounded[tuple[object, ...], bytes] = ByteBounded(8 * MB, len, keep_one=True)
+
+# The deals' part of a sheet's API JSON as last written, per (sheet token, language): the
+# ``dumps`` it was written with, its rows (``KeptJson``) and their UTF-8 joined in pieces
+# (services/sheets.py ``sheet_utf8_pieces``); a save's answer joins its new row to them.
+# Not kept beyond the bound: a sheet that large is kept packed (``PACK_ABOVE``).
+ROWS_UTF8: ByteBounded[
+    tuple[str, str], tuple[Callable[[object], str], tuple[KeptJson, ...], list[bytes]]
+] = ByteBounded(4 * MB, lambda held: sum(len(p) for p in held[2]), keep_one=False)
 
 # From this size on an answer made of a sheet is kept gzipped only (level 1, as every answer
 # is packed): a 1,000-deal sheet's 9 MB of JSON keep as ~0.5 MB, so the JSON and the export of
@@ -731,7 +740,7 @@ def clear() -> None:
         _LAST_REV.clear()
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
-                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS,
+                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS, ROWS_UTF8,
                  CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
