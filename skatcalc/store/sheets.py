@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager, nullcontext
 from sqlite_utils import Database
 
 from ..jsontypes import JSONObject
-from . import NotFound, body_hash, cache_write, now
+from . import NotFound, body_hash, cache_write, now, select
 from .records import (
     Deal,
     DealFile,
@@ -96,7 +96,7 @@ def create_sheet(
 
 
 def get_sheet(db: Database, sheet_id: int) -> Sheet:
-    rows = list(db.query("select * from sheets where id = ?", [sheet_id]))
+    rows = select(db, "select * from sheets where id = ?", [sheet_id])
     if not rows:
         raise NotFound(sheet_id)
     return sheet_of(rows[0])
@@ -238,8 +238,8 @@ def get_deals(db: Database, sheet_id: int, after: int = 0) -> list[Deal]:
     """The sheet's deals in order; with ``after``, only those numbered above it."""
     return [
         deal_of(r)
-        for r in db.query(
-            "select * from deals where sheet_id = ? and n > ? order by n", [sheet_id, after]
+        for r in select(
+            db, "select * from deals where sheet_id = ? and n > ? order by n", [sheet_id, after]
         )
     ]
 
@@ -255,23 +255,20 @@ def deal_heads(db: Database, sheet_id: int) -> list[DealHead]:
 
 def last_counting_deal(db: Database, sheet_id: int) -> Deal | None:
     """The last deal that is not struck (struck deals were never really dealt)."""
-    rows = list(
-        db.query(
-            "select * from deals where sheet_id = ? and struck = 0 order by n desc limit 1",
-            [sheet_id],
-        )
+    rows = select(
+        db,
+        "select * from deals where sheet_id = ? and struck = 0 order by n desc limit 1",
+        [sheet_id],
     )
     return deal_of(rows[0]) if rows else None
 
 
 def counting_deal_before(db: Database, sheet_id: int, n: int) -> Deal | None:
     """The last deal before deal ``n`` that is not struck: whose seat dealt before it."""
-    rows = list(
-        db.query(
-            "select * from deals where sheet_id = ? and n < ? and struck = 0 "
-            "order by n desc limit 1",
-            [sheet_id, n],
-        )
+    rows = select(
+        db,
+        "select * from deals where sheet_id = ? and n < ? and struck = 0 order by n desc limit 1",
+        [sheet_id, n],
     )
     return deal_of(rows[0]) if rows else None
 
@@ -284,7 +281,7 @@ def deal_count(db: Database, sheet_id: int) -> int:
 def get_history(db: Database, sheet_id: int) -> list[HistoryEntry]:
     return [
         history_of(r)
-        for r in db.query("select * from history where sheet_id = ? order by id", [sheet_id])
+        for r in select(db, "select * from history where sheet_id = ? order by id", [sheet_id])
     ]
 
 
@@ -413,7 +410,7 @@ def append_deal(
 
 
 def get_deal(db: Database, sheet_id: int, n: int) -> Deal:
-    rows = list(db.query("select * from deals where sheet_id = ? and n = ?", [sheet_id, n]))
+    rows = select(db, "select * from deals where sheet_id = ? and n = ?", [sheet_id, n])
     if not rows:
         raise NotFound(n)
     return deal_of(rows[0])
