@@ -525,6 +525,7 @@ def _add_deal(db: Database, sheet: Sheet, body: object, idem_key: str | None,
             after = dataclasses.replace(sheet, rev=state.rev + 1, updated=at)
     if kept is not None and grown is not None:  # committed: the new revision's computation
         _keep_computation(after, kept, grown)
+        _continue_history(sheet, after, n)
     return Saved(n, stored, after)
 
 
@@ -729,8 +730,29 @@ def sheet_summaries(
 
 
 def history(db: Database, sheet: Sheet) -> list[HistoryEntry]:
-    """The sheet's changes, oldest first: add, correct, strike, restore (with the deal before)."""
-    return store.get_history(db, sheet.id)
+    """The sheet's changes, oldest first: add, correct, strike, restore (with the deal before).
+    Read once per revision and kept (``cache.HISTORIES``; callers never change it); a save
+    continues the kept one with its entry (``_continue_history``)."""
+    held = cache.HISTORIES.get(sheet.share_token)
+    if held is not None and held[0] == sheet.rev:
+        return held[1]
+    entries = store.get_history(db, sheet.id)
+    cache.HISTORIES.put(sheet.share_token, (sheet.rev, entries), cache.history_size(entries))
+    return entries
+
+
+def _continue_history(before: Sheet, after: Sheet, n: int) -> None:
+    """Keep the history of ``after`` (``before`` and the deal ``n`` that a save appended, the
+    one entry it wrote) when that of ``before`` is kept: not read again for the answer and
+    the page."""
+    held = cache.HISTORIES.sized(before.share_token)
+    if held is None or held[0][0] != before.rev:
+        return
+    (_rev, entries), size = held
+    entry = HistoryEntry(at=after.updated, action="add", n=n, before=None)
+    grown = [*entries, entry]
+    size += cache.history_entry_size(entry) + sys.getsizeof(grown) - sys.getsizeof(entries)
+    cache.HISTORIES.put(after.share_token, (after.rev, grown), size)
 
 
 def get_deal(db: Database, sheet: Sheet, n: int) -> Deal:
