@@ -515,13 +515,11 @@ def sheet_revision(db: Database, sheet_id: int) -> tuple[int, str]:
 
 
 def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
-    """Take SQLite's write lock for a write to the sheet (inside the caller's transaction)
-    and read what may refuse that write: whether the sheet is closed, and for a club night's
+    """Read, under the write lock the caller's outermost ``db.atomic()`` took, what may
+    refuse a write to the sheet: whether the sheet is closed, and for a club night's
     table its event, series and planned deals. Read under the lock, so a close or a deal
     from another device that came first is seen."""
-    cur = db.execute("update sheets set rev = rev where id = ?", [sheet_id])
-    if cur.rowcount == 0:
-        raise NotFound(sheet_id)
+    # the lock is the transaction's (BEGIN IMMEDIATE): no write of our own needed to take it
     row = db.execute(
         "select s.closed, s.players, (select count(*) from deals d where d.sheet_id = s.id "
         "and d.struck = 0), t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n, "
@@ -532,6 +530,8 @@ def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
         "where s.id = ?",
         [sheet_id],
     ).fetchone()
+    if row is None:
+        raise NotFound(sheet_id)
     (closed, players, played, event_id, name, event_closed, deals, series_deals, series, n,
      confirmed, partner, paper, rev) = row  # fmt: skip
     table = None

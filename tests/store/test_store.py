@@ -259,3 +259,21 @@ def test_the_reads_of_every_request_are_one_statement_each(fresh: Database) -> N
     assert sheets.last_counting_deal(fresh, sid) == sheets.get_deal(fresh, sid, 2)
     assert sheets.counting_deal_before(fresh, sid, 3) == sheets.get_deal(fresh, sid, 2)
     assert sheets.counting_deal_before(fresh, sid, 2) is None  # deal 1 is struck
+
+
+def test_the_lock_of_a_write_reads_once(fresh: Database) -> None:
+    """A write's lock is its transaction's (``BEGIN IMMEDIATE``): what may refuse it is read
+    in one statement, and a sheet that is not there is NotFound."""
+    sid = sheets.create_sheet(fresh, "D", "skat", ["A", "B", "C"], "A", {}).id
+    sheets.add_deal(fresh, sid, "A", ["B", "C", "A"], GRAND)
+    ran: list[str] = []
+    with fresh.atomic():
+        fresh.conn.set_trace_callback(ran.append)
+        try:
+            lock = sheets.lock_sheet(fresh, sid)
+        finally:
+            fresh.conn.set_trace_callback(None)
+        assert (lock.played, lock.players, lock.closed, lock.event) == (1, 3, None, None)
+        assert len(ran) == 1, ran
+        with pytest.raises(store.NotFound):
+            sheets.lock_sheet(fresh, sid + 1)
