@@ -18,28 +18,41 @@ from .rules.sheet.base import Result
 JSON = dict[str, object]
 
 
-def result_json(res: Result | None, lang: str = "de", explain: bool = True) -> JSON | None:
+class _StepTexts:
+    """Steps' texts and rules in one language, each step translated once: a row's result and
+    the row itself show the same steps (the very objects), twice each."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        # by the step's id, with the step itself, so no id is another object's meanwhile
+        self._done: dict[int, tuple[Step, tuple[str, str]]] = {}
+
+    def of(self, steps: Sequence[Step]) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for step in steps:
+            held = self._done.get(id(step))
+            if held is None or held[0] is not step:
+                held = (step, (translate(step.text, self.lang), translate(step.rule, self.lang)))
+                self._done[id(step)] = held
+            out.append(held[1])
+        return out
+
+
+def result_json(
+    res: Result | None, lang: str = "de", explain: bool = True, texts: _StepTexts | None = None
+) -> JSON | None:
     """A deal's result: ``POST /api/v1/<game>/value``'s answer, and a row's ``result``: the
     game's figures (``json_fields``), then the explanation in ``lang`` (empty without
-    ``explain``: a PDF shows none, and they are most of a row's text)."""
+    ``explain``: a PDF shows none, and they are most of a row's text). ``texts``: the
+    translations of the steps made so far (a row's)."""
     if res is None:
         return None
+    steps = (texts or _StepTexts(lang)).of(res.steps) if explain else []
     return {
         **res.json_fields(),
-        "explanation": explanation_json(res.steps, lang) if explain else [],
-        "steps": steps_json(res.steps, lang) if explain else [],
+        "explanation": [text for text, _rule in steps],
+        "steps": [{"text": text, "rule": rule} for text, rule in steps],
     }
-
-
-def explanation_json(steps: Sequence[Step], lang: str = "de") -> list[str]:
-    """``explanation``: the lines of a value's explanation, as they have always read."""
-    return [translate(s.text, lang) for s in steps]
-
-
-def steps_json(steps: Sequence[Step], lang: str = "de") -> list[JSON]:
-    """``steps``: each line of the explanation and the rule it rests on (docs/rules.md
-    Part 4): the ISkO paragraph, the rule book's section, or the sheet's house rule."""
-    return [{"text": translate(s.text, lang), "rule": translate(s.rule, lang)} for s in steps]
 
 
 def rules_json(rules: HouseRules) -> JSON:
@@ -64,8 +77,9 @@ def row_json(row: Row, lang: str = "de", explain: bool = True) -> JSON:
         "bock": row.bock,
         "input": dict(row.input),
     }
+    texts = _StepTexts(lang)
     counted = {
-        "result": result_json(row.result, lang, explain),
+        "result": result_json(row.result, lang, explain, texts),
         "list": dict(row.list),
         "deltas": dict(row.deltas),
         "totals": dict(row.totals),
@@ -75,9 +89,9 @@ def row_json(row: Row, lang: str = "de", explain: bool = True) -> JSON:
         out.update(error=field_errors(row.error, lang), title="?", explanation=[], steps=[])
     elif row.struck:
         out.update(counted)
-        out.update(_described(row, lang, explain))
+        out.update(_described(row, lang, explain, texts))
     else:
-        out.update(_described(row, lang, explain))
+        out.update(_described(row, lang, explain, texts))
         out.update(counted)
         out["bock_trigger"] = [t.value for t in row.bock_trigger or ()]
     if row.ramsch_round:
@@ -94,12 +108,13 @@ def row_json(row: Row, lang: str = "de", explain: bool = True) -> JSON:
     return out
 
 
-def _described(row: Row, lang: str, explain: bool = True) -> JSON:
+def _described(row: Row, lang: str, explain: bool, texts: _StepTexts) -> JSON:
     """What a row says about its deal: the same for counted and for struck deals."""
+    steps = texts.of(row.steps) if explain else []
     return {
         "title": translate(row.title, lang),
-        "explanation": explanation_json(row.steps, lang) if explain else [],
-        "steps": steps_json(row.steps, lang) if explain else [],
+        "explanation": [text for text, _rule in steps],
+        "steps": [{"text": text, "rule": rule} for text, rule in steps],
         "kind": row.kind.value,
         "declarer": row.declarer,
         "passed": row.outcome is not None and row.outcome.kind == "passed",

@@ -29,6 +29,7 @@ from skatcalc.jsontypes import JSONObject
 from skatcalc.rules.sheet import ComputedSheet, Row, SheetSpec
 from skatcalc.serialize import JSON
 from skatcalc.services.recent import Recent
+from skatcalc.store.records import HistoryEntry
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -354,6 +355,8 @@ def shed_unedited() -> bool:
         LATEST_JSON.discard(lambda key: key[0] in gone)
         LATEST_STATS.discard(lambda key: key[0] in gone)
         PAGE_ROWS.discard(lambda key: key[0] in gone)  # its page stays, as bytes (PAGES)
+        ROWS_UTF8.discard(lambda key: key[0] in gone)
+        HISTORIES.discard(lambda key: key in gone)
     return bool(gone)
 
 
@@ -536,6 +539,33 @@ LATEST_STATS: ByteBounded[tuple[str, str, tuple[str, ...]], tuple[tuple[Row, ...
 # A sheet's JSON as the API and the export send it, per revision, language and shape: a
 # 1,000-deal sheet is ~9 MB of JSON, not built again for every request.
 SHEET_JSON: ByteBounded[tuple[object, ...], bytes] = ByteBounded(8 * MB, len, keep_one=True)
+
+# The deals' part of a sheet's API JSON as last written, per (sheet token, language): the
+# ``dumps`` it was written with, its rows (``KeptJson``) and their UTF-8 joined in pieces
+# (services/sheets.py ``sheet_utf8_pieces``); a save's answer joins its new row to them.
+# Not kept beyond the bound: a sheet that large is kept packed (``PACK_ABOVE``).
+ROWS_UTF8: ByteBounded[
+    tuple[str, str], tuple[Callable[[object], str], tuple[KeptJson, ...], list[bytes]]
+] = ByteBounded(4 * MB, lambda held: sum(len(p) for p in held[2]), keep_one=False)
+
+# A sheet's history as read at its revision, per sheet token: the API's answer and the page
+# show it after every save, which continues it with its own entry instead of reading it again.
+HISTORIES: ByteBounded[str, tuple[int, list[HistoryEntry]]] = ByteBounded(
+    4 * MB, lambda held: history_size(held[1]), keep_one=True
+)
+
+
+def history_size(entries: Sequence[HistoryEntry]) -> int:
+    """About what a sheet's history takes, as ``approx_size`` would count it, worked out per
+    entry (walking it cost more than reading it)."""
+    return sys.getsizeof(entries) + sum(history_entry_size(e) for e in entries)
+
+
+def history_entry_size(entry: HistoryEntry) -> int:
+    """One entry of a history: the record, its time and action, and the deal before it."""
+    before = 0 if entry.before is None else approx_size(entry.before)
+    return sys.getsizeof(entry) + sys.getsizeof(entry.at) + sys.getsizeof(entry.action) + before
+
 
 # From this size on an answer made of a sheet is kept gzipped only (level 1, as every answer
 # is packed): a 1,000-deal sheet's 9 MB of JSON keep as ~0.5 MB, so the JSON and the export of
@@ -731,7 +761,7 @@ def clear() -> None:
         _LAST_REV.clear()
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
-                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS,
+                 SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS, ROWS_UTF8, HISTORIES,
                  CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:

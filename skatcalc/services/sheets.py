@@ -313,9 +313,13 @@ def sheet_pieces(out: dict[str, Any], dumps: Callable[[Any], str]) -> Iterator[s
     yield "]" + after
 
 
-def sheet_utf8_pieces(out: dict[str, Any], dumps: Callable[[Any], str]) -> Iterator[bytes]:
+def sheet_utf8_pieces(out: dict[str, Any], dumps: Callable[[Any], str],
+                      kept_as: tuple[str, str] | None = None) -> Iterator[bytes]:  # fmt: skip
     """``sheet_pieces`` as UTF-8, each row's bytes kept with its text: a save answers the
-    whole sheet, and encoding the rows' text again was a tenth of its cost."""
+    whole sheet, and encoding the rows' text again was a tenth of its cost. With ``kept_as``
+    (the sheet's token and the language) the rows' pieces are kept joined as sent
+    (``cache.ROWS_UTF8``): the next answer whose first rows are the very same objects (a save
+    after a save) joins only its new rows to them."""
     parts = _around_deals(out, dumps)
     if parts is None:
         yield dumps(out).encode("utf-8")
@@ -323,10 +327,24 @@ def sheet_utf8_pieces(out: dict[str, Any], dumps: Callable[[Any], str]) -> Itera
     before, after, comma, deals = parts
     sep = comma.encode("utf-8")
     yield (before + "[").encode("utf-8")
-    for i in range(0, len(deals), ROWS_PER_PIECE):
-        rows = sep.join(d.encoded_utf8(dumps) for d in deals[i : i + ROWS_PER_PIECE])
-        yield (sep if i else b"") + rows
+    held = cache.ROWS_UTF8.get(kept_as) if kept_as is not None else None
+    old_rows: Sequence[cache.KeptJson] = ()
+    old_pieces: list[bytes] = []
+    if held is not None and held[0] == dumps and len(held[1]) <= len(deals):
+        if all(a is b for a, b in zip(held[1], deals, strict=False)):
+            old_rows, old_pieces = held[1], held[2]
+    pieces: list[bytes] = []
+    for k, i in enumerate(range(0, len(deals), ROWS_PER_PIECE)):
+        chunk = deals[i : i + ROWS_PER_PIECE]
+        done = min(ROWS_PER_PIECE, len(old_rows) - i) if k < len(old_pieces) else 0
+        rows = sep.join(d.encoded_utf8(dumps) for d in chunk[done:])
+        if done:  # the piece's first rows, as joined before
+            rows = old_pieces[k] + sep + rows if rows else old_pieces[k]
+        pieces.append(rows)
+        yield sep + rows if i else rows
     yield ("]" + after).encode("utf-8")
+    if kept_as is not None:
+        cache.ROWS_UTF8.put(kept_as, (dumps, tuple(deals), pieces))
 
 
 def _around_deals(out: dict[str, Any], dumps: Callable[[Any], str]
@@ -368,7 +386,7 @@ def api_pieces(db: Database, sheet: Sheet, lang: str,
                dumps: Callable[[Any], str]) -> Iterator[bytes]:  # fmt: skip
     """The API's JSON of the sheet (``GET /api/v1/sheets/<id>``) in pieces, as ``jsonify``
     writes it with ``dumps``."""
-    yield from sheet_utf8_pieces(sheet_json(db, sheet, lang), dumps)
+    yield from sheet_utf8_pieces(sheet_json(db, sheet, lang), dumps, (sheet.share_token, lang))
     yield b"\n"
 
 
@@ -507,6 +525,7 @@ def _add_deal(db: Database, sheet: Sheet, body: object, idem_key: str | None,
             after = dataclasses.replace(sheet, rev=state.rev + 1, updated=at)
     if kept is not None and grown is not None:  # committed: the new revision's computation
         _keep_computation(after, kept, grown)
+        _continue_history(sheet, after, n)
     return Saved(n, stored, after)
 
 
@@ -711,8 +730,29 @@ def sheet_summaries(
 
 
 def history(db: Database, sheet: Sheet) -> list[HistoryEntry]:
-    """The sheet's changes, oldest first: add, correct, strike, restore (with the deal before)."""
-    return store.get_history(db, sheet.id)
+    """The sheet's changes, oldest first: add, correct, strike, restore (with the deal before).
+    Read once per revision and kept (``cache.HISTORIES``; callers never change it); a save
+    continues the kept one with its entry (``_continue_history``)."""
+    held = cache.HISTORIES.get(sheet.share_token)
+    if held is not None and held[0] == sheet.rev:
+        return held[1]
+    entries = store.get_history(db, sheet.id)
+    cache.HISTORIES.put(sheet.share_token, (sheet.rev, entries), cache.history_size(entries))
+    return entries
+
+
+def _continue_history(before: Sheet, after: Sheet, n: int) -> None:
+    """Keep the history of ``after`` (``before`` and the deal ``n`` that a save appended, the
+    one entry it wrote) when that of ``before`` is kept: not read again for the answer and
+    the page."""
+    held = cache.HISTORIES.sized(before.share_token)
+    if held is None or held[0][0] != before.rev:
+        return
+    (_rev, entries), size = held
+    entry = HistoryEntry(at=after.updated, action="add", n=n, before=None)
+    grown = [*entries, entry]
+    size += cache.history_entry_size(entry) + sys.getsizeof(grown) - sys.getsizeof(entries)
+    cache.HISTORIES.put(after.share_token, (after.rev, grown), size)
 
 
 def get_deal(db: Database, sheet: Sheet, n: int) -> Deal:

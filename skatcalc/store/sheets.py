@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager, nullcontext
 from sqlite_utils import Database
 
 from ..jsontypes import JSONObject
-from . import NotFound, body_hash, cache_write, now
+from . import NotFound, body_hash, cache_write, now, select
 from .records import (
     Deal,
     DealFile,
@@ -96,7 +96,7 @@ def create_sheet(
 
 
 def get_sheet(db: Database, sheet_id: int) -> Sheet:
-    rows = list(db.query("select * from sheets where id = ?", [sheet_id]))
+    rows = select(db, "select * from sheets where id = ?", [sheet_id])
     if not rows:
         raise NotFound(sheet_id)
     return sheet_of(rows[0])
@@ -238,8 +238,8 @@ def get_deals(db: Database, sheet_id: int, after: int = 0) -> list[Deal]:
     """The sheet's deals in order; with ``after``, only those numbered above it."""
     return [
         deal_of(r)
-        for r in db.query(
-            "select * from deals where sheet_id = ? and n > ? order by n", [sheet_id, after]
+        for r in select(
+            db, "select * from deals where sheet_id = ? and n > ? order by n", [sheet_id, after]
         )
     ]
 
@@ -255,23 +255,20 @@ def deal_heads(db: Database, sheet_id: int) -> list[DealHead]:
 
 def last_counting_deal(db: Database, sheet_id: int) -> Deal | None:
     """The last deal that is not struck (struck deals were never really dealt)."""
-    rows = list(
-        db.query(
-            "select * from deals where sheet_id = ? and struck = 0 order by n desc limit 1",
-            [sheet_id],
-        )
+    rows = select(
+        db,
+        "select * from deals where sheet_id = ? and struck = 0 order by n desc limit 1",
+        [sheet_id],
     )
     return deal_of(rows[0]) if rows else None
 
 
 def counting_deal_before(db: Database, sheet_id: int, n: int) -> Deal | None:
     """The last deal before deal ``n`` that is not struck: whose seat dealt before it."""
-    rows = list(
-        db.query(
-            "select * from deals where sheet_id = ? and n < ? and struck = 0 "
-            "order by n desc limit 1",
-            [sheet_id, n],
-        )
+    rows = select(
+        db,
+        "select * from deals where sheet_id = ? and n < ? and struck = 0 order by n desc limit 1",
+        [sheet_id, n],
     )
     return deal_of(rows[0]) if rows else None
 
@@ -284,7 +281,7 @@ def deal_count(db: Database, sheet_id: int) -> int:
 def get_history(db: Database, sheet_id: int) -> list[HistoryEntry]:
     return [
         history_of(r)
-        for r in db.query("select * from history where sheet_id = ? order by id", [sheet_id])
+        for r in select(db, "select * from history where sheet_id = ? order by id", [sheet_id])
     ]
 
 
@@ -413,7 +410,7 @@ def append_deal(
 
 
 def get_deal(db: Database, sheet_id: int, n: int) -> Deal:
-    rows = list(db.query("select * from deals where sheet_id = ? and n = ?", [sheet_id, n]))
+    rows = select(db, "select * from deals where sheet_id = ? and n = ?", [sheet_id, n])
     if not rows:
         raise NotFound(n)
     return deal_of(rows[0])
@@ -518,13 +515,11 @@ def sheet_revision(db: Database, sheet_id: int) -> tuple[int, str]:
 
 
 def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
-    """Take SQLite's write lock for a write to the sheet (inside the caller's transaction)
-    and read what may refuse that write: whether the sheet is closed, and for a club night's
+    """Read, under the write lock the caller's outermost ``db.atomic()`` took, what may
+    refuse a write to the sheet: whether the sheet is closed, and for a club night's
     table its event, series and planned deals. Read under the lock, so a close or a deal
     from another device that came first is seen."""
-    cur = db.execute("update sheets set rev = rev where id = ?", [sheet_id])
-    if cur.rowcount == 0:
-        raise NotFound(sheet_id)
+    # the lock is the transaction's (BEGIN IMMEDIATE): no write of our own needed to take it
     row = db.execute(
         "select s.closed, s.players, (select count(*) from deals d where d.sheet_id = s.id "
         "and d.struck = 0), t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n, "
@@ -535,6 +530,8 @@ def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
         "where s.id = ?",
         [sheet_id],
     ).fetchone()
+    if row is None:
+        raise NotFound(sheet_id)
     (closed, players, played, event_id, name, event_closed, deals, series_deals, series, n,
      confirmed, partner, paper, rev) = row  # fmt: skip
     table = None

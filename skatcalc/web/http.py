@@ -432,14 +432,27 @@ def _unknown_host() -> Response:
     return resp
 
 
+# What every answer says of itself unless its view said otherwise (lower-case name, name, value).
+_ALWAYS = tuple(
+    (name.lower(), name, value)
+    for name, value in (
+        ("Content-Security-Policy", CSP),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "same-origin"),
+        ("X-Frame-Options", "DENY"),
+    )
+)
+
+
 def security_headers(resp: Response) -> Response:
     """What every answer says of itself: its content policy, no framing, its privacy, Secure
     cookies and HSTS over https."""
     h = resp.headers
-    h.setdefault("Content-Security-Policy", CSP)
-    h.setdefault("X-Content-Type-Options", "nosniff")
-    h.setdefault("Referrer-Policy", "same-origin")
-    h.setdefault("X-Frame-Options", "DENY")
+    # as setdefault each (a view's own stays), the answer's names looked at once, not per header
+    have = {name.lower() for name in h.keys()}
+    for low, name, value in _ALWAYS:
+        if low not in have:
+            h.add(name, value)
     if private():
         # An edit link or token in the answer is a key: no cache may keep it, whoever
         # built the answer (a view, or the page cache in caching.py).

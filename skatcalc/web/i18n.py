@@ -224,6 +224,8 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def remember(resp: Response) -> Response:
+        if not request.query_string:  # no ?lang= (an app's call): its arguments not parsed
+            return resp
         chosen = request.args.get("lang")
         if chosen in LANGS and request.cookies.get("lang") != chosen:
             resp.set_cookie("lang", chosen, max_age=3600 * 24 * 365, samesite="Lax", httponly=True)

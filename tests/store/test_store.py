@@ -224,3 +224,56 @@ def test_admin_token_lives_in_the_settings(fresh: Database) -> None:
     assert settings.served_url(fresh) is None
     settings.set_served_url(fresh, "http://192.168.1.5:5000")
     assert settings.served_url(fresh) == "http://192.168.1.5:5000"
+
+
+def test_the_reads_of_every_request_are_one_statement_each(fresh: Database) -> None:
+    """The sheet and its history are read on every request: one ``select`` each, not three
+    statements (sqlite-utils' ``query`` wraps each in a savepoint), and the same rows."""
+    sid = sheets.create_sheet(fresh, "D", "skat", ["A", "B", "C"], "A", {}).id
+    sheets.add_deal(fresh, sid, "A", ["B", "C", "A"], GRAND)
+    sheets.add_deal(fresh, sid, "B", ["C", "A", "B"], GRAND)
+    sheets.set_struck(fresh, sid, 1, True)
+    ran: list[str] = []
+    fresh.conn.set_trace_callback(ran.append)
+    try:
+        reads = {
+            "sheet": lambda: sheets.get_sheet(fresh, sid),
+            "history": lambda: sheets.get_history(fresh, sid),
+            "deals": lambda: sheets.get_deals(fresh, sid),
+            "deal": lambda: sheets.get_deal(fresh, sid, 2),
+            "last": lambda: sheets.last_counting_deal(fresh, sid),
+            "before": lambda: sheets.counting_deal_before(fresh, sid, 3),
+        }
+        for name, read in reads.items():
+            ran.clear()
+            read()
+            assert len(ran) == 1, (name, ran)
+    finally:
+        fresh.conn.set_trace_callback(None)
+    for table in ("sheets", "deals", "history"):
+        sql = f"select * from {table} order by rowid"
+        assert store.select(fresh, sql) == list(fresh.query(sql))
+    assert sheets.get_sheet(fresh, sid) == records.sheet_of(
+        next(fresh.query("select * from sheets where id = ?", [sid]))
+    )
+    assert sheets.last_counting_deal(fresh, sid) == sheets.get_deal(fresh, sid, 2)
+    assert sheets.counting_deal_before(fresh, sid, 3) == sheets.get_deal(fresh, sid, 2)
+    assert sheets.counting_deal_before(fresh, sid, 2) is None  # deal 1 is struck
+
+
+def test_the_lock_of_a_write_reads_once(fresh: Database) -> None:
+    """A write's lock is its transaction's (``BEGIN IMMEDIATE``): what may refuse it is read
+    in one statement, and a sheet that is not there is NotFound."""
+    sid = sheets.create_sheet(fresh, "D", "skat", ["A", "B", "C"], "A", {}).id
+    sheets.add_deal(fresh, sid, "A", ["B", "C", "A"], GRAND)
+    ran: list[str] = []
+    with fresh.atomic():
+        fresh.conn.set_trace_callback(ran.append)
+        try:
+            lock = sheets.lock_sheet(fresh, sid)
+        finally:
+            fresh.conn.set_trace_callback(None)
+        assert (lock.played, lock.players, lock.closed, lock.event) == (1, 3, None, None)
+        assert len(ran) == 1, ran
+        with pytest.raises(store.NotFound):
+            sheets.lock_sheet(fresh, sid + 1)
