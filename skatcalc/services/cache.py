@@ -598,9 +598,10 @@ def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
 
 
 # The history's lines of each sheet variant (language, game, players, rules) as last drawn,
-# with their entries (sheet_view.py): a 1,000-deal sheet's are ~0.2 MB.
-HISTORY_LINES: ByteBounded[tuple[object, ...], tuple[tuple[object, ...], list[str]]] = ByteBounded(
-    4 * MB, lambda held: 2 * sum(len(t) for t in held[1]), keep_one=True
+# with their entries and joined, newest first (sheet_view.py): a 1,000-deal sheet's are ~0.3 MB.
+HistoryHeld = tuple[tuple[object, ...], list[str], str]
+HISTORY_LINES: ByteBounded[tuple[object, ...], HistoryHeld] = ByteBounded(
+    4 * MB, lambda held: 2 * sum(len(t) for t in held[1]) + len(held[2]), keep_one=True
 )
 
 
