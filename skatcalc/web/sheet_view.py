@@ -76,7 +76,8 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         # the next deal's blank form: kept per sheet and dealer, this page's values put in
         entry_html = entry_form_html(sheet, spec, proposed, len(data["deals"]) + 1,
                                      bool(data.get("next_bockramsch")), rules_key)  # fmt: skip
-    rules = [translate(m, page_lang()) for m in describe_rules(spec)]
+    described, rotation = spec_texts(sheet, spec, rules_key)
+    rules = list(described)
     if data["totals"].get("stock"):
         rules.append(_("Im Stock: %(cents)s", cents=number(data["totals"]["stock"], page_lang())))
     event = table_of_event(db, sheet, data)
@@ -109,7 +110,7 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         more_html=more_html,
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
-        rotation=seat_rotation(spec),
+        rotation=rotation,
         leaders=leaders(sheet.players, data["totals"].get("written", data["totals"]["balance"])),
         event=event,
         tlist=tournament_of(db, sheet, event is not None),
@@ -224,6 +225,21 @@ def fields(value: Any) -> Any:
     if type(value) is list:
         return [fields(v) for v in value]
     return value
+
+
+def spec_texts(sheet: service.Sheet, spec: SheetSpec, rules_key: str
+               ) -> tuple[tuple[str, ...], str]:  # fmt: skip
+    """The sheet's house rules in words (in the page's language) and its seat rotation
+    (:func:`seat_rotation`): they follow from the rules spec alone, which follows from the
+    sheet's game, players, first dealer, rules and rule changes; kept per those."""
+    lang = page_lang()
+    key = (sheet.game, tuple(sheet.players), sheet.first_dealer, rules_key,
+           repr(sheet.rule_changes), lang)  # fmt: skip
+    return cache.kept(
+        cache.SPEC_TEXTS,
+        key,
+        lambda: (tuple(translate(m, lang) for m in describe_rules(spec)), seat_rotation(spec)),
+    )
 
 
 def seat_rotation(spec: SheetSpec) -> str:
@@ -440,7 +456,7 @@ def total_cells(players: list[str], totals: Mapping[str, Any]) -> Fields:
     """The totals' cells of the strip, the table's foot and the standings
     (``templates/sheets/_parts.html``), each a list in the order of the players, written as
     the page shows them; a balance with whether it is negative. A total the sheet does not
-    keep (the list, "nur Gute", Seeger-Fabian) is None."""
+    keep (the list, "nur Gute", Seeger-Fabian) is None; won and lost as "3 / 1"."""
     lang = page_lang()
 
     def signed(values: Mapping[str, int]) -> list[tuple[str, bool]]:
@@ -459,6 +475,7 @@ def total_cells(players: list[str], totals: Mapping[str, Any]) -> Fields:
         list=plain("list"),
         written=plain("written"),
         seeger_fabian=plain("seeger_fabian"),
+        won_lost=[f"{totals['won'][p]} / {totals['lost'][p]}" for p in players],
     )
 
 
