@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections import ChainMap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +25,8 @@ from flask import (
 )
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import generate_csrf
+from jinja2 import Template
+from jinja2.runtime import Context, new_context
 from markupsafe import Markup, escape
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
@@ -159,7 +162,7 @@ def page_html(**values: Any) -> str:
            bool(sheet.closed), values["share"], values["form"] is not None, page_lang(),
            context["lang"], values["rotation"], request.script_root, request.host_url)  # fmt: skip
     blocks = app.jinja_env.get_template("sheets/_parts.html")
-    ctx = blocks.new_context(context)
+    ctx = _new_context(blocks, context)
 
     def part(name: str) -> str:
         if name == "rows":
@@ -191,6 +194,19 @@ def page_html(**values: Any) -> str:
         else:  # the link to the page in the other language, with this request's arguments
             out.append(str(escape(lang_url(piece[6:-1]))))
     return "".join(out)
+
+
+def _new_context(template: Template, values: dict[str, Any]) -> Context:
+    """``template.new_context(values)``: the template's globals with ``values`` over them.
+    Jinja copies the globals through their ``ChainMap`` key by key, twice (~0.1 ms a page);
+    here each of its dicts is copied at once, the first one's names over the others'."""
+    merged: dict[str, Any] = {}
+    maps = template.globals.maps if isinstance(template.globals, ChainMap) else [template.globals]
+    for names in reversed(maps):
+        merged.update(names)
+    merged.update(values)
+    # no globals' names of its own to hand on: the templates it imports take the globals
+    return new_context(template.environment, template.name, template.blocks, merged, True)
 
 
 class _Parts(dict[str, Markup]):
@@ -666,12 +682,9 @@ def history_html(sheet: service.Sheet, history: list[service.HistoryEntry],
         joined = "".join(reversed(added)) + joined
     if held is None or held[0] != entries:
         cache.HISTORY_LINES.put(key, (entries, lines, joined))
-    # the template alone, without a page's context (it reads only the texts' globals)
-    return Markup(
-        current_app.jinja_env.get_template("sheets/_history.html").render(
-            count=len(lines), lines=Markup(joined)
-        )
-    )
+    # a macro, without a page's context (it reads only the texts' globals)
+    frame = get_template_attribute("sheets/_history.html", "history")
+    return Markup(frame(len(lines), Markup(joined)))
 
 
 def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> list[dict[str, str]]:
