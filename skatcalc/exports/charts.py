@@ -67,9 +67,10 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
     """A line per player from 0 through the total after each deal (``templates/charts/line.svg``
     draws it; here the axes and the points are worked out). ``font_size`` is in the drawing's
     units: a page drawn narrow (``width``) and shrunk to a phone's width keeps it readable."""
-    series = {p: [0] + [int(d["totals"][p]) for d in deals] for p in players}
+    totals = [d["totals"] for d in deals]  # each deal's looked up once, not once per player
+    series = {p: [0, *[int(t[p]) for t in totals]] for p in players}
     values = [v for s in series.values() for v in s]
-    lo, hi = min(values + [0]), max(values + [0])
+    lo, hi = min(min(values, default=0), 0), max(max(values, default=0), 0)
     if lo == hi:
         hi = lo + 10
     step = _nice_step(hi - lo)

@@ -628,9 +628,10 @@ def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
 
 
 # The history's lines of each sheet variant (language, game, players, rules) as last drawn,
-# with their entries (sheet_view.py): a 1,000-deal sheet's are ~0.2 MB.
-HISTORY_LINES: ByteBounded[tuple[object, ...], tuple[tuple[object, ...], list[str]]] = ByteBounded(
-    4 * MB, lambda held: 2 * sum(len(t) for t in held[1]), keep_one=True
+# with their entries and joined, newest first (sheet_view.py): a 1,000-deal sheet's are ~0.3 MB.
+HistoryHeld = tuple[tuple[object, ...], list[str], str]
+HISTORY_LINES: ByteBounded[tuple[object, ...], HistoryHeld] = ByteBounded(
+    4 * MB, lambda held: 2 * sum(len(t) for t in held[1]) + len(held[2]), keep_one=True
 )
 
 
@@ -702,6 +703,10 @@ CHART_VALUES = 2048  # totals kept per scale
 CHART_FRAMES: Recent[tuple[object, ...], list[str]] = Recent(64)
 # The legend under a sheet's list per (game, language) (web/sheet_view.py): texts only.
 LEGENDS: Recent[tuple[str, str], list[tuple[str, str]]] = Recent(16)
+# What a sheet page writes from the sheet's rules spec alone per (game, players, first dealer,
+# rules, rule changes, language): the house rules in words and the seat rotation
+# (web/sheet_view.py ``spec_texts``). A function of its key only: nothing to go stale.
+SPEC_TEXTS: Recent[tuple[object, ...], tuple[tuple[str, ...], str]] = Recent(256)
 # A date in a language's medium format per (date, language) (services/dates.py ``day``): Babel
 # takes ~0.5 ms a date, and the list of sheets shows hundreds, mostly the same.
 DATES: Recent[tuple[date, str], str] = Recent(4096)
@@ -762,7 +767,8 @@ def clear() -> None:
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS, ROWS_UTF8, HISTORIES,
-                 CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES):  # fmt: skip
+                 CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES,
+                 SPEC_TEXTS):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections import ChainMap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +25,8 @@ from flask import (
 )
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import generate_csrf
+from jinja2 import Template
+from jinja2.runtime import Context, new_context
 from markupsafe import Markup, escape
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
@@ -69,17 +72,24 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
     data = service.computed_sheet(db, sheet, page_lang())
     proposed = data["next_dealer"]
     spec = service.spec_of(sheet)
+    # the house rules as a key of the kept parts (rows, history, entry form): written once
+    rules_key = json.dumps(sheet.rules, sort_keys=True)
     entry_html = None
     if form is None and not share:
         # the next deal's blank form: kept per sheet and dealer, this page's values put in
         entry_html = entry_form_html(sheet, spec, proposed, len(data["deals"]) + 1,
-                                     bool(data.get("next_bockramsch")))  # fmt: skip
-    rules = [translate(m, page_lang()) for m in describe_rules(spec)]
+                                     bool(data.get("next_bockramsch")), rules_key)  # fmt: skip
+    described, rotation = spec_texts(sheet, spec, rules_key)
+    rules = list(described)
     if data["totals"].get("stock"):
         rules.append(_("Im Stock: %(cents)s", cents=number(data["totals"]["stock"], page_lang())))
     event = table_of_event(db, sheet, data)
     parts = service.derived(
-        sheet, "page", lambda: revision_parts(db, sheet, data, share), page_lang(), share
+        sheet,
+        "page",
+        lambda: revision_parts(db, sheet, data, share, rules_key),
+        page_lang(),
+        share,
     )
     lan = bool(current_app.config.get("LAN"))
     share_url = public_url("sheets.share", sheet_id=sheet.id, token=sheet.share_token)
@@ -103,7 +113,7 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         more_html=more_html,
         proposed=proposed,
         proposed_active=default_active(spec, proposed),
-        rotation=seat_rotation(spec),
+        rotation=rotation,
         leaders=leaders(sheet.players, data["totals"].get("written", data["totals"]["balance"])),
         event=event,
         tlist=tournament_of(db, sheet, event is not None),
@@ -113,7 +123,9 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         n_played=len(counting),
         n_struck=len(data["deals"]) - len(counting),
         counting=counting,
-        **{**parts, "stats": {p: Fields(s) for p, s in parts["stats"].items()}},
+        cells=total_cells(sheet.players, data["totals"]),
+        stat_cells=stat_cells(sheet, parts["stats"]),
+        **parts,
     )  # fmt: skip
     resp = make_response(html, status)
     if not share and current_app.config.get("LAN"):
@@ -150,7 +162,7 @@ def page_html(**values: Any) -> str:
            bool(sheet.closed), values["share"], values["form"] is not None, page_lang(),
            context["lang"], values["rotation"], request.script_root, request.host_url)  # fmt: skip
     blocks = app.jinja_env.get_template("sheets/_parts.html")
-    ctx = blocks.new_context(context)
+    ctx = _new_context(blocks, context)
 
     def part(name: str) -> str:
         if name == "rows":
@@ -182,6 +194,19 @@ def page_html(**values: Any) -> str:
         else:  # the link to the page in the other language, with this request's arguments
             out.append(str(escape(lang_url(piece[6:-1]))))
     return "".join(out)
+
+
+def _new_context(template: Template, values: dict[str, Any]) -> Context:
+    """``template.new_context(values)``: the template's globals with ``values`` over them.
+    Jinja copies the globals through their ``ChainMap`` key by key, twice (~0.1 ms a page);
+    here each of its dicts is copied at once, the first one's names over the others'."""
+    merged: dict[str, Any] = {}
+    maps = template.globals.maps if isinstance(template.globals, ChainMap) else [template.globals]
+    for names in reversed(maps):
+        merged.update(names)
+    merged.update(values)
+    # no globals' names of its own to hand on: the templates it imports take the globals
+    return new_context(template.environment, template.name, template.blocks, merged, True)
 
 
 class _Parts(dict[str, Markup]):
@@ -218,6 +243,21 @@ def fields(value: Any) -> Any:
     return value
 
 
+def spec_texts(sheet: service.Sheet, spec: SheetSpec, rules_key: str
+               ) -> tuple[tuple[str, ...], str]:  # fmt: skip
+    """The sheet's house rules in words (in the page's language) and its seat rotation
+    (:func:`seat_rotation`): they follow from the rules spec alone, which follows from the
+    sheet's game, players, first dealer, rules and rule changes; kept per those."""
+    lang = page_lang()
+    key = (sheet.game, tuple(sheet.players), sheet.first_dealer, rules_key,
+           repr(sheet.rule_changes), lang)  # fmt: skip
+    return cache.kept(
+        cache.SPEC_TEXTS,
+        key,
+        lambda: (tuple(translate(m, lang) for m in describe_rules(spec)), seat_rotation(spec)),
+    )
+
+
 def seat_rotation(spec: SheetSpec) -> str:
     """For each seat: who deals after it and who plays when it deals (from forehand on), as
     JSON. The offline queue (``static/app.js``) sets the next entry form's dealer and seats
@@ -242,13 +282,15 @@ _ENTRY = cache.ENTRY_FORMS  # kept in cache.py with every other process cache
 
 
 def entry_form_html(sheet: service.Sheet, spec: SheetSpec, proposed: str, n: int,
-                    ramsch_round: bool = False) -> Markup:  # fmt: skip
+                    ramsch_round: bool = False, rules_key: str | None = None) -> Markup:  # fmt: skip
     """The sheet page's form for deal ``n`` with ``proposed`` dealing, as
     ``templates/deals/_form.html`` draws a fresh ``deal_form`` (the same HTML, with this
     request's CSRF token and a new idempotency key); in a Bockramsch round it offers the
     Ramsch first."""
-    key = (sheet.id, sheet.share_token, sheet.game, tuple(sheet.players),
-           json.dumps(sheet.rules, sort_keys=True), page_lang(), proposed,
+    if rules_key is None:
+        rules_key = json.dumps(sheet.rules, sort_keys=True)
+    key = (sheet.id, sheet.share_token, sheet.game, tuple(sheet.players), rules_key,
+           page_lang(), proposed,
            request.script_root, ramsch_round)  # fmt: skip
     pieces = _ENTRY.get(key)
     if pieces is None:
@@ -410,8 +452,8 @@ def sign_off_view(db: Database, table: TableOfSheet) -> SignOff:
                    tuple(t.players), tuple(messages), cmp.pending if cmp else 0)  # fmt: skip
 
 
-def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], share: bool
-                   ) -> dict[str, Any]:  # fmt: skip
+def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], share: bool,
+                   rules_key: str | None = None) -> dict[str, Any]:  # fmt: skip
     """Everything on the sheet page that follows from the deals alone, rendered once per
     revision of the sheet (the row loop is most of the page's work)."""
     chart = None
@@ -419,14 +461,67 @@ def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], sha
         title = _("Verlauf der Stände")
         chart = Markup(running_totals_svg(sheet.players, data["deals"], title=title, **ON_PAGE))
     return {
-        "rows_html": table_rows_html(sheet, data, share),
-        "history_html": history_html(sheet, service.history(db, sheet)),
+        "rows_html": table_rows_html(sheet, data, share, rules_key),
+        "history_html": history_html(sheet, service.history(db, sheet), rules_key),
         "chart": chart,
         "stats": service.sheet_statistics(db, sheet),
     }
 
 
-def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool) -> Markup:
+def total_cells(players: list[str], totals: Mapping[str, Any]) -> Fields:
+    """The totals' cells of the strip, the table's foot and the standings
+    (``templates/sheets/_parts.html``), each a list in the order of the players, written as
+    the page shows them; a balance with whether it is negative. A total the sheet does not
+    keep (the list, "nur Gute", Seeger-Fabian) is None; won and lost as "3 / 1"."""
+    lang = page_lang()
+
+    def signed(values: Mapping[str, int]) -> list[tuple[str, bool]]:
+        return [(number(values[p], lang, True), values[p] < 0) for p in players]
+
+    def plain(key: str) -> list[str] | None:
+        values = totals.get(key)
+        return None if values is None else [number(values[p], lang) for p in players]
+
+    balance = signed(totals["balance"])
+    written = totals.get("written")
+    return Fields(
+        balance=balance,
+        # the strip shows what each player wrote under "nur Gute", else the balance
+        strip=balance if written is None else signed(written),
+        list=plain("list"),
+        written=plain("written"),
+        seeger_fabian=plain("seeger_fabian"),
+        won_lost=[f"{totals['won'][p]} / {totals['lost'][p]}" for p in players],
+    )
+
+
+def stat_cells(sheet: service.Sheet, stats: Mapping[str, Mapping[str, Any]]) -> Fields | None:
+    """The statistics table's cells (``templates/sheets/_parts.html``, block ``standing``), a
+    row at a time, each a list in the order of the players, written as the page shows them:
+    the template puts each into its cell (a page's ~50 cells read no longer each a player's
+    statistics through the template's lookups)."""
+    if not stats:
+        return None
+    lang = page_lang()
+    each = [stats[p] for p in sheet.players]
+
+    def deal(d: Mapping[str, int] | None) -> tuple[str, int] | None:
+        return None if not d else (number(d["delta"], lang, True), d["n"])
+
+    return Fields(
+        played=[s["played"] for s in each],
+        own=[s["own"] for s in each],
+        won_lost=[f"{s['won']} / {s['lost']}" for s in each],
+        won_pct=[f"{s['won_pct']} %" if s["won_pct"] is not None else "—" for s in each],
+        best=[deal(s["best"]) for s in each],
+        worst=[deal(s["worst"]) for s in each],
+        columns=[(translate(col.label, lang), [s[col.key] for s in each])
+                 for col in GAMES[sheet.game].stat_columns],
+    )  # fmt: skip
+
+
+def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool,
+                    rules_key: str | None = None) -> Markup:  # fmt: skip
     """The sheet's rows as HTML. This is the page's hot path (a row per deal), so each row is
     drawn once (``table_row_html``) and kept as HTML, not drawn again in a template loop on
     every view.
@@ -437,8 +532,10 @@ def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool) -> 
     deal 3 the rows from 3 on (the same reasoning as the computation's resume in the service)."""
     lang = page_lang()
     base = url_for("sheets.show", sheet_id=sheet.id)
-    key = (sheet.share_token, lang, share, base, tuple(sheet.players),
-           json.dumps(sheet.rules, sort_keys=True), sheet.game)  # fmt: skip
+    if rules_key is None:
+        rules_key = json.dumps(sheet.rules, sort_keys=True)
+    key = (sheet.share_token, lang, share, base, tuple(sheet.players), rules_key,
+           sheet.game)  # fmt: skip
     rows = data["deals"]
     signature = tuple(row_signature(d) for d in rows)
     held = _ROWS.get(key)
@@ -470,8 +567,8 @@ class RowContext:
         self.game = sheet.game
         self.players = sheet.players
         self.skat = game_kind(sheet.game).keeps_list  # the list column, the declarer named
-        # the typed rows (what marks.describe_row reads), by deal number
-        self.typed = {r.n: r for r in service.computed(service.get_db(), sheet).rows}
+        # the typed rows (what marks.describe_row reads), deal n at n - 1
+        self.typed = service.computed(service.get_db(), sheet).rows
         self.lang = lang
         self.base = base
         self.share = share
@@ -488,7 +585,10 @@ def table_row_html(ctx: RowContext, d: dict[str, Any]) -> str:
     here, its markup in the macro ``row`` of ``templates/sheets/_row.html``."""
     lang = ctx.lang
     n = d["n"]
-    text = describe_row(ctx.game, ctx.typed[n])
+    typed = ctx.typed[n - 1] if 0 < n <= len(ctx.typed) else None
+    if typed is None or typed.n != n:
+        typed = {r.n: r for r in ctx.typed}[n]  # rows not numbered by position
+    text = describe_row(ctx.game, typed)
     cells = []
     # "nur Gute" (docs/rules.md 2.8): the columns are what each player wrote, not a balance
     totals, deltas = (d["written_totals"], d["written"]) if "written" in d else (d["totals"],
@@ -546,45 +646,65 @@ def _keep_rows(key: tuple[object, ...], signature: tuple[tuple[int, int, bool], 
 MARK_CLASS = {LOST: " lost", BOCK: " bock", STRUCK: " lost"}
 
 
-def history_html(sheet: service.Sheet, history: list[service.HistoryEntry]) -> Markup:
+def history_html(sheet: service.Sheet, history: list[service.HistoryEntry],
+                 rules_key: str | None = None) -> Markup:  # fmt: skip
     """The sheet's history as ``templates/sheets/_history.html`` draws it, newest first.
 
     A line depends only on its entry, the sheet's game, players and rules (a correction's
     deal before it is described under them) and the language: while the entries are the same
     from the first on, the lines drawn for an earlier revision are taken as they are, and a
-    save draws its own line only (an evening's history grows by one entry a deal)."""
+    save draws its own line only (an evening's history grows by one entry a deal). The lines
+    are kept joined too, newest first: a save puts its own line before them."""
     lang = page_lang()
-    key = (sheet.share_token, lang, sheet.game, tuple(sheet.players),
-           json.dumps(sheet.rules, sort_keys=True), repr(sheet.rule_changes))  # fmt: skip
+    if rules_key is None:
+        rules_key = json.dumps(sheet.rules, sort_keys=True)
+    key = (sheet.share_token, lang, sheet.game, tuple(sheet.players), rules_key,
+           repr(sheet.rule_changes))  # fmt: skip
     entries = tuple(history)
     held = cache.HISTORY_LINES.get(key)
     lines: list[str] = []
+    joined = ""
     if held is not None:
-        for old, new, text in zip(held[0], entries, held[1], strict=False):
-            if old != new:  # a name corrected at the desk changes an entry in place
-                break
-            lines.append(text)
+        old_entries, old_lines, old_joined = held
+        if old_entries == entries[: len(old_entries)]:
+            lines, joined = old_lines, old_joined  # the same entries, maybe more after them
+        else:
+            for old, new, text in zip(old_entries, entries, old_lines, strict=False):
+                if old != new:  # a name corrected at the desk changes an entry in place
+                    break
+                lines.append(text)
+            joined = "".join(reversed(lines))
     if len(lines) < len(entries):
         line = get_template_attribute("sheets/_history.html", "line")
         drawn = history_rows(sheet, list(entries[len(lines) :]))  # newest first
-        lines += [str(line(h)) for h in reversed(drawn)]
-    cache.HISTORY_LINES.put(key, (entries, lines))
-    # the template alone, without a page's context (it reads only the texts' globals)
-    return Markup(
-        current_app.jinja_env.get_template("sheets/_history.html").render(
-            history=[Markup(text) for text in reversed(lines)]
-        )
-    )
+        added = [str(line(h)) for h in reversed(drawn)]
+        lines = [*lines, *added]
+        joined = "".join(reversed(added)) + joined
+    if held is None or held[0] != entries:
+        cache.HISTORY_LINES.put(key, (entries, lines, joined))
+    # a macro, without a page's context (it reads only the texts' globals)
+    frame = get_template_attribute("sheets/_history.html", "history")
+    return Markup(frame(len(lines), Markup(joined)))
 
 
 def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> list[dict[str, str]]:
     """Newest first, in the server's local time (the laptop on the table), with the previous
     version of a deal in words; each line :class:`Fields`, as the template reads it."""
-    words = {"add": _("eingetragen"), "correct": _("korrigiert"),
-             "strike": _("gestrichen"), "restore": _("wiederhergestellt"),
-             "close": _("Abend abgeschlossen"), "reopen": _("Abend wieder geöffnet"),
-             "rules": _("Hausregeln geändert ab")}  # fmt: skip
-    spec = service.spec_of(sheet)
+    # each text translated when a line needs it: a save draws one line
+    words: dict[str, Callable[[], str]] = {
+        "add": lambda: _("eingetragen"), "correct": lambda: _("korrigiert"),
+        "strike": lambda: _("gestrichen"), "restore": lambda: _("wiederhergestellt"),
+        "close": lambda: _("Abend abgeschlossen"), "reopen": lambda: _("Abend wieder geöffnet"),
+        "rules": lambda: _("Hausregeln geändert ab"),
+    }  # fmt: skip
+    said: dict[str, str] = {}
+
+    def what(action: str) -> str:
+        if action not in said:
+            said[action] = words[action]() if action in words else action
+        return said[action]
+
+    spec: list[SheetSpec] = []  # made for the first correction's deal before
     keeps_list = game_kind(sheet.game).keeps_list
     lang = page_lang()
     out: list[dict[str, str]] = []
@@ -597,14 +717,16 @@ def history_rows(sheet: service.Sheet, history: list[service.HistoryEntry]) -> l
         b = h.before
         if b and h.action == "correct":
             try:
-                o = evaluate_deal(spec.at(h.n), b["input"], tuple(b["active"]))
+                if not spec:
+                    spec.append(service.spec_of(sheet))
+                o = evaluate_deal(spec[0].at(h.n), b["input"], tuple(b["active"]))
                 who = f"{o.declarer}: " if o.declarer and keeps_list else ""
                 before = f"{who}{translate(o.title, lang)}" + (
                     f" ({o.value})" if o.kind == "game" else ""
                 )
             except (InvalidDeal, KeyError, TypeError):
                 before = json.dumps(b.get("input"), ensure_ascii=False)[:200]
-        out.append(Fields(when=when, what=words.get(h.action, h.action),
+        out.append(Fields(when=when, what=what(h.action),
                           n=str(h.n) if h.n else "", before=before))  # fmt: skip
     return out
 

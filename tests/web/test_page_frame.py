@@ -190,3 +190,45 @@ def test_an_entry_changed_in_place_is_drawn_again(app: Flask, client: FlaskClien
         return page[start : page.index("</details>", start)]
 
     assert lines(kept) != lines(old)  # the corrected deal before, as it reads now
+
+
+def test_the_kept_history_goes_on_from_its_joined_lines(client: FlaskClient) -> None:
+    """The history's lines are kept joined, newest first: a save puts its own line before
+    them, and the history shown is the one drawn with every cache cleared."""
+
+    def history(page: str) -> str:
+        start = page.index('class="history"')
+        return page[start : page.index("</details>", start)]
+
+    sid = client.post(API, json={"game": "skat", "players": PLAYERS}).get_json()["id"]
+    shown = []
+    for k in range(4):
+        _add(client, sid)
+        if k == 2:
+            client.put(f"{API}/{sid}/deals/1", json={"passed": True})
+        shown.append(history(client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)))
+    cache.clear()
+    assert shown[-1] == history(client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True))
+    assert "(5)" in shown[-1]  # four deals and a correction
+    lines = re.findall(r"<li>.*?</li>", shown[-1])
+    assert len(lines) == 5 and "korrigiert" in lines[1] and "Spiel 4" in lines[0]
+
+
+def test_the_rules_in_words_follow_a_rules_change(client: FlaskClient) -> None:
+    """The house rules in words and the seat rotation are kept per rules spec: a change of
+    the rules during the evening shows at once, as with every cache cleared."""
+    sid = client.post(API, json={"game": "skat", "players": PLAYERS,
+                                 "rules": {"stake_cents": 1}}).get_json()["id"]  # fmt: skip
+    _add(client, sid)
+    before = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    assert client.patch(f"{API}/{sid}", json={"rules": {"stake_cents": 5}}).status_code == 200
+    _add(client, sid)
+    after = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    cache.clear()
+    fresh = client.get(f"/sheets/{sid}?lang=de").get_data(as_text=True)
+    assert IDEM.sub("", after) == IDEM.sub("", fresh)
+
+    def pane(page: str) -> str:
+        return page[page.index('id="sheet-more"') : page.index('id="entry"')]
+
+    assert pane(before) != pane(after)
