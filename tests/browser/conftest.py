@@ -34,12 +34,13 @@ def kept_contexts(browser: Any) -> Iterator[dict[str, tuple[Any, Any]]]:
 @pytest.fixture
 def kept_page(browser: Any, kept_contexts: dict[str, tuple[Any, Any]]) -> Iterator[KeptPage]:
     """``kept_page({"width": 375, "height": 667}, has_touch=True)``: the one page of the kept
-    context with these options, sized to ``viewport``. The test must not close it, nor leave
-    routes or listeners on it; its cookies and storage are wiped afterwards."""
+    context with these options, sized to ``viewport``; ``slot=1`` another one with the same
+    options (a second phone: its own cookies). The test must not close it, nor leave routes or
+    listeners on it; its cookies and storage are wiped afterwards."""
     used: list[str] = []
 
-    def get(viewport: dict[str, int], **options: Any) -> Any:
-        key = json.dumps(options, sort_keys=True)
+    def get(viewport: dict[str, int], slot: int = 0, **options: Any) -> Any:
+        key = json.dumps([slot, options], sort_keys=True)
         if key not in kept_contexts:
             ctx = browser.new_context(viewport=viewport, **options)
             kept_contexts[key] = (ctx, ctx.new_page())
