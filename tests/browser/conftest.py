@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import KeptPage, wipe
+from tests.browser.pages import KeptPage, Outside, wipe
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -59,3 +59,11 @@ def kept_page(browser: Any, kept_contexts: dict[str, tuple[Any, Any]]) -> Iterat
             # a page a failed test left in a state it cannot be wiped from: not kept
             del kept_contexts[key]
             ctx.close()
+
+
+@pytest.fixture
+def outside() -> Iterator[Outside]:
+    """See ``pages.Outside``: what the test's pages asked of other machines."""
+    seen = Outside()
+    yield seen
+    seen.stop()

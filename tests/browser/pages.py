@@ -17,3 +17,27 @@ def wipe(ctx: Any, pg: Any) -> None:
     pg.goto("about:blank")
     ctx.clear_cookies()
     ctx.set_offline(False)
+
+
+class Outside:
+    """The requests that leave the machine: ``watch(pg, server)`` notes each request of the
+    page's context to anything but ``server`` in ``urls``, until ``stop()`` (the ``outside``
+    fixture stops after the test: a kept context keeps no listener of a test)."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+        self._watched: list[tuple[Any, Callable[[Any], None]]] = []
+
+    def watch(self, pg: Any, server: str) -> Any:
+        def seen(request: Any) -> None:
+            if not request.url.startswith(server):
+                self.urls.append(request.url)
+
+        pg.context.on("request", seen)
+        self._watched.append((pg.context, seen))
+        return pg
+
+    def stop(self) -> None:
+        for ctx, seen in self._watched:
+            ctx.remove_listener("request", seen)
+        self._watched.clear()
