@@ -11,12 +11,19 @@ KeptPage = Callable[..., Any]
 
 def wipe(ctx: Any, pg: Any) -> None:
     """What a test left on a kept page: the storage of the origin it was on, the page, every
-    cookie (cookies are per host, not per port: the servers of other modules share them)."""
+    cookie (cookies are per host, not per port: the servers of other modules share them), the
+    HTTP cache (a sheet's page kept there holds the CSRF token of the session its cookie was,
+    and the server answers 304 to it by the sheet's revision: a fresh context has none)."""
     if pg.url.startswith("http"):
         pg.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     pg.goto("about:blank")
     ctx.clear_cookies()
     ctx.set_offline(False)
+    cdp = ctx.new_cdp_session(pg)
+    try:
+        cdp.send("Network.clearBrowserCache")
+    finally:
+        cdp.detach()
 
 
 class Outside:
