@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 
 from skatcalc import create_app
-from tests.browser.pages import KeptPage
+from tests.browser.pages import KeptPage, Outside
 from tests.support import live_server
 
 pytestmark = pytest.mark.browser
@@ -40,7 +40,7 @@ def _focused(pg: Any) -> tuple[str, str]:
 
 
 def test_a_tables_foot_is_typed_by_keyboard_alone(
-    kept_page: KeptPage, served: tuple[Flask, str]
+    kept_page: KeptPage, outside: Outside, served: tuple[Flask, str]
 ) -> None:
     app, server = served
     setup = app.test_client()
@@ -48,9 +48,7 @@ def test_a_tables_foot_is_typed_by_keyboard_alone(
     event_id = r.json["id"]
     setup.post(f"{API}/events/{event_id}/players", json={"names": DATA["players"]})
     setup.post(f"{API}/events/{event_id}/series", json={"seating": "draw", "seed": DATA["seed"]})
-    pg = kept_page({"width": 1366, "height": 768}, locale="de-DE")
-    external: list[str] = []
-    pg.on("request", lambda q: external.append(q.url) if not q.url.startswith(server) else None)
+    pg = outside.watch(kept_page({"width": 1366, "height": 768}, locale="de-DE"), server)
     pg.goto(f"{server}/events/{event_id}/series/1/paper")
     assert _focused(pg) == ("p0_points", "paper-1")
 
@@ -86,7 +84,7 @@ def test_a_tables_foot_is_typed_by_keyboard_alone(
                 for p, f in t["foot"]["players"].items()} == plan["foot"]["players"]  # fmt: skip
     # a table typed by keyboard takes seconds, far inside 15 minutes for 60 tables (15 s each)
     assert max(typed_in) < 15, typed_in
-    assert not external
+    assert not outside.urls
 
 
 def test_a_wrong_foot_comes_back_with_the_message_by_its_field(
