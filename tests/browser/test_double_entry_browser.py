@@ -54,12 +54,13 @@ def enter(page: object, seats: list[str], deal: tuple[int, str, str | None, str]
 
 def reload(page: Any) -> None:
     """Load the page again. Its own script reloads it when the sheet's revision moves (the
-    other phone saved): a reload of ours that meets one of its own is aborted, and the page
-    it loaded is the newest either way."""
+    other phone saved): a reload of ours that meets one of its own is aborted (or, when its
+    document was swapped under ours, Playwright's call loses the page it started on), and
+    the page it loaded is the newest either way."""
     try:
         page.reload()
     except PlaywrightError as exc:
-        if "ERR_ABORTED" not in str(exc):
+        if "ERR_ABORTED" not in str(exc) and "Not attached to an active page" not in str(exc):
             raise
         page.wait_for_load_state()
 
