@@ -9,14 +9,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from tests.browser.pages import KeptPage
 from tests.support import Served, serve
 
 
-def phone(browser: Any) -> tuple[Any, Any]:
-    """A 375×667 touch phone on plain http: no service worker to lean on."""
-    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True,
-                              service_workers="block")  # fmt: skip
-    return ctx, ctx.new_page()
+def phone(kept_page: KeptPage) -> tuple[Any, Any]:
+    """A 375×667 touch phone on plain http: no service worker to lean on (a kept page: the
+    test does not close it)."""
+    pg = kept_page({"width": 375, "height": 667}, has_touch=True, service_workers="block")
+    return pg.context, pg
 
 
 def open_sheet(pg: Any, server: Served, port: int, players: list[str]) -> int:
@@ -64,12 +65,12 @@ def open_and_save(pg: Any, server: Served, port: int, players: list[str], first:
     return sid
 
 
-def open_then_stop(browser: Any, db: Path, port: int, players: list[str], *,
+def open_then_stop(kept_page: KeptPage, db: Path, port: int, players: list[str], *,
                    first: str | None = None, retry_ms: int = 200) -> tuple[Any, Any, int]:  # fmt: skip
     """A phone opens a new sheet of ``players`` (saving a won Grand with 1 of ``first`` as deal
     1, if given), then the server stops and the page sees it go (``go_down``): the phone's
     context, its page and the sheet's id."""
-    ctx, pg = phone(browser)
+    ctx, pg = phone(kept_page)
     with serve(db, port=port) as server:
         if first is None:
             sid = open_sheet(pg, server, port, players)

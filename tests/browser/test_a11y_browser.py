@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.pages import KeptPage
 from tests.support import reach, serve
 
 pytestmark = pytest.mark.browser
@@ -161,11 +162,10 @@ AXE_PARTS = 4
 
 @pytest.mark.parametrize("part", range(AXE_PARTS))
 def test_axe_finds_no_wcag_violation_on_any_kind_of_page(
-    browser: Any, server: str, every_kind: list[str], part: int
+    kept_page: KeptPage, server: str, every_kind: list[str], part: int
 ) -> None:
     axe = axe_sync.Axe()
-    ctx = browser.new_context(viewport=PHONE)
-    pg = ctx.new_page()
+    pg = kept_page(PHONE)
     found: list[str] = []
     for path in every_kind[part::AXE_PARTS]:
         pg.goto(f"{server}{path}")
@@ -176,16 +176,14 @@ def test_axe_finds_no_wcag_violation_on_any_kind_of_page(
         for v in result.response["violations"]:
             nodes = "; ".join(n["target"][0] for n in v["nodes"][:3])
             found.append(f"{path}: {v['id']} ({v['impact']}): {nodes}")
-    ctx.close()
     assert found == []
 
 
 @pytest.mark.parametrize("game", ["skat", "schafkopf"])
 def test_every_text_is_at_least_14px_on_every_tab(
-    browser: Any, server: str, sheets: dict[str, Any], game: str
+    kept_page: KeptPage, server: str, sheets: dict[str, Any], game: str
 ) -> None:
-    ctx = browser.new_context(viewport=PHONE, has_touch=True)
-    pg = ctx.new_page()
+    pg = kept_page(PHONE, has_touch=True)
     sid = sheets[game]["id"]
     small: list[str] = []
     # the confirmation line and the entry with a live preview
@@ -198,7 +196,6 @@ def test_every_text_is_at_least_14px_on_every_tab(
     for tab in ("list", "standing", "sheet-more"):
         pg.locator(f".tabs a[data-pane={tab}]").tap()
         small += [f"{tab}: {s}" for s in pg.evaluate(SMALL_TEXT_JS)]
-    ctx.close()
     assert small == []
 
 
@@ -224,10 +221,9 @@ def typical_deal(pg: Any, game: str) -> None:
 
 @pytest.mark.parametrize("game", ["skat", "schafkopf"])
 def test_larger_text_is_kept_and_the_typical_deal_still_fits(
-    browser: Any, server: str, sheets: dict[str, Any], game: str
+    browser: Any, kept_page: KeptPage, server: str, sheets: dict[str, Any], game: str
 ) -> None:
-    ctx = browser.new_context(viewport=PHONE, has_touch=True)
-    pg = ctx.new_page()
+    pg = kept_page(PHONE, has_touch=True)
     sid = sheets[game]["id"]
     pg.goto(f"{server}/sheets/{sid}")
     normal = pg.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
@@ -243,8 +239,8 @@ def test_larger_text_is_kept_and_the_typical_deal_still_fits(
     for tab in ("list", "standing"):
         pg.locator(f".tabs a[data-pane={tab}]").tap()
         assert pg.evaluate(OVERFLOW_JS) == [], tab
-    ctx.close()
     # the browser's own text size at 150 % (its default font size 24 px): no layout breaks
+    # (a context of its own: the font size stays with the page)
     ctx = browser.new_context(viewport=PHONE)
     pg = ctx.new_page()
     cdp = ctx.new_cdp_session(pg)
@@ -258,10 +254,9 @@ def test_larger_text_is_kept_and_the_typical_deal_still_fits(
 
 
 def test_the_keyboard_reaches_the_entry_in_three_tabs_and_saves_a_deal(
-    browser: Any, server: str, sheets: dict[str, Any]
+    kept_page: KeptPage, server: str, sheets: dict[str, Any]
 ) -> None:
-    ctx = browser.new_context(viewport=PHONE)
-    pg = ctx.new_page()
+    pg = kept_page(PHONE)
     sid = sheets["skat"]["id"]
     pg.goto(f"{server}/sheets/{sid}")
     n = len(pg.context.request.get(f"{server}/api/v1/sheets/{sid}").json()["deals"])
@@ -289,14 +284,12 @@ def test_the_keyboard_reaches_the_entry_in_three_tabs_and_saves_a_deal(
     pg.wait_for_url("**saved=*")
     deals = pg.context.request.get(f"{server}/api/v1/sheets/{sid}").json()["deals"]
     assert len(deals) == n + 1 and deals[-1]["input"]["declarer"] == declarer
-    ctx.close()
 
 
 def test_a_tablet_held_sideways_shows_five_players_without_sideways_scrolling(
-    browser: Any, server: str, sheets: dict[str, Any]
+    kept_page: KeptPage, server: str, sheets: dict[str, Any]
 ) -> None:
-    ctx = browser.new_context(viewport=TABLET)
-    pg = ctx.new_page()
+    pg = kept_page(TABLET)
     problems: list[str] = []
     for key in ("five", "four_long"):
         for width in (1024, 1180, 1366):
@@ -323,7 +316,6 @@ def test_a_tablet_held_sideways_shows_five_players_without_sideways_scrolling(
                 problems.append(f"{where}: entry and list overlap")
             if got["entry"][2] > got["tabsBottom"] + 24:
                 problems.append(f"{where}: the entry starts {got['entry'][2]} px down")
-    ctx.close()
     assert problems == []
 
 
@@ -369,18 +361,17 @@ VERDICT_WHOLE_JS = """() => {
 
 @pytest.mark.parametrize("game", ["skat", "schafkopf"])
 def test_a_ramsch_preview_is_whole_and_its_last_points_fill_in(
-    browser: Any, server: str, game: str
+    kept_page: KeptPage, server: str, game: str
 ) -> None:
     """ "Anna −140" in the preview, not "Anna −1"; the last card points are filled in at both
     games (three at Skat, four at Schafkopf) once the others are typed."""
-    ctx = browser.new_context(viewport=PHONE, has_touch=True)
-    pg = ctx.new_page()
+    pg = kept_page(PHONE, has_touch=True)
     players = (
         ["Anna", "Bernd", "Carla", "Dieter", "Emil"]
         if game == "schafkopf"
         else ["Anna", "Bernd", "Carla"]
     )
-    r = ctx.request.post(f"{server}/api/v1/sheets", data={
+    r = pg.request.post(f"{server}/api/v1/sheets", data={
         "game": game, "players": players, "first_dealer": players[-1], "rules": {"ramsch": True}})  # fmt: skip
     assert r.ok, r.text()
     pg.goto(f"{server}/sheets/{r.json()['id']}")
@@ -395,4 +386,3 @@ def test_a_ramsch_preview_is_whole_and_its_last_points_fill_in(
     pg.locator("#preview .verdict .big").wait_for()
     got = pg.evaluate(VERDICT_WHOLE_JS)
     assert got["whole"], got
-    ctx.close()

@@ -1,6 +1,6 @@
 """Each deal kind's correction saved untouched in headless Chromium (the page's script on:
 boxes an Ouvert implies are disabled, hidden controls stay as filled): the stored deal and
-its value are the same afterwards. One sheet per game, many deals, one browser."""
+its value are the same afterwards. One sheet per game (a part each), many deals, one browser."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
+from tests.browser.pages import KeptPage
 from tests.deal_bodies import normal
 from tests.support import live_server, reach
 
@@ -78,48 +79,59 @@ def sheet_with(api: Any, game: str, players: list[str], rules: dict[str, Any],
     return sid
 
 
-def test_every_deal_kind_saved_untouched_in_the_browser(browser: Any,
-                                                        served: tuple[str, Any]) -> None:  # fmt: skip
+# One part per game, so that xdist runs them side by side.
+@pytest.mark.parametrize("game", ["skat", "schafkopf"])
+def test_every_deal_kind_saved_untouched_in_the_browser(
+    kept_page: KeptPage, served: tuple[str, Any], game: str
+) -> None:
     base, api = served
     skat_players = ["Anna", "Bernd", "Carla"]
-    skat = sheet_with(api, "skat", skat_players,
-                      {"kontra_re": True, "ramsch": True, "schieberamsch": True},
-                      [{**b, "declarer": "Bernd"} if "game" in b else b for b in SKAT_DEALS])  # fmt: skip
-    # Schafkopf at five, the Stock kept, Emil deals every deal and sits out
-    sk = sheet_with(api, "schafkopf", [*skat_players, "Dora", "Emil"],
-                    {"ramsch": True, "stock": {"cents": 20, "taken_by": "any", "lost": "leave"}},
-                    [{**b, "dealer": "Emil"} for b in SK_DEALS])  # fmt: skip
-    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True)
-    pg = ctx.new_page()
+    if game == "skat":
+        sid = sheet_with(api, "skat", skat_players,
+                         {"kontra_re": True, "ramsch": True, "schieberamsch": True},
+                         [{**b, "declarer": "Bernd"} if "game" in b else b for b in SKAT_DEALS])  # fmt: skip
+        count = len(SKAT_DEALS)
+    else:
+        # Schafkopf at five, the Stock kept, Emil deals every deal and sits out
+        sid = sheet_with(api, "schafkopf", [*skat_players, "Dora", "Emil"],
+                         {"ramsch": True, "stock": {"cents": 20, "taken_by": "any", "lost": "leave"}},
+                         [{**b, "dealer": "Emil"} for b in SK_DEALS])  # fmt: skip
+        count = len(SK_DEALS)
+    pg = kept_page({"width": 375, "height": 667}, has_touch=True)
     bad: list[str] = []
-    pg.on("console", lambda m: bad.append(m.text) if m.type == "error" else None)
-    for game, sid, count in (("skat", skat, len(SKAT_DEALS)), ("schafkopf", sk, len(SK_DEALS))):
+
+    def console(m: Any) -> None:
+        if m.type == "error":
+            bad.append(m.text)
+
+    pg.on("console", console)
+    try:
         before = api.get(f"{API}/{sid}").get_json()
         for n in range(1, count + 1):
             pg.goto(f"{base}/sheets/{sid}/deals/{n}/edit")
             with pg.expect_navigation():
                 pg.get_by_role("button", name="Korrektur speichern").click()
             assert f"/sheets/{sid}" in pg.url and "/edit" not in pg.url, (game, n, pg.url)
-        after = api.get(f"{API}/{sid}").get_json()
-        for old, new in zip(before["deals"], after["deals"], strict=True):
-            n, dealer = old["n"], old["dealer"]
-            assert normal(game, new["input"], dealer) == normal(game, old["input"], dealer), n
-            assert (new["dealer"], set(new["active"])) == (dealer, set(old["active"])), n
-            for key in ("value", "deltas", "party", "title", "marks", "list"):
-                assert new.get(key) == old.get(key), (game, n, key)
-        assert after["totals"] == before["totals"]
-    ctx.close()
+    finally:
+        pg.remove_listener("console", console)
+    after = api.get(f"{API}/{sid}").get_json()
+    for old, new in zip(before["deals"], after["deals"], strict=True):
+        n, dealer = old["n"], old["dealer"]
+        assert normal(game, new["input"], dealer) == normal(game, old["input"], dealer), n
+        assert (new["dealer"], set(new["active"])) == (dealer, set(old["active"])), n
+        for key in ("value", "deltas", "party", "title", "marks", "list"):
+            assert new.get(key) == old.get(key), (game, n, key)
+    assert after["totals"] == before["totals"]
     assert bad == []
 
 
-def test_the_party_at_five_follows_who_plays(browser: Any, served: tuple[str, Any]) -> None:
+def test_the_party_at_five_follows_who_plays(kept_page: KeptPage, served: tuple[str, Any]) -> None:
     """At five the dealer who sits out is not offered for the player party; ticking him in
     as a player (and another out) offers him and takes the other away."""
     base, api = served
     players = ["Anna", "Bernd", "Carla", "Dora", "Emil"]
     sid = sheet_with(api, "schafkopf", players, {}, [])
-    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True)
-    pg = ctx.new_page()
+    pg = kept_page({"width": 375, "height": 667}, has_touch=True)
     pg.goto(f"{base}/sheets/{sid}")
     party = pg.locator("#f-declarers")
 
@@ -132,4 +144,3 @@ def test_the_party_at_five_follows_who_plays(browser: Any, served: tuple[str, An
     pg.locator("input[name=active][value=Emil]").uncheck()
     reach(party)  # back on the first screen
     assert offered() == players[:4]
-    ctx.close()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from skatcalc import create_app
+from tests.browser.pages import KeptPage
 from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
@@ -24,15 +26,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def page(browser: object, server: str) -> Iterator[object]:
-    ctx = browser.new_context(viewport={"width": 375, "height": 812})  # type: ignore[attr-defined]
+def page(kept_page: KeptPage, server: str) -> Iterator[object]:
+    pg = kept_page({"width": 375, "height": 812})
     external: list[str] = []
-    ctx.on(
-        "request", lambda req: external.append(req.url) if not req.url.startswith(server) else None
-    )
-    pg = ctx.new_page()
+
+    def outside(req: Any) -> None:
+        if not req.url.startswith(server):
+            external.append(req.url)
+
+    pg.context.on("request", outside)
     yield pg
-    ctx.close()
+    pg.context.remove_listener("request", outside)
     assert external == [], f"requests left the machine: {external}"
 
 

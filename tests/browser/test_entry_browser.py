@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
+from tests.browser.pages import KeptPage
 from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
@@ -26,16 +27,16 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
         yield url, app.test_client()
 
 
-def phone(browser: Any) -> Any:
-    return browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True)
+def phone(kept_page: KeptPage, slot: int = 0) -> Any:
+    """A 375×667 touch phone's page; ``slot=1`` a second phone."""
+    return kept_page({"width": 375, "height": 667}, has_touch=True, slot=slot)
 
 
 def test_ouvert_marks_hand_and_announcements_and_needs_no_points(
-    browser: Any, served: tuple[str, Any]
+    kept_page: KeptPage, served: tuple[str, Any]
 ) -> None:
     base, _api = served
-    ctx = phone(browser)
-    pg = ctx.new_page()
+    pg = phone(kept_page)
     pg.goto(f"{base}/skat")
     pg.locator("#f-game").get_by_text("Grand", exact=True).tap()
     pg.locator("#f-ouvert").tap()
@@ -53,19 +54,17 @@ def test_ouvert_marks_hand_and_announcements_and_needs_no_points(
     assert not pg.locator("input[name=hand]").is_checked()
     assert not pg.locator(".implied-note").is_visible()
     pg.locator("#result .big").filter(has_text="+72").wait_for()
-    ctx.close()
 
 
 @pytest.mark.parametrize(("lang", "message"), [("de", "Bitte eine ganze Zahl eingeben."),
                                                ("en", "Enter a whole number.")])  # fmt: skip
-def test_letters_in_the_points_field(browser: Any, served: tuple[str, Any], lang: str,
+def test_letters_in_the_points_field(kept_page: KeptPage, served: tuple[str, Any], lang: str,
                                      message: str) -> None:  # fmt: skip
     base, api = served
     sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["A", "B", "C"]}).get_json()[
         "id"
     ]
-    ctx = phone(browser)
-    pg = ctx.new_page()
+    pg = phone(kept_page)
     pg.goto(f"{base}/sheets/{sid}?lang={lang}")
     form = pg.locator("form.deal")
     form.locator("#f-declarer").get_by_text("B", exact=True).tap()
@@ -79,15 +78,13 @@ def test_letters_in_the_points_field(browser: Any, served: tuple[str, Any], lang
     assert message in pg.inner_text("#f-declarer_points + .err")
     assert pg.input_value("input[name=declarer_points]") == "7x"
     assert api.get(f"/api/v1/sheets/{sid}").get_json()["deals"] == []
-    ctx.close()
 
 
-def test_ramsch_at_four_with_preview(browser: Any, served: tuple[str, Any]) -> None:
+def test_ramsch_at_four_with_preview(kept_page: KeptPage, served: tuple[str, Any]) -> None:
     base, api = served
     sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla",
                    "Dieter"], "rules": {"ramsch": True}}).get_json()["id"]  # fmt: skip
-    ctx = phone(browser)
-    pg = ctx.new_page()
+    pg = phone(kept_page)
     pg.goto(f"{base}/sheets/{sid}")
     form = pg.locator("form.deal")
     assert form.locator("#f-kind").get_by_text("eingepasst", exact=True).count() == 0
@@ -109,13 +106,11 @@ def test_ramsch_at_four_with_preview(browser: Any, served: tuple[str, Any]) -> N
     pg.wait_for_url("**saved=1*")
     deal = api.get(f"/api/v1/sheets/{sid}").get_json()["deals"][0]
     assert deal["deltas"] == {"Anna": 60, "Bernd": -180, "Carla": 60, "Dieter": 60}
-    ctx.close()
 
 
-def test_new_sheet_form_for_schafkopf(browser: Any, served: tuple[str, Any]) -> None:
+def test_new_sheet_form_for_schafkopf(kept_page: KeptPage, served: tuple[str, Any]) -> None:
     base, api = served
-    ctx = phone(browser)
-    pg = ctx.new_page()
+    pg = phone(kept_page)
     pg.goto(f"{base}/sheets")
     form = pg.locator("form.newsheet")
     skat_only = [form.locator("input[name=stake_cents]"),
@@ -136,16 +131,14 @@ def test_new_sheet_form_for_schafkopf(browser: Any, served: tuple[str, Any]) -> 
     sid = int(pg.url.split("/sheets/")[1].split("?")[0].split("#")[0])
     # the Skat stake typed before switching was not sent
     assert api.get(f"/api/v1/sheets/{sid}").get_json()["rules"]["stake_cents"] == 1
-    ctx.close()
 
 
-def test_two_phones_enter_the_same_deal(browser: Any, served: tuple[str, Any]) -> None:
+def test_two_phones_enter_the_same_deal(kept_page: KeptPage, served: tuple[str, Any]) -> None:
     base, api = served
     sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["A", "B", "C"]}).get_json()[
         "id"
     ]
-    ctxs = [phone(browser), phone(browser)]
-    pages = [c.new_page() for c in ctxs]
+    pages = [phone(kept_page), phone(kept_page, 1)]
     for pg in pages:
         pg.goto(f"{base}/sheets/{sid}")
         form = pg.locator("form.deal")
@@ -162,16 +155,13 @@ def test_two_phones_enter_the_same_deal(browser: Any, served: tuple[str, Any]) -
     assert "Spiel 1 ist schon eingetragen" in text and "B: Grand mit 2 (72)" in text
     assert pages[1].locator("input[name=spitzen][value=w2]").is_checked()  # entry kept
     assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
-    for c in ctxs:
-        c.close()
 
 
 def test_points_contradicting_the_buttons_are_named_in_the_preview(
-    browser: Any, served: tuple[str, Any]
+    kept_page: KeptPage, served: tuple[str, Any]
 ) -> None:
     base, _api = served
-    ctx = phone(browser)
-    pg = ctx.new_page()
+    pg = phone(kept_page)
     pg.goto(f"{base}/skat")
     pg.locator("#f-game").get_by_text("Grand", exact=True).tap()
     pg.locator("#f-spitzen").get_by_text("mit 2", exact=True).tap()
@@ -185,17 +175,15 @@ def test_points_contradicting_the_buttons_are_named_in_the_preview(
     pg.locator("#result").filter(has_text="Die Augen sagen etwas anderes").wait_for()
     reach(pg.locator("input[name=declarer_points]")).fill("95")
     pg.locator("#result .big").filter(has_text="+96").wait_for()
-    ctx.close()
 
 
 def test_a_stock_deal_at_five_without_scrolling_or_typing(
-    browser: Any, served: tuple[str, Any]
+    kept_page: KeptPage, served: tuple[str, Any]
 ) -> None:
     base, api = served
     sid = api.post("/api/v1/sheets", json={"game": "schafkopf", "players": list("ABCDE"),
                                            "rules": {"stock": 20}}).get_json()["id"]  # fmt: skip
-    ctx = phone(browser)
-    pg = ctx.new_page()
+    pg = phone(kept_page)
     pg.goto(f"{base}/sheets/{sid}")
     form = pg.locator("form.deal")
     reach(form.locator("#f-kind").get_by_text("eingepasst", exact=True)).tap()  # one tap on Mehr
@@ -206,7 +194,6 @@ def test_a_stock_deal_at_five_without_scrolling_or_typing(
     # A deals and sits out: the four who play pay 20 each into the Stock
     assert deal["deltas"] == {"A": 0, "B": -20, "C": -20, "D": -20, "E": -20}
     assert deal["stock"] == 80
-    ctx.close()
 
 
 SHOWN_DECLARERS = """() => [...document.querySelectorAll('#entry #f-declarer label')]
@@ -220,14 +207,15 @@ def enter(pg: Any, declarer: str, outcome: str) -> None:
         form.locator(f"#{fid}").get_by_text(text, exact=True).tap()
 
 
-def test_two_phones_same_deal_forehand_declarer(browser: Any, served: tuple[str, Any]) -> None:
+def test_two_phones_same_deal_forehand_declarer(
+    kept_page: KeptPage, served: tuple[str, Any]
+) -> None:
     """The second phone's save of a deal already there, its declarer the forehand (who deals
     the next one): "Spiel 1 ist schon eingetragen …", and the entry shows deal 2's players."""
     base, api = served
     sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla",
                    "Dieter"], "first_dealer": "Anna"}).get_json()["id"]  # fmt: skip
-    one, two = phone(browser), phone(browser)
-    a, b = one.new_page(), two.new_page()
+    a, b = phone(kept_page), phone(kept_page, 1)
     for pg in (a, b):
         pg.goto(f"{base}/sheets/{sid}")
     # both typed the deal in; the first phone saves it, then the second
@@ -242,18 +230,15 @@ def test_two_phones_same_deal_forehand_declarer(browser: Any, served: tuple[str,
     assert b.evaluate(SHOWN_DECLARERS) == ["Carla", "Dieter", "Anna"]
     assert b.locator("input[name=declarer]:checked").count() == 0
     assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
-    one.close()
-    two.close()
 
 
-def test_two_phones_saving_at_once(browser: Any, served: tuple[str, Any]) -> None:
+def test_two_phones_saving_at_once(kept_page: KeptPage, served: tuple[str, Any]) -> None:
     """Both phones tap Save for the same deal at the same moment: one is stored, the other
     phone is told so and shows the next deal's players."""
     base, api = served
     sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla",
                    "Dieter"], "first_dealer": "Anna"}).get_json()["id"]  # fmt: skip
-    one, two = phone(browser), phone(browser)
-    a, b = one.new_page(), two.new_page()
+    a, b = phone(kept_page), phone(kept_page, 1)
     for pg in (a, b):
         pg.goto(f"{base}/sheets/{sid}")
         enter(pg, "Bernd", "gewonnen" if pg is a else "verloren")
@@ -268,5 +253,3 @@ def test_two_phones_saving_at_once(browser: Any, served: tuple[str, Any]) -> Non
     ]
     assert told[0].evaluate(SHOWN_DECLARERS) == ["Carla", "Dieter", "Anna"]
     assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
-    one.close()
-    two.close()

@@ -4,11 +4,13 @@ QR link and enters deals, and the ranking screen updates by itself."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from skatcalc import create_app
 from skatcalc.web.sheet_view import qr_svg
+from tests.browser.pages import KeptPage, Outside
 from tests.support import live_server
 
 pytestmark = pytest.mark.browser
@@ -26,10 +28,9 @@ def lan_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def phone(browser: object, server: str, external: list[str], width: int = 375) -> object:
-    ctx = browser.new_context(viewport={"width": width, "height": 740})  # type: ignore[attr-defined]
-    ctx.on("request", lambda r: external.append(r.url) if not r.url.startswith(server) else None)
-    return ctx
+def phone(kept_page: KeptPage, outside: Outside, server: str, slot: int, width: int = 375) -> Any:
+    """The page of a device of its own (``slot``), its requests watched by ``outside``."""
+    return outside.watch(kept_page({"width": width, "height": 740}, slot=slot), server)
 
 
 def no_sideways_scroll(pg: object) -> None:
@@ -39,12 +40,10 @@ def no_sideways_scroll(pg: object) -> None:
 
 
 def test_table_phone_enters_deals_and_the_ranking_screen_follows(
-    browser: object, lan_server: str
+    kept_page: KeptPage, outside: Outside, lan_server: str
 ) -> None:
     server = lan_server
-    external: list[str] = []
-    organiser_ctx = phone(browser, server, external, width=320)
-    org = organiser_ctx.new_page()  # type: ignore[attr-defined]
+    org = phone(kept_page, outside, server, 0, width=320)
 
     # The organiser creates the evening on a 320 px phone …
     org.goto(f"{server}/events")
@@ -80,14 +79,12 @@ def test_table_phone_enters_deals_and_the_ranking_screen_follows(
     event_url = org.url.split("/series/")[0]
 
     # The ranking screen (a laptop on a projector) needs no rights to watch.
-    screen_ctx = phone(browser, server, external, width=1280)
-    screen = screen_ctx.new_page()  # type: ignore[attr-defined]
+    screen = phone(kept_page, outside, server, 1, width=1280)
     screen.goto(f"{event_url}/screen")
     assert "Tisch 1" in screen.inner_text(".scrhead")
 
     # The table's phone scans the QR code: the link lets it enter deals on its sheet.
-    table_ctx = phone(browser, server, external)
-    tab = table_ctx.new_page()  # type: ignore[attr-defined]
+    tab = phone(kept_page, outside, server, 2)
     tab.goto(edit_url)
     tab.wait_for_url("**/sheets/*")
     no_sideways_scroll(tab)
@@ -127,6 +124,4 @@ def test_table_phone_enters_deals_and_the_ranking_screen_follows(
     rows.filter(has_text=declarer).filter(has_text="162").wait_for(timeout=8000)
     assert first_dealer in org.inner_text("table.ranking")
 
-    for ctx in (organiser_ctx, screen_ctx, table_ctx):
-        ctx.close()  # type: ignore[attr-defined]
-    assert external == [], f"requests left the machine: {external}"
+    assert outside.urls == [], f"requests left the machine: {outside.urls}"

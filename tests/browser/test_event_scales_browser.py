@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
+from tests.browser.pages import KeptPage
 from tests.support import live_server
 
 pytestmark = pytest.mark.browser
@@ -40,9 +41,8 @@ def no_sideways_scroll(pg: Any) -> None:
     assert pg.evaluate("document.documentElement.scrollWidth") <= pg.evaluate("innerWidth")
 
 
-def test_a_preset_and_a_figure_by_keyboard_alone(browser: Any, server: str) -> None:
-    ctx = browser.new_context(viewport=VIEW)
-    pg = ctx.new_page()
+def test_a_preset_and_a_figure_by_keyboard_alone(kept_page: KeptPage, server: str) -> None:
+    pg = kept_page(VIEW)
     pg.goto(f"{server}/events")
     no_sideways_scroll(pg)
     scale = pg.locator("#f-scale")
@@ -80,12 +80,10 @@ def test_a_preset_and_a_figure_by_keyboard_alone(browser: Any, server: str) -> N
     assert event["scoring"]["scale"]["solo"] == {"plain": 4, "schneider": 6, "schwarz": 7}
     assert event["scoring"]["scale"]["tout_level"] == "schwarz"
     assert event["scoring"]["scale"]["sie"] == 4 and event["scoring"]["scale"]["kontra"] == 1
-    ctx.close()
 
 
-def test_a_bad_figure_comes_back_next_to_its_field(browser: Any, server: str) -> None:
-    ctx = browser.new_context(viewport=VIEW)
-    pg = ctx.new_page()
+def test_a_bad_figure_comes_back_next_to_its_field(kept_page: KeptPage, server: str) -> None:
+    pg = kept_page(VIEW)
     pg.goto(f"{server}/events")
     pg.check("input[name=game][value=schafkopf]")
     pg.check("input[name=scoring][value=donauries]")
@@ -99,12 +97,10 @@ def test_a_bad_figure_comes_back_next_to_its_field(browser: Any, server: str) ->
     assert pg.is_checked("input[name=scoring][value=donauries]")
     assert pg.input_value("input[name=sc_sie]") == "12"
     assert pg.locator("#f-sc_sie input").get_attribute("aria-invalid") == "true"
-    ctx.close()
 
 
-def test_a_nur_gute_sheet_shows_what_the_winners_wrote(browser: Any, server: str) -> None:
-    ctx = browser.new_context(viewport=VIEW)
-    pg = ctx.new_page()
+def test_a_nur_gute_sheet_shows_what_the_winners_wrote(kept_page: KeptPage, server: str) -> None:
+    pg = kept_page(VIEW)
     pg.goto(f"{server}/events")
     pg.check("input[name=game][value=schafkopf]")
     pg.check("input[name=scoring][value=nur-gute]")
@@ -127,4 +123,3 @@ def test_a_nur_gute_sheet_shows_what_the_winners_wrote(browser: Any, server: str
         assert "+30" in strip.locator(f'[data-p="{p}"]').inner_text()
     assert "+30" not in strip.locator(f'[data-p="{seats[0]}"]').inner_text()
     assert "nur Gute (TSG Niederfüllbach)" in pg.content()
-    ctx.close()

@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 
 from skatcalc import create_app
+from tests.browser.pages import KeptPage
 from tests.support import live_server
 
 pytestmark = pytest.mark.browser
@@ -51,10 +52,9 @@ def choose(pg: object, group: str, value: str) -> None:
     assert pg.evaluate(f"document.querySelector('input[name={group}]:checked').value") == value  # type: ignore[attr-defined]
 
 
-def test_every_setting_by_keyboard_at_1366(browser: object, served: tuple[str, Flask]) -> None:
+def test_every_setting_by_keyboard_at_1366(kept_page: KeptPage, served: tuple[str, Flask]) -> None:
     server, _app = served
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768})  # type: ignore[attr-defined]
-    pg = ctx.new_page()
+    pg = kept_page({"width": 1366, "height": 768})
     pg.goto(f"{server}/events")
     assert pg.evaluate("document.documentElement.scrollWidth") <= 1366
     pg.locator("body").focus()
@@ -152,4 +152,3 @@ def test_every_setting_by_keyboard_at_1366(browser: object, served: tuple[str, F
     assert pg.locator("input[name=payout]").input_value() == "50 / Gans"
     api = pg.request.get(f"{server}/api/v1/events/{event_id}").json()
     assert api["payout"] == {"kind": "fixed", "values": [5000, "Gans"]}
-    ctx.close()

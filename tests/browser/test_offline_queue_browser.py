@@ -6,7 +6,6 @@ worker)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,6 +21,7 @@ from tests.browser.offline import (
     stored_games,
     waiting,
 )
+from tests.browser.pages import KeptPage
 from tests.support import free_port, serve
 
 pytestmark = pytest.mark.browser
@@ -32,10 +32,10 @@ THREE = ["Anna", "Ben", "Cem"]
 
 
 def test_deals_saved_while_the_server_is_down_are_sent_once_in_order(
-    browser: Any, tmp_path: Path
+    kept_page: KeptPage, tmp_path: Path
 ) -> None:
     db, port = tmp_path / "offline.sqlite", free_port()
-    ctx, pg = phone(browser)
+    ctx, pg = phone(kept_page)
     with serve(db, port=port) as server:
         sid = open_and_save(pg, server, port, THREE, "Anna")
         assert "Spiel 1" in pg.inner_text("#saved")
@@ -62,15 +62,14 @@ def test_deals_saved_while_the_server_is_down_are_sent_once_in_order(
             == []
         )
         assert pg.input_value("#entry input[name=n]") == "4"
-    ctx.close()
 
 
 def test_a_refused_deal_stops_the_queue_and_keeps_the_rest_to_check(
-    browser: Any, tmp_path: Path
+    kept_page: KeptPage, tmp_path: Path
 ) -> None:
     db, port = tmp_path / "refused.sqlite", free_port()
     # no timer retry in this test: the send comes from the browser's "online" event
-    ctx, pg, sid = open_then_stop(browser, db, port, THREE, retry_ms=600_000)
+    ctx, pg, sid = open_then_stop(kept_page, db, port, THREE, retry_ms=600_000)
     enter(pg, "Ben", "clubs", "mit 2")
     save(pg)
     waiting(pg, "1")
@@ -94,17 +93,16 @@ def test_a_refused_deal_stops_the_queue_and_keeps_the_rest_to_check(
             pg.locator("#queue").get_by_role("button", name="Verwerfen").click()
         assert pg.locator("#queue").is_hidden()
         assert stored_games(server, sid) == [(1, "Anna", "grand")]
-    ctx.close()
 
 
 def test_a_save_right_after_the_server_went_is_queued_not_lost(
-    browser: Any, tmp_path: Path
+    kept_page: KeptPage, tmp_path: Path
 ) -> None:
     """The server stops just after a revision look answered (the page still takes it for up):
     Save, tapped at once, must not go as a plain post to a server that is gone (the browser's
     error page, the deal lost) but wait on the phone, and go in once, in order, on its return."""
     db, port = tmp_path / "gap.sqlite", free_port()
-    ctx, pg = phone(browser)
+    ctx, pg = phone(kept_page)
     with serve(db, port=port) as server:
         sid = open_and_save(pg, server, port, THREE, "Anna")
         enter(pg, "Ben", "clubs", "mit 2")
@@ -125,4 +123,3 @@ def test_a_save_right_after_the_server_went_is_queued_not_lost(
         assert "Spiel 3" in pg.inner_text("#saved")
         assert stored_games(server, sid) == [(1, "Anna", "grand"), (2, "Ben", "clubs"),
                                              (3, "Cem", "spades")]  # fmt: skip
-    ctx.close()

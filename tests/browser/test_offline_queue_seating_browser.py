@@ -26,6 +26,7 @@ from tests.browser.offline import (
     stored_seats,
     waiting,
 )
+from tests.browser.pages import KeptPage
 from tests.support import free_port, nginx_in_front, serve
 
 pytestmark = pytest.mark.browser
@@ -48,10 +49,10 @@ def queued(pg: Any, sid: int) -> Any:
 
 
 def test_the_form_after_queued_deals_has_their_dealer_and_seats(
-    browser: Any, tmp_path: Path
+    kept_page: KeptPage, tmp_path: Path
 ) -> None:
     db, port = tmp_path / "seats.sqlite", free_port()
-    ctx, pg, sid = open_then_stop(browser, db, port, FOUR, first="Ben")
+    ctx, pg, sid = open_then_stop(kept_page, db, port, FOUR, first="Ben")
     head = pg.locator("#entry h2.next")
     assert "Spiel 2 · Geber: Ben" in head.inner_text()
     assert offered(pg) == ["Anna", "Cem", "Dora"]
@@ -87,14 +88,13 @@ def test_the_form_after_queued_deals_has_their_dealer_and_seats(
         ]
         assert pg.locator("#queue").is_hidden()
         assert "Spiel 5 · Geber: Anna" in head.inner_text()
-    ctx.close()
 
 
 def test_a_dealer_set_by_hand_while_offline_is_kept_and_followed(
-    browser: Any, tmp_path: Path
+    kept_page: KeptPage, tmp_path: Path
 ) -> None:
     db, port = tmp_path / "hand.sqlite", free_port()
-    ctx, pg, sid = open_then_stop(browser, db, port, FOUR)
+    ctx, pg, sid = open_then_stop(kept_page, db, port, FOUR)
     # Dora really dealt deal 1: set by hand (the seats follow her)
     pg.locator("#entry .more-toggle").click()
     pg.locator("#entry details.seats summary").click()
@@ -115,12 +115,13 @@ def test_a_dealer_set_by_hand_while_offline_is_kept_and_followed(
             (1, "Dora", "Anna", ["Anna", "Ben", "Cem"]),
             (2, "Anna", "Dora", ["Ben", "Cem", "Dora"]),
         ]
-    ctx.close()
 
 
-def test_a_refused_deal_stays_in_the_queue_with_its_message(browser: Any, tmp_path: Path) -> None:
+def test_a_refused_deal_stays_in_the_queue_with_its_message(
+    kept_page: KeptPage, tmp_path: Path
+) -> None:
     db, port = tmp_path / "refused.sqlite", free_port()
-    ctx, pg, sid = open_then_stop(browser, db, port, FOUR, retry_ms=600_000)
+    ctx, pg, sid = open_then_stop(kept_page, db, port, FOUR, retry_ms=600_000)
     enter(pg, "Cem", "clubs", "mit 2")
     save(pg)
     enter(pg, "Dora", "spades")
@@ -165,12 +166,13 @@ def test_a_refused_deal_stays_in_the_queue_with_its_message(browser: Any, tmp_pa
             (3, "Dora"),
         ]
         assert queue.is_hidden()
-    ctx.close()
 
 
-def test_a_refused_deal_thrown_away_leaves_the_rest_to_send(browser: Any, tmp_path: Path) -> None:
+def test_a_refused_deal_thrown_away_leaves_the_rest_to_send(
+    kept_page: KeptPage, tmp_path: Path
+) -> None:
     db, port = tmp_path / "away.sqlite", free_port()
-    ctx, pg, sid = open_then_stop(browser, db, port, FOUR, retry_ms=600_000)
+    ctx, pg, sid = open_then_stop(kept_page, db, port, FOUR, retry_ms=600_000)
     enter(pg, "Ben")
     save(pg)
     enter(pg, "Dora")
@@ -193,14 +195,13 @@ def test_a_refused_deal_thrown_away_leaves_the_rest_to_send(browser: Any, tmp_pa
             (1, "Anna", "Ben", ["Ben", "Cem", "Dora"]),
             (2, "Ben", "Dora", ["Cem", "Dora", "Anna"]),
         ]
-    ctx.close()
 
 
 def test_the_retry_after_a_lost_answer_is_told_the_deal_was_saved(
-    browser: Any, tmp_path: Path
+    kept_page: KeptPage, tmp_path: Path
 ) -> None:
     db, port = tmp_path / "lost.sqlite", free_port()
-    ctx, pg = phone(browser)
+    ctx, pg = phone(kept_page)
     with serve(db, port=port) as server:
         sid = open_sheet(pg, server, port, FOUR)
         for declarer in ("Ben", "Cem", "Dora", "Anna", "Ben", "Cem", "Dora", "Anna", "Ben"):
@@ -230,14 +231,15 @@ def test_the_retry_after_a_lost_answer_is_told_the_deal_was_saved(
         deals = stored_seats(server, sid)
         assert len(deals) == 10 and deals[-1][:3] == (10, "Ben", "Cem")
         assert pg.locator("#queue").is_hidden()
-    ctx.close()
 
 
-def test_behind_nginx_the_queue_waits_through_the_proxys_502(browser: Any, tmp_path: Path) -> None:
+def test_behind_nginx_the_queue_waits_through_the_proxys_502(
+    kept_page: KeptPage, tmp_path: Path
+) -> None:
     """nginx as docs/operations.md puts it stays up while the app behind it is away: its 502
     to a queued send is no refusal; the deal waits and goes in when the app is back."""
     db, app_port = tmp_path / "proxied.sqlite", free_port()
-    ctx, pg = phone(browser)
+    ctx, pg = phone(kept_page)
     with nginx_in_front(tmp_path / "nginx", app_port) as nginx:
         port = nginx.port
         with serve(db, port=app_port) as server:
@@ -260,13 +262,14 @@ def test_behind_nginx_the_queue_waits_through_the_proxys_502(browser: Any, tmp_p
                 (1, "Anna", "Ben", ["Ben", "Cem", "Dora"]),
                 (2, "Ben", "Cem", ["Cem", "Dora", "Anna"]),
             ]
-    ctx.close()
 
 
-def test_at_five_the_two_who_sit_out_follow_the_queued_deals(browser: Any, tmp_path: Path) -> None:
+def test_at_five_the_two_who_sit_out_follow_the_queued_deals(
+    kept_page: KeptPage, tmp_path: Path
+) -> None:
     """Skat at five: the dealer and the seat two to his right sit out, deal by deal."""
     db, port = tmp_path / "five.sqlite", free_port()
-    ctx, pg, sid = open_then_stop(browser, db, port, [*FOUR, "Ede"], first="Ben")
+    ctx, pg, sid = open_then_stop(kept_page, db, port, [*FOUR, "Ede"], first="Ben")
     assert offered(pg) == ["Anna", "Cem", "Dora"]
     enter(pg, "Cem")
     save(pg)
@@ -285,4 +288,3 @@ def test_at_five_the_two_who_sit_out_follow_the_queued_deals(browser: Any, tmp_p
             (2, "Ben", "Cem", ["Cem", "Dora", "Anna"]),
             (3, "Cem", "Ede", ["Dora", "Ede", "Ben"]),
         ]
-    ctx.close()

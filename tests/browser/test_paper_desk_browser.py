@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 
 from skatcalc import create_app
+from tests.browser.pages import KeptPage, Outside
 from tests.support import live_server
 
 pytestmark = pytest.mark.browser
@@ -38,17 +39,16 @@ def _focused(pg: Any) -> tuple[str, str]:
         "(document.activeElement.closest('section') || {}).id || '']"))  # fmt: skip
 
 
-def test_a_tables_foot_is_typed_by_keyboard_alone(browser: Any, served: tuple[Flask, str]) -> None:
+def test_a_tables_foot_is_typed_by_keyboard_alone(
+    kept_page: KeptPage, outside: Outside, served: tuple[Flask, str]
+) -> None:
     app, server = served
     setup = app.test_client()
     r = setup.post(f"{API}/events", json=DATA["event"])
     event_id = r.json["id"]
     setup.post(f"{API}/events/{event_id}/players", json={"names": DATA["players"]})
     setup.post(f"{API}/events/{event_id}/series", json={"seating": "draw", "seed": DATA["seed"]})
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="de-DE")
-    pg = ctx.new_page()
-    external: list[str] = []
-    pg.on("request", lambda q: external.append(q.url) if not q.url.startswith(server) else None)
+    pg = outside.watch(kept_page({"width": 1366, "height": 768}, locale="de-DE"), server)
     pg.goto(f"{server}/events/{event_id}/series/1/paper")
     assert _focused(pg) == ("p0_points", "paper-1")
 
@@ -84,20 +84,18 @@ def test_a_tables_foot_is_typed_by_keyboard_alone(browser: Any, served: tuple[Fl
                 for p, f in t["foot"]["players"].items()} == plan["foot"]["players"]  # fmt: skip
     # a table typed by keyboard takes seconds, far inside 15 minutes for 60 tables (15 s each)
     assert max(typed_in) < 15, typed_in
-    assert not external
-    ctx.close()
+    assert not outside.urls
 
 
 def test_a_wrong_foot_comes_back_with_the_message_by_its_field(
-    browser: Any, served: tuple[Flask, str]
+    kept_page: KeptPage, served: tuple[Flask, str]
 ) -> None:
     app, server = served
     setup = app.test_client()
     event_id = setup.post(f"{API}/events", json=DATA["event"]).json["id"]
     setup.post(f"{API}/events/{event_id}/players", json={"names": DATA["players"]})
     setup.post(f"{API}/events/{event_id}/series", json={"seating": "draw", "seed": DATA["seed"]})
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="de-DE")
-    pg = ctx.new_page()
+    pg = kept_page({"width": 1366, "height": 768}, locale="de-DE")
     pg.goto(f"{server}/events/{event_id}/series/1/paper?next=2#paper-2")
     assert _focused(pg) == ("p0_points", "paper-2")
     for key in ["30", "Tab", "1", "Tab", "Tab", "72", "Tab", "2", "Tab", "Tab", "0", "Tab", "1",
@@ -108,4 +106,3 @@ def test_a_wrong_foot_comes_back_with_the_message_by_its_field(
         pg.keyboard.press("Enter")
     assert pg.locator("#e-2-passed").inner_text() == "Die Liste hat 5 Spiele, die Serie 6."
     assert _focused(pg) == ("p0_points", "paper-2")
-    ctx.close()

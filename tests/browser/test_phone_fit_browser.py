@@ -1,8 +1,8 @@
 """Every page fits a phone: no sideways scrolling at 320 and 375 px, in German and English, and
 no segmented button clips its text (checked ones are bold, so each is measured checked).
 
-One browser, one server, one page: the pages are visited once per language and measured at
-both widths by resizing the viewport."""
+One browser, one server, one page per language (a part each): the pages are visited once per
+language and measured at both widths by resizing the viewport."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
+from tests.browser.pages import KeptPage
 from tests.support import live_server
 
 pytestmark = pytest.mark.browser
@@ -148,43 +149,70 @@ def seed(req: Any, server: str) -> list[str]:
     ]
 
 
-def test_no_page_scrolls_sideways_and_no_button_clips(browser: Any, server: str) -> None:
-    ctx = browser.new_context(viewport={"width": 375, "height": 667})
-    pg = ctx.new_page()
-    paths = seed(ctx.request, server)
+@pytest.fixture(scope="module")
+def seeded(browser: Any, server: str) -> list[str]:
+    """``seed`` once per module (and worker): the paths of every page worth measuring."""
+    ctx = browser.new_context()
+    try:
+        return seed(ctx.request, server)
+    finally:
+        ctx.close()
+
+
+# One part per language, so that xdist runs them side by side.
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_no_page_scrolls_sideways_and_no_button_clips(
+    kept_page: KeptPage, server: str, seeded: list[str], lang: str
+) -> None:
+    pg = kept_page({"width": 375, "height": 667})
     problems: list[str] = []
-    for lang in ("de", "en"):
-        for path in paths:
-            sep = "&" if "?" in path.split("#")[0] else "?"
-            base, _, frag = path.partition("#")
-            url = f"{server}{base}{sep}lang={lang}" + (f"#{frag}" if frag else "")
-            pg.set_viewport_size({"width": 375, "height": 667})
-            resp = pg.goto(url)
-            # a fragment on the page just visited is a same-document navigation (no response)
-            assert (resp is None and frag) or (resp is not None and resp.status < 400), url
-            # folded parts (manage a group, more options) open: they must fit as well
-            pg.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-            for width in WIDTHS:
-                pg.set_viewport_size({"width": width, "height": 667})
-                seen = pg.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-                if seen[0] > seen[1]:
-                    problems.append(f"{lang} {width}px {path}: {seen[0]} px wide "
-                                    f"{pg.evaluate(WIDE_JS)}")  # fmt: skip
-                for clip in pg.evaluate(CLIPPED_JS):
-                    problems.append(f"{lang} {width}px {path}: clipped {clip}")
-    ctx.close()
+    for path in seeded:
+        sep = "&" if "?" in path.split("#")[0] else "?"
+        base, _, frag = path.partition("#")
+        url = f"{server}{base}{sep}lang={lang}" + (f"#{frag}" if frag else "")
+        pg.set_viewport_size({"width": 375, "height": 667})
+        resp = pg.goto(url)
+        # a fragment on the page just visited is a same-document navigation (no response)
+        assert (resp is None and frag) or (resp is not None and resp.status < 400), url
+        # folded parts (manage a group, more options) open: they must fit as well
+        pg.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        for width in WIDTHS:
+            pg.set_viewport_size({"width": width, "height": 667})
+            seen = pg.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            if seen[0] > seen[1]:
+                problems.append(f"{lang} {width}px {path}: {seen[0]} px wide "
+                                f"{pg.evaluate(WIDE_JS)}")  # fmt: skip
+            for clip in pg.evaluate(CLIPPED_JS):
+                problems.append(f"{lang} {width}px {path}: clipped {clip}")
     assert problems == [], "\n".join(problems)
 
 
-def test_half_tapped_deals_ask_nothing_and_log_no_errors(browser: Any, server: str) -> None:
+def test_half_tapped_deals_ask_nothing_and_log_no_errors(kept_page: KeptPage, server: str) -> None:
     """Tap by tap, as at the table: no preview answer 422, no console error; the complete
     entry shows its value."""
-    ctx = browser.new_context(viewport={"width": 375, "height": 667})
-    pg = ctx.new_page()
+    pg = kept_page({"width": 375, "height": 667})
     bad: list[str] = []
-    pg.on("console", lambda m: bad.append(m.text) if m.type == "error" else None)
-    pg.on("response", lambda r: bad.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-    req = ctx.request
+
+    def console(m: Any) -> None:
+        if m.type == "error":
+            bad.append(m.text)
+
+    def response(r: Any) -> None:
+        if r.status >= 400:
+            bad.append(f"{r.status} {r.url}")
+
+    pg.on("console", console)
+    pg.on("response", response)
+    try:
+        tap_half_deals(pg, server)
+    finally:
+        pg.remove_listener("console", console)
+        pg.remove_listener("response", response)
+    assert bad == []
+
+
+def tap_half_deals(pg: Any, server: str) -> None:
+    req = pg.request
     sk = post(req, server, "/api/v1/sheets", {"game": "skat", "players": ["A", "B", "C"],
                                              "first_dealer": "C"})  # fmt: skip
     pg.goto(f"{server}/sheets/{sk['id']}")
@@ -211,8 +239,6 @@ def test_half_tapped_deals_ask_nothing_and_log_no_errors(browser: Any, server: s
         pg.wait_for_timeout(250)
     pg.locator("#f-spitzen").get_by_text("mit 1", exact=True).click()
     pg.locator("#result .big").filter(has_text="+20").wait_for()
-    ctx.close()
-    assert bad == []
 
 
 IN_SIGHT = """(sel) => { const el = document.querySelector(sel); if (!el) return false;
@@ -222,10 +248,9 @@ IN_SIGHT = """(sel) => { const el = document.querySelector(sel); if (!el) return
 
 @pytest.mark.parametrize("size", [(375, 667), (320, 568)])
 def test_calculators_show_their_value_without_scrolling(
-    browser: Any, server: str, size: tuple[int, int]
+    kept_page: KeptPage, server: str, size: tuple[int, int]
 ) -> None:
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    pg = ctx.new_page()
+    pg = kept_page({"width": size[0], "height": size[1]})
     pg.goto(f"{server}/skat")
     pg.locator("#f-game").get_by_text("Grand", exact=True).click()
     pg.locator("#f-spitzen").get_by_text("mit 2", exact=True).click()
@@ -247,7 +272,6 @@ def test_calculators_show_their_value_without_scrolling(
     pg.wait_for_url("**/schafkopf?*#result")
     pg.wait_for_load_state("load")
     assert pg.evaluate(IN_SIGHT, "#result .big"), "the result is below the screen"
-    ctx.close()
 
 
 # Every control a finger can reach: its box, and whether it is under the Save bar (the bar's
@@ -310,15 +334,14 @@ READING_ORDER_JS = """() => {
 
 @pytest.mark.parametrize("size", [(375, 667), (320, 568), (414, 736)])
 def test_every_control_is_a_finger_wide_and_every_number_readable(
-    browser: Any, server: str, size: tuple[int, int]
+    kept_page: KeptPage, server: str, size: tuple[int, int]
 ) -> None:
     """Entry (both of its screens) and list: every control at least 44×44 CSS px, every
     number of the strip and the list at least 14 px."""
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
-    pg = ctx.new_page()
+    pg = kept_page({"width": size[0], "height": size[1]}, has_touch=True)
     small: list[str] = []
     for game in ("skat", "schafkopf"):
-        sheet = sheet_with_deals(ctx.request, server, game)
+        sheet = sheet_with_deals(pg.request, server, game)
         for lang in ("de", "en"):
             pg.goto(f"{server}/sheets/{sheet['id']}?lang={lang}&saved=1")
             # the confirmation shows the whole saved deal (on two lines if need be), never cut
@@ -369,41 +392,42 @@ def test_every_control_is_a_finger_wide_and_every_number_readable(
                     )
             for what, px in pg.evaluate(NUMBERS_JS):
                 small.append(f"{game} {lang} {size}: number {what!r} at {px} px")
-    ctx.close()
     assert small == [], "\n".join(small)
 
 
-def test_every_deal_kind_reaches_save_without_scrolling(browser: Any, server: str) -> None:
+# One part per game, so that xdist runs them side by side.
+@pytest.mark.parametrize("game", ["skat", "schafkopf"])
+def test_every_deal_kind_reaches_save_without_scrolling(
+    kept_page: KeptPage, server: str, game: str
+) -> None:
     """375×667 with a touch screen: every Skat kind (Hand, Schneider angesagt, Ouvert, Kontra/Re,
     an overbid bid, typed points, schwarz) and each deal of the seed's Schafkopf evening is
     entered by taps on controls that are on screen and not under the Save bar, 0 px scrolled
     (bench/entry_cost.py plays the same table and prints the taps)."""
     from bench.entry_cost import SEED, SKAT_KINDS, Cost, play, schafkopf_moves, skat_checks
 
-    ctx = browser.new_context(
-        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True
-    )
-    pg = ctx.new_page()
-    req = ctx.request
-    skat = post(req, server, "/api/v1/sheets", {
-        "game": "skat", "players": ["Anna", "Bernd", "Carla", "Dieter"], "first_dealer": "Anna",
-        "rules": {"kontra_re": True}})  # fmt: skip
+    pg = kept_page({"width": 375, "height": 667}, has_touch=True, is_mobile=True)
+    req = pg.request
     costs: list[Cost] = []
-    url = f"{server}/sheets/{skat['id']}"
-    for name, target, moves in SKAT_KINDS:
-        costs.append(play(pg, url, Cost(name, target), moves))
-        url = ""
-    deals = req.get(f"{server}/api/v1/sheets/{skat['id']}").json()["deals"]
-    skat_checks(deals[-1], deals)
-    sk = post(req, server, "/api/v1/sheets", {"game": "schafkopf", "players": list("ABCD"),
-                                             "first_dealer": "A"})  # fmt: skip
-    url = f"{server}/sheets/{sk['id']}"
-    for i, deal in enumerate(SEED["deals"], start=1):
-        costs.append(play(pg, url, Cost(f"Schafkopf {i}", 7), schafkopf_moves(deal["body"])))
-        url = ""
-    rows = req.get(f"{server}/api/v1/sheets/{sk['id']}").json()["deals"]
-    assert [r["result"]["value"] for r in rows] == [d["value"] for d in SEED["deals"]]
-    ctx.close()
+    if game == "skat":
+        skat = post(req, server, "/api/v1/sheets", {
+            "game": "skat", "players": ["Anna", "Bernd", "Carla", "Dieter"],
+            "first_dealer": "Anna", "rules": {"kontra_re": True}})  # fmt: skip
+        url = f"{server}/sheets/{skat['id']}"
+        for name, target, moves in SKAT_KINDS:
+            costs.append(play(pg, url, Cost(name, target), moves))
+            url = ""
+        deals = req.get(f"{server}/api/v1/sheets/{skat['id']}").json()["deals"]
+        skat_checks(deals[-1], deals)
+    else:
+        sk = post(req, server, "/api/v1/sheets", {"game": "schafkopf", "players": list("ABCD"),
+                                                 "first_dealer": "A"})  # fmt: skip
+        url = f"{server}/sheets/{sk['id']}"
+        for i, deal in enumerate(SEED["deals"], start=1):
+            costs.append(play(pg, url, Cost(f"Schafkopf {i}", 7), schafkopf_moves(deal["body"])))
+            url = ""
+        rows = req.get(f"{server}/api/v1/sheets/{sk['id']}").json()["deals"]
+        assert [r["result"]["value"] for r in rows] == [d["value"] for d in SEED["deals"]]
     problems = [f"{c.name}: {c.scrolled} px, {c.hidden}" for c in costs if c.scrolled or c.hidden]
     problems += [f"{c.name}: {c.touches} taps" for c in costs if c.target and c.touches > c.target]
     assert problems == []
@@ -417,12 +441,11 @@ SIDE_BY_SIDE = """() => {
 }"""
 
 
-def test_laptop_shows_entry_and_list_side_by_side(browser: Any, server: str) -> None:
+def test_laptop_shows_entry_and_list_side_by_side(kept_page: KeptPage, server: str) -> None:
     """1280×800 with a mouse: the entry on the left, the list on the right, both in sight; a
     deal entered by clicks goes into the list beside it."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    pg = ctx.new_page()
-    sheet = sheet_with_deals(ctx.request, server, "skat")
+    pg = kept_page({"width": 1280, "height": 800})
+    sheet = sheet_with_deals(pg.request, server, "skat")
     pg.goto(f"{server}/sheets/{sheet['id']}")
     seen = pg.evaluate(SIDE_BY_SIDE)
     assert seen["entry"][1] <= seen["list"][0], seen  # entry left of the list
@@ -439,15 +462,13 @@ def test_laptop_shows_entry_and_list_side_by_side(browser: Any, server: str) -> 
     assert pg.locator("#list #deal-3").is_visible()
     seen = pg.evaluate(SIDE_BY_SIDE)
     assert seen["entry"][1] <= seen["list"][0], seen
-    ctx.close()
 
 
-def test_correction_is_one_screen(browser: Any, server: str) -> None:
+def test_correction_is_one_screen(kept_page: KeptPage, server: str) -> None:
     """375×667: the deal as stored on top, the form, and in Save's bar the figure as stored
     beside the corrected one; nothing scrolled from opening the deal to its Save."""
-    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True)
-    pg = ctx.new_page()
-    sheet = sheet_with_deals(ctx.request, server, "skat")
+    pg = kept_page({"width": 375, "height": 667}, has_touch=True)
+    sheet = sheet_with_deals(pg.request, server, "skat")
     pg.goto(f"{server}/sheets/{sheet['id']}/deals/1/edit")
     assert "+72" in pg.inner_text("#entry .save .was")
     button = pg.locator("#entry #f-won").get_by_text("verloren", exact=True)
@@ -459,9 +480,8 @@ def test_correction_is_one_screen(browser: Any, server: str) -> None:
     assert pg.evaluate("window.scrollY") == 0
     with pg.expect_navigation():
         pg.locator("#entry .save button.primary").tap()
-    deal = ctx.request.get(f"{server}/api/v1/sheets/{sheet['id']}").json()["deals"][0]
+    deal = pg.request.get(f"{server}/api/v1/sheets/{sheet['id']}").json()["deals"][0]
     assert deal["result"]["won"] is False
-    ctx.close()
 
 
 @pytest.mark.parametrize(
@@ -477,11 +497,15 @@ def test_correction_is_one_screen(browser: Any, server: str) -> None:
     ids=["tall-first-screen", "tall-second-screen-count", "short"],
 )
 def test_more_badge_counts_only_what_the_first_screen_does_not_show(
-    browser: Any, server: str, size: tuple[int, int], first: list[str], more: list[str], badge: str
+    kept_page: KeptPage,
+    server: str,
+    size: tuple[int, int],
+    first: list[str],
+    more: list[str],
+    badge: str,
 ) -> None:
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
-    pg = ctx.new_page()
-    sheet = sheet_with_deals(ctx.request, server, "schafkopf")
+    pg = kept_page({"width": size[0], "height": size[1]}, has_touch=True)
+    sheet = sheet_with_deals(pg.request, server, "schafkopf")
     pg.goto(f"{server}/sheets/{sheet['id']}")
 
     def tap(choice: str) -> None:
@@ -496,4 +520,3 @@ def test_more_badge_counts_only_what_the_first_screen_does_not_show(
     pg.locator(".more-toggle").click()  # back to the first screen
     mark = pg.locator(".more-toggle .set")
     assert (mark.inner_text() if mark.is_visible() else "") == badge
-    ctx.close()

@@ -36,6 +36,15 @@ CACHED = """async () => {
 }"""
 
 
+# Is this address in one of the worker's caches?
+KEPT = """async (url) => {
+  for (const name of await caches.keys()) {
+    if (await (await caches.open(name)).match(url)) return true;
+  }
+  return false;
+}"""
+
+
 def test_service_worker_keeps_no_page_that_carries_the_edit_link(
     browser: object, lan_server: str
 ) -> None:
@@ -57,7 +66,9 @@ def test_service_worker_keeps_no_page_that_carries_the_edit_link(
         page.goto(f"{lan_server}/sheets/{sheet['id']}/edit/{sheet['edit_token']}")
         assert sheet["edit_token"] in page.content()  # the editor's page holds its link
         page.goto(f"{lan_server}/skat")
-        page.wait_for_timeout(300)  # the worker's cache.put runs after the answer
+        # the worker's cache.put runs after the answer: wait for it (the sheet's page, asked
+        # for before, would have been put before it)
+        page.wait_for_function(KEPT, arg=f"{lan_server}/skat")
         kept = page.evaluate(CACHED)
         urls = [u for u, _ in kept]
         assert any(u.endswith("/skat") for u in urls)  # the worker does keep pages …

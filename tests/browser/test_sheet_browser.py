@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
+from tests.browser.pages import KeptPage
 from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
@@ -209,10 +210,9 @@ def new_sheet(pg: Any, server: str, body: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_skat_evening_at_four_on_a_phone(browser: Any, server: str, size: tuple[int, int]
+def test_skat_evening_at_four_on_a_phone(kept_page: KeptPage, server: str, size: tuple[int, int]
                                          ) -> None:  # fmt: skip
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    pg = ctx.new_page()
+    pg = kept_page({"width": size[0], "height": size[1]})
     url = new_sheet(pg, server, {"game": "skat", "players": SKAT_PLAYERS, "first_dealer": "Anna",
                                  "rules": {"kontra_re": True, "ramsch": True}})  # fmt: skip
     sid = url.rsplit("/", 1)[1]
@@ -265,14 +265,12 @@ def test_skat_evening_at_four_on_a_phone(browser: Any, server: str, size: tuple[
     csv = pg.context.request.get(f"{url}/export.csv").text()
     assert "Kreuz ohne 3 (Hand, Schn.)" in csv and "Pik mit 2 (Kontra)" in csv
     check_page(pg, expected, None)
-    ctx.close()
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_schafkopf_seed_evening_on_a_phone(browser: Any, server: str, size: tuple[int, int]
-                                           ) -> None:  # fmt: skip
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    pg = ctx.new_page()
+def test_schafkopf_seed_evening_on_a_phone(kept_page: KeptPage, server: str,
+                                           size: tuple[int, int]) -> None:  # fmt: skip
+    pg = kept_page({"width": size[0], "height": size[1]})
     players = SEED["players"]
     new_sheet(pg, server, {"game": "schafkopf", "players": players, "first_dealer": "A",
                            "rules": {"tariffs": {"sauspiel": 10, "solo": 20, "bettel": 20,
@@ -298,13 +296,11 @@ def test_schafkopf_seed_evening_on_a_phone(browser: Any, server: str, size: tupl
         save(pg, n, no_scroll=typical and size == (375, 667))
         check_page(pg, dict(zip(players, deal["totals"], strict=True)), None)
         assert pg.locator(".tabs a[data-pane=list] .count").inner_text() == str(n)
-    ctx.close()
 
 
-def test_two_phones_enter_the_same_deal(browser: Any, server: str) -> None:
+def test_two_phones_enter_the_same_deal(kept_page: KeptPage, server: str) -> None:
     """One deal stored; the second phone is told which deal is there and keeps its entry."""
-    phones = [browser.new_context(viewport={"width": 375, "height": 667}) for _ in range(2)]
-    a, b = (ctx.new_page() for ctx in phones)
+    a, b = (kept_page({"width": 375, "height": 667}, slot=slot) for slot in (0, 1))
     url = new_sheet(a, server, {"game": "skat", "players": ["Anna", "Bernd", "Carla"],
                                 "first_dealer": "Anna"})  # fmt: skip
     b.goto(url)
@@ -318,5 +314,3 @@ def test_two_phones_enter_the_same_deal(browser: Any, server: str) -> None:
     assert b.locator("input[name=declarer][value=Bernd]").is_checked()  # the entry is kept
     sheet = api(a, server, "GET", f"/api/v1/sheets/{url.rsplit('/', 1)[1]}")
     assert len(sheet["deals"]) == 1
-    for ctx in phones:
-        ctx.close()

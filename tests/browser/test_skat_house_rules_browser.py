@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
+from tests.browser.pages import KeptPage
 from tests.support import live_server, reach
 
 pytestmark = pytest.mark.browser
@@ -24,13 +25,12 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
 
 
 def test_schieberamsch_with_two_pushes_is_tapped_previewed_and_saved(
-    browser: Any, served: tuple[str, Any]
+    kept_page: KeptPage, served: tuple[str, Any]
 ) -> None:
     base, api = served
     sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["Anna", "Bernd", "Carla"],
                    "rules": {"ramsch": True, "schieberamsch": True}}).get_json()["id"]  # fmt: skip
-    ctx = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True)
-    pg = ctx.new_page()
+    pg = kept_page({"width": 375, "height": 667}, has_touch=True)
     pg.goto(f"{base}/sheets/{sid}")
     form = pg.locator("form.deal")
     pushes = form.locator("#f-pushes")
@@ -54,4 +54,3 @@ def test_schieberamsch_with_two_pushes_is_tapped_previewed_and_saved(
     deal = api.get(f"/api/v1/sheets/{sid}").get_json()["deals"][0]
     assert deal["input"]["ramsch"]["pushes"] == 2 and deal["list"]["Anna"] == -280
     assert deal["deltas"]["Anna"] == -560  # she pays it to each of the other two
-    ctx.close()

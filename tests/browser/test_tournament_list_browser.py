@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from skatcalc import create_app
+from tests.browser.pages import KeptPage
 from tests.known_good import evening
 from tests.support import live_server
 
@@ -45,13 +46,13 @@ def post(req: Any, url: str, body: Any) -> Any:
 
 
 @pytest.mark.parametrize("name", ["skat_36_three_table", "skat_48_four_table"])
-def test_the_list_fits_a_phone(browser: Any, server: str, tmp_path: Path, name: str) -> None:
+def test_the_list_fits_a_phone(kept_page: KeptPage, server: str, tmp_path: Path, name: str) -> None:
     ev = evening(name)
     # long names: the columns keep their width, the names are cut with an ellipsis
     names = {"A": "Maximiliane Mustermann", "B": "Bartholomäus", "C": "Carla", "D": "Dieter"}
     players = [names[p] for p in ev["players"]]
-    ctx = browser.new_context(viewport={"width": 375, "height": 667})
-    req = ctx.request
+    pg = kept_page({"width": 375, "height": 667})
+    req = pg.request
     group = post(req, f"{server}/api/v1/groups", {"name": "Runde", "game": "skat"})
     sheet = post(req, f"{server}/api/v1/sheets", {
         "game": "skat", "players": players, "first_dealer": players[0], "group": group["id"]})  # fmt: skip
@@ -61,7 +62,6 @@ def test_the_list_fits_a_phone(browser: Any, server: str, tmp_path: Path, name: 
             body["declarer"] = names[body["declarer"]]
         post(req, f"{server}/api/v1/sheets/{sheet['id']}/deals", body)
     sf = req.get(f"{server}/api/v1/sheets/{sheet['id']}").json()["totals"]["seeger_fabian"]
-    pg = ctx.new_page()
     for lang in ("de", "en"):
         pg.goto(f"{server}/sheets/{sheet['id']}?lang={lang}#tlist")
         pg.locator("#tlist").wait_for(state="visible")
@@ -72,4 +72,3 @@ def test_the_list_fits_a_phone(browser: Any, server: str, tmp_path: Path, name: 
         assert width[0] <= width[1], pg.evaluate(WIDE_JS)
         assert pg.evaluate(SMALLEST_JS) >= 14
         assert pg.evaluate(CUT_JS) == []
-    ctx.close()
