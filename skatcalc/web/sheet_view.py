@@ -79,18 +79,12 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         # the next deal's blank form: kept per sheet and dealer, this page's values put in
         entry_html = entry_form_html(sheet, spec, proposed, len(data["deals"]) + 1,
                                      bool(data.get("next_bockramsch")), rules_key)  # fmt: skip
-    described, rotation = spec_texts(sheet, spec, rules_key)
-    rules = list(described)
-    if data["totals"].get("stock"):
-        rules.append(_("Im Stock: %(cents)s", cents=number(data["totals"]["stock"], page_lang())))
+    rules, rotation = rules_in_words(sheet, spec, rules_key, data)
     event = table_of_event(db, sheet, data)
-    parts = service.derived(
-        sheet,
-        "page",
-        lambda: revision_parts(db, sheet, data, share, rules_key),
-        page_lang(),
-        share,
-    )
+    def revision() -> dict[str, Any]:  # what follows from the deals alone: once per revision
+        return revision_parts(db, sheet, data, share, rules_key)
+
+    parts = service.derived(sheet, "page", revision, page_lang(), share)
     lan = bool(current_app.config.get("LAN"))
     share_url = public_url("sheets.share", sheet_id=sheet.id, token=sheet.share_token)
     edit_url = public_url("sheets.edit_link", sheet_id=sheet.id, token=sheet.edit_token)
@@ -127,9 +121,25 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         stat_cells=stat_cells(sheet, parts["stats"]),
         **parts,
     )  # fmt: skip
+    return sheet_answer(html, status, share)
+
+
+def rules_in_words(sheet: service.Sheet, spec: SheetSpec, rules_key: str,
+                   data: dict[str, Any]) -> tuple[list[str], str]:  # fmt: skip
+    """The house rules as the "Blatt" pane lists them (with the Stock's cents, if any), and
+    the seat rotation."""
+    described, rotation = spec_texts(sheet, spec, rules_key)
+    rules = list(described)
+    if data["totals"].get("stock"):
+        rules.append(_("Im Stock: %(cents)s", cents=number(data["totals"]["stock"], page_lang())))
+    return rules, rotation
+
+
+def sheet_answer(html: str, status: int, share: bool) -> Response:
+    """The page as an answer: on a network server the edit view carries the edit link, a key
+    to the sheet, and no cache may keep it."""
     resp = make_response(html, status)
     if not share and current_app.config.get("LAN"):
-        # This page carries the edit link, a key to the sheet: no cache may keep it.
         resp.headers["Cache-Control"] = "private, no-store"
         mark_private()
     return resp
