@@ -81,6 +81,7 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
                                      bool(data.get("next_bockramsch")), rules_key)  # fmt: skip
     rules, rotation = rules_in_words(sheet, spec, rules_key, data)
     event = table_of_event(db, sheet, data)
+
     def revision() -> dict[str, Any]:  # what follows from the deals alone: once per revision
         return revision_parts(db, sheet, data, share, rules_key)
 
