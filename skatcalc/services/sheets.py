@@ -71,9 +71,14 @@ def spec_of(sheet: Sheet) -> SheetSpec:
     """The sheet's rules engine spec: the rules in force now, and the changes of the rules
     during the evening (each deal is computed under the rules it was played under)."""
     changes = stored_changes(sheet)
-    return _spec(sheet.game, tuple(sheet.players), sheet.first_dealer,
-                 json.dumps(sheet.rules, sort_keys=True),
+    return _spec(sheet.game, tuple(sheet.players), sheet.first_dealer, rules_key(sheet),
                  json.dumps(changes, sort_keys=True) if changes else "")  # fmt: skip
+
+
+def rules_key(sheet: Sheet) -> str:
+    """The sheet's house rules as one text, the same for the same rules: a key of what is kept
+    per rules (the spec here, the page's rows, history and entry form)."""
+    return json.dumps(sheet.rules, sort_keys=True)
 
 
 def stored_changes(sheet: Sheet) -> list[RuleChangeJSON]:

@@ -73,7 +73,7 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
     proposed = data["next_dealer"]
     spec = service.spec_of(sheet)
     # the house rules as a key of the kept parts (rows, history, entry form): written once
-    rules_key = json.dumps(sheet.rules, sort_keys=True)
+    rules_key = service.rules_key(sheet)
     entry_html = None
     if form is None and not share:
         # the next deal's blank form: kept per sheet and dealer, this page's values put in
@@ -293,13 +293,11 @@ _ENTRY = cache.ENTRY_FORMS  # kept in cache.py with every other process cache
 
 
 def entry_form_html(sheet: service.Sheet, spec: SheetSpec, proposed: str, n: int,
-                    ramsch_round: bool = False, rules_key: str | None = None) -> Markup:  # fmt: skip
+                    ramsch_round: bool, rules_key: str) -> Markup:  # fmt: skip
     """The sheet page's form for deal ``n`` with ``proposed`` dealing, as
     ``templates/deals/_form.html`` draws a fresh ``deal_form`` (the same HTML, with this
     request's CSRF token and a new idempotency key); in a Bockramsch round it offers the
     Ramsch first."""
-    if rules_key is None:
-        rules_key = json.dumps(sheet.rules, sort_keys=True)
     key = (sheet.id, sheet.share_token, sheet.game, tuple(sheet.players), rules_key,
            page_lang(), proposed,
            request.script_root, ramsch_round)  # fmt: skip
@@ -464,7 +462,7 @@ def sign_off_view(db: Database, table: TableOfSheet) -> SignOff:
 
 
 def revision_parts(db: Database, sheet: service.Sheet, data: dict[str, Any], share: bool,
-                   rules_key: str | None = None) -> dict[str, Any]:  # fmt: skip
+                   rules_key: str) -> dict[str, Any]:  # fmt: skip
     """Everything on the sheet page that follows from the deals alone, rendered once per
     revision of the sheet (the row loop is most of the page's work)."""
     chart = None
@@ -532,7 +530,7 @@ def stat_cells(sheet: service.Sheet, stats: Mapping[str, Mapping[str, Any]]) -> 
 
 
 def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool,
-                    rules_key: str | None = None) -> Markup:  # fmt: skip
+                    rules_key: str) -> Markup:  # fmt: skip
     """The sheet's rows as HTML. This is the page's hot path (a row per deal), so each row is
     drawn once (``table_row_html``) and kept as HTML, not drawn again in a template loop on
     every view.
@@ -543,8 +541,6 @@ def table_rows_html(sheet: service.Sheet, data: dict[str, Any], share: bool,
     deal 3 the rows from 3 on (the same reasoning as the computation's resume in the service)."""
     lang = page_lang()
     base = url_for("sheets.show", sheet_id=sheet.id)
-    if rules_key is None:
-        rules_key = json.dumps(sheet.rules, sort_keys=True)
     key = (sheet.share_token, lang, share, base, tuple(sheet.players), rules_key,
            sheet.game)  # fmt: skip
     rows = data["deals"]
@@ -658,7 +654,7 @@ MARK_CLASS = {LOST: " lost", BOCK: " bock", STRUCK: " lost"}
 
 
 def history_html(sheet: service.Sheet, history: list[service.HistoryEntry],
-                 rules_key: str | None = None) -> Markup:  # fmt: skip
+                 rules_key: str) -> Markup:  # fmt: skip
     """The sheet's history as ``templates/sheets/_history.html`` draws it, newest first.
 
     A line depends only on its entry, the sheet's game, players and rules (a correction's
@@ -667,8 +663,6 @@ def history_html(sheet: service.Sheet, history: list[service.HistoryEntry],
     save draws its own line only (an evening's history grows by one entry a deal). The lines
     are kept joined too, newest first: a save puts its own line before them."""
     lang = page_lang()
-    if rules_key is None:
-        rules_key = json.dumps(sheet.rules, sort_keys=True)
     key = (sheet.share_token, lang, sheet.game, tuple(sheet.players), rules_key,
            repr(sheet.rule_changes))  # fmt: skip
     entries = tuple(history)
