@@ -22,9 +22,6 @@ from skatcalc.services import cache
 # (as skatcalc/__init__.py finds it for the app).
 TEMPLATES = [str(Path(__file__).resolve().parents[1] / "templates"),
              str(Path(__file__).resolve().parents[2] / "templates")]  # fmt: skip
-# The compiled templates, loaded on first use (files of the installation, like an import; not
-# a cache of derived data).
-_TEMPLATES: dict[str, Template] = {}
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 # Characters XML 1.0 does not allow at all (not even as &#...;). A name stored before names
 # were checked at the door may hold one; the PDF's SVG parser would fail on the whole chart.
@@ -159,14 +156,19 @@ def _template(name: str = "charts/line.svg") -> Template:
     """The chart's templates, from an environment of its own: a PDF is drawn without an app or
     a request too (a script, a test), and the app's environment brings nothing a chart uses
     (its globals translate with the request's language). Autoescaped; text goes through the
-    ``xml`` filter, which also leaves out what XML forbids."""
-    held = _TEMPLATES.get(name)
-    if held is None:
-        if _TEMPLATES:
-            env = next(iter(_TEMPLATES.values())).environment
-        else:
-            env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True,
-                              auto_reload=False, undefined=StrictUndefined)  # fmt: skip
-            env.filters["xml"] = lambda text: Markup(escape(text))
-        held = _TEMPLATES[name] = env.get_template(name)
-    return held
+    ``xml`` filter, which also leaves out what XML forbids. The environment keeps each
+    template it compiled (files of the installation, like an import)."""
+    return _environment().get_template(name)
+
+
+def _environment() -> Environment:
+    global _ENVIRONMENT
+    if _ENVIRONMENT is None:
+        env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, auto_reload=False,
+                          undefined=StrictUndefined)  # fmt: skip
+        env.filters["xml"] = lambda text: Markup(escape(text))
+        _ENVIRONMENT = env
+    return _ENVIRONMENT
+
+
+_ENVIRONMENT: Environment | None = None
