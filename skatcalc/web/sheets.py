@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 
 from flask import (
     Blueprint,
@@ -328,9 +329,14 @@ def edit_deal(sheet_id: int, n: int) -> ResponseReturnValue:
             general.append(_("Das Formular ist abgelaufen; bitte noch einmal."))  # fmt: skip
             status = 400
         elif not errors:
+            if same_body(body, correction_body(sheet, form_from_deal(sheet, deal), deal, [])):
+                # the form as the deal filled it: the deal as stored (which may say the same in
+                # other words, as an app sent it) goes to the one write path, which stores
+                # nothing and leaves the version, the history and the revision as they are
+                body, expected = dict(deal.input), None
             try:
-                service.correct_deal(service.get_db(), sheet, n, body, page_lang(), expected,
-                                     current=deal)  # fmt: skip
+                saved = service.correct_deal(service.get_db(), sheet, n, body, page_lang(),
+                                             expected, current=deal)  # fmt: skip
             except InvalidDeal as e:
                 exc = e
             except service.Conflict as conflict:
@@ -342,12 +348,28 @@ def edit_deal(sheet_id: int, n: int) -> ResponseReturnValue:
                 form = form_from_deal(sheet, deal, body)
                 status = 409
             else:
-                flash(_("Spiel %(n)s korrigiert.", n=n))
+                if saved.rev == sheet.rev:
+                    flash(_("Spiel %(n)s unverändert: nichts gespeichert.", n=n))
+                else:
+                    flash(_("Spiel %(n)s korrigiert.", n=n))
                 return redirect(url_for("sheets.show", sheet_id=sheet_id) + f"#deal-{n}")
         if status == 200:
             status = 422
         general += attach_errors(form, exc, errors, page_lang())
     return render_deal(sheet, deal, form, general, status)
+
+
+def same_body(a: Mapping[str, object], b: Mapping[str, object]) -> bool:
+    """Whether two bodies of one correction form say the same: a hand of cards is a set (the
+    form lists them in the page's order, the stored body in the order they were sent)."""
+
+    def plain(body: Mapping[str, object]) -> dict[str, object]:
+        cards = body.get("cards")
+        if not isinstance(cards, list):
+            return dict(body)
+        return {**body, "cards": sorted(str(c).upper() for c in cards)}
+
+    return plain(a) == plain(b)
 
 
 class ActionForm(FlaskForm):

@@ -61,6 +61,10 @@ def check_roundtrip(client: FlaskClient, game: str, players: list[str],
     r = saved_untouched(client, sid)
     assert r.status_code == 302, r.data.decode()[:3000]
     after, totals_after = stored(client, sid)
+    # nothing changed, nothing written: no new version, no "korrigiert" line, the body as it was
+    assert after["version"] == before["version"], (before, after)
+    assert after["input"] == before["input"]
+    assert [h["action"] for h in client.get(f"{API}/{sid}").get_json()["history"]] == ["add"]
     dealer = before["dealer"]
     assert normal(game, after["input"], dealer) == normal(game, body, dealer)
     # (the order of who played means nothing: Vorhand follows from the seats and the dealer)
