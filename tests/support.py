@@ -340,6 +340,7 @@ class Served:
     host: str
     db: Path
     app_port: int
+    pid: int = 0  # the ``skatcalc serve`` process (behind nginx too)
 
     @property
     def log(self) -> Path:
@@ -392,25 +393,125 @@ def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
 @contextmanager
 def serve(db: Path, *args: str, port: int | None = None) -> Iterator[Served]:
     """``python -m skatcalc.server.cli serve --port P --db DB *args`` from this checkout, until it
-    answers; stopped (SIGTERM, then SIGKILL) at the end. Its output goes to ``DB.log``."""
+    answers; stopped (SIGTERM, then SIGKILL) at the end. Its output goes to ``DB.log``. A new
+    database starts as a copy of one migrated once per test process (``copy_migrated``). The
+    command runs in a child of a fork server that imported it once (``tests/served_child.py``);
+    with ``SKATCALC_TEST_SPAWN=1`` in a new interpreter each time, as before."""
     port = port or free_port()
-    log = db.with_suffix(".log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "skatcalc.server.cli", "serve", "--port", str(port), "--db", str(db),
-         *args],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
+    if not db.exists() and not args_name_a_db(args):
+        copy_migrated(_migrated_template(), db)
+    log_path = db.with_suffix(".log")
+    log_path.write_bytes(b"")
+    argv = ["serve", "--port", str(port), "--db", str(db), *args]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    proc = _ServerProcess(argv, env, log_path)
     try:
         deadline = time.monotonic() + 30
         while not _answering(port):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"skatcalc serve did not start: {db.with_suffix('.log')}")
-            time.sleep(0.1)
-        yield Served(port, "127.0.0.1", db, port)
+            if not proc.alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"skatcalc serve did not start: {log_path}")
+            time.sleep(0.05)
+        yield Served(port, "127.0.0.1", db, port, proc.pid)
     finally:
-        _stop(proc)
-        log.close()
+        proc.stop()
+
+
+def args_name_a_db(args: tuple[str, ...]) -> bool:
+    """Whether ``args`` name the database themselves (the last ``--db`` wins)."""
+    return any(a == "--db" or a.startswith("--db=") for a in args)
+
+
+_TEMPLATE: list[Path] = []
+
+
+def _migrated_template() -> Path:
+    """An empty database migrated once per test process, for ``serve``'s new databases."""
+    if not _TEMPLATE:
+        import tempfile
+
+        from skatcalc import store
+
+        folder = Path(tempfile.mkdtemp(prefix="skatcalc-served-template-"))
+        store.migrate(str(folder / "migrated.sqlite"))
+        _TEMPLATE.append(folder / "migrated.sqlite")
+    return _TEMPLATE[0]
+
+
+class _ServerProcess:
+    """A ``skatcalc`` command run for a test: a child of this process's zygote
+    (``tests/served_child.py``), or with ``SKATCALC_TEST_SPAWN=1`` a new interpreter."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path) -> None:
+        self.popen: subprocess.Popen[bytes] | None = None
+        self.pid = 0
+        if os.environ.get("SKATCALC_TEST_SPAWN") == "1":
+            with log.open("ab") as out:
+                self.popen = subprocess.Popen(
+                    [sys.executable, "-m", "skatcalc.server.cli", *argv], stdout=out,
+                    stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+                )  # fmt: skip
+            self.pid = self.popen.pid
+            return
+        self.pid = _Zygote.fork(argv, env, str(ROOT), str(log))
+
+    def alive(self) -> bool:
+        if self.popen is not None:
+            return self.popen.poll() is None
+        try:
+            with open(f"/proc/{self.pid}/stat", "rb") as f:
+                return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+        except OSError:
+            return False
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.popen is not None:
+            _stop(self.popen, sig)
+            return
+        for signum, wait in ((sig, 15.0), (signal.SIGKILL, 15.0)):
+            if self.alive():
+                os.kill(self.pid, signum)
+            deadline = time.monotonic() + wait
+            while self.alive() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            if not self.alive():
+                return
+
+
+class _Zygote:
+    """This test process's zygote (``tests/served_child.py``), started at its first use."""
+
+    proc: subprocess.Popen[bytes] | None = None
+    lock = threading.Lock()
+
+    @classmethod
+    def fork(cls, argv: list[str], env: dict[str, str], cwd: str, log: str) -> int:
+        with cls.lock:
+            if cls.proc is None or cls.proc.poll() is not None:
+                cls.proc = subprocess.Popen(
+                    [sys.executable, "-c", "from tests.served_child import zygote; zygote()"],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
+                    env={**os.environ, "PYTHONPATH": str(ROOT)},
+                )  # fmt: skip
+                import atexit
+
+                atexit.register(cls.close)
+            assert cls.proc.stdin is not None and cls.proc.stdout is not None
+            job = {"args": argv, "env": env, "cwd": cwd, "log": log}
+            cls.proc.stdin.write(json.dumps(job).encode() + b"\n")
+            cls.proc.stdin.flush()
+            answer = cls.proc.stdout.readline()
+            if not answer.strip():
+                raise RuntimeError("the test servers' zygote ended (tests/served_child.py)")
+            return int(answer)
+
+    @classmethod
+    def close(cls) -> None:
+        if cls.proc is not None and cls.proc.stdin is not None:
+            cls.proc.stdin.close()
+            try:
+                cls.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                cls.proc.kill()
 
 
 def _documented_nginx() -> tuple[str, str]:
@@ -527,7 +628,7 @@ def serve_behind_nginx(tmp: Path, *args: str) -> Iterator[Served]:
     answer's ``call`` goes through nginx with ``Host: skat.example.org``."""
     with serve(tmp / "proxied.sqlite", *(args or PROXIED_SERVE)) as app:
         with nginx_in_front(tmp / "nginx", app.port) as nginx:
-            yield Served(nginx.port, PROXIED_HOST, app.db, app.port)
+            yield Served(nginx.port, PROXIED_HOST, app.db, app.port, app.pid)
 
 
 # --- The largest export the app can make -------------------------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import Served, alive, largest_export_for_run, serve
+from tests.support import Served, alive, child_pids, cmdline, largest_export_for_run, serve
 
 CHILD = "from skatcalc.exports.apart import main"
 
@@ -32,23 +32,10 @@ def big_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     return largest_export_for_run(tmp_path_factory, wide=False)
 
 
-def _children(db: Path) -> dict[int, str]:
-    """The render children of the server on ``db``: pid -> the parent's command line."""
-    found: dict[int, str] = {}
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            if CHILD not in cmd:
-                continue
-            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            parent = Path(f"/proc/{ppid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except (OSError, ValueError, IndexError):
-            continue
-        if str(db) in parent:
-            found[int(proc.name)] = parent
-    return found
+def _children(server: Served) -> set[int]:
+    """The render children of ``server``: its own or its workers'."""
+    parents = [server.pid, *child_pids(server.pid)]
+    return {c for p in parents for c in child_pids(p) if CHILD.encode() in (cmdline(c) or b"")}
 
 
 def _sheet(s: Served, deals: int) -> int:
@@ -128,10 +115,10 @@ def _settled(pid: int, timeout: float = 60) -> float:
     raise AssertionError(f"process {pid} kept using CPU for {timeout} s")
 
 
-def _one_child(db: Path, other_than: int = 0, timeout: float = 30) -> int:
+def _one_child(s: Served, other_than: int = 0, timeout: float = 30) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = [pid for pid in _children(db) if pid != other_than and alive(pid)]
+        found = [pid for pid in _children(s) if pid != other_than and alive(pid)]
         if found:
             assert len(found) == 1, found
             return found[0]
@@ -151,7 +138,7 @@ def test_a_pdf_renders_in_a_warm_child_started_with_the_server_and_ending_with_i
     monkeypatch.delenv("SKATCALC_PDF_CHILD_NICE", raising=False)  # as a server runs it
     db = tmp_path / "p.sqlite"
     with serve(db) as s:
-        child = _one_child(db)  # up before the first request
+        child = _one_child(s)  # up before the first request
         warmed = _settled(child)
         # below its server: the phones' reads get the CPU first
         assert _nice(child) == min(19, _nice(os.getpid()) + 10)
@@ -161,18 +148,18 @@ def test_a_pdf_renders_in_a_warm_child_started_with_the_server_and_ending_with_i
         sid = _sheet(s, 4)
         r = s.call("GET", f"/sheets/{sid}/export.pdf?lang=en", timeout=60)
         assert r.status == 200 and r.body.startswith(b"%PDF")
-        assert _children(db).keys() == {child}  # the render was the warm child's
+        assert _children(s) == {child}  # the render was the warm child's
         spent = _settled(child) - warmed
         assert spent < warmed / 2, (spent, warmed)  # a render only, nothing loaded
         assert s.call("GET", f"/sheets/{sid}/export.pdf", timeout=60).status == 200
-        assert _children(db).keys() == {child}  # one child, kept for the next
+        assert _children(s) == {child}  # one child, kept for the next
         # killed (out of memory, by hand): the next is started at once, without a request
         os.kill(child, signal.SIGKILL)
-        second = _one_child(db, other_than=child)
+        second = _one_child(s, other_than=child)
         _settled(second)
         r2 = s.call("GET", f"/sheets/{sid}/export.pdf?lang=en&again=1", timeout=60)
         assert r2.status == 200 and r2.body.startswith(b"%PDF")
-        assert {p for p in _children(db) if alive(p)} == {second}
+        assert {p for p in _children(s) if alive(p)} == {second}
     children = {child, second}
     deadline = time.monotonic() + 10
     while any(alive(pid) for pid in children) and time.monotonic() < deadline:
@@ -186,13 +173,13 @@ def test_a_pdf_renders_in_a_warm_child_started_with_the_server_and_ending_with_i
 
 def test_each_worker_of_serve_processes_starts_its_own_render_child(tmp_path: Path) -> None:
     db = tmp_path / "w.sqlite"
-    with serve(db, "--processes", "2"):
+    with serve(db, "--processes", "2") as s:
         deadline = time.monotonic() + 30
-        while len({p for p in _children(db) if alive(p)}) < 2:
-            assert time.monotonic() < deadline, _children(db)
+        while len({p for p in _children(s) if alive(p)}) < 2:
+            assert time.monotonic() < deadline, _children(s)
             time.sleep(0.1)
         parents = {int(Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[1])
-                   for p in _children(db) if alive(p)}  # fmt: skip
+                   for p in _children(s) if alive(p)}  # fmt: skip
         assert len(parents) == 2  # one per worker, none in the parent
 
 
@@ -209,7 +196,7 @@ def test_a_large_sheets_json_and_csv_are_made_in_the_render_child_as_they_would_
                      headers={"Content-Type": "application/json"}, timeout=120)  # fmt: skip
         assert big.status == 201
         sid = big.json()["id"]
-        child = _one_child(db)
+        child = _one_child(s)
         _settled(child)
         served = []
         for path, lang in paths:
@@ -238,10 +225,10 @@ def test_a_lazy_child_starts_at_the_first_pdf_without_a_warm_up(
     with serve(db) as s:
         sid = _sheet(s, 2)
         assert s.call("GET", f"/sheets/{sid}").status == 200
-        assert not _children(db)  # no child while nobody asked for a PDF
+        assert not _children(s)  # no child while nobody asked for a PDF
         r = s.call("GET", f"/sheets/{sid}/export.pdf", timeout=60)
         assert r.status == 200 and r.body.startswith(b"%PDF")
-        child = _one_child(db)
+        child = _one_child(s)
         assert "main(warm=False)" in Path(f"/proc/{child}/cmdline").read_bytes().decode()
 
 

@@ -32,14 +32,6 @@ def big_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     return largest_export_for_run(tmp_path_factory, wide=False)
 
 
-def server_pid(port: int) -> int:
-    """The ``serve`` process on ``port``: a child of this test process."""
-    for pid in child_pids(os.getpid()):
-        if f"--port\0{port}\0".encode() in (cmdline(pid) or b""):
-            return pid
-    raise AssertionError("no serve process")
-
-
 def workers(parent: int) -> set[int]:
     """The parent's workers alive now (a worker may be retired while it is looked at)."""
     return {p for p in child_pids(parent) if (line := cmdline(p)) is not None and CHILD not in line}
@@ -48,7 +40,7 @@ def workers(parent: int) -> set[int]:
 def both_workers(srv: Served, deadline: float) -> tuple[int, set[int]]:
     """The parent of ``serve --processes 2`` on ``srv`` and its two workers, once both are up
     (or what is there at ``deadline``)."""
-    parent = server_pid(srv.port)
+    parent = srv.pid
     while len(workers(parent)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     return parent, workers(parent)
