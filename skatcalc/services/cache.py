@@ -656,6 +656,11 @@ MORE_PANES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
 PAGE_FRAMES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     4 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
 )
+# The error page per code, message, language and root, the link to the other language cut out
+# (web/http.py error_page).
+ERROR_PAGES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
+    1 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
+)
 # The PDF per sheet revision and language, newest first (exports); a 1,000-deal PDF is ~0.3 MB.
 PDFS: ByteBounded[tuple[object, ...], tuple[object, bytes]] = ByteBounded(
     8 * MB, lambda held: len(held[1]), keep_one=True
@@ -768,7 +773,7 @@ def clear() -> None:
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS, ROWS_UTF8, HISTORIES,
                  CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES,
-                 SPEC_TEXTS):  # fmt: skip
+                 SPEC_TEXTS, ERROR_PAGES):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()

@@ -97,6 +97,11 @@ class Assets:
     by_name: dict[str, Asset]
     by_hashed: dict[str, Asset]
 
+    @property
+    def names(self) -> str:
+        """Every file's hashed name: what a page that links them follows from."""
+        return " ".join(sorted(self.by_hashed))
+
 
 def build(folder: str | Path) -> Assets:
     """Every file of the static folder (not below it) under its hashed name.

@@ -12,7 +12,7 @@ import math
 import sqlite3
 from collections.abc import Callable
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
@@ -20,7 +20,14 @@ from werkzeug.wrappers import Response
 from skatcalc import exports
 from skatcalc.services import sheets as service
 from skatcalc.text import _
-from skatcalc.web.http import IMPORT_BODY_MAX, IMPORT_PATHS, Refused, busy_text, refuse
+from skatcalc.web.http import (
+    IMPORT_BODY_MAX,
+    IMPORT_PATHS,
+    Refused,
+    busy_text,
+    error_page,
+    refuse,
+)
 from skatcalc.web.i18n import api_lang
 from skatcalc.web.request_state import forget_sheet
 from skatcalc.web.rights import masked
@@ -101,7 +108,7 @@ def http_error(exc: HTTPException) -> ResponseReturnValue:
             415: _("Bitte JSON senden."),
         }.get(code) or _("Fehlerhafte Anfrage.")
         return jsonify({"errors": {"_": [text]}}), code
-    return render_template("error.html", code=code, exc=exc), code
+    return error_page(code), code
 
 
 def render_busy(_exc: exports.RenderBusy) -> ResponseReturnValue:
@@ -142,7 +149,7 @@ def crash(exc: Exception) -> ResponseReturnValue:
     current_app.logger.exception("unhandled error on %s %s", request.method, masked(request.path))
     if request.path.startswith("/api/"):
         return jsonify({"errors": {"_": [_("Interner Fehler.")]}}), 500
-    return render_template("error.html", code=500, exc=None), 500
+    return error_page(500), 500
 
 
 def init_app(app: Flask) -> None:

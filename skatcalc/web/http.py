@@ -11,6 +11,7 @@ import collections
 import ipaddress
 import json
 import math
+import re
 import socket
 import threading
 import time
@@ -27,14 +28,19 @@ from flask import (
     jsonify,
     render_template,
     request,
+    session,
 )
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from markupsafe import Markup, escape
 from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers import Response as BaseResponse
 
+from skatcalc.services import cache
 from skatcalc.services.events import Event
 from skatcalc.services.sheets import MAX_ID, Sheet, TableEvent
 from skatcalc.text import _
+from skatcalc.web.assets import assets
+from skatcalc.web.i18n import current_lang, lang_url, page_lang
 from skatcalc.web.request_state import give_back_write_slot, private, take_write_slot
 from skatcalc.web.rights import bearer_token, holds_admin_token, remember_key, token_matches
 
@@ -302,11 +308,38 @@ def refuse(status: int, text: str, retry_after: float | None = None) -> Response
     if _is_api():
         resp = jsonify({"errors": {"_": [text]}})
     else:
-        resp = Response(render_template("error.html", code=status, exc=None, message=text))
+        resp = Response(error_page(status, text))
     resp.status_code = status
     if retry_after is not None:
         resp.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
     return resp
+
+
+_LANG_MARK = re.compile("(\x00lang-[a-z]+\x00)")
+
+
+def error_page(code: int, message: str | None = None) -> str:
+    """``error.html`` for ``code`` (with ``message``, else the code's own text).
+
+    The page follows from the code, the message, the language and the app's root alone, but
+    for the link to the other language (the request's arguments): rendered once per such
+    variant with a mark there, and kept. A flood of requests for pages that are not there
+    (bots on the internet) then costs no template work; a message to show once (a flash)
+    is rendered with the page."""
+    if "_flashes" in session or "\x00" in (message or ""):
+        return render_template("error.html", code=code, exc=None, message=message)
+    key = (code, message, page_lang(), current_lang(), request.script_root, assets().names)
+
+    def render() -> list[str]:
+        marked = render_template("error.html", code=code, exc=None, message=message,
+                                 lang_url=lambda lang: Markup(f"\x00lang-{lang}\x00"))  # fmt: skip
+        return _LANG_MARK.split(marked)
+
+    pieces = cache.ERROR_PAGES.get(key)
+    if pieces is None:
+        pieces = render()
+        cache.ERROR_PAGES.put(key, pieces)
+    return "".join([str(escape(lang_url(p[6:-1]))) if p[:1] == "\x00" else p for p in pieces])
 
 
 class Refused(Exception):
