@@ -271,6 +271,10 @@ class WriteSlots:
 
     def enter(self) -> bool:
         """True once a slot is this request's; False after ``wait`` seconds without one."""
+        with self._ready:
+            if not self._queue and self.busy < self.limit:  # nobody waits and a slot is free
+                self.busy += 1
+                return True
         me = object()
         deadline = time.monotonic() + self.wait
         with self._ready:
@@ -457,18 +461,19 @@ def security_headers(resp: Response) -> Response:
         # An edit link or token in the answer is a key: no cache may keep it, whoever
         # built the answer (a view, or the page cache in caching.py).
         h["Cache-Control"] = "private, no-store"
-    if request.is_secure:
-        # Over https every cookie is Secure (the edit cookie is a key to the sheet).
-        cookies = h.getlist("Set-Cookie")
-        if cookies:
-            del h["Set-Cookie"]
-            for c in cookies:
-                secure = c if "; secure" in c.lower() else f"{c}; Secure"
-                h.add("Set-Cookie", secure)
+    if not request.is_secure:
+        return resp  # gzip: caching.py, whose hook runs before this one
+    # Over https every cookie is Secure (the edit cookie is a key to the sheet).
+    cookies = h.getlist("Set-Cookie")
+    if cookies:
+        del h["Set-Cookie"]
+        for c in cookies:
+            secure = c if "; secure" in c.lower() else f"{c}; Secure"
+            h.add("Set-Cookie", secure)
     hsts = current_app.config.get("HSTS_SECONDS")
-    if hsts and request.is_secure:
+    if hsts:
         h.setdefault("Strict-Transport-Security", f"max-age={int(hsts)}")
-    return resp  # gzip: caching.py, whose hook runs before this one
+    return resp
 
 
 def init_app(app: Flask) -> None:
