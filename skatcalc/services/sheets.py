@@ -113,6 +113,8 @@ def _read_spec(game: str, players: tuple[str, ...], first_dealer: str, rules: st
 def rule_changes_json(sheet: Sheet) -> list[JSONObject]:
     """The sheet's ``rule_changes`` (docs/api.md): from which deal on, the rules from there,
     and the rules before it."""
+    if not sheet.rule_changes:  # the rules never changed (most sheets): no spec to read
+        return []
     return [
         {"from_n": c.from_n, "rules": c.rules.to_json(), "before": c.before.to_json()}
         for c in spec_of(sheet).changes

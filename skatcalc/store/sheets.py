@@ -397,10 +397,12 @@ def append_deal(
     """Store deal ``n`` when the caller knows under the sheet's write lock that it is the next
     one and that no deal has ``idem_key`` (the sheet's revision is the one it read them at);
     ``text`` is ``body_text(body)``. No read: the revision goes one up and the time of the
-    change, returned, is the sheet's ``updated``."""
+    change, returned, is the sheet's ``updated``. Inside the caller's transaction (the
+    sheet's write lock) no savepoint of its own: ``NotNext`` goes through that transaction,
+    which rolls back all of it."""
     at = now()
     try:
-        with db.atomic():
+        with nullcontext() if db.conn.in_transaction else db.atomic():
             _touch(db, sheet_id, at)
             _insert_deal(db, sheet_id, n, dealer, active, body, False, 1, at, idem_key, text)
             _log(db, sheet_id, n, "add", at, None)
