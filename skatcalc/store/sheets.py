@@ -521,10 +521,12 @@ def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
     refuse a write to the sheet: whether the sheet is closed, and for a club night's
     table its event, series and planned deals. Read under the lock, so a close or a deal
     from another device that came first is seen."""
-    # the lock is the transaction's (BEGIN IMMEDIATE): no write of our own needed to take it
+    # the lock is the transaction's (BEGIN IMMEDIATE): no write of our own needed to take it;
+    # the deals are counted for a club night's table only (its planned series), not on every
+    # save of every sheet (CASE runs the branch it takes only)
     row = db.execute(
-        "select s.closed, s.players, (select count(*) from deals d where d.sheet_id = s.id "
-        "and d.struck = 0), t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n, "
+        "select s.closed, s.players, case when t.event_id is null then 0 else (select "
+        "count(*) from deals d where d.sheet_id = s.id and d.struck = 0) end, t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n, "
         "t.confirmed, case when t.sheet_id = s.id then t.sheet_b else t.sheet_id end, "
         "t.foot is not null, s.rev from sheets s left join event_tables t on t.sheet_id = s.id or t.sheet_b = s.id "
         "left join events e on e.id = t.event_id "
