@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -338,7 +339,7 @@ def sheet_utf8_pieces(out: dict[str, Any], dumps: Callable[[Any], str],
     old_rows: Sequence[cache.KeptJson] = ()
     old_pieces: list[bytes] = []
     if held is not None and held[0] == dumps and len(held[1]) <= len(deals):
-        if all(a is b for a, b in zip(held[1], deals, strict=False)):
+        if all(map(operator.is_, held[1], deals)):
             old_rows, old_pieces = held[1], held[2]
     pieces: list[bytes] = []
     for k, i in enumerate(range(0, len(deals), ROWS_PER_PIECE)):
@@ -359,7 +360,7 @@ def _around_deals(out: dict[str, Any], dumps: Callable[[Any], str]
     """The sheet's JSON before and after its deals' list, the item separator, and the kept
     rows; None where the deals are not all kept rows (then the JSON is written whole)."""
     deals = out.get("deals")
-    if not isinstance(deals, list) or not all(type(d) is cache.KeptJson for d in deals):
+    if not isinstance(deals, list) or not {*map(type, deals)} <= {cache.KeptJson}:
         return None
     head = dumps({**out, "deals": _DEALS_MARK})
     mark = dumps(_DEALS_MARK)
