@@ -293,6 +293,10 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
 # can be this string (names and texts carry no control characters, and the keys written
 # before "deals" are the server's own).
 _DEALS_MARK = "\x00deals\x00"
+# The mark as any JSON writer writes it: a control character only as its ``\u`` escape, and
+# NUL's has no letters (where a writer wrote it otherwise, the count below finds no mark and
+# the JSON is written whole).
+_DEALS_MARK_JSON = '"\\u0000deals\\u0000"'
 
 
 def sheet_text(out: dict[str, Any], dumps: Callable[[Any], str]) -> str:
@@ -363,7 +367,7 @@ def _around_deals(out: dict[str, Any], dumps: Callable[[Any], str]
     if not isinstance(deals, list) or not {*map(type, deals)} <= {cache.KeptJson}:
         return None
     head = dumps({**out, "deals": _DEALS_MARK})
-    mark = dumps(_DEALS_MARK)
+    mark = _DEALS_MARK_JSON
     if head.count(mark) != 1:
         return None
     comma = dumps([0, 0])[2:-2]  # the item separator dumps writes (", ")
