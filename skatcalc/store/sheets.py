@@ -526,7 +526,8 @@ def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
     # save of every sheet (CASE runs the branch it takes only)
     row = db.execute(
         "select s.closed, s.players, case when t.event_id is null then 0 else (select "
-        "count(*) from deals d where d.sheet_id = s.id and d.struck = 0) end, t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n, "
+        "count(*) from deals d where d.sheet_id = s.id and d.struck = 0) end, t.event_id, "
+        "e.name, e.closed, e.deals, es.deals, t.series, t.n, "
         "t.confirmed, case when t.sheet_id = s.id then t.sheet_b else t.sheet_id end, "
         "t.foot is not null, s.rev from sheets s left join event_tables t on t.sheet_id = s.id or t.sheet_b = s.id "
         "left join events e on e.id = t.event_id "
