@@ -56,6 +56,14 @@ STEPS = [
     "skatcalc.web.sheet_view:entry_form_html", "skatcalc.web.caching:keep_page",
     "skatcalc.web.sheet_view:page_html",
 ]  # fmt: skip
+# The POST's own steps: the request's sheet read, the write lock, the deal evaluated on the
+# kept computation and stored, the answer (the sheet's JSON) made.
+STEPS += [
+    "skatcalc.services.sheets:load_sheet", "skatcalc.store.sheets:lock_sheet",
+    "skatcalc.services.sheets:continue_sheet", "skatcalc.store.sheets:append_deal",
+    "skatcalc.services.sheets:_keep_computation", "skatcalc.services.sheets:sheet_json",
+    "skatcalc.web.api:sheet_reply",
+]  # fmt: skip
 
 
 class Where:

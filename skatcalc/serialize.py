@@ -7,6 +7,7 @@ read them as the dicts made here, in the language asked for. Pure: no Flask, no 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 from skatcalc.text import field_errors, translate
@@ -163,7 +164,10 @@ def computed_json(
     if before is not None:
         old_rows, old = before
         limit = min(len(old_rows), len(computed.rows), len(old))
-        while done < limit and old_rows[done] is computed.rows[done]:
+        rows = computed.rows
+        if all(map(operator.is_, old_rows[:limit], rows[:limit])):  # a save: all of them
+            done = limit
+        while done < limit and old_rows[done] is rows[done]:
             done += 1
     deals = [*old[:done], *(row_json(r, lang, explain) for r in computed.rows[done:])]
     out: JSON = {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -113,6 +114,8 @@ def _read_spec(game: str, players: tuple[str, ...], first_dealer: str, rules: st
 def rule_changes_json(sheet: Sheet) -> list[JSONObject]:
     """The sheet's ``rule_changes`` (docs/api.md): from which deal on, the rules from there,
     and the rules before it."""
+    if not sheet.rule_changes:  # the rules never changed (most sheets): no spec to read
+        return []
     return [
         {"from_n": c.from_n, "rules": c.rules.to_json(), "before": c.before.to_json()}
         for c in spec_of(sheet).changes
@@ -290,6 +293,10 @@ def sheet_json(db: Database, sheet: Sheet, lang: str = "de", full: bool = True) 
 # can be this string (names and texts carry no control characters, and the keys written
 # before "deals" are the server's own).
 _DEALS_MARK = "\x00deals\x00"
+# The mark as any JSON writer writes it: a control character only as its ``\u`` escape, and
+# NUL's has no letters (where a writer wrote it otherwise, the count below finds no mark and
+# the JSON is written whole).
+_DEALS_MARK_JSON = '"\\u0000deals\\u0000"'
 
 
 def sheet_text(out: dict[str, Any], dumps: Callable[[Any], str]) -> str:
@@ -336,7 +343,7 @@ def sheet_utf8_pieces(out: dict[str, Any], dumps: Callable[[Any], str],
     old_rows: Sequence[cache.KeptJson] = ()
     old_pieces: list[bytes] = []
     if held is not None and held[0] == dumps and len(held[1]) <= len(deals):
-        if all(a is b for a, b in zip(held[1], deals, strict=False)):
+        if all(map(operator.is_, held[1], deals)):
             old_rows, old_pieces = held[1], held[2]
     pieces: list[bytes] = []
     for k, i in enumerate(range(0, len(deals), ROWS_PER_PIECE)):
@@ -357,10 +364,10 @@ def _around_deals(out: dict[str, Any], dumps: Callable[[Any], str]
     """The sheet's JSON before and after its deals' list, the item separator, and the kept
     rows; None where the deals are not all kept rows (then the JSON is written whole)."""
     deals = out.get("deals")
-    if not isinstance(deals, list) or not all(type(d) is cache.KeptJson for d in deals):
+    if not isinstance(deals, list) or not {*map(type, deals)} <= {cache.KeptJson}:
         return None
     head = dumps({**out, "deals": _DEALS_MARK})
-    mark = dumps(_DEALS_MARK)
+    mark = _DEALS_MARK_JSON
     if head.count(mark) != 1:
         return None
     comma = dumps([0, 0])[2:-2]  # the item separator dumps writes (", ")

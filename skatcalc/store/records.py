@@ -105,12 +105,12 @@ class TableLock:
 @dataclass(frozen=True, slots=True)
 class SheetLock:
     """What may refuse a write to a sheet, read under SQLite's write lock: when it was
-    closed, its number of seats, the deals played (struck ones not counted), for a club
-    night's table the table, and the sheet's revision."""
+    closed, its number of seats, for a club night's table the table and its deals played
+    (struck ones not counted), and the sheet's revision."""
 
     closed: str | None
     players: int
-    played: int
+    played: int  # 0 for a sheet that is no club night's table (nothing counts them there)
     event: TableLock | None
     rev: int  # the sheet's revision: unchanged since the sheet was loaded, nothing else wrote
 

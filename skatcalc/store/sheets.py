@@ -397,10 +397,12 @@ def append_deal(
     """Store deal ``n`` when the caller knows under the sheet's write lock that it is the next
     one and that no deal has ``idem_key`` (the sheet's revision is the one it read them at);
     ``text`` is ``body_text(body)``. No read: the revision goes one up and the time of the
-    change, returned, is the sheet's ``updated``."""
+    change, returned, is the sheet's ``updated``. Inside the caller's transaction (the
+    sheet's write lock) no savepoint of its own: ``NotNext`` goes through that transaction,
+    which rolls back all of it."""
     at = now()
     try:
-        with db.atomic():
+        with nullcontext() if db.conn.in_transaction else db.atomic():
             _touch(db, sheet_id, at)
             _insert_deal(db, sheet_id, n, dealer, active, body, False, 1, at, idem_key, text)
             _log(db, sheet_id, n, "add", at, None)
@@ -519,10 +521,13 @@ def lock_sheet(db: Database, sheet_id: int) -> SheetLock:
     refuse a write to the sheet: whether the sheet is closed, and for a club night's
     table its event, series and planned deals. Read under the lock, so a close or a deal
     from another device that came first is seen."""
-    # the lock is the transaction's (BEGIN IMMEDIATE): no write of our own needed to take it
+    # the lock is the transaction's (BEGIN IMMEDIATE): no write of our own needed to take it;
+    # the deals are counted for a club night's table only (its planned series), not on every
+    # save of every sheet (CASE runs the branch it takes only)
     row = db.execute(
-        "select s.closed, s.players, (select count(*) from deals d where d.sheet_id = s.id "
-        "and d.struck = 0), t.event_id, e.name, e.closed, e.deals, es.deals, t.series, t.n, "
+        "select s.closed, s.players, case when t.event_id is null then 0 else (select "
+        "count(*) from deals d where d.sheet_id = s.id and d.struck = 0) end, t.event_id, "
+        "e.name, e.closed, e.deals, es.deals, t.series, t.n, "
         "t.confirmed, case when t.sheet_id = s.id then t.sheet_b else t.sheet_id end, "
         "t.foot is not null, s.rev from sheets s left join event_tables t on t.sheet_id = s.id or t.sheet_b = s.id "
         "left join events e on e.id = t.event_id "

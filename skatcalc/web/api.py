@@ -124,7 +124,10 @@ def sheet_reply(sheet: service.Sheet, status: int = 200) -> Reply:
         return service.api_pieces(service.get_db(), sheet, lang, current_app.json.dumps)
 
     data, packed = exports.packed(service.get_db(), sheet, lang, "api", pieces)
-    takes_gzip = request.accept_encodings["gzip"] > 0
+    # (no header, as many apps send: nothing to parse)
+    takes_gzip = (
+        bool(request.headers.get("Accept-Encoding")) and request.accept_encodings["gzip"] > 0
+    )
     if packed and takes_gzip and status == 200:  # a large sheet: kept packed, sent as kept
         resp = Response(data, mimetype="application/json")
         resp.headers["Content-Encoding"] = "gzip"

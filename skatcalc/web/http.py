@@ -92,11 +92,14 @@ def _reject_constant(name: str) -> NoReturn:
     raise BadJSON(f"{name} is not JSON")
 
 
+_MAX_DEPTH = 200  # nesting of a body's arrays and objects
+
+
 def _storable(value: object, depth: int = 0) -> None:
     """One walk over a parsed body: every string encodable as UTF-8 (a lone surrogate such as
     "\\ud800" is valid JSON syntax but no character: it can neither be stored nor sent back)
     and every number finite (1e400 parses to inf)."""
-    if depth > 200:
+    if depth > _MAX_DEPTH:
         raise BadJSON("nested too deeply")
     if isinstance(value, str):
         try:
@@ -124,10 +127,22 @@ def parse_json(raw: bytes, hook: Callable[[list[tuple[str, Any]]], Any] | None =
     ``object_pairs_hook``): the import drops what it never reads as the file is parsed."""
     try:
         value: JSONValue = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant,
-                                      object_pairs_hook=hook)  # fmt: skip
+                                      parse_float=_finite, object_pairs_hook=hook)  # fmt: skip
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise BadJSON(str(exc)) from None
-    _storable(value)
+    # The walk finds nothing in a body that has no ``\u`` escape (strict UTF-8 decodes no
+    # lone surrogate; only an escape makes one) and fewer brackets than the walk's depth
+    # (numbers were checked as parsed): an app's deal, the usual body, is not walked.
+    if b"\\u" in raw or raw.count(b"[") + raw.count(b"{") > _MAX_DEPTH:
+        _storable(value)
+    return value
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused where it is no finite float."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadJSON("number out of range")
     return value
 
 
@@ -277,6 +292,10 @@ class WriteSlots:
 
     def enter(self) -> bool:
         """True once a slot is this request's; False after ``wait`` seconds without one."""
+        with self._ready:
+            if not self._queue and self.busy < self.limit:  # nobody waits and a slot is free
+                self.busy += 1
+                return True
         me = object()
         deadline = time.monotonic() + self.wait
         with self._ready:
@@ -490,18 +509,19 @@ def security_headers(resp: Response) -> Response:
         # An edit link or token in the answer is a key: no cache may keep it, whoever
         # built the answer (a view, or the page cache in caching.py).
         h["Cache-Control"] = "private, no-store"
-    if request.is_secure:
-        # Over https every cookie is Secure (the edit cookie is a key to the sheet).
-        cookies = h.getlist("Set-Cookie")
-        if cookies:
-            del h["Set-Cookie"]
-            for c in cookies:
-                secure = c if "; secure" in c.lower() else f"{c}; Secure"
-                h.add("Set-Cookie", secure)
+    if not request.is_secure:
+        return resp  # gzip: caching.py, whose hook runs before this one
+    # Over https every cookie is Secure (the edit cookie is a key to the sheet).
+    cookies = h.getlist("Set-Cookie")
+    if cookies:
+        del h["Set-Cookie"]
+        for c in cookies:
+            secure = c if "; secure" in c.lower() else f"{c}; Secure"
+            h.add("Set-Cookie", secure)
     hsts = current_app.config.get("HSTS_SECONDS")
-    if hsts and request.is_secure:
+    if hsts:
         h.setdefault("Strict-Transport-Security", f"max-age={int(hsts)}")
-    return resp  # gzip: caching.py, whose hook runs before this one
+    return resp
 
 
 def init_app(app: Flask) -> None:

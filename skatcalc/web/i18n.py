@@ -59,6 +59,8 @@ def api_lang() -> str:
 
 
 def _accepted_lang() -> str:
+    if not request.headers.get("Accept-Language"):  # an app that names none: parsed for nothing
+        return "de"
     return request.accept_languages.best_match(LANGS, default="de") or "de"
 
 

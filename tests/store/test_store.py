@@ -273,7 +273,33 @@ def test_the_lock_of_a_write_reads_once(fresh: Database) -> None:
             lock = sheets.lock_sheet(fresh, sid)
         finally:
             fresh.conn.set_trace_callback(None)
-        assert (lock.played, lock.players, lock.closed, lock.event) == (1, 3, None, None)
+        # the deals played count for a club night's table only (tests/web/test_settled.py)
+        assert (lock.played, lock.players, lock.closed, lock.event) == (0, 3, None, None)
         assert len(ran) == 1, ran
         with pytest.raises(store.NotFound):
             sheets.lock_sheet(fresh, sid + 1)
+
+
+def test_an_appended_deal_inside_the_write_lock_takes_no_savepoint(fresh: Database) -> None:
+    """``append_deal`` inside the sheet's write transaction writes three statements and no
+    savepoint; a number taken after all (``NotNext``) leaves that transaction to roll back,
+    and on its own it is its own transaction, as before."""
+    sid = sheets.create_sheet(fresh, "D", "skat", ["A", "B", "C"], "A", {}).id
+    ran: list[str] = []
+    with fresh.atomic():
+        sheets.lock_sheet(fresh, sid)
+        fresh.conn.set_trace_callback(ran.append)
+        try:
+            sheets.append_deal(fresh, sid, 1, "A", ["B", "C", "A"], GRAND, sheets.body_text(GRAND))
+        finally:
+            fresh.conn.set_trace_callback(None)
+    assert len(ran) == 3 and not [s for s in ran if "SAVEPOINT" in s.upper()], ran
+    rev = sheets.get_sheet(fresh, sid).rev
+    with pytest.raises(sheets.NotNext), fresh.atomic():
+        sheets.append_deal(fresh, sid, 1, "A", ["B", "C", "A"], GRAND, sheets.body_text(GRAND))
+    assert sheets.get_sheet(fresh, sid).rev == rev  # the revision's bump rolled back with it
+    with pytest.raises(sheets.NotNext):
+        sheets.append_deal(fresh, sid, 1, "A", ["B", "C", "A"], GRAND, sheets.body_text(GRAND))
+    assert sheets.get_sheet(fresh, sid).rev == rev and not fresh.conn.in_transaction
+    sheets.append_deal(fresh, sid, 2, "B", ["C", "A", "B"], GRAND, sheets.body_text(GRAND))
+    assert [d.n for d in sheets.get_deals(fresh, sid)] == [1, 2]

@@ -73,3 +73,22 @@ def test_blueprints_and_api_without_csrf(tmp_path: Path) -> None:
     r = client.post("/api/v1/skat/value", json={"game": "null", "won": True})
     assert r.status_code == 200 and r.get_json()["value"] == 23
     assert client.post("/sheets", data={"game": "skat"}).status_code == 400
+
+
+def test_no_view_hook_or_error_handler_is_async(app: Flask) -> None:
+    """The app runs every view and hook as it is (``_App.ensure_sync``): an ``async def`` among
+    them would hand Flask a coroutine instead of an answer."""
+    import inspect
+
+    funcs: list[object] = [*app.view_functions.values(), *app.teardown_appcontext_funcs]
+    for hooks in (app.before_request_funcs, app.after_request_funcs,
+                  app.teardown_request_funcs, app.template_context_processors,
+                  app.url_value_preprocessors, app.url_default_functions):  # fmt: skip
+        for fns in hooks.values():
+            funcs += list(fns)
+    for by_code in app.error_handler_spec.values():
+        for handlers in by_code.values():
+            funcs += list(handlers.values())
+    assert len(funcs) > 100
+    assert not [f for f in funcs if inspect.iscoroutinefunction(f)]
+    assert app.ensure_sync(len) is len

@@ -22,12 +22,13 @@ def test_only_the_request_state_module_touches_flask_g() -> None:
         for node in ast.walk(tree):
             names = (
                 [a.name for a in node.names]
-                if isinstance(node, ast.ImportFrom) and node.module == "flask"
+                if isinstance(node, ast.ImportFrom) and node.module in ("flask", "flask.globals")
                 else []
             )
             attr = isinstance(node, ast.Attribute) and node.attr == "g"
             if (
                 "g" in names
+                or "_cv_app" in names  # the app context, whose ``g`` it is
                 or attr
                 and isinstance(node.value, ast.Name)
                 and node.value.id == "flask"

@@ -72,3 +72,18 @@ def test_the_spliced_text_is_the_written_text(
     out = {**rest, "deals": [cache.KeptJson(d) for d in deals]}
     assert service.sheet_text(out, dumps) == dumps(out)
     assert service.sheet_text(out, dumps) == dumps(out)  # the rows' kept texts
+
+
+def test_the_deals_mark_is_found_as_every_dumps_writes_it(app: Flask) -> None:
+    """The mark the rows are spliced in at is written one way by any JSON writer (the app's,
+    json's in both modes); a writer that wrote it otherwise gets its JSON written whole."""
+    for dumps in (app.json.dumps, json.dumps, lambda v: json.dumps(v, ensure_ascii=False)):
+        assert dumps(service._DEALS_MARK) == service._DEALS_MARK_JSON
+
+    def spelled_out(value: Any) -> str:  # every letter of a string as its \\u escape
+        text = json.dumps(value)
+        return text.replace("deals", "".join(f"\\u{ord(c):04x}" for c in "deals"))
+
+    out = {"name": "x", "deals": [cache.KeptJson({"n": 1})], "totals": {}}
+    assert service._DEALS_MARK_JSON not in spelled_out({**out, "deals": service._DEALS_MARK})
+    assert service.sheet_text(out, spelled_out) == spelled_out(out)

@@ -374,20 +374,28 @@ def _levels(deal: SkatDeal, at: _Reached) -> list[Level]:
     """Matadors and every level reached, each with the running count (ISkO 5.2.6)."""
     assert deal.matadors is not None
     count = deal.matadors
-    levels = [Level(Msg("mit") if deal.with_ else Msg("ohne"), count)]
-    for name, flag in (
-        (pmsg("level", "Spiel"), True),
-        (pmsg("level", "Hand"), at.hand),
-        (pmsg("level", "Schneider"), at.schneider),
-        (pmsg("level", "Schneider angesagt"), at.schneider_ann),
-        (pmsg("level", "Schwarz"), at.schwarz),
-        (pmsg("level", "Schwarz angesagt"), at.schwarz_ann),
-        (pmsg("level", "Ouvert"), deal.ouvert),
-    ):
+    levels = [Level(_WITH if deal.with_ else _WITHOUT, count)]
+    flags = (True, at.hand, at.schneider, at.schneider_ann, at.schwarz, at.schwarz_ann,
+             deal.ouvert)  # fmt: skip
+    for name, flag in zip(_LEVEL_NAMES, flags, strict=True):
         if flag:
             count += 1
             levels.append(Level(name, count))
     return levels
+
+
+# The levels' names (messages are frozen: made once, not for every deal's value), in the order
+# ``_levels`` counts them.
+_WITH, _WITHOUT = Msg("mit"), Msg("ohne")
+_LEVEL_NAMES = (
+    pmsg("level", "Spiel"),
+    pmsg("level", "Hand"),
+    pmsg("level", "Schneider"),
+    pmsg("level", "Schneider angesagt"),
+    pmsg("level", "Schwarz"),
+    pmsg("level", "Schwarz angesagt"),
+    pmsg("level", "Ouvert"),
+)
 
 
 def _suit_value(deal: SkatDeal) -> SkatResult:
