@@ -698,6 +698,9 @@ QR_CODES: Recent[str, Markup] = Recent(256)
 CHART_XS: Recent[tuple[int, int, int], list[str]] = Recent(64)
 CHART_YS: Recent[tuple[int, int, int, int], dict[int, str]] = Recent(64)
 CHART_VALUES = 2048  # totals kept per scale
+# The chart's x axis as drawn per (deals, left, plot width, the labels' y): a function of its
+# key only (exports/charts.py).
+CHART_X_AXES: Recent[tuple[int, int, int, int], str] = Recent(64)
 # The chart as drawn per scale, size and players, its x axis and points cut out
 # (exports/charts.py): a function of its key only.
 CHART_FRAMES: Recent[tuple[object, ...], list[str]] = Recent(64)
@@ -767,7 +770,7 @@ def clear() -> None:
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS, ROWS_UTF8, HISTORIES,
-                 CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES,
+                 CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES, CHART_X_AXES,
                  SPEC_TEXTS):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
