@@ -652,6 +652,11 @@ ENTRY_FORMS: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
 MORE_PANES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     2 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
 )
+# A sheet page's strip, table foot and standings as drawn per shape, their values cut out
+# (sheet_view.py ``shaped_part``): a function of its key only.
+PART_SHAPES: ByteBounded[tuple[object, ...], list[str | int]] = ByteBounded(
+    2 * MB, lambda pieces: sum(len(p) if type(p) is str else 8 for p in pieces), keep_one=True
+)
 # The sheet page's frame per sheet, view and language, its parts cut out (sheet_view.py).
 PAGE_FRAMES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     4 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
@@ -770,7 +775,7 @@ def clear() -> None:
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS, ROWS_UTF8, HISTORIES,
-                 CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES, CHART_X_AXES,
+                 CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES, CHART_X_AXES, PART_SHAPES,
                  SPEC_TEXTS):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:

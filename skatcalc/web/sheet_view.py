@@ -60,8 +60,8 @@ from skatcalc.web.deal_forms import (
     preview_messages,
     rules_at,
 )
-from skatcalc.web.i18n import lang_url, num, page_lang
-from skatcalc.web.request_state import mark_private
+from skatcalc.web.i18n import lang_url, money, num, page_lang
+from skatcalc.web.request_state import csrf_token, mark_private
 
 
 def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: list[str] | None = None,
@@ -120,6 +120,7 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         counting=counting,
         cells=total_cells(sheet.players, data["totals"]),
         stat_cells=stat_cells(sheet, parts["stats"]),
+        pv=part_values(data, counting, parts["chart"]),
         **parts,
     )  # fmt: skip
     return sheet_answer(html, status, share)
@@ -174,6 +175,7 @@ def page_html(**values: Any) -> str:
            context["lang"], values["rotation"], request.script_root, request.host_url)  # fmt: skip
     blocks = app.jinja_env.get_template("sheets/_parts.html")
     ctx = _new_context(blocks, context)
+    shaped: list[_Shaped | None] = []
 
     def part(name: str) -> str:
         if name == "rows":
@@ -182,6 +184,11 @@ def page_html(**values: Any) -> str:
             return str(values["more_html"] or "")
         if name == "entry_form" and values["entry_html"]:
             return str(values["entry_html"])  # the blank form kept, this page's values in
+        if name in SHAPED_PARTS and shapeable(values):
+            if not shaped:
+                shaped.append(_Shaped.of(blocks, context))  # probed once for the three blocks
+            if shaped[0] is not None:
+                return shaped[0].part(name)
         return "".join(blocks.blocks[name](ctx))
 
     if "\x00" in sheet.name:
@@ -218,6 +225,172 @@ def _new_context(template: Template, values: dict[str, Any]) -> Context:
     merged.update(values)
     # no globals' names of its own to hand on: the templates it imports take the globals
     return new_context(template.environment, template.name, template.blocks, merged, True)
+
+
+# --- Parts drawn once per shape ---------------------------------------------------------------
+
+# The strip, the table's foot and the standings are most of a save's template work (a row of
+# cells per figure, a cell per player) and, besides the page's values, follow from few
+# things: the language, the players, who leads, who deals and sits out, the view, which
+# figures the sheet keeps and which of them are empty or negative. Each is drawn once per such
+# shape with a hole for every value (the blocks only write a value or ask whether it is
+# empty: an empty one is part of the shape), kept, and filled for each page.
+SHAPED_PARTS = frozenset({"strip", "tail", "standing"})
+_HOLE_SPLIT = re.compile("(\x00h(?:\\d+|c)\x00)")
+_HOLE_CSRF = "\x00hc\x00"
+
+
+def part_values(data: Mapping[str, Any], counting: list[Any], chart: Markup | None) -> Fields:
+    """What the shaped blocks write of a page besides ``cells`` and ``stat_cells`` (each value
+    as the page writes it, so the blocks do nothing with it but write it)."""
+    totals = data["totals"]
+    stock = totals.get("stock")
+    return Fields(
+        has=Fields({k: k in totals for k in ("list", "written", "seeger_fabian")}),
+        bierlachs="bierlachs" in totals,
+        balance_sum=sum(totals["balance"].values()),
+        no_deals=not data["deals"],
+        last_n=counting[-1]["n"] if counting else None,
+        bock_pending=data.get("bock_pending") or None,  # a number is always a hole
+        stock=number(stock, page_lang()) if stock else None,
+        settlement=[Fields({"from": t["from"], "to": t["to"], "amount": money(t["cents"])})
+                    for t in totals.get("settlement") or ()],
+        chart=chart,
+    )  # fmt: skip
+
+
+def shapeable(values: Mapping[str, Any]) -> bool:
+    """Whether the page's shaped blocks can be drawn per shape: not a club night's tournament
+    list or a Bierlachs match (blocks of their own), and no name with a hole's mark in it."""
+    pv = values["pv"]
+    return not (
+        values["tlist"] or pv.bierlachs or any("\x00" in p for p in values["sheet"].players)
+    )
+
+
+_LEAF_KINDS = frozenset({str, int, float, Markup})
+_LEAF = "h"  # a value's place in the shape
+_MARKS = [Markup(f"\x00h{k}\x00") for k in range(256)]
+
+
+def _mark(k: int) -> Markup:
+    return _MARKS[k] if k < len(_MARKS) else Markup(f"\x00h{k}\x00")
+
+
+def _full(value: object) -> bool:
+    """Whether ``value`` is a hole, not part of the shape: a number, or anything not empty."""
+    return type(value) is int or bool(value)
+
+
+class _Holes:
+    """A page's values with every value that is not empty replaced by its hole's mark; the
+    shape (``shape``) holds all else: the structure, the empty values and the flags."""
+
+    def __init__(self) -> None:
+        self.leaves: list[Any] = []
+        self.shape: list[object] = []
+
+    def probe(self, value: Any) -> Any:
+        kind = type(value)
+        leaves, shape = self.leaves, self.shape
+        if kind in _LEAF_KINDS:
+            if not value and kind is not int:  # a number is always a hole
+                shape.append((kind, value))
+                return value
+            shape.append(_LEAF)
+            leaves.append(value)
+            return _mark(len(leaves) - 1)
+        if kind is tuple or kind is list:
+            if value and all(map(_full, value)) and {*map(type, value)} <= _LEAF_KINDS:
+                # a row of values, none empty (most of them): one step
+                k = len(leaves)
+                leaves.extend(value)
+                shape.append((kind, len(value), _LEAF))
+                return kind([_mark(j) for j in range(k, len(leaves))])
+            shape.append((kind, len(value)))
+            return kind([self.probe(v) for v in value])
+        if kind is Fields or kind is dict:
+            shape.append(tuple(value))
+            return Fields({k: self.probe(v) for k, v in value.items()})
+        if kind is bool or value is None:
+            shape.append(value)
+            return value
+        raise TypeError(kind)
+
+
+class _Shaped:
+    """The shaped blocks of one page: its values probed once, each block's shape kept and its
+    holes filled with this page's values (and CSRF token)."""
+
+    def __init__(self, blocks: Template, context: Mapping[str, Any]) -> None:
+        holes = _Holes()
+        self.probed: dict[str, Any] = {}
+        self.shapes: dict[str, tuple[object, ...]] = {}
+        # the statistics last: the holes of the others are numbered alike without them
+        for k in ("cells", "pv", "stat_cells"):
+            del holes.shape[:]
+            self.probed[k] = holes.probe(context[k])
+            self.shapes[k] = tuple(holes.shape)
+        self.leaves = holes.leaves
+        self.filled: list[str] = []
+        sheet: service.Sheet = context["sheet"]
+        # everything else the blocks read: with the probed values, all they can draw
+        self.shown = {
+            "np": context["np"], "skat": context["skat"], "share": context["share"],
+            "leaders": list(context["leaders"]), "proposed": context["proposed"],
+            "proposed_active": tuple(context["proposed_active"]), "tlist": None,
+            "sheet": Fields(players=list(sheet.players), id=sheet.id, closed=bool(sheet.closed)),
+        }  # fmt: skip
+        self.here = (context["lang"], page_lang(), request.script_root)
+        self.blocks = blocks
+        self.helpers = {k: context[k] for k in _PART_HELPERS if k in context}
+
+    @classmethod
+    def of(cls, blocks: Template, context: Mapping[str, Any]) -> _Shaped | None:
+        """The page's shaped blocks; None when a value is of no kind a hole takes (the blocks
+        are then rendered whole)."""
+        try:
+            return cls(blocks, context)
+        except TypeError:
+            return None
+
+    def part(self, name: str) -> str:
+        shown, probed = _PART_READS[name]
+        # what this block reads, and only that: a block is drawn again only when its own
+        # shape changes (the strip follows the dealer, the foot and the standings do not)
+        key = (name, *self.here, repr([self.shown[k] for k in shown]),
+               *[self.shapes[k] for k in probed])  # fmt: skip
+        pieces = cache.PART_SHAPES.get(key)
+        if pieces is None:
+            values = {**self.helpers, "tlist": None, **{k: self.shown[k] for k in shown},
+                      **{k: self.probed[k] for k in probed}}  # fmt: skip
+            html = "".join(self.blocks.blocks[name](_new_context(self.blocks, values)))
+            token = csrf_token()  # made by the block's form, if it has one
+            if token:
+                html = html.replace(token, _HOLE_CSRF)
+            # each hole as its value's number (the CSRF token's: -1)
+            pieces = [-1 if p == _HOLE_CSRF else int(p[2:-1]) if p[:2] == "\x00h" else p
+                      for p in _HOLE_SPLIT.split(html)]  # fmt: skip
+            cache.PART_SHAPES.put(key, pieces)
+        if not self.filled:  # each value written once for the three blocks
+            self.filled = [str(escape(v)) for v in self.leaves]
+        filled = self.filled
+        if -1 in pieces:
+            filled = [*filled, generate_csrf()]  # this client's session, as a render would
+        return "".join([p if isinstance(p, str) else filled[p] for p in pieces])
+
+
+# What each shaped block reads of the page besides its helpers: as it is (its key), and with
+# its values as holes (their shape its key too). The statistics come last in the holes'
+# numbering, so a block that does not read them is not drawn again when they change.
+_PART_READS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "strip": (("np", "skat", "leaders", "proposed", "proposed_active", "sheet"), ("cells", "pv")),
+    "tail": (("skat", "leaders", "share", "sheet"), ("cells", "pv")),
+    "standing": (("np", "leaders", "sheet"), ("cells", "pv", "stat_cells")),
+}
+# What a render's context brings besides the page's values (the context processors'): the
+# shaped blocks' texts, numbers and links.
+_PART_HELPERS = ("lang", "num", "money", "_", "gettext", "url_for", "lang_url")
 
 
 class _Parts(dict[str, Markup]):
