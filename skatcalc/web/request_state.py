@@ -107,3 +107,9 @@ def csrf_token() -> str | None:
     """Flask-WTF's form token of this request, if a form made one (Flask-WTF keeps it on g)."""
     token = g.get("csrf_token")
     return str(token) if token else None
+
+
+def use_csrf_token(token: str) -> None:
+    """This request's form token, signed before (web/caching.py): Flask-WTF takes it from g
+    instead of signing one."""
+    g.csrf_token = token

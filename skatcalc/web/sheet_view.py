@@ -609,8 +609,13 @@ def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> SavedLine | None:
 def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
                    ) -> TableLine | None:  # fmt: skip
     """For a table's sheet at a club night: its event, series, table and deals left."""
+    if cache.NOT_TABLES.get(sheet.share_token):
+        return None
     table = event_of_sheet(db, sheet.id)
     if table is None:
+        # A sheet is a table from its start or never (an event opens a table with a new sheet
+        # in the same transaction): kept, not asked of the database on every page.
+        cache.NOT_TABLES.put(sheet.share_token, True)
         return None
     played = sum(1 for d in data["deals"] if not d["struck"])
     left = max(0, table.deals.get(len(sheet.players), 0) - played)
