@@ -654,8 +654,8 @@ MORE_PANES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
 )
 # A sheet page's strip, table foot and standings as drawn per shape, their values cut out
 # (sheet_view.py ``shaped_part``): a function of its key only.
-PART_SHAPES: ByteBounded[tuple[object, ...], list[str | int]] = ByteBounded(
-    2 * MB, lambda pieces: sum(len(p) if type(p) is str else 8 for p in pieces), keep_one=True
+PART_SHAPES: ByteBounded[tuple[object, ...], list[str | tuple[str, int]]] = ByteBounded(
+    2 * MB, lambda pieces: sum(len(p) if isinstance(p, str) else 8 for p in pieces), keep_one=True
 )
 # The sheet page's frame per sheet, view and language, its parts cut out (sheet_view.py).
 PAGE_FRAMES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(

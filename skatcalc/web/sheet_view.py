@@ -229,15 +229,17 @@ def _new_context(template: Template, values: dict[str, Any]) -> Context:
 
 # --- Parts drawn once per shape ---------------------------------------------------------------
 
-# The strip, the table's foot and the standings are most of a save's template work (a row of
-# cells per figure, a cell per player) and, besides the page's values, follow from few
-# things: the language, the players, who leads, who deals and sits out, the view, which
-# figures the sheet keeps and which of them are empty or negative. Each is drawn once per such
-# shape with a hole for every value (the blocks only write a value or ask whether it is
-# empty: an empty one is part of the shape), kept, and filled for each page.
-SHAPED_PARTS = frozenset({"strip", "tail", "standing"})
-_HOLE_SPLIT = re.compile("(\x00h(?:\\d+|c)\x00)")
-_HOLE_CSRF = "\x00hc\x00"
+# The parts but the head (the strip, the tabs, the table's head and foot, the standings, the
+# entry's heading) are most of a save's template work (a row of cells per figure, a cell per
+# player) and, besides the page's values, follow from few things: the language, the players,
+# who leads, who deals and sits out, the view, which figures the sheet keeps and which of them
+# are empty or negative. Each is drawn once per such shape with a hole for every value (the
+# blocks only write a value or ask whether it is empty: an empty one is part of the shape),
+# kept, and filled for each page.
+SHAPED_PARTS = frozenset({"strip", "tabs", "thead", "tail", "standing", "entry_head"})
+# a hole's mark: its value's name (c: cells, s: stat_cells, v: pv) and number; the CSRF token's
+_HOLE_SPLIT = re.compile("(\x00h(?:[csv]\\d+|-)\x00)")
+_HOLE_CSRF = "\x00h-\x00"
 
 
 def part_values(data: Mapping[str, Any], counting: list[Any], chart: Markup | None) -> Fields:
@@ -250,8 +252,11 @@ def part_values(data: Mapping[str, Any], counting: list[Any], chart: Markup | No
         bierlachs="bierlachs" in totals,
         balance_sum=sum(totals["balance"].values()),
         no_deals=not data["deals"],
+        next_n=len(data["deals"]) + 1,
+        n_played=len(counting),
         last_n=counting[-1]["n"] if counting else None,
         bock_pending=data.get("bock_pending") or None,  # a number is always a hole
+        next_bockramsch=bool(data.get("next_bockramsch")),
         stock=number(stock, page_lang()) if stock else None,
         settlement=[Fields({"from": t["from"], "to": t["to"], "amount": money(t["cents"])})
                     for t in totals.get("settlement") or ()],
@@ -270,11 +275,6 @@ def shapeable(values: Mapping[str, Any]) -> bool:
 
 _LEAF_KINDS = frozenset({str, int, float, Markup})
 _LEAF = "h"  # a value's place in the shape
-_MARKS = [Markup(f"\x00h{k}\x00") for k in range(256)]
-
-
-def _mark(k: int) -> Markup:
-    return _MARKS[k] if k < len(_MARKS) else Markup(f"\x00h{k}\x00")
 
 
 def _full(value: object) -> bool:
@@ -283,12 +283,18 @@ def _full(value: object) -> bool:
 
 
 class _Holes:
-    """A page's values with every value that is not empty replaced by its hole's mark; the
-    shape (``shape``) holds all else: the structure, the empty values and the flags."""
+    """One of a page's values (``cells``, ``stat_cells``, ``pv``: ``name`` its letter)
+    with everything in it that is not empty replaced by its hole's mark; the shape (``shape``)
+    holds all else: the structure, the empty values and the flags."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str) -> None:
         self.leaves: list[Any] = []
         self.shape: list[object] = []
+        self.marks = _MARKS[name]
+
+    def mark(self, k: int) -> Markup:
+        marks = self.marks
+        return marks[k] if k < len(marks) else Markup(f"{marks[0][:3]}{k}\x00")
 
     def probe(self, value: Any) -> Any:
         kind = type(value)
@@ -299,14 +305,14 @@ class _Holes:
                 return value
             shape.append(_LEAF)
             leaves.append(value)
-            return _mark(len(leaves) - 1)
+            return self.mark(len(leaves) - 1)
         if kind is tuple or kind is list:
             if value and all(map(_full, value)) and {*map(type, value)} <= _LEAF_KINDS:
                 # a row of values, none empty (most of them): one step
                 k = len(leaves)
                 leaves.extend(value)
                 shape.append((kind, len(value), _LEAF))
-                return kind([_mark(j) for j in range(k, len(leaves))])
+                return kind([self.mark(j) for j in range(k, len(leaves))])
             shape.append((kind, len(value)))
             return kind([self.probe(v) for v in value])
         if kind is Fields or kind is dict:
@@ -318,27 +324,30 @@ class _Holes:
         raise TypeError(kind)
 
 
+_MARKS = {name: [Markup(f"\x00h{name}{k}\x00") for k in range(256)] for name in "csv"}
+
+
 class _Shaped:
     """The shaped blocks of one page: its values probed once, each block's shape kept and its
     holes filled with this page's values (and CSRF token)."""
 
     def __init__(self, blocks: Template, context: Mapping[str, Any]) -> None:
-        holes = _Holes()
         self.probed: dict[str, Any] = {}
         self.shapes: dict[str, tuple[object, ...]] = {}
-        # the statistics last: the holes of the others are numbered alike without them
-        for k in ("cells", "pv", "stat_cells"):
-            del holes.shape[:]
+        self.leaves: dict[str, list[Any]] = {}
+        for k, letter in (("cells", "c"), ("stat_cells", "s"), ("pv", "v")):
+            holes = _Holes(letter)
             self.probed[k] = holes.probe(context[k])
             self.shapes[k] = tuple(holes.shape)
-        self.leaves = holes.leaves
-        self.filled: list[str] = []
+            self.leaves[letter] = holes.leaves
+        self.filled: dict[str, list[str]] = {}
         sheet: service.Sheet = context["sheet"]
         # everything else the blocks read: with the probed values, all they can draw
         self.shown = {
             "np": context["np"], "skat": context["skat"], "share": context["share"],
             "leaders": list(context["leaders"]), "proposed": context["proposed"],
-            "proposed_active": tuple(context["proposed_active"]), "tlist": None,
+            "proposed_active": tuple(context["proposed_active"]),
+            "form": context["form"] is not None, "general": list(context["general"]),
             "sheet": Fields(players=list(sheet.players), id=sheet.id, closed=bool(sheet.closed)),
         }  # fmt: skip
         self.here = (context["lang"], page_lang(), request.script_root)
@@ -368,25 +377,34 @@ class _Shaped:
             token = csrf_token()  # made by the block's form, if it has one
             if token:
                 html = html.replace(token, _HOLE_CSRF)
-            # each hole as its value's number (the CSRF token's: -1)
-            pieces = [-1 if p == _HOLE_CSRF else int(p[2:-1]) if p[:2] == "\x00h" else p
-                      for p in _HOLE_SPLIT.split(html)]  # fmt: skip
+            # each hole as its value's name and number; the CSRF token's as ""
+            pieces = [("", 0) if p == _HOLE_CSRF else (p[2], int(p[3:-1])) if p[:2] == "\x00h"
+                      else p for p in _HOLE_SPLIT.split(html)]  # fmt: skip
             cache.PART_SHAPES.put(key, pieces)
-        if not self.filled:  # each value written once for the three blocks
-            self.filled = [str(escape(v)) for v in self.leaves]
         filled = self.filled
-        if -1 in pieces:
-            filled = [*filled, generate_csrf()]  # this client's session, as a render would
-        return "".join([p if isinstance(p, str) else filled[p] for p in pieces])
+        out = []
+        for p in pieces:
+            if isinstance(p, str):
+                out.append(p)
+                continue
+            which, k = p
+            if which not in filled:  # each value written once for the blocks that show it
+                filled[which] = (
+                    [str(escape(v)) for v in self.leaves[which]] if which else [generate_csrf()]
+                )
+            out.append(filled[which][k])
+        return "".join(out)
 
 
 # What each shaped block reads of the page besides its helpers: as it is (its key), and with
-# its values as holes (their shape its key too). The statistics come last in the holes'
-# numbering, so a block that does not read them is not drawn again when they change.
+# its values as holes (their shape its key too).
 _PART_READS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "strip": (("np", "skat", "leaders", "proposed", "proposed_active", "sheet"), ("cells", "pv")),
+    "tabs": (("share", "sheet", "form"), ("pv",)),
+    "thead": (("skat", "leaders", "sheet"), ()),
     "tail": (("skat", "leaders", "share", "sheet"), ("cells", "pv")),
-    "standing": (("np", "leaders", "sheet"), ("cells", "pv", "stat_cells")),
+    "standing": (("np", "leaders", "sheet"), ("cells", "stat_cells", "pv")),
+    "entry_head": (("proposed", "general"), ("pv",)),
 }
 # What a render's context brings besides the page's values (the context processors'): the
 # shaped blocks' texts, numbers and links.

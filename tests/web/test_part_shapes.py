@@ -51,10 +51,10 @@ def test_every_view_with_shaped_parts_is_the_page_rendered_whole(
 
 
 def test_a_value_of_no_holes_kind_renders_the_blocks_whole() -> None:
-    holes = sheet_view._Holes()
+    holes = sheet_view._Holes("c")
     assert holes.probe([Markup("<b>"), "", 0, None, True]) == [
-        Markup("\x00h0\x00"), "", Markup("\x00h1\x00"), None, True,
+        Markup("\x00hc0\x00"), "", Markup("\x00hc1\x00"), None, True,
     ]  # fmt: skip
     assert holes.leaves == [Markup("<b>"), 0]
     with pytest.raises(TypeError):
-        sheet_view._Holes().probe([object()])
+        sheet_view._Holes("c").probe([object()])
