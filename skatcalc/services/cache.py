@@ -652,10 +652,10 @@ ENTRY_FORMS: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
 MORE_PANES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     2 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
 )
-# A sheet page's strip, table foot and standings as drawn per shape, their values cut out
-# (sheet_view.py ``shaped_part``): a function of its key only.
-PART_SHAPES: ByteBounded[tuple[object, ...], list[str | tuple[str, int]]] = ByteBounded(
-    2 * MB, lambda pieces: sum(len(p) if isinstance(p, str) else 8 for p in pieces), keep_one=True
+# A sheet page's parts but its head as drawn per shape, their values' holes as a format string
+# (sheet_view.py ``_Shaped``): a function of its key only.
+PART_SHAPES: ByteBounded[tuple[object, ...], tuple[str, frozenset[str]]] = ByteBounded(
+    2 * MB, lambda held: len(held[0]), keep_one=True
 )
 # The sheet page's frame per sheet, view and language, its parts cut out (sheet_view.py).
 PAGE_FRAMES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(

@@ -340,7 +340,7 @@ class _Shaped:
             self.probed[k] = holes.probe(context[k])
             self.shapes[k] = tuple(holes.shape)
             self.leaves[letter] = holes.leaves
-        self.filled: dict[str, list[str]] = {}
+        self.filled: dict[str, list[Markup] | list[str]] = {}
         sheet: service.Sheet = context["sheet"]
         # everything else the blocks read: with the probed values, all they can draw
         self.shown = {
@@ -369,31 +369,44 @@ class _Shaped:
         # shape changes (the strip follows the dealer, the foot and the standings do not)
         key = (name, *self.here, repr([self.shown[k] for k in shown]),
                *[self.shapes[k] for k in probed])  # fmt: skip
-        pieces = cache.PART_SHAPES.get(key)
-        if pieces is None:
+        held = cache.PART_SHAPES.get(key)
+        if held is None:
             values = {**self.helpers, "tlist": None, **{k: self.shown[k] for k in shown},
                       **{k: self.probed[k] for k in probed}}  # fmt: skip
             html = "".join(self.blocks.blocks[name](_new_context(self.blocks, values)))
             token = csrf_token()  # made by the block's form, if it has one
             if token:
                 html = html.replace(token, _HOLE_CSRF)
-            # each hole as its value's name and number; the CSRF token's as ""
-            pieces = [("", 0) if p == _HOLE_CSRF else (p[2], int(p[3:-1])) if p[:2] == "\x00h"
-                      else p for p in _HOLE_SPLIT.split(html)]  # fmt: skip
-            cache.PART_SHAPES.put(key, pieces)
+            held = _shape_format(html)
+            cache.PART_SHAPES.put(key, held)
+        shape, used = held
         filled = self.filled
-        out = []
-        for p in pieces:
-            if isinstance(p, str):
-                out.append(p)
-                continue
-            which, k = p
+        for which in used:
             if which not in filled:  # each value written once for the blocks that show it
                 filled[which] = (
-                    [str(escape(v)) for v in self.leaves[which]] if which else [generate_csrf()]
+                    list(map(escape, self.leaves[which])) if which else [generate_csrf()]
                 )
-            out.append(filled[which][k])
-        return "".join(out)
+        # the holes filled by str.format: one call, no loop over the pieces here
+        return shape.format(*[filled.get(which, ()) for which in _HOLE_ORDER])
+
+
+_HOLE_ORDER = ("c", "s", "v", "")  # the format's arguments: cells, stat_cells, pv, CSRF token
+
+
+def _shape_format(html: str) -> tuple[str, frozenset[str]]:
+    """A block drawn with holes as a format string (``{0[3]}``: hole 3 of ``cells``) and the
+    values whose holes it has."""
+    out, used = [], set()
+    for piece in _HOLE_SPLIT.split(html):
+        if piece[:2] != "\x00h":
+            out.append(piece.replace("{", "{{").replace("}", "}}"))
+        elif piece == _HOLE_CSRF:
+            out.append("{3[0]}")
+            used.add("")
+        else:
+            out.append(f"{{{_HOLE_ORDER.index(piece[2])}[{piece[3:-1]}]}}")
+            used.add(piece[2])
+    return "".join(out), frozenset(used)
 
 
 # What each shaped block reads of the page besides its helpers: as it is (its key), and with

@@ -58,3 +58,10 @@ def test_a_value_of_no_holes_kind_renders_the_blocks_whole() -> None:
     assert holes.leaves == [Markup("<b>"), 0]
     with pytest.raises(TypeError):
         sheet_view._Holes("c").probe([object()])
+
+
+def test_a_shapes_text_keeps_its_braces() -> None:
+    """A name such as "{0}" in a block's text stays text; only the holes are filled."""
+    shape, used = sheet_view._shape_format('<b title="{0}">\x00hc1\x00</b>}{\x00hv0\x00\x00h-\x00')
+    assert used == {"c", "v", ""}
+    assert shape.format(["a", "{1}"], [], ["&lt;"], ["tok"]) == '<b title="{0}">{1}</b>}{&lt;tok'
