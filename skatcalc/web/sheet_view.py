@@ -99,7 +99,9 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         saved=None if share else saved_line(sheet, data),
         legend=cache.kept(cache.LEGENDS, (sheet.game, page_lang()), lambda: legend(sheet.game, _)),
         sheet=sheet,
-        data=Fields({**data, "totals": fields(data["totals"])}),
+        # read by attribute two levels deep (data.totals.balance); Jinja reads what lies below
+        # from a plain dict as well, its key after the attribute it is not
+        data=Fields({**data, "totals": Fields(data["totals"])}),
         form=form,
         entry_html=entry_html,
         general=general or [],
@@ -140,7 +142,7 @@ def rules_in_words(sheet: service.Sheet, spec: SheetSpec, rules_key: str,
 def sheet_answer(html: str, status: int, share: bool) -> Response:
     """The page as an answer: on a network server the edit view carries the edit link, a key
     to the sheet, and no cache may keep it."""
-    resp = make_response(html, status)
+    resp: Response = current_app.response_class(html, status)  # as make_response makes it
     if not share and current_app.config.get("LAN"):
         resp.headers["Cache-Control"] = "private, no-store"
         mark_private()
