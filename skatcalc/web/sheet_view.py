@@ -99,9 +99,7 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         saved=None if share else saved_line(sheet, data),
         legend=cache.kept(cache.LEGENDS, (sheet.game, page_lang()), lambda: legend(sheet.game, _)),
         sheet=sheet,
-        # read by attribute two levels deep (data.totals.balance); Jinja reads what lies below
-        # from a plain dict as well, its key after the attribute it is not
-        data=Fields({**data, "totals": Fields(data["totals"])}),
+        data=Fields({**data, "totals": Fields(data["totals"])}),  # Jinja reads dicts below
         form=form,
         entry_html=entry_html,
         general=general or [],
