@@ -7,7 +7,7 @@ markup is ``templates/charts/line.svg``; here the axes and the points are worked
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypedDict
 from xml.sax.saxutils import escape as _escape
@@ -66,8 +66,8 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
     units: a page drawn narrow (``width``) and shrunk to a phone's width keeps it readable."""
     totals = [d["totals"] for d in deals]  # each deal's looked up once, not once per player
     series = {p: [0, *[int(t[p]) for t in totals]] for p in players}
-    values = [v for s in series.values() for v in s]
-    lo, hi = min(min(values, default=0), 0), max(max(values, default=0), 0)
+    lo = min([0, *map(min, series.values())])
+    hi = max([0, *map(max, series.values())])
     if lo == hi:
         hi = lo + 10
     step = _nice_step(hi - lo)
@@ -83,26 +83,24 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
     def y(v: int) -> float:
         return top + ph * (hi - v) / (hi - lo)
 
-    # the template writes these as they are (a format filter per number cost most of it)
-    y_ticks = [{"y": f"{y(v):.1f}", "text_y": f"{y(v) + 4:.1f}", "zero": v == 0,
-                "label": number(v)} for v in range(lo, hi + 1, step)]  # fmt: skip
-    x_ticks = [{"x": f"{x(i):.1f}", "label": i} for i in range(0, n + 1, _nice_step(n))]
     # Each deal's x and each total's y written once, not once per player, and kept per scale
     # (they follow from it alone): the page after a save draws every point again, and only
     # the new deal's totals are new on a scale that did not change.
     xs = cache.kept(cache.CHART_XS, (len(deals), left, pw),
                     lambda: [f"{x(i):.0f}," for i in range(len(deals) + 1)])  # fmt: skip
     held = cache.kept(cache.CHART_YS, (lo, hi, top, ph), dict)
-    ys: dict[int, str] = {}
-    for v in set(values):
-        text = held.get(v)
-        if text is None:
-            text = f"{y(v):.0f}"
-            if len(held) < cache.CHART_VALUES:  # added to, never emptied: others read it
-                held[v] = text
-        ys[v] = text
-    points = [" ".join([xs[i] + ys[val] for i, val in enumerate(series[p])]) for p in players]
-    x_axis = _template("charts/_x_axis.svg").render(x_ticks=x_ticks, y=top + ph + 16)
+    ys = held
+    missing = {v for s in series.values() for v in s if v not in held}
+    if missing:
+        ys = {**held, **{v: f"{y(v):.0f}" for v in missing}}
+        if len(ys) <= cache.CHART_VALUES:  # added to, never emptied: others read it
+            held.update((v, ys[v]) for v in missing)
+    # each point its deal's x and its total's y, joined in C rather than one by one
+    points = [" ".join(map(str.__add__, xs, map(ys.__getitem__, series[p]))) for p in players]
+    # The x axis follows from the number of deals and the geometry alone: drawn once per such
+    # key, not once per view of a revision (each language and view draws its own chart).
+    x_axis = cache.kept(cache.CHART_X_AXES, (n, left, pw, top + ph + 16),
+                        lambda: _x_axis(n, x, top + ph + 16))  # fmt: skip
     # The drawing but for its x axis and its points follows from the scale, the size and the
     # players alone: drawn once per such key with marks where those go (a save's chart moves
     # the x axis and adds a point to each line, the scale mostly stays).
@@ -110,6 +108,9 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
            tuple(players))  # fmt: skip
 
     def frame() -> list[str]:
+        # the template writes these as they are (a format filter per number cost most of it)
+        y_ticks = [{"y": f"{y(v):.1f}", "text_y": f"{y(v) + 4:.1f}", "zero": v == 0,
+                    "label": number(v)} for v in range(lo, hi + 1, step)]  # fmt: skip
         lines = [
             {
                 "name": p,
@@ -134,6 +135,12 @@ def running_totals_svg(players: Sequence[str], deals: Sequence[Mapping[str, Any]
 
 
 _MARKS = re.compile("(\x00(?:x|\\d+)\x00)")
+
+
+def _x_axis(n: int, x: Callable[[int], float], y: int) -> str:
+    """``templates/charts/_x_axis.svg``: a label at every step of the deals' numbers."""
+    x_ticks = [{"x": f"{x(i):.1f}", "label": i} for i in range(0, n + 1, _nice_step(n))]
+    return _template("charts/_x_axis.svg").render(x_ticks=x_ticks, y=y)
 
 
 def key_label(name: str, room: float, font_size: int) -> str:

@@ -654,6 +654,11 @@ ENTRY_FORMS: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
 MORE_PANES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     2 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
 )
+# A sheet page's parts but its head as drawn per shape, their values' holes as a format string
+# (sheet_view.py ``_Shaped``): a function of its key only.
+PART_SHAPES: ByteBounded[tuple[object, ...], tuple[str, frozenset[str]]] = ByteBounded(
+    2 * MB, lambda held: len(held[0]), keep_one=True
+)
 # The sheet page's frame per sheet, view and language, its parts cut out (sheet_view.py).
 PAGE_FRAMES: ByteBounded[tuple[object, ...], list[str]] = ByteBounded(
     4 * MB, lambda pieces: sum(len(p) for p in pieces), keep_one=True
@@ -705,9 +710,20 @@ QR_CODES: Recent[str, Markup] = Recent(256)
 CHART_XS: Recent[tuple[int, int, int], list[str]] = Recent(64)
 CHART_YS: Recent[tuple[int, int, int, int], dict[int, str]] = Recent(64)
 CHART_VALUES = 2048  # totals kept per scale
+# The chart's x axis as drawn per (deals, left, plot width, the labels' y): a function of its
+# key only (exports/charts.py).
+CHART_X_AXES: Recent[tuple[int, int, int, int], str] = Recent(64)
 # The chart as drawn per scale, size and players, its x axis and points cut out
 # (exports/charts.py): a function of its key only.
 CHART_FRAMES: Recent[tuple[object, ...], list[str]] = Recent(64)
+# The sheets that are no club night's table, by share token (web/sheet_view.py
+# ``table_of_event``): an event opens each table with a sheet of its own, made in the same
+# transaction, so a sheet once seen as no table never becomes one (services/events.py forgets
+# a sheet here all the same when it seats one).
+NOT_TABLES: Recent[str, bool] = Recent(4096)
+# A session's signed form token per (signing key, the session's form secret)
+# (web/caching.py): tokens without a time limit, signed once, not for every sheet page.
+FORM_TOKENS: Recent[tuple[str, str], str] = Recent(1024)
 # The legend under a sheet's list per (game, language) (web/sheet_view.py): texts only.
 LEGENDS: Recent[tuple[str, str], list[tuple[str, str]]] = Recent(16)
 # What a sheet page writes from the sheet's rules spec alone per (game, players, first dealer,
@@ -774,8 +790,8 @@ def clear() -> None:
         EDITED.clear()
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS, ROWS_UTF8, HISTORIES,
-                 CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES,
-                 SPEC_TEXTS, ERROR_PAGES):  # fmt: skip
+                 CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES, CHART_X_AXES,
+                 PART_SHAPES, NOT_TABLES, FORM_TOKENS, SPEC_TEXTS, ERROR_PAGES):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()

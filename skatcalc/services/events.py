@@ -601,6 +601,7 @@ def _open_tables(db: Database, event: Event, n: int, tables: tuple[Table, ...]) 
                                      t.first_dealer, event.rules, event.group_id,
                                      day=event.day)  # fmt: skip
         rows_of.insert_table(db, event.id, n, t.number, sheet.id)
+        cache.NOT_TABLES.put(sheet.share_token, False)  # a table now (web/sheet_view.py)
         if event.double_entry:
             add_list_b(db, event, n, t.number, sheet)
 
@@ -1150,6 +1151,7 @@ def add_list_b(db: Database, event: Event, n: int, table: int,
                                    event.rules, None, day=event.day)  # fmt: skip
     player_rows.clear_seats(db, sheet_b.id)
     rows_of.set_list_b(db, event.id, n, table, sheet_b.id)
+    cache.NOT_TABLES.put(sheet_b.share_token, False)  # a table's list now (sheet_view.py)
 
 
 def double_entry_of(db: Database, event: Event, sheet_a: Sheet,

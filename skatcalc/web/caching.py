@@ -28,7 +28,14 @@ from skatcalc.services import cache
 from skatcalc.services import sheets as service
 from skatcalc.web.http import can_edit
 from skatcalc.web.i18n import current_lang, page_args, page_lang
-from skatcalc.web.request_state import csrf_token, keep_sheet, mark_private, private, state
+from skatcalc.web.request_state import (
+    csrf_token,
+    keep_sheet,
+    mark_private,
+    private,
+    state,
+    use_csrf_token,
+)
 
 # Pages whose whole content follows from the sheet's revision (plus language and edit rights).
 REVISION_PAGES = frozenset({"sheets.show", "sheets.share", "sheets.revision"})
@@ -160,6 +167,7 @@ def _before() -> Response | None:
     etag = revision_etag()
     if etag is None:
         return None
+    _reuse_form_token()
     st = state()
     st.revision_etag = etag
     tag = client_etag(etag, _form_secret())
@@ -184,6 +192,38 @@ def _before() -> Response | None:
     return held
 
 
+def _form_token_key() -> tuple[str, str] | None:
+    """What a form token signed for this request follows from: the signing key and the
+    session's form secret; None where a token must be signed for each page (a time limit, a
+    field name of its own, no secret yet)."""
+    config = current_app.config
+    own_name = config.get("WTF_CSRF_FIELD_NAME", "csrf_token") != "csrf_token"
+    if own_name or config.get("WTF_CSRF_TIME_LIMIT") is not None:
+        return None
+    secret = _form_secret()
+    key = config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
+    return None if secret is None or not isinstance(key, str) else (key, secret)
+
+
+def _reuse_form_token() -> None:
+    """Flask-WTF signs the session's form secret for every request that shows a form (~0.1 ms
+    a sheet page). Its tokens have no time limit here, so the token signed for the same
+    secret and key before is as good: the page takes that one (and keeps it for the next)."""
+    key = _form_token_key()
+    if key is None:
+        return
+    token = cache.FORM_TOKENS.get(key)
+    if token is not None:
+        use_csrf_token(token)
+
+
+def _keep_form_token() -> None:
+    token = csrf_token()
+    key = _form_token_key() if token else None
+    if token and key is not None and cache.FORM_TOKENS.get(key) != token:
+        cache.FORM_TOKENS.put(key, token)
+
+
 def _release(_exc: BaseException | None = None) -> None:
     st = state()
     lock, st.render_lock = st.render_lock, None
@@ -203,6 +243,7 @@ def _after(resp: Response) -> Response:
     st = state()
     etag, st.revision_etag = st.revision_etag, None
     if etag is not None and resp.status_code == 200:
+        _keep_form_token()
         _cache_headers(resp, client_etag(etag, _form_secret()))  # as the render left it
         if not st.page_kept:
             keep_page(st.page_variant, etag, resp)

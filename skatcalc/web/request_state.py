@@ -115,3 +115,9 @@ def csrf_token() -> str | None:
     ctx = _cv_app.get(None)
     token = ctx.g.get("csrf_token") if ctx is not None else None
     return str(token) if token else None
+
+
+def use_csrf_token(token: str) -> None:
+    """This request's form token, signed before (web/caching.py): Flask-WTF takes it from g
+    instead of signing one."""
+    _cv_app.get().g.csrf_token = token

@@ -60,8 +60,8 @@ from skatcalc.web.deal_forms import (
     preview_messages,
     rules_at,
 )
-from skatcalc.web.i18n import lang_url, num, page_lang
-from skatcalc.web.request_state import mark_private
+from skatcalc.web.i18n import lang_url, money, num, page_lang
+from skatcalc.web.request_state import csrf_token, mark_private
 
 
 def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: list[str] | None = None,
@@ -99,7 +99,7 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         saved=None if share else saved_line(sheet, data),
         legend=cache.kept(cache.LEGENDS, (sheet.game, page_lang()), lambda: legend(sheet.game, _)),
         sheet=sheet,
-        data=Fields({**data, "totals": fields(data["totals"])}),
+        data=Fields({**data, "totals": Fields(data["totals"])}),  # Jinja reads dicts below
         form=form,
         entry_html=entry_html,
         general=general or [],
@@ -120,6 +120,7 @@ def render_sheet(sheet: service.Sheet, form: DealMeta | None = None, general: li
         counting=counting,
         cells=total_cells(sheet.players, data["totals"]),
         stat_cells=stat_cells(sheet, parts["stats"]),
+        pv=part_values(data, counting, parts["chart"]),
         **parts,
     )  # fmt: skip
     return sheet_answer(html, status, share)
@@ -139,7 +140,7 @@ def rules_in_words(sheet: service.Sheet, spec: SheetSpec, rules_key: str,
 def sheet_answer(html: str, status: int, share: bool) -> Response:
     """The page as an answer: on a network server the edit view carries the edit link, a key
     to the sheet, and no cache may keep it."""
-    resp = make_response(html, status)
+    resp: Response = current_app.response_class(html, status)  # as make_response makes it
     if not share and current_app.config.get("LAN"):
         resp.headers["Cache-Control"] = "private, no-store"
         mark_private()
@@ -174,6 +175,7 @@ def page_html(**values: Any) -> str:
            context["lang"], values["rotation"], request.script_root, request.host_url)  # fmt: skip
     blocks = app.jinja_env.get_template("sheets/_parts.html")
     ctx = _new_context(blocks, context)
+    shaped: list[_Shaped | None] = []
 
     def part(name: str) -> str:
         if name == "rows":
@@ -182,6 +184,11 @@ def page_html(**values: Any) -> str:
             return str(values["more_html"] or "")
         if name == "entry_form" and values["entry_html"]:
             return str(values["entry_html"])  # the blank form kept, this page's values in
+        if name in SHAPED_PARTS and shapeable(values):
+            if not shaped:
+                shaped.append(_Shaped.of(blocks, context))  # probed once for the three blocks
+            if shaped[0] is not None:
+                return shaped[0].part(name)
         return "".join(blocks.blocks[name](ctx))
 
     if "\x00" in sheet.name:
@@ -218,6 +225,203 @@ def _new_context(template: Template, values: dict[str, Any]) -> Context:
     merged.update(values)
     # no globals' names of its own to hand on: the templates it imports take the globals
     return new_context(template.environment, template.name, template.blocks, merged, True)
+
+
+# --- Parts drawn once per shape ---------------------------------------------------------------
+
+# The parts but the head (the strip, the tabs, the table's head and foot, the standings, the
+# entry's heading) are most of a save's template work (a row of cells per figure, a cell per
+# player) and, besides the page's values, follow from few things: the language, the players,
+# who leads, who deals and sits out, the view, which figures the sheet keeps and which of them
+# are empty or negative. Each is drawn once per such shape with a hole for every value (the
+# blocks only write a value or ask whether it is empty: an empty one is part of the shape),
+# kept, and filled for each page.
+SHAPED_PARTS = frozenset({"strip", "tabs", "thead", "tail", "standing", "entry_head"})
+# a hole's mark: its value's name (c: cells, s: stat_cells, v: pv) and number; the CSRF token's
+_HOLE_SPLIT = re.compile("(\x00h(?:[csv]\\d+|-)\x00)")
+_HOLE_CSRF = "\x00h-\x00"
+
+
+def part_values(data: Mapping[str, Any], counting: list[Any], chart: Markup | None) -> Fields:
+    """What the shaped blocks write of a page besides ``cells`` and ``stat_cells`` (each value
+    as the page writes it, so the blocks do nothing with it but write it)."""
+    totals = data["totals"]
+    stock = totals.get("stock")
+    return Fields(
+        has=Fields({k: k in totals for k in ("list", "written", "seeger_fabian")}),
+        bierlachs="bierlachs" in totals,
+        balance_sum=sum(totals["balance"].values()),
+        no_deals=not data["deals"],
+        next_n=len(data["deals"]) + 1,
+        n_played=len(counting),
+        last_n=counting[-1]["n"] if counting else None,
+        bock_pending=data.get("bock_pending") or None,  # a number is always a hole
+        next_bockramsch=bool(data.get("next_bockramsch")),
+        stock=number(stock, page_lang()) if stock else None,
+        settlement=[Fields({"from": t["from"], "to": t["to"], "amount": money(t["cents"])})
+                    for t in totals.get("settlement") or ()],
+        chart=chart,
+    )  # fmt: skip
+
+
+def shapeable(values: Mapping[str, Any]) -> bool:
+    """Whether the page's shaped blocks can be drawn per shape: not a club night's tournament
+    list or a Bierlachs match (blocks of their own), and no name with a hole's mark in it."""
+    pv = values["pv"]
+    return not (
+        values["tlist"] or pv.bierlachs or any("\x00" in p for p in values["sheet"].players)
+    )
+
+
+_LEAF_KINDS = frozenset({str, int, float, Markup})
+_LEAF = "h"  # a value's place in the shape
+
+
+def _full(value: object) -> bool:
+    """Whether ``value`` is a hole, not part of the shape: a number, or anything not empty."""
+    return type(value) is int or bool(value)
+
+
+class _Holes:
+    """One of a page's values (``cells``, ``stat_cells``, ``pv``: ``name`` its letter)
+    with everything in it that is not empty replaced by its hole's mark; the shape (``shape``)
+    holds all else: the structure, the empty values and the flags."""
+
+    def __init__(self, name: str) -> None:
+        self.leaves: list[Any] = []
+        self.shape: list[object] = []
+        self.marks = _MARKS[name]
+
+    def mark(self, k: int) -> Markup:
+        marks = self.marks
+        return marks[k] if k < len(marks) else Markup(f"{marks[0][:3]}{k}\x00")
+
+    def probe(self, value: Any) -> Any:
+        kind = type(value)
+        leaves, shape = self.leaves, self.shape
+        if kind in _LEAF_KINDS:
+            if not value and kind is not int:  # a number is always a hole
+                shape.append((kind, value))
+                return value
+            shape.append(_LEAF)
+            leaves.append(value)
+            return self.mark(len(leaves) - 1)
+        if kind is tuple or kind is list:
+            if value and all(map(_full, value)) and {*map(type, value)} <= _LEAF_KINDS:
+                # a row of values, none empty (most of them): one step
+                k = len(leaves)
+                leaves.extend(value)
+                shape.append((kind, len(value), _LEAF))
+                return kind([self.mark(j) for j in range(k, len(leaves))])
+            shape.append((kind, len(value)))
+            return kind([self.probe(v) for v in value])
+        if kind is Fields or kind is dict:
+            shape.append(tuple(value))
+            return Fields({k: self.probe(v) for k, v in value.items()})
+        if kind is bool or value is None:
+            shape.append(value)
+            return value
+        raise TypeError(kind)
+
+
+_MARKS = {name: [Markup(f"\x00h{name}{k}\x00") for k in range(256)] for name in "csv"}
+
+
+class _Shaped:
+    """The shaped blocks of one page: its values probed once, each block's shape kept and its
+    holes filled with this page's values (and CSRF token)."""
+
+    def __init__(self, blocks: Template, context: Mapping[str, Any]) -> None:
+        self.probed: dict[str, Any] = {}
+        self.shapes: dict[str, tuple[object, ...]] = {}
+        self.leaves: dict[str, list[Any]] = {}
+        for k, letter in (("cells", "c"), ("stat_cells", "s"), ("pv", "v")):
+            holes = _Holes(letter)
+            self.probed[k] = holes.probe(context[k])
+            self.shapes[k] = tuple(holes.shape)
+            self.leaves[letter] = holes.leaves
+        self.filled: dict[str, list[Markup] | list[str]] = {}
+        sheet: service.Sheet = context["sheet"]
+        # everything else the blocks read: with the probed values, all they can draw
+        self.shown = {
+            "np": context["np"], "skat": context["skat"], "share": context["share"],
+            "leaders": list(context["leaders"]), "proposed": context["proposed"],
+            "proposed_active": tuple(context["proposed_active"]),
+            "form": context["form"] is not None, "general": list(context["general"]),
+            "sheet": Fields(players=list(sheet.players), id=sheet.id, closed=bool(sheet.closed)),
+        }  # fmt: skip
+        self.here = (context["lang"], page_lang(), request.script_root)
+        self.blocks = blocks
+        self.helpers = {k: context[k] for k in _PART_HELPERS if k in context}
+
+    @classmethod
+    def of(cls, blocks: Template, context: Mapping[str, Any]) -> _Shaped | None:
+        """The page's shaped blocks; None when a value is of no kind a hole takes (the blocks
+        are then rendered whole)."""
+        try:
+            return cls(blocks, context)
+        except TypeError:
+            return None
+
+    def part(self, name: str) -> str:
+        shown, probed = _PART_READS[name]
+        # what this block reads, and only that: a block is drawn again only when its own
+        # shape changes (the strip follows the dealer, the foot and the standings do not)
+        key = (name, *self.here, repr([self.shown[k] for k in shown]),
+               *[self.shapes[k] for k in probed])  # fmt: skip
+        held = cache.PART_SHAPES.get(key)
+        if held is None:
+            values = {**self.helpers, "tlist": None, **{k: self.shown[k] for k in shown},
+                      **{k: self.probed[k] for k in probed}}  # fmt: skip
+            html = "".join(self.blocks.blocks[name](_new_context(self.blocks, values)))
+            token = csrf_token()  # made by the block's form, if it has one
+            if token:
+                html = html.replace(token, _HOLE_CSRF)
+            held = _shape_format(html)
+            cache.PART_SHAPES.put(key, held)
+        shape, used = held
+        filled = self.filled
+        for which in used:
+            if which not in filled:  # each value written once for the blocks that show it
+                filled[which] = (
+                    list(map(escape, self.leaves[which])) if which else [generate_csrf()]
+                )
+        # the holes filled by str.format: one call, no loop over the pieces here
+        return shape.format(*[filled.get(which, ()) for which in _HOLE_ORDER])
+
+
+_HOLE_ORDER = ("c", "s", "v", "")  # the format's arguments: cells, stat_cells, pv, CSRF token
+
+
+def _shape_format(html: str) -> tuple[str, frozenset[str]]:
+    """A block drawn with holes as a format string (``{0[3]}``: hole 3 of ``cells``) and the
+    values whose holes it has."""
+    out, used = [], set()
+    for piece in _HOLE_SPLIT.split(html):
+        if piece[:2] != "\x00h":
+            out.append(piece.replace("{", "{{").replace("}", "}}"))
+        elif piece == _HOLE_CSRF:
+            out.append("{3[0]}")
+            used.add("")
+        else:
+            out.append(f"{{{_HOLE_ORDER.index(piece[2])}[{piece[3:-1]}]}}")
+            used.add(piece[2])
+    return "".join(out), frozenset(used)
+
+
+# What each shaped block reads of the page besides its helpers: as it is (its key), and with
+# its values as holes (their shape its key too).
+_PART_READS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "strip": (("np", "skat", "leaders", "proposed", "proposed_active", "sheet"), ("cells", "pv")),
+    "tabs": (("share", "sheet", "form"), ("pv",)),
+    "thead": (("skat", "leaders", "sheet"), ()),
+    "tail": (("skat", "leaders", "share", "sheet"), ("cells", "pv")),
+    "standing": (("np", "leaders", "sheet"), ("cells", "stat_cells", "pv")),
+    "entry_head": (("proposed", "general"), ("pv",)),
+}
+# What a render's context brings besides the page's values (the context processors'): the
+# shaped blocks' texts, numbers and links.
+_PART_HELPERS = ("lang", "num", "money", "_", "gettext", "url_for", "lang_url")
 
 
 class _Parts(dict[str, Markup]):
@@ -436,8 +640,13 @@ def saved_line(sheet: service.Sheet, data: dict[str, Any]) -> SavedLine | None:
 def table_of_event(db: Database, sheet: service.Sheet, data: dict[str, Any]
                    ) -> TableLine | None:  # fmt: skip
     """For a table's sheet at a club night: its event, series, table and deals left."""
+    if cache.NOT_TABLES.get(sheet.share_token):
+        return None
     table = event_of_sheet(db, sheet.id)
     if table is None:
+        # A sheet is a table from its start or never (an event opens a table with a new sheet
+        # in the same transaction): kept, not asked of the database on every page.
+        cache.NOT_TABLES.put(sheet.share_token, True)
         return None
     played = sum(1 for d in data["deals"] if not d["struck"])
     left = max(0, table.deals.get(len(sheet.players), 0) - played)
