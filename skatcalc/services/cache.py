@@ -625,8 +625,8 @@ PAGE_ROWS: ByteBounded[tuple[object, ...], tuple[tuple[tuple[int, int, bool], ..
 )
 
 
-def _page_size(held: tuple[str, list[bytes], list[bytes | None], bool]) -> int:
-    return sum(len(p) for p in held[1]) + sum(len(p) for p in held[2] if p)
+def _page_size(held: tuple[str, list[bytes], list[bytes | None] | None, bool]) -> int:
+    return sum(len(p) for p in held[1]) + sum(len(p) for p in held[2] or () if p)
 
 
 # The history's lines of each sheet variant (language, game, players, rules) as last drawn,
@@ -637,9 +637,9 @@ HISTORY_LINES: ByteBounded[tuple[object, ...], HistoryHeld] = ByteBounded(
 )
 
 
-# The rendered page per variant for its latest revision, as pieces and deflated pieces
-# (caching.py).
-PAGES: ByteBounded[tuple[object, ...], tuple[str, list[bytes], list[bytes | None], bool]] = (
+# The rendered page per variant for its latest revision, as pieces and deflated pieces, or as
+# rendered with its tokens yet to cut (deflated pieces None) (caching.py).
+PAGES: ByteBounded[tuple[object, ...], tuple[str, list[bytes], list[bytes | None] | None, bool]] = (
     ByteBounded(8 * MB, _page_size, keep_one=False)
 )
 # Held while a kept page is put back with its pieces deflated (caching.py), so that it never
@@ -703,6 +703,10 @@ SPECS: Recent[tuple[str, tuple[str, ...], str, str, str], SheetSpec] = Recent(10
 EVENT_SNAPSHOTS: Recent[tuple[str, str], object] = Recent(32)  # services.events.EventSnapshot
 # A link's QR code as inline SVG per address (web/sheet_view.py ``qr_svg``): ~5 ms a code,
 # two on every page of a sheet on the network, and a sheet's links never change.
+# A session cookie's contents as verified, per signing key and cookie (web/http.py
+# ``SessionInterface``), with the time it was signed: its signature is checked once, not per
+# request. Only sessions of plain values (a form secret) are kept; each request gets a copy.
+SESSIONS: Recent[tuple[object, str], tuple[float, dict[str, object]]] = Recent(4096)
 QR_CODES: Recent[str, Markup] = Recent(256)
 # The line chart's coordinates as written (exports/charts.py): each deal's x per (deals, left,
 # plot width), and each total's y per scale (lowest, highest, top, plot height). Functions of
@@ -791,7 +795,7 @@ def clear() -> None:
     for held in (LATEST_COMPUTED, LATEST_JSON, LATEST_STATS, SHEET_JSON, PAGE_ROWS, PAGES, ENTRY_FORMS, PDFS,
                  SPECS, EVENT_SNAPSHOTS, QR_CODES, DATES, MORE_PANES, CHART_XS, ROWS_UTF8, HISTORIES,
                  CHART_YS, LEGENDS, HISTORY_LINES, PAGE_FRAMES, CHART_FRAMES, CHART_X_AXES,
-                 PART_SHAPES, NOT_TABLES, FORM_TOKENS, SPEC_TEXTS, ERROR_PAGES):  # fmt: skip
+                 PART_SHAPES, NOT_TABLES, FORM_TOKENS, SPEC_TEXTS, ERROR_PAGES, SESSIONS):  # fmt: skip
         held.clear()
     with SUMMARIES_LOCK:
         SUMMARIES.clear()

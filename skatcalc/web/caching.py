@@ -285,18 +285,20 @@ def keep_page(variant: tuple[object, ...] | None, etag: str, resp: Response) -> 
         or "_flashes" in session  # a message shown once was rendered into this one
     ):
         return
-    # cut as bytes: decoding the page and encoding its pieces again cost more than the cuts
-    data = resp.get_data()
+    # Kept as rendered, with this request's form token: its tokens are cut out at the first
+    # answer from the kept page (``cut_page``), and deflated at the first gzipped one. The
+    # render after a save is what a table waits for; the phones that ask next share the cut.
     token = csrf_token()
-    if token:
-        data = data.replace(token.encode(), TOKENS[0])
-    data = _cut_idem(data)
-    pieces = TOKEN_BYTES.split(data)
-    # Deflated at the first gzipped answer from the kept page, not here: the render after a
-    # save is what a table waits for, and an app or a test client may never ask for gzip.
-    packed: list[bytes | None] = [None] * len(pieces)
     with cache.PAGES_LOCK:
-        _PAGES.put(variant, (etag, pieces, packed, private()))
+        _PAGES.put(variant, (etag, [resp.get_data(), (token or "").encode()], None, private()))
+
+
+def cut_page(rendered: bytes, token: bytes) -> list[bytes]:
+    """A rendered page's pieces between its tokens (the form token ``token`` and each
+    idempotency key), the tokens as marks. Cut as bytes: decoding the page and encoding its
+    pieces again cost more than the cuts."""
+    data = rendered.replace(token, TOKENS[0]) if token else rendered
+    return TOKEN_BYTES.split(_cut_idem(data))
 
 
 def _cut_idem(data: bytes) -> bytes:
@@ -318,7 +320,16 @@ def cached_page(variant: tuple[object, ...], etag: str) -> Response | None:
     held = _PAGES.get(variant, touch=True)
     if held is None or held[0] != etag:
         return None
+    if held[2] is None:  # as rendered: cut once, kept cut unless a newer render came
+        pieces = cut_page(*held[1])
+        unpacked: list[bytes | None] = [None] * len(pieces)
+        cut = (held[0], pieces, unpacked, held[3])
+        with cache.PAGES_LOCK:
+            if _PAGES.get(variant, touch=False) is held:
+                _PAGES.put(variant, cut)
+        held = cut
     _, pieces, packed, edit_link = held
+    assert packed is not None
     if edit_link:
         mark_private()  # as the render that made it said
     fresh = {TOKENS[1]: secrets.token_urlsafe(12).encode()}

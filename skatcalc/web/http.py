@@ -31,6 +31,7 @@ from flask import (
     session,
 )
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from itsdangerous import BadSignature
 from markupsafe import Markup, escape
 from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers import Response as BaseResponse
@@ -378,6 +379,9 @@ def client_address() -> str:
     return request.remote_addr or "?"
 
 
+_PLAIN = (str, int, float, bool, type(None))  # values a copy of the dict does not share
+
+
 class AppSession(SecureCookieSession):
     """The session of an API request with a Bearer token: empty, and never written."""
 
@@ -396,7 +400,26 @@ class SessionInterface(SecureCookieSessionInterface):
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         if request.path.startswith("/api/") and bearer_token(request):
             return AppSession()
-        return super().open_session(app, request)
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value or not app.secret_key:
+            return super().open_session(app, request)
+        # A phone sends the same cookie with every page: its signature is checked once per
+        # signing keys and cookie, and its age on every request, as itsdangerous would.
+        key = ((app.secret_key, *(app.config.get("SECRET_KEY_FALLBACKS") or ())), value)
+        max_age = app.permanent_session_lifetime.total_seconds()
+        held = cache.SESSIONS.get(key)
+        if held is not None and 0 <= time.time() - held[0] <= max_age:
+            return self.session_class(held[1])
+        signer = self.get_signing_serializer(app)
+        if signer is None:
+            return None
+        try:
+            data, signed = signer.loads(value, max_age=int(max_age), return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        if isinstance(data, dict) and all(type(v) in _PLAIN for v in data.values()):
+            cache.SESSIONS.put(key, (signed.timestamp(), dict(data)))
+        return self.session_class(data)
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
         if isinstance(session, AppSession):
