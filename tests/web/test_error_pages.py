@@ -18,10 +18,12 @@ from skatcalc import create_app
 from skatcalc.services import cache
 from tests.support import law_client
 
-# (method, path): a page that is not there, a method a page does not take, a form without its
-# CSRF token (400), an API path (JSON, not the page)
+# (method, path): pages that are not there, a method a page does not take, a write to a sheet
+# that is not there, an API path (JSON, not the page). (A form posted without its CSRF token
+# gets its own page back with a new token, not the error page.)
 REQUESTS = [("GET", "/nowhere"), ("GET", "/sheets/999999"), ("DELETE", "/sheets"),
-            ("POST", "/sheets"), ("GET", "/players/x/y"), ("GET", "/api/v1/nowhere")]  # fmt: skip
+            ("POST", "/sheets/999999/undo"), ("GET", "/players/x/y"),
+            ("GET", "/api/v1/nowhere")]  # fmt: skip
 args = st.dictionaries(st.sampled_from(["lang", "x", "ä", "n", "<b>"]),
                        st.sampled_from(["de", "en", "fr", "", "ä€", '"><script>', "1"]),
                        max_size=3)  # fmt: skip
