@@ -30,6 +30,7 @@ from flask import (
     request,
     session,
 )
+from flask.globals import _cv_request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 from markupsafe import Markup, escape
@@ -346,7 +347,7 @@ def error_page(code: int, message: str | None = None) -> str:
     variant with a mark there, and kept. A flood of requests for pages that are not there
     (bots on the internet) then costs no template work; a message to show once (a flash)
     is rendered with the page."""
-    if "_flashes" in session or "\x00" in (message or ""):
+    if "_flashes" in session or _flashes_read() or "\x00" in (message or ""):
         return render_template("error.html", code=code, exc=None, message=message)
     key = (code, message, page_lang(), current_lang(), request.script_root, assets().names)
 
@@ -360,6 +361,13 @@ def error_page(code: int, message: str | None = None) -> str:
         pieces = render()
         cache.ERROR_PAGES.put(key, pieces)
     return "".join([str(escape(lang_url(p[6:-1]))) if p[:1] == "\x00" else p for p in pieces])
+
+
+def _flashes_read() -> bool:
+    """Whether this request took messages to show once from the session already (a page that
+    failed after drawing them): they are on the request now, and an error page shows them."""
+    ctx = _cv_request.get(None)
+    return bool(ctx is not None and ctx.flashes)
 
 
 class Refused(Exception):

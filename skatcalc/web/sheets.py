@@ -332,8 +332,10 @@ def edit_deal(sheet_id: int, n: int) -> ResponseReturnValue:
             if same_body(body, correction_body(sheet, form_from_deal(sheet, deal), deal, [])):
                 # the form as the deal filled it: the deal as stored (which may say the same in
                 # other words, as an app sent it) goes to the one write path, which stores
-                # nothing and leaves the version, the history and the revision as they are
-                body, expected = dict(deal.input), None
+                # nothing and leaves the version, the history and the revision as they are;
+                # with the form's version, so a change another phone made meanwhile is a
+                # conflict, never undone
+                body = dict(deal.input)
             try:
                 saved = service.correct_deal(service.get_db(), sheet, n, body, page_lang(),
                                              expected, current=deal)  # fmt: skip

@@ -78,3 +78,32 @@ def test_a_message_to_show_once_comes_with_the_error_page(tmp_path: Path) -> Non
     page = c.get("/nowhere").data.decode()
     assert "Spiel 1 korrigiert." in page  # shown once, with the page
     assert "Spiel 1 korrigiert." not in c.get("/nowhere").data.decode()
+
+
+def test_messages_a_failed_page_took_are_never_kept_for_others(tmp_path: Path) -> None:
+    """A page that fails after it drew its messages (they are on the request then, no longer
+    in the session) gets an error page with them, which is not kept for anyone else."""
+    from flask import flash, get_flashed_messages
+
+    app = create_app({"TESTING": False, "DATABASE": str(tmp_path / "m.sqlite"),
+                      "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})  # fmt: skip
+
+    @app.route("/t/flash")
+    def flashing() -> str:
+        flash("Nachricht nur für Anna")
+        return "ok"
+
+    @app.route("/t/fails-after-drawing")
+    def fails_after_drawing() -> str:
+        get_flashed_messages()  # as a page's frame does
+        raise RuntimeError("the page failed after its messages")
+
+    @app.route("/t/fails")
+    def fails() -> str:
+        raise RuntimeError("a page failed")
+
+    anna, ben = app.test_client(), app.test_client()
+    anna.get("/t/flash")
+    assert anna.get("/t/fails-after-drawing").status_code == 500
+    r = ben.get("/t/fails")
+    assert r.status_code == 500 and "Nachricht nur für Anna" not in r.data.decode()

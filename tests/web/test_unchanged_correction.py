@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 
@@ -84,3 +85,28 @@ def test_an_unchanged_save_on_a_closed_sheet_is_refused_as_any_write(client: Fla
     assert client.post(f"{API}/{sid}/close", json={}).status_code == 200
     assert client.post(action, data=MultiDict(fields)).status_code == 409
     assert client.put(f"{API}/{sid}/deals/1", json=GRAND).status_code == 409
+
+
+def test_an_untouched_form_never_undoes_a_change_made_meanwhile(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Phone 1 opens deal 1 (version 1); phone 2 corrects it before phone 1 saves its form
+    untouched: phone 1 is told of the other change (409), phone 2's correction stays."""
+    sid = _sheet(client)
+    action = f"/sheets/{sid}/deals/1/edit"
+    fields = form_fields(client.get(action).data.decode(), action)
+    real = service.correct_deal
+
+    def meanwhile(db: Any, sheet: Any, n: int, body: Any, *args: Any, **kwargs: Any) -> Any:
+        real(db, sheet, n, {**GRAND, "declarer_points": 90}, "de", None)  # phone 2
+        monkeypatch.setattr(service, "correct_deal", real)
+        return real(db, sheet, n, body, *args, **kwargs)
+
+    monkeypatch.setattr(service, "correct_deal", meanwhile)
+    assert client.post(action, data=MultiDict(fields)).status_code == 409
+    deal, actions, _rev = _state(client, sid)
+    assert (deal["version"], deal["input"]["declarer_points"], actions) == (
+        2,
+        90,
+        ["add", "correct"],
+    )
