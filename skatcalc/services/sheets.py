@@ -15,7 +15,7 @@ import dataclasses
 import json
 import operator
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
 from typing import Any, NamedTuple, TypeVar, cast
@@ -702,7 +702,7 @@ def correct_deal(
     """Validate and store a correction of deal ``n``; the sheet after it. ``current`` is the
     deal as the caller already read it (its dealer and players stay unless the body names
     them); ``expected_version`` makes a change made meanwhile a :class:`Conflict`. A correction
-    that would store what is stored (:func:`unchanged_deal`) writes nothing: the same sheet,
+    that would store what is stored (``store.correct_deal``) writes nothing: the same sheet,
     same revision, is returned."""
     spec = spec_of(sheet)
     try:
@@ -723,36 +723,16 @@ def _correct(db: Database, sheet: Sheet, n: int, body: object, spec: SheetSpec,
         in_round = (_round_at(spec, records(store.get_deals(db, sheet_id)), n)
                     if bockramsch_of(spec) else False)  # fmt: skip
         evaluate_deal(spec.at(n), body, active, ramsch_round=in_round)  # its rules
-        if unchanged_deal(store.get_deal(db, sheet_id, n), dealer, active, _accepted(body),
-                          expected_version):  # fmt: skip
-            # nothing to store: no new version, no history line, the revision stays (and a
+        if not store.correct_deal(db, sheet_id, n, dealer, list(active), _accepted(body),
+                                  expected_version):  # fmt: skip
+            # nothing stored: no new version, no history line, the revision stays (and a
             # double-entry partner's page is not told of a change)
             raise _Unchanged
-        store.correct_deal(db, sheet_id, n, dealer, list(active), _accepted(body),
-                           expected_version)  # fmt: skip
         return _written(db, sheet)
 
 
 class _Unchanged(Exception):
     """A correction that stores what is stored: the write's transaction is left untouched."""
-
-
-def unchanged_deal(current: Deal, dealer: str, active: Sequence[str], body: JSONObject,
-                   expected_version: int | None = None) -> bool:  # fmt: skip
-    """Whether storing ``body`` with ``dealer`` and ``active`` as deal ``current`` would store
-    what is stored: the same dealer and players and the same body (a ``"dealer"`` or
-    ``"active"`` in it that names them again aside). A version other than the ``expected`` one
-    is never unchanged: the caller is told of the other change (:class:`Conflict`)."""
-    if expected_version is not None and current.version != expected_version:
-        return False
-    if dealer != current.dealer or list(active) != list(current.active):
-        return False
-
-    def plain(b: Mapping[str, object]) -> dict[str, object]:
-        return {k: v for k, v in b.items()
-                if not (k == "dealer" and v == dealer) and not (k == "active" and v == list(active))}  # fmt: skip
-
-    return plain(body) == plain(current.input)
 
 
 # --- The one door: reads ----------------------------------------------------------------------

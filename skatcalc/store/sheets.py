@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 
 from sqlite_utils import Database
@@ -431,13 +431,17 @@ def correct_deal(
     active: list[str],
     body: JSONObject,
     expected_version: int | None = None,
-) -> None:
+) -> bool:
+    """Store deal ``n`` as corrected; False, and nothing written, when that is what is stored
+    (:func:`unchanged`). A version other than ``expected_version`` is a :class:`Conflict`."""
     at = now()
     with db.atomic():
-        _touch(db, sheet_id, at)
         cur = get_deal(db, sheet_id, n)
         if expected_version is not None and cur.version != expected_version:
             raise Conflict(cur)
+        if unchanged(cur, dealer, active, body):
+            return False
+        _touch(db, sheet_id, at)
         db.execute(
             "update deals set dealer = ?, active = ?, input = ?, version = version + 1, "
             "updated = ? where sheet_id = ? and n = ?",
@@ -451,6 +455,21 @@ def correct_deal(
             ],
         )
         _log(db, sheet_id, n, "correct", at, _snapshot(cur))
+    return True
+
+
+def unchanged(cur: Deal, dealer: str, active: Sequence[str], body: JSONObject) -> bool:
+    """Whether ``body`` with ``dealer`` and ``active`` is what deal ``cur`` stores: the same
+    dealer and players and the same body (a ``"dealer"`` or ``"active"`` in it that names them
+    again aside)."""
+    if dealer != cur.dealer or list(active) != list(cur.active):
+        return False
+
+    def plain(b: Mapping[str, object]) -> dict[str, object]:
+        return {k: v for k, v in b.items()
+                if not (k == "dealer" and v == dealer) and not (k == "active" and v == list(active))}  # fmt: skip
+
+    return plain(body) == plain(cur.input)
 
 
 def set_struck(db: Database, sheet_id: int, n: int, struck: bool) -> bool:
