@@ -1,10 +1,10 @@
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, settings
 from skatcalc import create_app, store
 from tests.support import (
     CHROMIUM,
+    CHROMIUM_SHELL,
     NGINX,
     Served,
     copy_migrated,
@@ -172,21 +173,49 @@ def csrf_app(fresh_db: Callable[[str], str]) -> Flask:
     return create_app({"TESTING": True, "DATABASE": fresh_db("csrf.sqlite"), "SECRET_KEY": "test"})
 
 
+class Chromiums:
+    """The run's Playwright and the Chromiums it launched, one per executable, each at its
+    first use (a worker that runs no end-to-end test never starts the whole browser)."""
+
+    def __init__(self, playwright: Any) -> None:
+        self.playwright = playwright
+        self.launched: dict[str, Any] = {}
+
+    def get(self, path: str, package: str) -> Any:
+        if path not in self.launched:
+            if not Path(path).exists():
+                pytest.fail(f"Debian's {package} is not installed (apt-get install {package})")
+            self.launched[path] = self.playwright.chromium.launch(
+                executable_path=path,
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                      "--disable-component-update", "--disable-sync", "--no-first-run"],
+            )  # fmt: skip
+        return self.launched[path]
+
+
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    """One headless Chromium for every browser test of the run (each test opens its own
-    context, so cookies and storage are never shared between tests)."""
+def chromiums() -> Iterator[Chromiums]:
     playwright_api = pytest.importorskip("playwright.sync_api")
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
     with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        yield b
-        b.close()
+        launched = Chromiums(p)
+        yield launched
+        for b in launched.launched.values():
+            b.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromiums: Chromiums) -> Any:
+    """One headless Chromium (the headless shell, ``support.CHROMIUM_SHELL``) for the browser
+    tests of the run (each test opens its own context or wipes a kept one, so cookies and
+    storage are never shared between tests). A module of end-to-end tests takes the whole
+    browser instead, by a module fixture ``browser`` that returns ``whole_browser``."""
+    return chromiums.get(CHROMIUM_SHELL, "chromium-headless-shell")
+
+
+@pytest.fixture(scope="session")
+def whole_browser(chromiums: Chromiums) -> Any:
+    """The whole browser, Debian's ``/usr/bin/chromium``, as people run it (headless)."""
+    return chromiums.get(CHROMIUM, "chromium")
 
 
 @pytest.fixture

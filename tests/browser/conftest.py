@@ -21,8 +21,9 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="session")
-def kept_contexts(browser: Any) -> Iterator[dict[str, Kept]]:
-    """The worker's kept contexts and their one page, by their options (see ``kept_page``)."""
+def kept_contexts(chromiums: Any) -> Iterator[dict[str, Kept]]:
+    """The worker's kept contexts and their one page, by their browser and options (see
+    ``kept_page``; closed before the browsers are)."""
     kept: dict[str, Kept] = {}
     yield kept
     for k in kept.values():
@@ -38,7 +39,7 @@ def kept_page(browser: Any, kept_contexts: dict[str, Kept]) -> Iterator[KeptPage
     used: list[str] = []
 
     def get(viewport: dict[str, int], slot: int = 0, **options: Any) -> Any:
-        key = json.dumps([slot, options], sort_keys=True)
+        key = json.dumps([id(browser), slot, options], sort_keys=True)
         if key not in kept_contexts:
             kept_contexts[key] = Kept(browser.new_context(viewport=viewport, **options))
         pg = kept_contexts[key].pg

@@ -1,4 +1,4 @@
-"""End to end in headless Chromium (Debian's package), phone-sized."""
+"""End to end in the whole headless Chromium (Debian's ``/usr/bin/chromium``), phone-sized."""
 
 from __future__ import annotations
 
@@ -15,6 +15,12 @@ from tests.support import live_server, reach
 pytestmark = pytest.mark.browser
 
 playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def browser(whole_browser: object) -> object:
+    """The whole browser as people run it, not the headless shell of the other browser tests."""
+    return whole_browser
 
 
 @pytest.fixture(scope="module")

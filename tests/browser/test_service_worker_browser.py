@@ -16,6 +16,12 @@ pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 
+@pytest.fixture(scope="module")
+def browser(whole_browser: object) -> object:
+    """The whole browser as people run it, not the headless shell of the other browser tests."""
+    return whole_browser
+
+
 @pytest.fixture
 def lan_server(tmp_path: Path) -> Iterator[str]:
     app = create_app({"DATABASE": str(tmp_path / "sw.sqlite"), "SECRET_KEY": "sw", "LAN": True})
