@@ -29,7 +29,8 @@ from werkzeug.serving import make_server
 # Debian's packages; Playwright cannot download a browser here. The browser tests run in Chromium's
 # headless shell (Playwright's own default for headless runs: the same Blink and V8, without the
 # browser's window, toolbar and tab strip, which cost its browser process twice the CPU per page
-# load and three times per new context); the end-to-end tests run in the whole browser.
+# load and nearly four times per new context); the end-to-end and service-worker tests run in
+# the whole browser.
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_SHELL = "/usr/bin/chromium-headless-shell"
 
