@@ -320,11 +320,12 @@ def test_a_tablet_held_sideways_shows_five_players_without_sideways_scrolling(
 
 
 @pytest.mark.skipif(not os.environ.get("SCREENSHOTS"), reason="SCREENSHOTS=docs to draw them")
-def test_screenshots_for_the_docs(browser: Any, server: str, sheets: dict[str, Any]) -> None:
+def test_screenshots_for_the_docs(whole_browser: Any, server: str, sheets: dict[str, Any]) -> None:
     """The README's and docs' screenshots, drawn from the pages as they are with
-    ``SCREENSHOTS=docs pytest tests/browser/test_a11y_browser.py -k screenshots`` (the phone at
-    375×667 drawn at 2×, the normal text and the larger; the tablet at 1024×768 with five
-    players); skipped in a plain run, which measures the same pages."""
+    ``SCREENSHOTS=docs pytest tests/browser/test_a11y_browser.py -k screenshots`` in the whole
+    browser (the phone at 375×667 drawn at 2×, the normal text and the larger; the tablet at
+    1024×768 with five players); skipped in a plain run, which measures the same pages."""
+    browser = whole_browser
     out = Path(os.environ["SCREENSHOTS"])
     skat, five = sheets["skat"]["id"], sheets["five"]["id"]
     shots = (
