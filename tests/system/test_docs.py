@@ -41,6 +41,18 @@ def test_the_readme_keeps_its_two_commands() -> None:
     assert f"```sh\n{ci}\n```" in README
 
 
+def test_the_readme_names_the_system_packages_ci_installs() -> None:
+    """The packages `.ci/run` installs with apt-get are the ones the README's install line
+    names, and each program the tests run from them is named with its path."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    installed = re.findall(r"apt-get install -y -qq ([a-z0-9 .+-]+?) >", ci)
+    named = re.findall(r"`apt-get install ([a-z0-9 .+\n-]+)`", README)
+    assert len(installed) == 1 and len(named) == 1, (installed, named)
+    assert installed[0].split() == named[0].split()
+    for program in ("/usr/bin/chromium", "/usr/bin/chromium-headless-shell"):
+        assert f"`{program}`" in README and program in ci
+
+
 def _named_paths(text: str) -> set[str]:
     """Every `code` span that is a file or folder of the tree (not an address, not a pattern)."""
     out = set()
