@@ -253,3 +253,32 @@ def test_two_phones_saving_at_once(kept_page: KeptPage, served: tuple[str, Any])
     ]
     assert told[0].evaluate(SHOWN_DECLARERS) == ["Carla", "Dieter", "Anna"]
     assert len(api.get(f"/api/v1/sheets/{sid}").get_json()["deals"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "asked"),
+    [
+        ("skat", ["A", "B", "C"], ["Bitte den Alleinspieler wählen", "Bitte ein Spiel wählen."]),
+        ("schafkopf", ["A", "B", "C", "D"],
+         ["Im Sauspiel spielen zwei zusammen", "Bitte die Augen der Spielerpartei eingeben"]),
+    ],
+)  # fmt: skip
+def test_a_save_with_nothing_chosen_shows_every_message_on_screen(
+    kept_page: KeptPage, served: tuple[str, Any], game: str, players: list[str], asked: list[str]
+) -> None:
+    """Saved untouched, the form comes back with a message under each choice still to make,
+    each one shown: none under a field the page hides (the Schafkopf points' field is shown
+    only once "Augen" is the outcome), nothing stored."""
+    base, api = served
+    sid = api.post("/api/v1/sheets", json={"game": game, "players": players}).get_json()["id"]
+    pg = phone(kept_page)
+    pg.goto(f"{base}/sheets/{sid}")
+    with pg.expect_navigation():
+        pg.get_by_role("button", name="Speichern").tap()
+    errs = pg.locator("form.deal p.err")
+    errs.first.wait_for()
+    texts = errs.all_inner_texts()
+    assert all(any(text.startswith(a) for text in texts) for a in asked), texts
+    hidden = [t for i, t in enumerate(texts) if not errs.nth(i).is_visible()]
+    assert hidden == [], f"messages the page hides: {hidden}"
+    assert api.get(f"/api/v1/sheets/{sid}").get_json()["deals"] == []

@@ -520,3 +520,46 @@ def test_more_badge_counts_only_what_the_first_screen_does_not_show(
     pg.locator(".more-toggle").click()  # back to the first screen
     mark = pg.locator(".more-toggle .set")
     assert (mark.inner_text() if mark.is_visible() else "") == badge
+
+
+# The preview in Save's bar: the value whole in its box, the words' lines whole under it.
+PREVIEW_CUT_JS = """() => {
+  const box = document.querySelector('#entry .save .preview');
+  const big = box && box.querySelector('.verdict .big');
+  if (!big || !big.innerText.trim()) return 'no value shown';
+  const b = box.getBoundingClientRect(), v = big.getBoundingClientRect();
+  const out = [];
+  if (big.scrollWidth > big.clientWidth + 1 || v.right > b.right + 1 || v.bottom > b.bottom + 1)
+    out.push(`value "${big.innerText}" cut: ${Math.round(v.right)}>${Math.round(b.right)}`);
+  for (const words of box.querySelectorAll('.verdict > span:not(.big)')) {
+    const w = words.getBoundingClientRect();
+    if (w.bottom > b.bottom + 1) out.push(`words "${words.innerText}" cut at the bar's bottom`);
+  }
+  if (document.documentElement.scrollWidth > innerWidth) out.push('page wider than the screen');
+  return out.join('; ');
+}"""
+
+
+@pytest.mark.parametrize("big", [False, True], ids=["normal-text", "larger-text"])
+@pytest.mark.parametrize("width", [320, 375])
+def test_the_value_in_saves_bar_is_never_cut(
+    kept_page: KeptPage, server: str, width: int, big: bool
+) -> None:
+    """The value about to be saved, on the first screen and after "Mehr" (where "← Zurück"
+    takes the place of "Mehr"), whole; its words on the lines that fit whole under it."""
+    pg = kept_page({"width": width, "height": 640}, has_touch=True)
+    sheet = sheet_with_deals(pg.request, server, "skat")
+    pg.goto(f"{server}/sheets/{sheet['id']}")
+    if big:
+        pg.evaluate("localStorage.setItem('bigtext', '1')")
+        pg.reload()
+        assert pg.evaluate("document.documentElement.classList.contains('big')")
+    form = pg.locator("form.deal")
+    for field, text in (("declarer", "Bernd"), ("game", "Grand"), ("spitzen", "mit 4"),
+                        ("won", "gewonnen")):  # fmt: skip
+        form.locator(f"#f-{field}").get_by_text(text, exact=True).click()
+    pg.locator("#entry .save .preview .big").filter(has_text="120").wait_for()
+    problems = [f"first screen: {p}" for p in [pg.evaluate(PREVIEW_CUT_JS)] if p]
+    pg.locator(".more-toggle").click()
+    problems += [f"after Mehr: {p}" for p in [pg.evaluate(PREVIEW_CUT_JS)] if p]
+    assert problems == []

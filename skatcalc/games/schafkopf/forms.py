@@ -25,7 +25,8 @@ from skatcalc.text import _, request_lang, translate
 
 from ...rules.contracts import buttons
 from .contracts import BY_KEY, CONTRACTS
-from .values import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES
+from .inputs import SK_GAMES
+from .values import DEFAULT_TARIFFS, SUIT_GAMES, SUIT_NAMES, party_message
 from .values import SUITS as SK_SUITS
 
 # --- Schafkopf -------------------------------------------------------------------------------
@@ -79,6 +80,12 @@ def schafkopf_input(form: SchafkopfGameForm,
     if form.game.data and known_game(form, form.game.data, errors):
         data["game"] = form.game.data
     data["declarers"] = list(form.declarers.data or [])
+    if not data["declarers"]:
+        # said with the other missing choices at once, not only after they are made: in the
+        # rules' words where the game says how many play
+        game = SK_GAMES.get(form.game.data or "")
+        said = translate(party_message(game), request_lang()) if game else None
+        errors.append(("declarers", said or _("Bitte die Spielerpartei nennen.")))
     if form.suit.data and form.game.data in SUIT_GAMES:
         data["suit"] = form.suit.data
     pts = field_int(form.player_points, errors)
@@ -89,13 +96,11 @@ def schafkopf_input(form: SchafkopfGameForm,
     elif (form.outcome.data == "points" or not form.outcome.data) and not any(
         f == "player_points" for f, _m in errors
     ):  # letters in the field already have their message: one is enough
+        # under the outcome's choice while none is made: the points' field is shown only once
+        # "Augen" is chosen
+        field = "player_points" if form.outcome.data == "points" else "outcome"
         errors.append(
-            (
-                "player_points",
-                _(
-                    "Bitte die Augen der Spielerpartei eingeben oder gewonnen/verloren wählen.",
-                ),
-            )
+            (field, _("Bitte die Augen der Spielerpartei eingeben oder gewonnen/verloren wählen."))
         )
     row = BY_KEY.get(form.game.data or "")
     bettel = row is not None and row.tariff == "bettel"  # the Bettel class: no Augen levels

@@ -195,6 +195,15 @@ def validate(deal: SchafkopfDeal) -> None:
     e.raise_if_any()
 
 
+def party_message(g: SKGame) -> Msg:
+    """What the player party of ``g`` is, said when it is not named so (the entry form says
+    it too when none is ticked)."""
+    if g.partner_game:
+        return Msg("Im %(label)s spielen zwei zusammen: bitte beide nennen.", label=g.label)
+    return Msg("Ein %(label)s wird allein gespielt: bitte genau einen Spieler nennen.",
+               label=g.label)  # fmt: skip
+
+
 def _validate_parties(deal: SchafkopfDeal, e: Errors) -> None:
     """Four players, each once; the player party as the game has it."""
     g = deal.game
@@ -207,18 +216,7 @@ def _validate_parties(deal: SchafkopfDeal, e: Errors) -> None:
         e.add("players", "Ein Spielername ist leer.")
     need = 2 if g.partner_game else 1
     if len(deal.declarers) != need:
-        if need == 2:
-            e.add(
-                "declarers",
-                "Im %(label)s spielen zwei zusammen: bitte beide nennen.",
-                label=g.label,
-            )
-        else:
-            e.add(
-                "declarers",
-                "Ein %(label)s wird allein gespielt: bitte genau einen Spieler nennen.",
-                label=g.label,
-            )
+        e.add("declarers", party_message(g))
     elif len(set(deal.declarers)) != len(deal.declarers):
         e.add("declarers", "Derselbe Spieler steht zweimal in der Spielerpartei.")
     elif not e.has("players") and any(d not in players for d in deal.declarers):
