@@ -563,3 +563,17 @@ def test_the_value_in_saves_bar_is_never_cut(
     pg.locator(".more-toggle").click()
     problems += [f"after Mehr: {p}" for p in [pg.evaluate(PREVIEW_CUT_JS)] if p]
     assert problems == []
+
+
+@pytest.mark.parametrize("size", [(320, 568), (375, 667)])
+def test_the_gestellt_row_says_what_it_counts(
+    kept_page: KeptPage, server: str, size: tuple[int, int]
+) -> None:
+    """A row of "0 1 2 3 4" alone does not say it counts gestellt / geklopft: on the short
+    screen, where the other headings give their line to the buttons, its heading stays."""
+    pg = kept_page({"width": size[0], "height": size[1]}, has_touch=True)
+    sheet = sheet_with_deals(pg.request, server, "schafkopf")
+    pg.goto(f"{server}/sheets/{sheet['id']}")
+    legend = pg.locator("#f-gestellt legend")
+    assert legend.is_visible() and legend.bounding_box()["width"] > 40
+    assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
