@@ -16,6 +16,11 @@ document.addEventListener("click", (ev) => {
 document.addEventListener("DOMContentLoaded", () => {
   const big = document.documentElement.classList.contains("big");
   document.querySelectorAll(".bigtext").forEach((b) => b.setAttribute("aria-pressed", String(big)));
+  // A form sent back with its messages: the first of them in sight, where a long form (a new
+  // sheet with its house rules) had it below the screen. The deal's entry is one screen and
+  // keeps its place.
+  const said = document.querySelector("form:not(.deal) p.err, form:not(.deal) [aria-invalid=true]");
+  if (said) said.scrollIntoView({ block: "center" });
 });
 
 // Offline support where the browser allows a service worker (localhost or https).

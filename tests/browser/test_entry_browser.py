@@ -133,6 +133,24 @@ def test_new_sheet_form_for_schafkopf(kept_page: KeptPage, served: tuple[str, An
     assert api.get(f"/api/v1/sheets/{sid}").get_json()["rules"]["stake_cents"] == 1
 
 
+def test_a_new_sheet_sent_back_shows_its_first_message_in_sight(
+    kept_page: KeptPage, served: tuple[str, Any]
+) -> None:
+    """The new-sheet form is long (players, house rules): sent with two names only, it comes
+    back with the page scrolled to its first message, not at the top."""
+    base, _api = served
+    pg = phone(kept_page)
+    pg.goto(f"{base}/sheets")
+    pg.fill("input[name=p1]", "Anna")
+    pg.fill("input[name=p2]", "Ben")
+    with pg.expect_navigation():
+        pg.get_by_role("button", name="Blatt anlegen").tap()
+    first = pg.locator("form.newsheet p.err").first
+    first.wait_for()
+    box = first.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 667, box
+
+
 def test_two_phones_enter_the_same_deal(kept_page: KeptPage, served: tuple[str, Any]) -> None:
     base, api = served
     sid = api.post("/api/v1/sheets", json={"game": "skat", "players": ["A", "B", "C"]}).get_json()[
